@@ -1,0 +1,198 @@
+use crate::{Id, Placement, StateFunction, TimeFunction};
+use nalgebra::{Matrix3, Vector3};
+use std::sync::Arc;
+
+/// A rigid body (or the ground part).
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub id: Id,
+    pub name: String,
+    pub ground: bool,
+    pub mass: f64,
+    /// Centre-of-mass marker (must belong to this part). None = part origin.
+    pub cm: Option<Id>,
+    /// Inertia tensor about the CM, in the CM marker's axes (IP with products).
+    pub inertia: Inertia,
+    /// Initial placement of the part frame (BCS) in ground (QG, REULER).
+    pub placement: Placement,
+    /// Initial translational velocity of the CM, ground axes.
+    pub velocity: Vector3<f64>,
+    /// Initial angular velocity, ground axes.
+    pub angular_velocity: Vector3<f64>,
+}
+
+impl Part {
+    pub fn ground(id: Id) -> Self {
+        Part {
+            id,
+            name: "ground".into(),
+            ground: true,
+            mass: 0.0,
+            cm: None,
+            inertia: Inertia::default(),
+            placement: Placement::default(),
+            velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+        }
+    }
+    pub fn body(id: Id, mass: f64, inertia: Inertia, placement: Placement) -> Self {
+        Part {
+            id,
+            name: format!("PART/{id}"),
+            ground: false,
+            mass,
+            cm: None,
+            inertia,
+            placement,
+            velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+        }
+    }
+}
+
+/// Inertia tensor components (Adams IP = xx, yy, zz, xy, xz, yz).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Inertia {
+    pub ixx: f64,
+    pub iyy: f64,
+    pub izz: f64,
+    pub ixy: f64,
+    pub ixz: f64,
+    pub iyz: f64,
+}
+
+impl Inertia {
+    pub fn diagonal(ixx: f64, iyy: f64, izz: f64) -> Self {
+        Inertia {
+            ixx,
+            iyy,
+            izz,
+            ..Default::default()
+        }
+    }
+    pub fn matrix(&self) -> Matrix3<f64> {
+        Matrix3::new(
+            self.ixx, self.ixy, self.ixz, self.ixy, self.iyy, self.iyz, self.ixz, self.iyz,
+            self.izz,
+        )
+    }
+}
+
+/// A coordinate frame fixed on a part.
+#[derive(Clone, Debug)]
+pub struct Marker {
+    pub id: Id,
+    pub part: Id,
+    /// Placement relative to the part frame (QP, REULER).
+    pub placement: Placement,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JointKind {
+    Revolute,
+    Translational,
+    Spherical,
+    Fixed,
+    Cylindrical,
+    Universal,
+    Planar,
+}
+
+impl JointKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            JointKind::Revolute => "REVOLUTE",
+            JointKind::Translational => "TRANSLATIONAL",
+            JointKind::Spherical => "SPHERICAL",
+            JointKind::Fixed => "FIXED",
+            JointKind::Cylindrical => "CYLINDRICAL",
+            JointKind::Universal => "UNIVERSAL",
+            JointKind::Planar => "PLANAR",
+        }
+    }
+}
+
+/// An ideal joint between marker I (on one part) and marker J (on another).
+#[derive(Clone, Debug)]
+pub struct Joint {
+    pub id: Id,
+    pub kind: JointKind,
+    pub i: Id,
+    pub j: Id,
+}
+
+/// Which joint degree of freedom a motion drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MotionDof {
+    /// Translation of I along J's z axis (TRANSLATIONAL, CYLINDRICAL).
+    Translation,
+    /// Rotation of I about J's z axis (REVOLUTE, CYLINDRICAL).
+    Rotation,
+}
+
+/// A prescribed joint motion (MOTION/id, JOINT=, TRANSLATION|ROTATION, FUNCTION=).
+#[derive(Clone, Debug)]
+pub struct Motion {
+    pub id: Id,
+    pub joint: Id,
+    pub dof: MotionDof,
+    pub function: Arc<dyn TimeFunction>,
+}
+
+/// Force elements.
+#[derive(Clone, Debug)]
+pub enum ForceKind {
+    /// SPRINGDAMPER/TRANSLATIONAL: f = -k (l - length) - c l̇ + preload along I–J.
+    TranslationalSpringDamper {
+        stiffness: f64,
+        damping: f64,
+        free_length: f64,
+        preload: f64,
+    },
+    /// SPRINGDAMPER/ROTATIONAL about the common z axes:
+    /// τ = -k (θ - angle) - c θ̇ + preload.
+    RotationalSpringDamper {
+        stiffness: f64,
+        damping: f64,
+        free_angle: f64,
+        preload: f64,
+    },
+    /// SFORCE/TRANSLATIONAL (action-reaction): positive value repels I from J
+    /// along the line of sight.
+    TranslationalActionReaction { function: Arc<dyn StateFunction> },
+    /// SFORCE/ROTATIONAL (action-reaction): torque about J's z axis on I.
+    RotationalActionReaction { function: Arc<dyn StateFunction> },
+    /// SFORCE/ACTIONONLY/TRANSLATIONAL: force on I along J's z axis.
+    TranslationalActionOnly { function: Arc<dyn StateFunction> },
+    /// SFORCE/ACTIONONLY/ROTATIONAL: torque on I about J's z axis.
+    RotationalActionOnly { function: Arc<dyn StateFunction> },
+}
+
+#[derive(Clone, Debug)]
+pub struct Force {
+    pub id: Id,
+    pub i: Id,
+    pub j: Id,
+    pub kind: ForceKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequestKind {
+    Displacement,
+    Velocity,
+    Acceleration,
+    Force,
+}
+
+/// REQUEST/id, DISPLACEMENT|VELOCITY|ACCELERATION|FORCE, I=, J=, RM=.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub id: Id,
+    pub kind: RequestKind,
+    pub i: Id,
+    /// None = ground origin.
+    pub j: Option<Id>,
+    /// Marker whose axes resolve the result. None = ground.
+    pub rm: Option<Id>,
+    pub comment: String,
+}

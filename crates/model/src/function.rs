@@ -1,0 +1,112 @@
+//! Functions of time and state, as the mechanics sees them.
+//!
+//! The expression language (a later crate) compiles `FUNCTION = …` into these
+//! traits; until then they are closures. A state function depends on time and
+//! a list of kinematic *measures* (DM, VR, DX, …) that the mechanics kernel
+//! evaluates with their analytic derivatives; the function reports its partial
+//! derivatives with respect to each measure, and the kernel applies the chain
+//! rule. So the mechanics never sees the expression and the expression never
+//! sees coordinates.
+
+use crate::Id;
+use std::fmt;
+
+/// A function of time only (MOTION). Returns value, first and second time
+/// derivatives.
+pub trait TimeFunction: Send + Sync + fmt::Debug {
+    fn eval(&self, t: f64) -> [f64; 3];
+}
+
+/// Kinematic measures a state function may depend on. Markers by id; `None`
+/// for an optional marker means ground origin / ground axes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measure {
+    /// Distance |r_I − r_J| (DM).
+    Dm { i: Id, j: Option<Id> },
+    /// Component `axis` (0,1,2) of r_I − r_J resolved in marker K's axes (DX/DY/DZ).
+    Disp {
+        i: Id,
+        j: Option<Id>,
+        k: Option<Id>,
+        axis: u8,
+    },
+    /// Radial velocity d/dt |r_I − r_J| (VR).
+    Vr { i: Id, j: Option<Id> },
+    /// Component `axis` of v_I − v_J in ground, resolved in K (VX/VY/VZ).
+    Vel {
+        i: Id,
+        j: Option<Id>,
+        k: Option<Id>,
+        axis: u8,
+    },
+    /// Component `axis` of ω_I − ω_J resolved in K (WX/WY/WZ).
+    AngVel {
+        i: Id,
+        j: Option<Id>,
+        k: Option<Id>,
+        axis: u8,
+    },
+    /// Rotation of I about J's z axis, atan2 form (AZ); x and y likewise.
+    Angle { i: Id, j: Option<Id>, axis: u8 },
+}
+
+/// A function of time and measures (SFORCE, single-component forces).
+pub trait StateFunction: Send + Sync + fmt::Debug {
+    /// The measures this function reads, in a fixed order.
+    fn measures(&self) -> &[Measure];
+    /// Value at time `t` and measure values `m`; writes ∂f/∂mᵢ into `dm`
+    /// (same length as `m`) and returns (f, ∂f/∂t).
+    fn eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> (f64, f64);
+}
+
+/// A `TimeFunction` from a closure returning value and derivatives.
+pub struct TimeFn<F>(pub F);
+
+impl<F: Fn(f64) -> [f64; 3] + Send + Sync> TimeFunction for TimeFn<F> {
+    fn eval(&self, t: f64) -> [f64; 3] {
+        (self.0)(t)
+    }
+}
+impl<F> fmt::Debug for TimeFn<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TimeFn(closure)")
+    }
+}
+
+/// A constant function of time (also usable as a state function).
+#[derive(Debug, Clone, Copy)]
+pub struct Constant(pub f64);
+
+impl TimeFunction for Constant {
+    fn eval(&self, _t: f64) -> [f64; 3] {
+        [self.0, 0.0, 0.0]
+    }
+}
+impl StateFunction for Constant {
+    fn measures(&self) -> &[Measure] {
+        &[]
+    }
+    fn eval(&self, _t: f64, _m: &[f64], _dm: &mut [f64]) -> (f64, f64) {
+        (self.0, 0.0)
+    }
+}
+
+/// A state function from a closure `f(t, m, dm) -> (value, ∂f/∂t)`.
+pub struct StateFn<F> {
+    pub measures: Vec<Measure>,
+    pub f: F,
+}
+
+impl<F: Fn(f64, &[f64], &mut [f64]) -> (f64, f64) + Send + Sync> StateFunction for StateFn<F> {
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+    fn eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> (f64, f64) {
+        (self.f)(t, m, dm)
+    }
+}
+impl<F> fmt::Debug for StateFn<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StateFn({:?})", self.measures)
+    }
+}

@@ -1,0 +1,171 @@
+//! mbsolve-model: the plain-data description of a mechanical system.
+//!
+//! A [`Model`] is what every reader (Adams `.adm`, MotionSolve `.xml`, the Rust
+//! API) produces and what the mechanics kernel consumes. It holds no numerics:
+//! only parts, markers, joints, motions, forces and requests, plus [`validate`]
+//! which rejects models that cannot run, naming the element at fault.
+
+mod elements;
+mod function;
+mod settings;
+mod validate;
+
+pub use elements::*;
+pub use function::*;
+pub use settings::*;
+pub use validate::{validate, ModelError};
+
+use nalgebra::{Matrix3, Vector3};
+
+/// Element identifier as written in the dataset (`PART/2`, `MARKER/0102`, …).
+pub type Id = u32;
+
+/// A frame placement: origin and orientation (columns are the frame's x, y, z
+/// axes expressed in the parent frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    pub origin: Vector3<f64>,
+    pub rotation: Matrix3<f64>,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement {
+            origin: Vector3::zeros(),
+            rotation: Matrix3::identity(),
+        }
+    }
+}
+
+impl Placement {
+    pub fn new(origin: Vector3<f64>, rotation: Matrix3<f64>) -> Self {
+        Placement { origin, rotation }
+    }
+    pub fn at(x: f64, y: f64, z: f64) -> Self {
+        Placement {
+            origin: Vector3::new(x, y, z),
+            rotation: Matrix3::identity(),
+        }
+    }
+    /// Body-fixed 3-1-3 Euler angles (Adams REULER), radians.
+    pub fn with_euler313(mut self, psi: f64, theta: f64, phi: f64) -> Self {
+        self.rotation = euler313(psi, theta, phi);
+        self
+    }
+    /// Compose: `self` is expressed in `parent`; the result is in parent's parent.
+    pub fn in_frame(&self, parent: &Placement) -> Placement {
+        Placement {
+            origin: parent.origin + parent.rotation * self.origin,
+            rotation: parent.rotation * self.rotation,
+        }
+    }
+}
+
+/// Rotation matrix of body-fixed 3-1-3 Euler angles (Adams REULER convention):
+/// rotate `psi` about z, then `theta` about the new x, then `phi` about the new z.
+pub fn euler313(psi: f64, theta: f64, phi: f64) -> Matrix3<f64> {
+    let rz = |a: f64| {
+        let (s, c) = a.sin_cos();
+        Matrix3::new(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0)
+    };
+    let rx = |a: f64| {
+        let (s, c) = a.sin_cos();
+        Matrix3::new(1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c)
+    };
+    rz(psi) * rx(theta) * rz(phi)
+}
+
+/// Unit system. Values are stored in model units; the factors convert model
+/// units to SI for reporting only (the mechanics is unit-agnostic).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Units {
+    pub force: String,
+    pub mass: String,
+    pub length: String,
+    pub time: String,
+    pub angle: String,
+}
+
+impl Default for Units {
+    fn default() -> Self {
+        Units {
+            force: "NEWTON".into(),
+            mass: "KILOGRAM".into(),
+            length: "METER".into(),
+            time: "SECOND".into(),
+            angle: "RADIAN".into(),
+        }
+    }
+}
+
+/// A complete mechanical system.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub title: String,
+    pub units: Units,
+    /// Gravitational acceleration in ground coordinates (ACCGRAV).
+    pub gravity: Vector3<f64>,
+    pub parts: Vec<Part>,
+    pub markers: Vec<Marker>,
+    pub joints: Vec<Joint>,
+    pub motions: Vec<Motion>,
+    pub forces: Vec<Force>,
+    pub requests: Vec<Request>,
+    /// The dataset's INTEGRATOR statement, if any.
+    pub integrator: IntegratorSettings,
+    /// Where each element came from (file:line), for messages. Keyed by
+    /// element kind and id; empty for models built through the API.
+    pub sources: Vec<(ElementRef, String)>,
+}
+
+/// A reference to a model element, used in messages ("JOINT/2").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementRef {
+    Part(Id),
+    Marker(Id),
+    Joint(Id),
+    Motion(Id),
+    Force(Id),
+    Request(Id),
+}
+
+impl std::fmt::Display for ElementRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ElementRef::Part(i) => write!(f, "PART/{i}"),
+            ElementRef::Marker(i) => write!(f, "MARKER/{i}"),
+            ElementRef::Joint(i) => write!(f, "JOINT/{i}"),
+            ElementRef::Motion(i) => write!(f, "MOTION/{i}"),
+            ElementRef::Force(i) => write!(f, "FORCE/{i}"),
+            ElementRef::Request(i) => write!(f, "REQUEST/{i}"),
+        }
+    }
+}
+
+impl Model {
+    pub fn new(title: &str) -> Self {
+        Model {
+            title: title.into(),
+            ..Default::default()
+        }
+    }
+    pub fn part(&self, id: Id) -> Option<&Part> {
+        self.parts.iter().find(|p| p.id == id)
+    }
+    pub fn marker(&self, id: Id) -> Option<&Marker> {
+        self.markers.iter().find(|m| m.id == id)
+    }
+    /// "JOINT/2 (model.adm:14)" when the source is known, else "JOINT/2".
+    pub fn describe(&self, e: ElementRef) -> String {
+        match self.sources.iter().find(|(r, _)| *r == e) {
+            Some((_, loc)) => format!("{e} ({loc})"),
+            None => e.to_string(),
+        }
+    }
+    /// Placement of a marker in ground, from the part's initial placement.
+    pub fn marker_in_ground(&self, id: Id) -> Option<Placement> {
+        let m = self.marker(id)?;
+        let p = self.part(m.part)?;
+        Some(m.placement.in_frame(&p.placement))
+    }
+}

@@ -1,0 +1,99 @@
+//! Analysis settings as the user wrote them (INTEGRATOR statement/command,
+//! SIMULATE commands). Plain data with `None` for "not given": the solver
+//! applies the documented defaults and validates ranges once, in one place.
+
+/// Dynamic integrators of the Adams INTEGRATOR statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IntegratorKind {
+    #[default]
+    Gstiff,
+    Wstiff,
+    Hastiff,
+    ConstantBdf,
+    Hht,
+    Newmark,
+}
+
+impl IntegratorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            IntegratorKind::Gstiff => "GSTIFF",
+            IntegratorKind::Wstiff => "WSTIFF",
+            IntegratorKind::Hastiff => "HASTIFF",
+            IntegratorKind::ConstantBdf => "CONSTANT_BDF",
+            IntegratorKind::Hht => "HHT",
+            IntegratorKind::Newmark => "NEWMARK",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formulation {
+    I3,
+    Si2,
+    Si1,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CorrectorKind {
+    Original,
+    Modified,
+    OrigConstant,
+}
+
+/// INTEGRATOR arguments exactly as given; `None` = not specified.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntegratorSettings {
+    pub kind: IntegratorKind,
+    pub formulation: Option<Formulation>,
+    pub error: Option<f64>,
+    pub hmax: Option<f64>,
+    pub hmin: Option<f64>,
+    pub hinit: Option<f64>,
+    pub kmax: Option<i64>,
+    pub maxit: Option<i64>,
+    pub pattern: Option<Vec<bool>>,
+    pub corrector: Option<CorrectorKind>,
+    pub adaptivity: Option<f64>,
+    pub interpolate: Option<bool>,
+    pub fixit: Option<i64>,
+    pub hratio: Option<i64>,
+    pub maxerr: Option<f64>,
+    pub alpha: Option<f64>,
+    pub beta: Option<f64>,
+    pub gamma: Option<f64>,
+}
+
+/// SIMULATE mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimulateMode {
+    /// Kinematic if the model has zero DOF, else dynamic (Adams TRANSIENT).
+    Transient,
+    Dynamic,
+    Kinematic,
+    Static,
+    InitialConditions,
+}
+
+/// Output sampling: END with STEPS or DTOUT.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OutputSpec {
+    pub end: f64,
+    pub steps: Option<u64>,
+    pub dtout: Option<f64>,
+}
+
+/// One analysis command, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// INTEGRATOR/… ; `default` is the DEFAULT keyword (reset to the chosen
+    /// integrator's own defaults before applying the given arguments).
+    Integrator {
+        settings: IntegratorSettings,
+        default: bool,
+    },
+    Simulate {
+        mode: SimulateMode,
+        output: Option<OutputSpec>,
+    },
+}

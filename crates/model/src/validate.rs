@@ -1,0 +1,372 @@
+//! Model validation: everything that makes a model impossible to run is
+//! rejected here, before any numerics, with the element named.
+
+use crate::{ElementRef, ForceKind, Id, JointKind, Measure, Model, MotionDof, StateFunction};
+use std::collections::HashSet;
+use std::fmt;
+
+/// A model that cannot run, with the element at fault.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelError {
+    pub element: Option<ElementRef>,
+    /// Element description including source location when known.
+    pub location: String,
+    pub message: String,
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.location.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.location, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+fn err(model: &Model, e: ElementRef, message: String) -> ModelError {
+    ModelError {
+        element: Some(e),
+        location: model.describe(e),
+        message,
+    }
+}
+
+/// Check that the model can be assembled: ids unique and resolvable, masses
+/// and inertias physical, joints between two different parts, motions on
+/// joints that have the driven degree of freedom.
+pub fn validate(model: &Model) -> Result<(), ModelError> {
+    let grounds: Vec<_> = model.parts.iter().filter(|p| p.ground).collect();
+    if grounds.len() != 1 {
+        return Err(ModelError {
+            element: None,
+            location: String::new(),
+            message: format!(
+                "the model must have exactly one ground part, found {}",
+                grounds.len()
+            ),
+        });
+    }
+    let mut seen = HashSet::new();
+    for p in &model.parts {
+        let e = ElementRef::Part(p.id);
+        if !seen.insert(p.id) {
+            return Err(err(model, e, "duplicate part id".into()));
+        }
+        if p.ground {
+            continue;
+        }
+        if !(p.mass.is_finite() && p.mass > 0.0) {
+            return Err(err(
+                model,
+                e,
+                format!("part has no positive mass (MASS = {})", p.mass),
+            ));
+        }
+        let j = p.inertia.matrix();
+        if !j.iter().all(|v| v.is_finite()) || j.cholesky().is_none() {
+            let i = p.inertia;
+            return Err(err(
+                model,
+                e,
+                format!(
+                    "inertia tensor is not positive definite (IP = {}, {}, {}, {}, {}, {})",
+                    i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz
+                ),
+            ));
+        }
+        if let Some(cm) = p.cm {
+            match model.marker(cm) {
+                Some(m) if m.part == p.id => {}
+                Some(m) => {
+                    return Err(err(
+                        model,
+                        e,
+                        format!("CM marker {cm} belongs to PART/{}, not to this part", m.part),
+                    ))
+                }
+                None => return Err(err(model, e, format!("CM marker {cm} does not exist"))),
+            }
+        }
+        let r = p.placement.rotation;
+        if ((r.transpose() * r) - nalgebra::Matrix3::identity()).norm() > 1e-6 {
+            return Err(err(model, e, "orientation is not a rotation".into()));
+        }
+    }
+    let mut seen = HashSet::new();
+    for m in &model.markers {
+        let e = ElementRef::Marker(m.id);
+        if !seen.insert(m.id) {
+            return Err(err(model, e, "duplicate marker id".into()));
+        }
+        if model.part(m.part).is_none() {
+            return Err(err(
+                model,
+                e,
+                format!("marker is on PART/{}, which does not exist", m.part),
+            ));
+        }
+    }
+    let marker_part = |owner: ElementRef, id: Id, role: &str| -> Result<Id, ModelError> {
+        model
+            .marker(id)
+            .map(|m| m.part)
+            .ok_or_else(|| err(model, owner, format!("{role} marker {id} does not exist")))
+    };
+    let mut seen = HashSet::new();
+    for jt in &model.joints {
+        let e = ElementRef::Joint(jt.id);
+        if !seen.insert(jt.id) {
+            return Err(err(model, e, "duplicate joint id".into()));
+        }
+        let pi = marker_part(e, jt.i, "I")?;
+        let pj = marker_part(e, jt.j, "J")?;
+        if pi == pj {
+            return Err(err(
+                model,
+                e,
+                format!(
+                    "{} joint connects markers {} and {} of the same part PART/{pi}",
+                    jt.kind.name(),
+                    jt.i,
+                    jt.j
+                ),
+            ));
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut driven = HashSet::new();
+    for mo in &model.motions {
+        let e = ElementRef::Motion(mo.id);
+        if !seen.insert(mo.id) {
+            return Err(err(model, e, "duplicate motion id".into()));
+        }
+        let Some(jt) = model.joints.iter().find(|j| j.id == mo.joint) else {
+            return Err(err(
+                model,
+                e,
+                format!("motion acts on JOINT/{}, which does not exist", mo.joint),
+            ));
+        };
+        let ok = matches!(
+            (jt.kind, mo.dof),
+            (JointKind::Revolute, MotionDof::Rotation)
+                | (JointKind::Translational, MotionDof::Translation)
+                | (JointKind::Cylindrical, _)
+        );
+        if !ok {
+            return Err(err(
+                model,
+                e,
+                format!(
+                    "a {:?} motion cannot drive {} JOINT/{}",
+                    mo.dof,
+                    jt.kind.name(),
+                    jt.id
+                ),
+            ));
+        }
+        if !driven.insert((mo.joint, mo.dof as u8)) {
+            return Err(err(
+                model,
+                e,
+                format!("JOINT/{} already has a {:?} motion", mo.joint, mo.dof),
+            ));
+        }
+    }
+    let mut seen = HashSet::new();
+    for f in &model.forces {
+        let e = ElementRef::Force(f.id);
+        if !seen.insert(f.id) {
+            return Err(err(model, e, "duplicate force id".into()));
+        }
+        marker_part(e, f.i, "I")?;
+        marker_part(e, f.j, "J")?;
+        match &f.kind {
+            ForceKind::TranslationalSpringDamper {
+                stiffness,
+                damping,
+                free_length,
+                preload,
+            }
+            | ForceKind::RotationalSpringDamper {
+                stiffness,
+                damping,
+                free_angle: free_length,
+                preload,
+            } => {
+                for (name, v) in [
+                    ("stiffness", stiffness),
+                    ("damping", damping),
+                    ("free length/angle", free_length),
+                    ("preload", preload),
+                ] {
+                    if !v.is_finite() {
+                        return Err(err(model, e, format!("{name} is not finite")));
+                    }
+                }
+            }
+            ForceKind::TranslationalActionReaction { function }
+            | ForceKind::RotationalActionReaction { function }
+            | ForceKind::TranslationalActionOnly { function }
+            | ForceKind::RotationalActionOnly { function } => {
+                check_measures(model, e, function.as_ref())?;
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for r in &model.requests {
+        let e = ElementRef::Request(r.id);
+        if !seen.insert(r.id) {
+            return Err(err(model, e, "duplicate request id".into()));
+        }
+        marker_part(e, r.i, "I")?;
+        if let Some(j) = r.j {
+            marker_part(e, j, "J")?;
+        }
+        if let Some(rm) = r.rm {
+            marker_part(e, rm, "RM")?;
+        }
+    }
+    Ok(())
+}
+
+fn check_measures(model: &Model, e: ElementRef, f: &dyn StateFunction) -> Result<(), ModelError> {
+    for m in f.measures() {
+        let ids: Vec<Id> = match *m {
+            Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
+                std::iter::once(i).chain(j).collect()
+            }
+            Measure::Disp { i, j, k, .. }
+            | Measure::Vel { i, j, k, .. }
+            | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+        };
+        for id in ids {
+            if model.marker(id).is_none() {
+                return Err(err(
+                    model,
+                    e,
+                    format!("function refers to marker {id}, which does not exist"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::*;
+
+    fn base() -> Model {
+        let mut m = Model::new("t");
+        m.parts.push(Part::ground(1));
+        m.parts.push(Part::body(
+            2,
+            1.0,
+            Inertia::diagonal(1.0, 1.0, 1.0),
+            Placement::default(),
+        ));
+        m.markers.push(Marker {
+            id: 10,
+            part: 1,
+            placement: Placement::default(),
+        });
+        m.markers.push(Marker {
+            id: 20,
+            part: 2,
+            placement: Placement::default(),
+        });
+        m
+    }
+
+    #[test]
+    fn rejects_massless_part() {
+        let mut m = base();
+        m.parts[1].mass = 0.0;
+        let e = validate(&m).unwrap_err();
+        assert_eq!(e.to_string(), "PART/2: part has no positive mass (MASS = 0)");
+    }
+
+    #[test]
+    fn rejects_indefinite_inertia() {
+        let mut m = base();
+        m.parts[1].inertia = Inertia {
+            ixx: 1.0,
+            iyy: 1.0,
+            izz: 1.0,
+            ixy: 2.0,
+            ixz: 0.0,
+            iyz: 0.0,
+        };
+        let e = validate(&m).unwrap_err();
+        assert!(e.to_string().starts_with("PART/2: inertia tensor is not positive definite"));
+    }
+
+    #[test]
+    fn rejects_marker_on_unknown_part() {
+        let mut m = base();
+        m.markers.push(Marker {
+            id: 30,
+            part: 7,
+            placement: Placement::default(),
+        });
+        m.sources.push((ElementRef::Marker(30), "a.adm:12".into()));
+        let e = validate(&m).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "MARKER/30 (a.adm:12): marker is on PART/7, which does not exist"
+        );
+    }
+
+    #[test]
+    fn rejects_joint_on_same_part() {
+        let mut m = base();
+        m.markers.push(Marker {
+            id: 21,
+            part: 2,
+            placement: Placement::default(),
+        });
+        m.joints.push(Joint {
+            id: 5,
+            kind: JointKind::Revolute,
+            i: 20,
+            j: 21,
+        });
+        let e = validate(&m).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "JOINT/5: REVOLUTE joint connects markers 20 and 21 of the same part PART/2"
+        );
+    }
+
+    #[test]
+    fn rejects_rotation_motion_on_translational_joint() {
+        let mut m = base();
+        m.joints.push(Joint {
+            id: 5,
+            kind: JointKind::Translational,
+            i: 20,
+            j: 10,
+        });
+        m.motions.push(Motion {
+            id: 1,
+            joint: 5,
+            dof: MotionDof::Rotation,
+            function: std::sync::Arc::new(Constant(0.0)),
+        });
+        let e = validate(&m).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "MOTION/1: a Rotation motion cannot drive TRANSLATIONAL JOINT/5"
+        );
+    }
+
+    #[test]
+    fn accepts_valid_model() {
+        assert!(validate(&base()).is_ok());
+    }
+}
