@@ -94,7 +94,10 @@ pub enum JointKind {
     Spherical,
     Fixed,
     Cylindrical,
+    /// UNIVERSAL: origins coincide, z_I ⟂ z_J (the z axes are the cross arms).
     Universal,
+    /// HOOKE: origins coincide, x_I ⟂ y_J (the cross arms are x_I and y_J).
+    Hooke,
     Planar,
 }
 
@@ -107,6 +110,7 @@ impl JointKind {
             JointKind::Fixed => "FIXED",
             JointKind::Cylindrical => "CYLINDRICAL",
             JointKind::Universal => "UNIVERSAL",
+            JointKind::Hooke => "HOOKE",
             JointKind::Planar => "PLANAR",
         }
     }
