@@ -1,1 +1,8 @@
+//! mbsolve-mech: rigid-body mechanics in Cartesian coordinates with Euler
+//! parameters (position r and p = (e0,e1,e2,e3) per part, q̇ = u, the
+//! normalization pᵀp = 1 as a constraint). Every element provides its residual
+//! and exact partial derivatives; the caller scatters them into a sparse
+//! matrix through [`Sink`].
 
+pub mod local;
+pub mod rotation;

@@ -1,0 +1,174 @@
+//! Euler-parameter kinematics (Haug, "Computer-Aided Kinematics and Dynamics",
+//! ch. 6 and 11). p = (e0, e1, e2, e3). The rotation matrix is the homogeneous
+//! quadratic form A(p) = E(p) G(p)ᵀ, so every component of A(p)·a' is a
+//! quadratic form pᵀ S p: its gradient is linear in p and its Hessian constant.
+//! All derivatives below follow from that one fact.
+
+use nalgebra::{Matrix3, Matrix4, SMatrix, Vector3, Vector4};
+use std::sync::OnceLock;
+
+pub type Mat34 = SMatrix<f64, 3, 4>;
+
+/// A(p) in homogeneous form (equals the rotation matrix when |p| = 1).
+pub fn rot(p: &Vector4<f64>) -> Matrix3<f64> {
+    let (e0, e1, e2, e3) = (p[0], p[1], p[2], p[3]);
+    Matrix3::new(
+        e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3,
+        2.0 * (e1 * e2 - e0 * e3),
+        2.0 * (e1 * e3 + e0 * e2),
+        2.0 * (e1 * e2 + e0 * e3),
+        e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3,
+        2.0 * (e2 * e3 - e0 * e1),
+        2.0 * (e1 * e3 - e0 * e2),
+        2.0 * (e2 * e3 + e0 * e1),
+        e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3,
+    )
+}
+
+/// S[k][m]: symmetric 4×4 with A_km(p) = pᵀ S[k][m] p, by polarization of `rot`.
+fn quad_tables() -> &'static [[Matrix4<f64>; 3]; 3] {
+    static T: OnceLock<[[Matrix4<f64>; 3]; 3]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut s = [[Matrix4::zeros(); 3]; 3];
+        let unit = |i: usize| {
+            let mut v = Vector4::zeros();
+            v[i] = 1.0;
+            v
+        };
+        for i in 0..4 {
+            for j in 0..4 {
+                let ai = rot(&unit(i));
+                let aj = rot(&unit(j));
+                let aij = rot(&(unit(i) + unit(j)));
+                for k in 0..3 {
+                    for m in 0..3 {
+                        s[k][m][(i, j)] = if i == j {
+                            ai[(k, m)]
+                        } else {
+                            0.5 * (aij[(k, m)] - ai[(k, m)] - aj[(k, m)])
+                        };
+                    }
+                }
+            }
+        }
+        s
+    })
+}
+
+/// K(a', w) = ∂²(wᵀ A(p) a')/∂p² (constant in p, bilinear in a' and w).
+pub fn k_mat(a: &Vector3<f64>, w: &Vector3<f64>) -> Matrix4<f64> {
+    let s = quad_tables();
+    let mut out = Matrix4::zeros();
+    for k in 0..3 {
+        if w[k] == 0.0 {
+            continue;
+        }
+        for m in 0..3 {
+            let c = w[k] * a[m];
+            if c != 0.0 {
+                out += s[k][m] * (2.0 * c);
+            }
+        }
+    }
+    out
+}
+
+/// B(p, a') = ∂(A(p) a')/∂p, 3×4, linear in p.
+pub fn b_mat(p: &Vector4<f64>, a: &Vector3<f64>) -> Mat34 {
+    let mut b = Mat34::zeros();
+    for k in 0..3 {
+        let mut w = Vector3::zeros();
+        w[k] = 1.0;
+        let row = k_mat(a, &w) * p;
+        for j in 0..4 {
+            b[(k, j)] = row[j];
+        }
+    }
+    b
+}
+
+/// G(p) = [−e, −ẽ + e0 I] (3×4): body angular velocity ω' = 2 G(p) ṗ.
+pub fn g_mat(p: &Vector4<f64>) -> Mat34 {
+    let (e0, e1, e2, e3) = (p[0], p[1], p[2], p[3]);
+    Mat34::new(-e1, e0, e3, -e2, -e2, -e3, e0, e1, -e3, e2, -e1, e0)
+}
+
+/// E(p) = [−e, ẽ + e0 I] (3×4): global angular velocity ω = 2 E(p) ṗ.
+pub fn e_mat(p: &Vector4<f64>) -> Mat34 {
+    let (e0, e1, e2, e3) = (p[0], p[1], p[2], p[3]);
+    Mat34::new(-e1, e0, -e3, e2, -e2, e3, e0, -e1, -e3, -e2, e1, e0)
+}
+
+/// T(w) with G(p)ᵀ w = T(w) p.
+pub fn t_mat(w: &Vector3<f64>) -> Matrix4<f64> {
+    Matrix4::new(
+        0.0, -w[0], -w[1], -w[2], w[0], 0.0, w[2], -w[1], w[1], -w[2], 0.0, w[0], w[2], w[1],
+        -w[0], 0.0,
+    )
+}
+
+/// Euler parameters of a rotation matrix (Shepperd's method), e0 ≥ 0.
+pub fn params_from_matrix(r: &Matrix3<f64>) -> Vector4<f64> {
+    let q = nalgebra::UnitQuaternion::from_matrix(r);
+    let q = q.into_inner();
+    let mut p = Vector4::new(q.w, q.i, q.j, q.k);
+    if p[0] < 0.0 {
+        p = -p;
+    }
+    p / p.norm()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vector4<f64> {
+        let p = Vector4::new(0.7, -0.3, 0.5, 0.2);
+        p / p.norm()
+    }
+
+    #[test]
+    fn rot_matches_quaternion_matrix() {
+        let p = sample();
+        let q = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+            p[0], p[1], p[2], p[3],
+        ));
+        assert!((rot(&p) - q.to_rotation_matrix().into_inner()).norm() < 1e-14);
+        assert!((params_from_matrix(&rot(&p)) - p).norm() < 1e-12);
+    }
+
+    #[test]
+    fn b_and_k_are_exact_derivatives() {
+        // Non-unit p on purpose: the formulas hold for the homogeneous form.
+        let p = Vector4::new(0.9, -0.2, 0.4, 0.3);
+        let a = Vector3::new(0.3, -1.2, 0.7);
+        let w = Vector3::new(-0.4, 0.8, 1.1);
+        let h = 1e-6;
+        let b = b_mat(&p, &a);
+        let k = k_mat(&a, &w);
+        for j in 0..4 {
+            let mut dp = Vector4::zeros();
+            dp[j] = h;
+            let fd = (rot(&(p + dp)) * a - rot(&(p - dp)) * a) / (2.0 * h);
+            assert!((fd - b.column(j)).norm() < 1e-8, "B column {j}");
+            let fdk = (b_mat(&(p + dp), &a).transpose() * w
+                - b_mat(&(p - dp), &a).transpose() * w)
+                / (2.0 * h);
+            assert!((fdk - k.column(j)).norm() < 1e-8, "K column {j}");
+        }
+        // Homogeneity: B p = 2 A a.
+        assert!((b * p - 2.0 * rot(&p) * a).norm() < 1e-12);
+    }
+
+    #[test]
+    fn g_e_identities() {
+        let p = sample();
+        let a = Vector4::new(0.1, 0.5, -0.3, 0.8);
+        // G(p) a = −G(a) p, G(p) p = 0, Gᵀ w = T(w) p, A = E Gᵀ.
+        assert!((g_mat(&p) * a + g_mat(&a) * p).norm() < 1e-14);
+        assert!((g_mat(&p) * p).norm() < 1e-14);
+        let w = Vector3::new(0.2, -0.7, 0.4);
+        assert!((g_mat(&p).transpose() * w - t_mat(&w) * p).norm() < 1e-14);
+        assert!((e_mat(&p) * g_mat(&p).transpose() - rot(&p)).norm() < 1e-14);
+    }
+}
