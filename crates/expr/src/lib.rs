@@ -1,1 +1,249 @@
-//! placeholder
+//! mbsolve-expr: the Adams function-expression language.
+//!
+//! [`Expr::parse`] turns text such as `-100*(DM(204,205)-2) - VR(204,205)`
+//! into a compiled tree once; evaluation then walks the tree on second-order
+//! forward-mode numbers, so every evaluation can return the value together
+//! with exact derivatives with respect to TIME and to each *measure* the
+//! expression reads (DM, VR, JOINT(…), VARVAL(…), …).
+//!
+//! Measures are supplied by the caller, either as a slice in
+//! [`Expr::measures`] order or through an [`EvalContext`]. The adapters
+//! [`ExprTimeFunction`] and [`ExprStateFunction`] implement the model's
+//! `TimeFunction` (MOTION) and `StateFunction` (SFORCE) traits.
+//!
+//! Nothing here panics on bad input: parse problems are [`ExprError`]s with a
+//! byte span, evaluation problems (division by zero, SQRT of a negative
+//! number, …) are [`EvalError`]s.
+
+mod adapt;
+mod eval;
+mod jet;
+mod names;
+mod parse;
+
+pub use adapt::{ExprStateFunction, ExprTimeFunction};
+pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
+
+use eval::Leaves;
+use jet::Jet;
+use std::fmt;
+
+/// Byte range in the expression text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A problem in the expression text (or in converting it to a model
+/// function), with the byte range of the offending text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExprError {
+    pub message: String,
+    pub span: Span,
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+impl std::error::Error for ExprError {}
+
+/// A problem found while evaluating (e.g. "division by zero"), with the span
+/// of the operation when known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl EvalError {
+    pub fn new(message: impl Into<String>) -> Self {
+        EvalError {
+            message: message.into(),
+            span: None,
+        }
+    }
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+impl std::error::Error for EvalError {}
+
+/// The caller's side of an evaluation: time and the value of any measure.
+pub trait EvalContext {
+    fn time(&self) -> f64;
+    fn measure(&self, m: &MeasureCall) -> Result<f64, EvalError>;
+}
+
+/// A compiled function expression.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    source: String,
+    root: parse::Node,
+    measures: Vec<MeasureCall>,
+    measure_spans: Vec<Span>,
+    reads_time: bool,
+}
+
+/// Which input direction carries the unit seed.
+#[derive(Clone, Copy, PartialEq)]
+enum Seed {
+    None,
+    Time,
+    Slot(usize),
+}
+
+struct SliceLeaves<'a> {
+    t: f64,
+    m: &'a [f64],
+    seed: Seed,
+}
+
+impl Leaves for SliceLeaves<'_> {
+    fn time(&self) -> Jet {
+        if self.seed == Seed::Time {
+            Jet::variable(self.t)
+        } else {
+            Jet::constant(self.t)
+        }
+    }
+    fn measure(&self, slot: usize) -> Result<Jet, EvalError> {
+        let v = *self
+            .m
+            .get(slot)
+            .ok_or_else(|| EvalError::new("measure value missing"))?;
+        Ok(if self.seed == Seed::Slot(slot) {
+            Jet::variable(v)
+        } else {
+            Jet::constant(v)
+        })
+    }
+}
+
+struct CtxLeaves<'a> {
+    ctx: &'a dyn EvalContext,
+    measures: &'a [MeasureCall],
+}
+
+impl Leaves for CtxLeaves<'_> {
+    fn time(&self) -> Jet {
+        Jet::constant(self.ctx.time())
+    }
+    fn measure(&self, slot: usize) -> Result<Jet, EvalError> {
+        let call = self
+            .measures
+            .get(slot)
+            .ok_or_else(|| EvalError::new("measure value missing"))?;
+        let v = self.ctx.measure(call)?;
+        if !v.is_finite() {
+            return Err(EvalError::new(format!("{call} is not finite ({v})")));
+        }
+        Ok(Jet::constant(v))
+    }
+}
+
+impl Expr {
+    /// Parse and compile. Names are case-insensitive; numbers may carry a
+    /// `D` suffix (degrees).
+    pub fn parse(source: &str) -> Result<Expr, ExprError> {
+        let p = parse::parse(source)?;
+        Ok(Expr {
+            source: source.to_string(),
+            root: p.root,
+            measures: p.measures,
+            measure_spans: p.measure_spans,
+            reads_time: p.reads_time,
+        })
+    }
+
+    /// The expression text as given.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The distinct measures the expression reads, in slot order.
+    pub fn measures(&self) -> &[MeasureCall] {
+        &self.measures
+    }
+
+    /// Byte span of the first use of measure `slot`.
+    pub fn measure_span(&self, slot: usize) -> Span {
+        self.measure_spans.get(slot).copied().unwrap_or_default()
+    }
+
+    /// Whether TIME appears.
+    pub fn reads_time(&self) -> bool {
+        self.reads_time
+    }
+
+    fn check_len(&self, m: &[f64]) -> Result<(), EvalError> {
+        if m.len() != self.measures.len() {
+            return Err(EvalError::new(format!(
+                "expected {} measure values, got {}",
+                self.measures.len(),
+                m.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn run(&self, t: f64, m: &[f64], seed: Seed) -> Result<Jet, EvalError> {
+        eval::eval(&self.root, &SliceLeaves { t, m, seed })
+    }
+
+    /// Value at time `t` with measure values `m` (in [`Expr::measures`] order).
+    pub fn value(&self, t: f64, m: &[f64]) -> Result<f64, EvalError> {
+        self.check_len(m)?;
+        Ok(self.run(t, m, Seed::None)?.v)
+    }
+
+    /// Value and ∂f/∂t; writes ∂f/∂mᵢ into `dm`.
+    pub fn eval_with_gradient(
+        &self,
+        t: f64,
+        m: &[f64],
+        dm: &mut [f64],
+    ) -> Result<(f64, f64), EvalError> {
+        self.check_len(m)?;
+        self.check_len(dm)?;
+        let first = self.run(
+            t,
+            m,
+            if self.reads_time {
+                Seed::Time
+            } else {
+                Seed::None
+            },
+        )?;
+        for (slot, d) in dm.iter_mut().enumerate() {
+            *d = self.run(t, m, Seed::Slot(slot))?.d;
+        }
+        Ok((first.v, first.d))
+    }
+
+    /// Value, first and second derivative with respect to TIME, for an
+    /// expression that reads no measures (MOTION).
+    pub fn eval_time(&self, t: f64) -> Result<[f64; 3], EvalError> {
+        self.check_len(&[])?;
+        let j = self.run(t, &[], Seed::Time)?;
+        Ok([j.v, j.d, j.dd])
+    }
+
+    /// Value with time and measures from a caller-supplied context (any
+    /// measure kind, including element results and VARVAL).
+    pub fn eval_in(&self, ctx: &dyn EvalContext) -> Result<f64, EvalError> {
+        let leaves = CtxLeaves {
+            ctx,
+            measures: &self.measures,
+        };
+        Ok(eval::eval(&self.root, &leaves)?.v)
+    }
+}
+
+#[cfg(test)]
+mod tests;

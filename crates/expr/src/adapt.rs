@@ -1,0 +1,149 @@
+//! Adapters from [`Expr`] to the model's function traits.
+
+use crate::{EvalError, Expr, ExprError, MeasureKind};
+use mbsolve_model::{Measure, StateFunction, TimeFunction};
+
+/// A MOTION function: an expression of TIME only.
+///
+/// The `TimeFunction` trait has no error channel: an evaluation error gives
+/// NaN values (the integrator then fails with a non-finite residual); use
+/// [`ExprTimeFunction::try_eval`] to get the message.
+#[derive(Clone, Debug)]
+pub struct ExprTimeFunction {
+    expr: Expr,
+}
+
+impl ExprTimeFunction {
+    pub fn new(expr: Expr) -> Result<Self, ExprError> {
+        if let Some(m) = expr.measures().first() {
+            return Err(ExprError {
+                message: format!("a motion function may depend on TIME only; found {m}"),
+                span: expr.measure_span(0),
+            });
+        }
+        Ok(ExprTimeFunction { expr })
+    }
+    pub fn expr(&self) -> &Expr {
+        &self.expr
+    }
+    /// Value, d/dt and d²/dt².
+    pub fn try_eval(&self, t: f64) -> Result<[f64; 3], EvalError> {
+        self.expr.eval_time(t)
+    }
+}
+
+impl TimeFunction for ExprTimeFunction {
+    fn eval(&self, t: f64) -> [f64; 3] {
+        self.try_eval(t).unwrap_or([f64::NAN; 3])
+    }
+}
+
+/// A force function of TIME and the kinematic measures the mechanics kernel
+/// provides (DX DY DZ DM VX VY VZ VR WX WY WZ AX AY AZ).
+///
+/// As for [`ExprTimeFunction`], an evaluation error gives NaN through the
+/// trait; [`ExprStateFunction::try_eval`] returns the message.
+#[derive(Clone, Debug)]
+pub struct ExprStateFunction {
+    expr: Expr,
+    measures: Vec<Measure>,
+}
+
+impl ExprStateFunction {
+    pub fn new(expr: Expr) -> Result<Self, ExprError> {
+        let mut measures = Vec::with_capacity(expr.measures().len());
+        for (slot, call) in expr.measures().iter().enumerate() {
+            let unsupported = |what: String| ExprError {
+                message: format!("{what} is not supported yet in a force function"),
+                span: expr.measure_span(slot),
+            };
+            let i = match call.arg(0) {
+                Some(i) => i,
+                None => {
+                    return Err(ExprError {
+                        message: format!("{call}: marker I must be given (not 0)"),
+                        span: expr.measure_span(slot),
+                    })
+                }
+            };
+            let (j, k, l) = (call.arg(1), call.arg(2), call.arg(3));
+            use MeasureKind as K;
+            let axis = |x: K, y: K| -> u8 {
+                if call.kind == x {
+                    0
+                } else if call.kind == y {
+                    1
+                } else {
+                    2
+                }
+            };
+            let m = match call.kind {
+                K::Dm => Measure::Dm { i, j },
+                K::Dx | K::Dy | K::Dz => Measure::Disp {
+                    i,
+                    j,
+                    k,
+                    axis: axis(K::Dx, K::Dy),
+                },
+                K::Vr => {
+                    if k.is_some() {
+                        return Err(unsupported(
+                            "VR with a reference frame marker (third argument)".into(),
+                        ));
+                    }
+                    Measure::Vr { i, j }
+                }
+                K::Vx | K::Vy | K::Vz => {
+                    if l.is_some() {
+                        return Err(unsupported(format!(
+                            "{} with a reference frame marker (fourth argument)",
+                            call.kind.name()
+                        )));
+                    }
+                    Measure::Vel {
+                        i,
+                        j,
+                        k,
+                        axis: axis(K::Vx, K::Vy),
+                    }
+                }
+                K::Wx | K::Wy | K::Wz => Measure::AngVel {
+                    i,
+                    j,
+                    k,
+                    axis: axis(K::Wx, K::Wy),
+                },
+                K::Ax | K::Ay | K::Az => Measure::Angle {
+                    i,
+                    j,
+                    axis: axis(K::Ax, K::Ay),
+                },
+                other => return Err(unsupported(other.name().to_string())),
+            };
+            measures.push(m);
+        }
+        Ok(ExprStateFunction { expr, measures })
+    }
+    pub fn expr(&self) -> &Expr {
+        &self.expr
+    }
+    /// Value and ∂f/∂t; fills ∂f/∂mᵢ.
+    pub fn try_eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> Result<(f64, f64), EvalError> {
+        self.expr.eval_with_gradient(t, m, dm)
+    }
+}
+
+impl StateFunction for ExprStateFunction {
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+    fn eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> (f64, f64) {
+        match self.try_eval(t, m, dm) {
+            Ok(r) => r,
+            Err(_) => {
+                dm.iter_mut().for_each(|d| *d = f64::NAN);
+                (f64::NAN, f64::NAN)
+            }
+        }
+    }
+}

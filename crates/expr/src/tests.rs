@@ -1,0 +1,438 @@
+//! Unit tests: hand values, finite-difference derivative checks, messages.
+
+use super::*;
+use std::f64::consts::PI;
+
+fn val(src: &str) -> f64 {
+    Expr::parse(src)
+        .unwrap_or_else(|e| panic!("{src}: {e}"))
+        .value(0.0, &[])
+        .unwrap_or_else(|e| panic!("{src}: {e}"))
+}
+
+fn at(src: &str, t: f64) -> [f64; 3] {
+    Expr::parse(src)
+        .unwrap_or_else(|e| panic!("{src}: {e}"))
+        .eval_time(t)
+        .unwrap_or_else(|e| panic!("{src}: {e}"))
+}
+
+fn parse_err(src: &str) -> ExprError {
+    match Expr::parse(src) {
+        Err(e) => e,
+        Ok(_) => panic!("{src}: expected a parse error"),
+    }
+}
+
+fn eval_err(src: &str, t: f64) -> EvalError {
+    match Expr::parse(src).unwrap().value(t, &[]) {
+        Err(e) => e,
+        Ok(v) => panic!("{src}: expected an evaluation error, got {v}"),
+    }
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + b.abs())
+}
+
+macro_rules! assert_close {
+    ($a:expr, $b:expr, $tol:expr, $ctx:expr) => {
+        let (a, b) = ($a, $b);
+        assert!(close(a, b, $tol), "{}: {} vs {}", $ctx, a, b);
+    };
+}
+
+#[test]
+fn arithmetic_and_precedence() {
+    let cases: &[(&str, f64)] = &[
+        ("1+2*3", 7.0),
+        ("(1+2)*3", 9.0),
+        ("2**3**2", 512.0),
+        ("-2**2", -4.0),
+        ("2**-1", 0.5),
+        ("-3*-2", 6.0),
+        ("+4", 4.0),
+        ("8/4/2", 1.0),
+        ("7-2-1", 4.0),
+        ("1.0E-002*100", 1.0),
+        (".5+1.", 1.5),
+        ("3.445E-03**3", 3.445e-3f64.powi(3)),
+        ("0201", 201.0),
+        ("180D", PI),
+        ("30.0d * 2", PI / 3.0),
+        ("pi", PI),
+        ("DTOR*180", PI),
+        ("RTOD*PI", 180.0),
+        ("  2 *\t3 ", 6.0),
+    ];
+    for (src, want) in cases {
+        assert_close!(val(src), *want, 1e-14, src);
+    }
+}
+
+#[test]
+fn math_functions_hand_values() {
+    let cases: &[(&str, f64)] = &[
+        ("SIN(PI/6)", 0.5),
+        ("cos(PI/3)", 0.5),
+        ("TAN(PI/4)", 1.0),
+        ("ASIN(0.5)", PI / 6.0),
+        ("ACOS(0.5)", PI / 3.0),
+        ("ATAN(1)", PI / 4.0),
+        ("ATAN2(1, -1)", 3.0 * PI / 4.0),
+        ("SINH(1)", 1f64.sinh()),
+        ("COSH(1)", 1f64.cosh()),
+        ("TANH(0.5)", 0.5f64.tanh()),
+        ("EXP(1)", std::f64::consts::E),
+        ("LOG(EXP(2))", 2.0),
+        ("LOG10(1000)", 3.0),
+        ("SQRT(16)", 4.0),
+        ("ABS(-3)", 3.0),
+        ("SIGN(3, -1)", -3.0),
+        ("SIGN(-3, 2)", 3.0),
+        ("MIN(2, 5)", 2.0),
+        ("MAX(2, 5)", 5.0),
+        ("MOD(7, 3)", 1.0),
+        ("MOD(-7, 3)", -1.0),
+        ("DIM(5, 3)", 2.0),
+        ("DIM(3, 5)", 0.0),
+        ("AINT(-2.7)", -2.0),
+        ("ANINT(2.5)", 3.0),
+        ("ANINT(-2.4)", -2.0),
+        ("IF(-1: 10, 20, 30)", 10.0),
+        ("IF(0: 10, 20, 30)", 20.0),
+        ("IF(2: 10, 20, 30)", 30.0),
+        // STEP: cubic s²(3−2s), s = 0.25 → 0.15625
+        ("STEP(0.25, 0, 1, 1, 3)", 1.0 + 2.0 * 0.15625),
+        ("STEP(-1, 0, 1, 1, 3)", 1.0),
+        ("STEP(2, 0, 1, 1, 3)", 3.0),
+        ("STEP(time, 1, 0, 1.01, 1)", 0.0),
+        // STEP5: s³(10 − 15s + 6s²) at s = 0.5 → 0.5
+        ("STEP5(0.5, 0, 0, 1, 2)", 1.0),
+        (
+            "STEP5(0.25, 0, 0, 1, 1)",
+            0.25f64.powi(3) * (10.0 - 3.75 + 6.0 * 0.0625),
+        ),
+        // HAVSIN: (1 − cos(π s))/2
+        ("HAVSIN(0.25, 0, 0, 1, 1)", (1.0 - (PI / 4.0).cos()) / 2.0),
+        // SHF = a sin(ω(x−x0) − φ) + b
+        (
+            "SHF(1, 0.5, 2, PI, 0.1, 3)",
+            2.0 * (PI * 0.5 - 0.1).sin() + 3.0,
+        ),
+        // POLY: 1 + 2u + 3u², u = 2 − 1
+        ("POLY(2, 1, 1, 2, 3)", 6.0),
+        // CHEBY: a0 + a1 T1 + a2 T2 with T2 = 2u² − 1, u = 0.5
+        (
+            "CHEBY(1.5, 1, 1, 2, 3)",
+            1.0 + 2.0 * 0.5 + 3.0 * (2.0 * 0.25 - 1.0),
+        ),
+        // FORCOS: a0 + a1 cos(ωu) + a2 cos(2ωu)
+        (
+            "FORCOS(1, 0, 2, 1, 2, 3)",
+            1.0 + 2.0 * 2f64.cos() + 3.0 * 4f64.cos(),
+        ),
+        (
+            "FORSIN(1, 0, 2, 1, 2, 3)",
+            1.0 + 2.0 * 2f64.sin() + 3.0 * 4f64.sin(),
+        ),
+    ];
+    for (src, want) in cases {
+        assert_close!(val(src), *want, 1e-13, src);
+    }
+}
+
+/// Central differences of value → first derivative and of first → second
+/// derivative agree with the jets to 1e-6 (relative + absolute).
+#[test]
+fn time_derivatives_match_finite_differences() {
+    let exprs = [
+        "3*TIME**2 - 2*TIME + 1",
+        "SIN(2*TIME)*EXP(-TIME)",
+        "COS(TIME)/(2+TIME)",
+        "TAN(0.3*TIME)",
+        "ASIN(0.3*TIME)",
+        "ACOS(0.2*TIME)",
+        "ATAN(TIME)",
+        "ATAN2(SIN(TIME), 0.5+TIME)",
+        "SINH(TIME)+COSH(TIME)*TANH(TIME)",
+        "LOG(1+TIME) + LOG10(2+TIME)",
+        "SQRT(1+TIME**2)",
+        "ABS(TIME-2)",
+        "SIGN(TIME**2, -1)",
+        "MIN(TIME, 1-TIME) + MAX(TIME**2, 0.1)",
+        "MOD(3*TIME, 1.3)",
+        "DIM(TIME**2, 0.2)",
+        "TIME**TIME",
+        "2**TIME",
+        "TIME**1.5",
+        "IF(TIME-1: TIME**2, 0, SIN(TIME))",
+        "STEP(TIME, 0.5, 1, 1.5, 3)",
+        "STEP5(TIME, 0.5, 1, 1.5, 3)",
+        "HAVSIN(TIME, 0.5, 1, 1.5, 3)",
+        "SHF(TIME, 0.1, 2, 3, 0.4, 1)",
+        "POLY(TIME, 0.2, 1, -2, 3, 0.5)",
+        "CHEBY(TIME, 0.2, 1, -2, 3, 0.5)",
+        "FORCOS(TIME, 0.2, 1.5, 1, -2, 3)",
+        "FORSIN(TIME, 0.2, 1.5, 1, -2, 3)",
+        "STEP(SIN(TIME), 0, 0, 1, TIME)",
+        "30D*TIME",
+    ];
+    let h = 1e-4;
+    for src in exprs {
+        for t in [0.3, 0.7, 1.2] {
+            let [_, d, dd] = at(src, t);
+            let vp = at(src, t + h);
+            let vm = at(src, t - h);
+            let fd1 = (vp[0] - vm[0]) / (2.0 * h);
+            let fd2 = (vp[1] - vm[1]) / (2.0 * h);
+            assert_close!(d, fd1, 1e-6, format!("{src} d/dt at {t}"));
+            assert_close!(dd, fd2, 1e-6, format!("{src} d2/dt2 at {t}"));
+        }
+    }
+}
+
+#[test]
+fn measure_gradient_matches_finite_differences() {
+    let e = Expr::parse(
+        "-100.0*(dm(204,205)-2.0) - 1.0*vr(204,205)*SIN(TIME) + DM(204,205)**2*VR(204,205)",
+    )
+    .unwrap();
+    assert_eq!(e.measures().len(), 2, "DM used twice is one measure");
+    assert_eq!(e.measures()[0].to_string(), "DM(204,205)");
+    let m = [2.5, -0.3];
+    let t = 0.4;
+    let mut dm = [0.0; 2];
+    let (v, dt) = e.eval_with_gradient(t, &m, &mut dm).unwrap();
+    assert_close!(v, e.value(t, &m).unwrap(), 1e-15, "value");
+    let h = 1e-6;
+    let fd_t = (e.value(t + h, &m).unwrap() - e.value(t - h, &m).unwrap()) / (2.0 * h);
+    assert_close!(dt, fd_t, 1e-7, "df/dt");
+    for k in 0..2 {
+        let (mut p, mut q) = (m, m);
+        p[k] += h;
+        q[k] -= h;
+        let fd = (e.value(t, &p).unwrap() - e.value(t, &q).unwrap()) / (2.0 * h);
+        assert_close!(dm[k], fd, 1e-7, format!("df/dm{k}"));
+    }
+}
+
+#[test]
+fn parse_error_messages() {
+    let cases: &[(&str, &str, (usize, usize))] = &[
+        ("FOO(1)", "unknown function FOO", (0, 3)),
+        ("1 + bar", "unknown name bar", (4, 7)),
+        ("SIN(1, 2)", "SIN takes 1 argument, found 2", (0, 9)),
+        (
+            "STEP(TIME, 0, 1, 2)",
+            "STEP takes 5 arguments, found 4",
+            (0, 19),
+        ),
+        (
+            "POLY(TIME)",
+            "POLY takes 3 to 33 arguments, found 1",
+            (0, 10),
+        ),
+        ("DX(1,2,3,4)", "DX takes 1 to 3 arguments, found 4", (0, 11)),
+        (
+            "2*",
+            "unterminated expression: expected an operand after '*'",
+            (1, 2),
+        ),
+        ("1+(2*3", "unclosed parenthesis: missing ')'", (2, 3)),
+        ("SIN(1", "unclosed parenthesis: missing ')'", (3, 4)),
+        ("", "empty expression", (0, 0)),
+        ("1 2", "expected an operator, found '2'", (2, 3)),
+        ("2 # 3", "unexpected character '#'", (2, 3)),
+        ("1.0E+", "bad number '1.0E+'", (0, 5)),
+        ("3x", "bad number '3x'", (0, 2)),
+        (
+            "DM(1, 2.5)",
+            "DM argument 2 must be a non-negative integer id, found '2.5'",
+            (6, 9),
+        ),
+        ("USER(1,2)", "function USER is not supported yet", (0, 4)),
+        ("SIN", "SIN needs an argument list: SIN(...)", (0, 3)),
+        ("IF(1, 2, 3)", "expected ':', found ','", (4, 5)),
+        (
+            "IF(1: 2, 3)",
+            "IF takes 4 arguments (IF(x: neg, zero, pos)), found 3",
+            (0, 11),
+        ),
+        (")", "expected an operand, found ')'", (0, 1)),
+    ];
+    for (src, msg, (s, e)) in cases {
+        let err = parse_err(src);
+        assert_eq!(err.message, *msg, "{src}");
+        assert_eq!((err.span.start, err.span.end), (*s, *e), "{src} span");
+    }
+}
+
+#[test]
+fn evaluation_errors() {
+    assert_eq!(eval_err("1/(TIME-1)", 1.0).message, "division by zero");
+    assert_eq!(
+        eval_err("1/(TIME-1)", 1.0).span,
+        Some(Span { start: 1, end: 2 })
+    );
+    assert_eq!(
+        eval_err("SQRT(TIME-2)", 1.0).message,
+        "SQRT of a negative number (-1)"
+    );
+    assert_eq!(
+        eval_err("LOG(TIME-1)", 1.0).message,
+        "LOG of a non-positive number (0)"
+    );
+    assert_eq!(
+        eval_err("ASIN(TIME+1)", 1.0).message,
+        "ASIN argument outside [-1, 1] (2)"
+    );
+    assert_eq!(eval_err("MOD(1, TIME)", 0.0).message, "MOD by zero");
+    assert_eq!(
+        eval_err("(-2)**0.5", 0.0).message,
+        "negative number (-2) raised to a non-integer power (0.5)"
+    );
+    assert_eq!(
+        eval_err("0**(-1)", 0.0).message,
+        "zero raised to a negative power"
+    );
+    assert_eq!(
+        eval_err("ATAN2(0, 0)", 0.0).message,
+        "ATAN2(0, 0) is undefined"
+    );
+    assert_eq!(
+        eval_err("EXP(1000)", 0.0).message,
+        "EXP is not finite (inf)"
+    );
+    assert_eq!(
+        eval_err("STEP(TIME, 1, 0, 1, 1)", 0.0).message,
+        "STEP needs x0 < x1 (x0 = 1, x1 = 1)"
+    );
+    // The branch IF does not take is not evaluated.
+    assert_eq!(val("IF(-1: 1, 0, SQRT(-1))"), 1.0);
+}
+
+struct Ctx;
+impl EvalContext for Ctx {
+    fn time(&self) -> f64 {
+        2.0
+    }
+    fn measure(&self, m: &MeasureCall) -> Result<f64, EvalError> {
+        match m.kind {
+            MeasureKind::Varval => Ok(10.0 * m.args[0] as f64),
+            MeasureKind::Joint => Ok(m.args[2] as f64),
+            MeasureKind::Orient => Ok(0.5),
+            MeasureKind::Accx => Ok(-1.0),
+            _ => Err(EvalError::new(format!("no value for {m}"))),
+        }
+    }
+}
+
+#[test]
+fn context_evaluation_of_all_measure_kinds() {
+    let e = Expr::parse("VARVAL(3) + JOINT(1,0,4,0)*TIME + ORIENT(27,1,0201,0101) + accx(5,6,7,8)")
+        .unwrap();
+    assert_eq!(e.eval_in(&Ctx).unwrap(), 30.0 + 8.0 + 0.5 - 1.0);
+    assert_eq!(e.measures()[2].args, vec![27, 1, 201, 101]);
+    let err = Expr::parse("DM(1,2)").unwrap().eval_in(&Ctx).unwrap_err();
+    assert_eq!(err.message, "no value for DM(1,2)");
+    // every measure name parses
+    for name in [
+        "DX", "DY", "DZ", "DM", "VX", "VY", "VZ", "VM", "VR", "WX", "WY", "WZ", "WM", "ACCX",
+        "ACCY", "ACCZ", "WDTX", "WDTY", "WDTZ", "AX", "AY", "AZ", "PSI", "THETA", "PHI", "YAW",
+        "PITCH", "ROLL", "FX", "FY", "FZ", "TX", "TY", "TZ",
+    ] {
+        let e = Expr::parse(&format!("{name}(1, 2)")).unwrap();
+        assert_eq!(e.measures()[0].kind.name(), name);
+    }
+}
+
+#[test]
+fn state_function_adapter() {
+    use mbsolve_model::{Measure, StateFunction};
+    let f = ExprStateFunction::new(
+        Expr::parse("-1.0*RTOD*(az(207,208)-0.0*DTOR) - 5.0E-002*RTOD*wz(207,208,208) + DX(1)")
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        f.measures(),
+        &[
+            Measure::Angle {
+                i: 207,
+                j: Some(208),
+                axis: 2
+            },
+            Measure::AngVel {
+                i: 207,
+                j: Some(208),
+                k: Some(208),
+                axis: 2
+            },
+            Measure::Disp {
+                i: 1,
+                j: None,
+                k: None,
+                axis: 0
+            },
+        ]
+    );
+    let mut dm = [0.0; 3];
+    let (v, dt) = StateFunction::eval(&f, 0.0, &[0.1, 0.2, 3.0], &mut dm);
+    let rtod = 180.0 / PI;
+    assert_close!(v, -rtod * 0.1 - 0.05 * rtod * 0.2 + 3.0, 1e-14, "value");
+    assert_eq!(dt, 0.0);
+    assert_close!(dm[0], -rtod, 1e-14, "d/daz");
+    assert_close!(dm[1], -0.05 * rtod, 1e-14, "d/dwz");
+    assert_eq!(dm[2], 1.0);
+
+    let err = ExprStateFunction::new(Expr::parse("2*ACCX(1,2)").unwrap()).unwrap_err();
+    assert_eq!(err.message, "ACCX is not supported yet in a force function");
+    assert_eq!((err.span.start, err.span.end), (2, 11));
+    let err = ExprStateFunction::new(Expr::parse("VARVAL(1)").unwrap()).unwrap_err();
+    assert_eq!(
+        err.message,
+        "VARVAL is not supported yet in a force function"
+    );
+    let err = ExprStateFunction::new(Expr::parse("VX(1,2,3,4)").unwrap()).unwrap_err();
+    assert_eq!(
+        err.message,
+        "VX with a reference frame marker (fourth argument) is not supported yet in a force function"
+    );
+    // Errors come back as NaN through the trait, with the message via try_eval.
+    let f = ExprStateFunction::new(Expr::parse("1/DM(1,2)").unwrap()).unwrap();
+    let mut dm = [0.0];
+    assert!(StateFunction::eval(&f, 0.0, &[0.0], &mut dm).0.is_nan());
+    assert_eq!(
+        f.try_eval(0.0, &[0.0], &mut dm).unwrap_err().message,
+        "division by zero"
+    );
+}
+
+#[test]
+fn time_function_adapter() {
+    use mbsolve_model::TimeFunction;
+    let f = ExprTimeFunction::new(Expr::parse("30.0d * time + STEP(TIME, 0, 0, 1, 2)").unwrap())
+        .unwrap();
+    let [v, d, dd] = f.eval(0.5);
+    let w = PI / 6.0;
+    assert_close!(v, w * 0.5 + 1.0, 1e-14, "value");
+    // STEP' = 2·6s(1−s) at s = 0.5 → 3; STEP'' = 2·6(1−2s) = 0
+    assert_close!(d, w + 3.0, 1e-14, "d");
+    assert!(dd.abs() < 1e-12);
+    let err = ExprTimeFunction::new(Expr::parse("DM(1,2)*TIME").unwrap()).unwrap_err();
+    assert_eq!(
+        err.message,
+        "a motion function may depend on TIME only; found DM(1,2)"
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = "(".repeat(5000) + "1" + &")".repeat(5000);
+    assert_eq!(parse_err(&deep).message, "expression is nested too deeply");
+    let long = vec!["1"; 5000].join("+");
+    assert_eq!(parse_err(&long).message, "expression is too long");
+    let minus = "-".repeat(5000) + "1";
+    assert_eq!(parse_err(&minus).message, "expression is nested too deeply");
+}
