@@ -4,5 +4,10 @@
 //! and exact partial derivatives; the caller scatters them into a sparse
 //! matrix through [`Sink`].
 
+pub mod constraints;
+pub mod forces;
 pub mod local;
 pub mod rotation;
+pub mod system;
+
+pub use system::{Body, Equation, MarkerFrame, Primitive, Sink, System};

@@ -123,11 +123,7 @@ pub fn dot(a: &V3, b: &V3, hess: bool) -> Scalar {
         a.add_hessian_contraction(&b.val, 1.0, &mut h);
         b.add_hessian_contraction(&a.val, 1.0, &mut h);
     }
-    Scalar {
-        val,
-        grad,
-        hess: h,
-    }
+    Scalar { val, grad, hess: h }
 }
 
 /// |d| with gradient and Hessian (d must not vanish; `eps` guards the
@@ -141,7 +137,11 @@ pub fn norm(d: &V3, hess: bool) -> Scalar {
         h = d.jac.tr_mul(&d.jac) / l - grad * grad.transpose() / l;
         d.add_hessian_contraction(&n, 1.0, &mut h);
     }
-    Scalar { val: l, grad, hess: h }
+    Scalar {
+        val: l,
+        grad,
+        hess: h,
+    }
 }
 
 /// atan2(s, c) with gradient and Hessian.
@@ -205,7 +205,11 @@ mod tests {
             let fp = f(&unpack(&(x + dx)), false);
             let fm = f(&unpack(&(x - dx)), false);
             let g = (fp.val - fm.val) / (2.0 * h);
-            assert!((g - s.grad[j]).abs() < 1e-7 * (1.0 + g.abs()), "grad {j}: {g} vs {}", s.grad[j]);
+            assert!(
+                (g - s.grad[j]).abs() < 1e-7 * (1.0 + g.abs()),
+                "grad {j}: {g} vs {}",
+                s.grad[j]
+            );
             let hc = (fp.grad - fm.grad) / (2.0 * h);
             for i in 0..NL {
                 assert!(
@@ -223,7 +227,13 @@ mod tests {
         let a = Vector3::new(0.2, 0.5, -0.9);
         let s0 = Vector3::new(0.4, -0.1, 0.3);
         let s1 = Vector3::new(-0.2, 0.6, 0.1);
-        check(|b, h| dot(&V3::axis(0, Some(&b[0]), a), &V3::axis(1, Some(&b[1]), s1), h));
+        check(|b, h| {
+            dot(
+                &V3::axis(0, Some(&b[0]), a),
+                &V3::axis(1, Some(&b[1]), s1),
+                h,
+            )
+        });
         check(|b, h| {
             let d = V3::point(1, Some(&b[1]), s1).add_scaled(&V3::point(0, Some(&b[0]), s0), -1.0);
             dot(&V3::axis(0, Some(&b[0]), a), &d, h)

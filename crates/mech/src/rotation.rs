@@ -151,8 +151,7 @@ mod tests {
             dp[j] = h;
             let fd = (rot(&(p + dp)) * a - rot(&(p - dp)) * a) / (2.0 * h);
             assert!((fd - b.column(j)).norm() < 1e-8, "B column {j}");
-            let fdk = (b_mat(&(p + dp), &a).transpose() * w
-                - b_mat(&(p - dp), &a).transpose() * w)
+            let fdk = (b_mat(&(p + dp), &a).transpose() * w - b_mat(&(p - dp), &a).transpose() * w)
                 / (2.0 * h);
             assert!((fdk - k.column(j)).norm() < 1e-8, "K column {j}");
         }
@@ -170,5 +169,24 @@ mod tests {
         let w = Vector3::new(0.2, -0.7, 0.4);
         assert!((g_mat(&p).transpose() * w - t_mat(&w) * p).norm() < 1e-14);
         assert!((e_mat(&p) * g_mat(&p).transpose() - rot(&p)).norm() < 1e-14);
+    }
+}
+
+/// U(n) with E(p)ᵀ n = U(n) p.
+pub fn u_mat(n: &Vector3<f64>) -> Matrix4<f64> {
+    Matrix4::new(
+        0.0, -n[0], -n[1], -n[2], n[0], 0.0, -n[2], n[1], n[1], n[2], 0.0, -n[0], n[2], -n[1],
+        n[0], 0.0,
+    )
+}
+
+#[cfg(test)]
+mod u_tests {
+    use super::*;
+    #[test]
+    fn u_matches_e_transpose() {
+        let p = Vector4::new(0.3, -0.5, 0.7, 0.1);
+        let n = Vector3::new(0.4, 0.2, -0.9);
+        assert!((e_mat(&p).transpose() * n - u_mat(&n) * p).norm() < 1e-14);
     }
 }

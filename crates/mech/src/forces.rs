@@ -1,0 +1,480 @@
+//! Force elements as generalized forces Q(q, u, t) with exact Jacobians.
+//!
+//! A line-of-sight or about-axis force is work-conjugate to a measure m(q)
+//! (distance, relative angle): Q = f ∇m, so ∂Q/∂q = ∇m ∇_q fᵀ + f ∇²m and
+//! ∂Q/∂u = ∇m ∇_u fᵀ, with ṁ = ∇m·u because q̇ = u. Action-only forces use
+//! their own direction map g(q) instead of ∇m.
+
+use crate::constraints::{axis, origin};
+use crate::local::{atan2, dot, norm, Grad, Hess, Pose, Scalar, NL};
+use crate::rotation::{e_mat, u_mat};
+use crate::system::{gather, global_index, pose, scatter_hess, MarkerFrame, Sink, System};
+use mbsolve_model::{ElementRef, ForceKind, Measure, ModelError, StateFunction};
+use nalgebra::{Matrix4, SMatrix, Vector3, Vector4};
+use std::sync::Arc;
+
+/// How the force magnitude is computed.
+#[derive(Debug, Clone)]
+pub enum Law {
+    /// f = −k (m − m0) − c ṁ + preload.
+    SpringDamper {
+        k: f64,
+        c: f64,
+        m0: f64,
+        preload: f64,
+    },
+    /// f = F(t, measures); measures mapped to element slots.
+    Function {
+        f: Arc<dyn StateFunction>,
+        measures: Vec<SlotMeasure>,
+    },
+}
+
+/// A measure whose markers lie on the element's two bodies (or ground).
+#[derive(Debug, Clone)]
+pub struct SlotMeasure {
+    kind: Measure,
+    i: (MarkerFrame, usize),
+    j: Option<(MarkerFrame, usize)>,
+    k: Option<(MarkerFrame, usize)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Conjugate {
+    Distance,
+    AngleZ,
+}
+
+#[derive(Debug, Clone)]
+pub enum Direction {
+    /// Q = f ∇m.
+    Conjugate(Conjugate),
+    /// Force on I along z_J (action only).
+    ActionTranslation,
+    /// Torque on I about z_J (action only).
+    ActionRotation,
+}
+
+#[derive(Debug, Clone)]
+pub struct ForceElement {
+    pub element: ElementRef,
+    pub i: MarkerFrame,
+    pub j: MarkerFrame,
+    pub direction: Direction,
+    pub law: Law,
+}
+
+/// Measure value with its gradients on the element's 14 local q and u.
+struct MeasureValue {
+    val: f64,
+    gq: Grad,
+    gu: Grad,
+}
+
+pub(crate) fn build(sys: &System) -> Result<Vec<ForceElement>, ModelError> {
+    let mut out = Vec::new();
+    for f in &sys.model.forces {
+        let e = ElementRef::Force(f.id);
+        let (i, j) = (*sys.marker(f.i), *sys.marker(f.j));
+        let bodies = [i.body, j.body];
+        let slot_of = |id: u32| -> Result<(MarkerFrame, usize), ModelError> {
+            let m = *sys.marker(id);
+            match m.body {
+                None => Ok((m, 0)),
+                Some(b) if bodies[0] == Some(b) => Ok((m, 0)),
+                Some(b) if bodies[1] == Some(b) => Ok((m, 1)),
+                Some(_) => Err(ModelError {
+                    element: Some(e),
+                    location: sys.model.describe(e),
+                    message: format!(
+                        "function refers to marker {id} on a third part; measures on parts other than those of I and J are not supported yet"
+                    ),
+                }),
+            }
+        };
+        let func = |f: &Arc<dyn StateFunction>| -> Result<Law, ModelError> {
+            let mut ms = Vec::new();
+            for m in f.measures() {
+                let sm = match *m {
+                    Measure::Dm { i, j } | Measure::Vr { i, j } => SlotMeasure {
+                        kind: *m,
+                        i: slot_of(i)?,
+                        j: j.map(slot_of).transpose()?,
+                        k: None,
+                    },
+                    Measure::Disp { i, j, k, .. }
+                    | Measure::Vel { i, j, k, .. }
+                    | Measure::AngVel { i, j, k, .. } => SlotMeasure {
+                        kind: *m,
+                        i: slot_of(i)?,
+                        j: j.map(slot_of).transpose()?,
+                        k: k.map(slot_of).transpose()?,
+                    },
+                    Measure::Angle { i, j, .. } => SlotMeasure {
+                        kind: *m,
+                        i: slot_of(i)?,
+                        j: j.map(slot_of).transpose()?,
+                        k: None,
+                    },
+                };
+                ms.push(sm);
+            }
+            Ok(Law::Function {
+                f: f.clone(),
+                measures: ms,
+            })
+        };
+        let (direction, law) = match &f.kind {
+            ForceKind::TranslationalSpringDamper {
+                stiffness,
+                damping,
+                free_length,
+                preload,
+            } => (
+                Direction::Conjugate(Conjugate::Distance),
+                Law::SpringDamper {
+                    k: *stiffness,
+                    c: *damping,
+                    m0: *free_length,
+                    preload: *preload,
+                },
+            ),
+            ForceKind::RotationalSpringDamper {
+                stiffness,
+                damping,
+                free_angle,
+                preload,
+            } => (
+                Direction::Conjugate(Conjugate::AngleZ),
+                Law::SpringDamper {
+                    k: *stiffness,
+                    c: *damping,
+                    m0: *free_angle,
+                    preload: *preload,
+                },
+            ),
+            ForceKind::TranslationalActionReaction { function } => {
+                (Direction::Conjugate(Conjugate::Distance), func(function)?)
+            }
+            ForceKind::RotationalActionReaction { function } => {
+                (Direction::Conjugate(Conjugate::AngleZ), func(function)?)
+            }
+            ForceKind::TranslationalActionOnly { function } => {
+                (Direction::ActionTranslation, func(function)?)
+            }
+            ForceKind::RotationalActionOnly { function } => {
+                (Direction::ActionRotation, func(function)?)
+            }
+        };
+        out.push(ForceElement {
+            element: e,
+            i,
+            j,
+            direction,
+            law,
+        });
+    }
+    Ok(out)
+}
+
+fn slot_pose(m: &MarkerFrame, poses: &[Option<Pose>; 2], s: usize) -> [Option<Pose>; 2] {
+    // Place the marker's body pose in its slot (other slot irrelevant).
+    let mut p = [None, None];
+    if m.body.is_some() {
+        p[s] = poses[s];
+    }
+    p
+}
+
+/// Displacement vector x_I − x_J with markers in their slots.
+fn rel_point(
+    i: &(MarkerFrame, usize),
+    j: &Option<(MarkerFrame, usize)>,
+    poses: &[Option<Pose>; 2],
+) -> crate::local::V3 {
+    let xi = origin(&i.0, i.1, &slot_pose(&i.0, poses, i.1));
+    match j {
+        Some((mj, sj)) => xi.add_scaled(&origin(mj, *sj, &slot_pose(mj, poses, *sj)), -1.0),
+        None => xi,
+    }
+}
+
+fn k_axis(
+    k: &Option<(MarkerFrame, usize)>,
+    poses: &[Option<Pose>; 2],
+    ax: usize,
+) -> crate::local::V3 {
+    match k {
+        Some((mk, sk)) => axis(mk, *sk, &slot_pose(mk, poses, *sk), ax),
+        None => {
+            let mut e = Vector3::zeros();
+            e[ax] = 1.0;
+            crate::local::V3::constant(e)
+        }
+    }
+}
+
+fn angle(
+    i: &MarkerFrame,
+    si: usize,
+    j: Option<&MarkerFrame>,
+    sj: usize,
+    poses: &[Option<Pose>; 2],
+    ax: usize,
+    hess: bool,
+) -> Scalar {
+    let (b, c) = ((ax + 1) % 3, (ax + 2) % 3);
+    let eb = axis(i, si, &slot_pose(i, poses, si), b);
+    let (jb, jc) = match j {
+        Some(mj) => (
+            axis(mj, sj, &slot_pose(mj, poses, sj), b),
+            axis(mj, sj, &slot_pose(mj, poses, sj), c),
+        ),
+        None => (k_axis(&None, poses, b), k_axis(&None, poses, c)),
+    };
+    atan2(&dot(&eb, &jc, hess), &dot(&eb, &jb, hess), hess)
+}
+
+impl SlotMeasure {
+    fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad) -> MeasureValue {
+        let zero = Grad::zeros();
+        match self.kind {
+            Measure::Dm { .. } => {
+                let s = norm(&rel_point(&self.i, &self.j, poses), false);
+                MeasureValue {
+                    val: s.val,
+                    gq: s.grad,
+                    gu: zero,
+                }
+            }
+            Measure::Vr { .. } => {
+                let s = norm(&rel_point(&self.i, &self.j, poses), true);
+                MeasureValue {
+                    val: s.grad.dot(ul),
+                    gq: s.hess * ul,
+                    gu: s.grad,
+                }
+            }
+            Measure::Disp { axis: ax, .. } => {
+                let d = rel_point(&self.i, &self.j, poses);
+                let s = dot(&d, &k_axis(&self.k, poses, ax as usize), false);
+                MeasureValue {
+                    val: s.val,
+                    gq: s.grad,
+                    gu: zero,
+                }
+            }
+            Measure::Vel { axis: ax, .. } => {
+                let d = rel_point(&self.i, &self.j, poses);
+                let a = k_axis(&self.k, poses, ax as usize);
+                let v = d.jac * ul;
+                let mut h = Hess::zeros();
+                d.add_hessian_contraction(&a.val, 1.0, &mut h);
+                MeasureValue {
+                    val: v.dot(&a.val),
+                    gq: h * ul + a.jac.tr_mul(&v),
+                    gu: d.jac.tr_mul(&a.val),
+                }
+            }
+            Measure::AngVel { axis: ax, .. } => {
+                let a = k_axis(&self.k, poses, ax as usize);
+                let mut val = 0.0;
+                let mut gq = Grad::zeros();
+                let mut gu = Grad::zeros();
+                let mut omega = Vector3::zeros();
+                let mut add = |m: &MarkerFrame, s: usize, sign: f64| {
+                    if m.body.is_none() {
+                        return;
+                    }
+                    let p = poses[s].unwrap().p;
+                    let pd: Vector4<f64> = ul.fixed_rows::<4>(7 * s + 3).into();
+                    let w = 2.0 * e_mat(&p) * pd;
+                    omega += sign * w;
+                    val += sign * a.val.dot(&w);
+                    let um = u_mat(&a.val);
+                    gu.fixed_rows_mut::<4>(7 * s + 3)
+                        .axpy(2.0 * sign, &(um * p), 1.0);
+                    gq.fixed_rows_mut::<4>(7 * s + 3)
+                        .axpy(2.0 * sign, &(um.transpose() * pd), 1.0);
+                };
+                add(&self.i.0, self.i.1, 1.0);
+                if let Some((mj, sj)) = &self.j {
+                    add(mj, *sj, -1.0);
+                }
+                gq += a.jac.tr_mul(&omega);
+                MeasureValue { val, gq, gu }
+            }
+            Measure::Angle { axis: ax, .. } => {
+                let j = self.j.as_ref();
+                let s = angle(
+                    &self.i.0,
+                    self.i.1,
+                    j.map(|x| &x.0),
+                    j.map_or(1, |x| x.1),
+                    poses,
+                    ax as usize,
+                    false,
+                );
+                MeasureValue {
+                    val: s.val,
+                    gq: s.grad,
+                    gu: zero,
+                }
+            }
+        }
+    }
+}
+
+/// Local result of a force element: Q and optionally ∂Q/∂q, ∂Q/∂u.
+struct LocalForce {
+    q: Grad,
+    jq: Hess,
+    ju: Hess,
+}
+
+impl ForceElement {
+    fn bodies(&self) -> [Option<usize>; 2] {
+        [self.i.body, self.j.body]
+    }
+
+    /// Magnitude f with ∇_q f, ∇_u f, given the conjugate measure (if any).
+    fn magnitude(
+        &self,
+        poses: &[Option<Pose>; 2],
+        ul: &Grad,
+        t: f64,
+        conj: Option<&Scalar>,
+    ) -> (f64, Grad, Grad) {
+        match &self.law {
+            Law::SpringDamper { k, c, m0, preload } => {
+                let m = conj.expect("spring-damper has a conjugate measure");
+                let mdot = m.grad.dot(ul);
+                let f = -k * (m.val - m0) - c * mdot + preload;
+                (f, -m.grad * *k - (m.hess * ul) * *c, -m.grad * *c)
+            }
+            Law::Function { f, measures } => {
+                // Up to a handful of measures: fixed stack buffers, no allocation.
+                const MAXM: usize = 16;
+                let n = measures.len().min(MAXM);
+                let mut vals = [0.0; MAXM];
+                let mut dm = [0.0; MAXM];
+                let mut gq = Grad::zeros();
+                let mut gu = Grad::zeros();
+                let mut mv: [Option<MeasureValue>; MAXM] = Default::default();
+                for (k, m) in measures.iter().take(n).enumerate() {
+                    let v = m.eval(poses, ul);
+                    vals[k] = v.val;
+                    mv[k] = Some(v);
+                }
+                let (val, _dt) = f.eval(t, &vals[..n], &mut dm[..n]);
+                for k in 0..n {
+                    let v = mv[k].as_ref().unwrap();
+                    gq += v.gq * dm[k];
+                    gu += v.gu * dm[k];
+                }
+                (val, gq, gu)
+            }
+        }
+    }
+
+    fn local(&self, q: &[f64], u: &[f64], t: f64, jac: bool) -> LocalForce {
+        let bodies = self.bodies();
+        let poses = [bodies[0].map(|b| pose(q, b)), bodies[1].map(|b| pose(q, b))];
+        let ul = gather(&bodies, u);
+        let mut out = LocalForce {
+            q: Grad::zeros(),
+            jq: Hess::zeros(),
+            ju: Hess::zeros(),
+        };
+        match &self.direction {
+            Direction::Conjugate(c) => {
+                let need_h = true; // spring damping and Jacobians need ∇²m
+                let m = match c {
+                    Conjugate::Distance => {
+                        let d = origin(&self.i, 0, &poses)
+                            .add_scaled(&origin(&self.j, 1, &poses), -1.0);
+                        norm(&d, need_h)
+                    }
+                    Conjugate::AngleZ => angle(&self.i, 0, Some(&self.j), 1, &poses, 2, need_h),
+                };
+                let (f, fq, fu) = self.magnitude(&poses, &ul, t, Some(&m));
+                out.q = m.grad * f;
+                if jac {
+                    out.jq = m.grad * fq.transpose() + m.hess * f;
+                    out.ju = m.grad * fu.transpose();
+                }
+            }
+            Direction::ActionTranslation => {
+                let (f, fq, fu) = self.magnitude(&poses, &ul, t, None);
+                let x = origin(&self.i, 0, &poses);
+                let z = axis(&self.j, 1, &poses, 2);
+                let g = x.jac.tr_mul(&z.val);
+                out.q = g * f;
+                if jac {
+                    let mut dg = x.jac.tr_mul(&z.jac);
+                    x.add_hessian_contraction(&z.val, 1.0, &mut dg);
+                    out.jq = g * fq.transpose() + dg * f;
+                    out.ju = g * fu.transpose();
+                }
+            }
+            Direction::ActionRotation => {
+                let (f, fq, fu) = self.magnitude(&poses, &ul, t, None);
+                let z = axis(&self.j, 1, &poses, 2);
+                let mut g = Grad::zeros();
+                let mut dg = Hess::zeros();
+                if let Some(pi) = poses[0] {
+                    let um: Matrix4<f64> = u_mat(&z.val);
+                    g.fixed_rows_mut::<4>(3).copy_from(&(um * pi.p * 2.0));
+                    let et: SMatrix<f64, 4, 3> = e_mat(&pi.p).transpose() * 2.0;
+                    let mut blk = dg.fixed_rows_mut::<4>(3);
+                    blk += et * z.jac;
+                    let mut d = dg.fixed_view_mut::<4, 4>(3, 3);
+                    d += um * 2.0;
+                }
+                out.q = g * f;
+                if jac {
+                    out.jq = g * fq.transpose() + dg * f;
+                    out.ju = g * fu.transpose();
+                }
+            }
+        }
+        out
+    }
+
+    /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
+    pub fn add_residual(&self, _sys: &System, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
+        let bodies = self.bodies();
+        let lf = self.local(q, u, t, false);
+        for l in 0..NL {
+            if let Some(g) = global_index(&bodies, l) {
+                out[g] -= lf.q[l];
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_jacobian(
+        &self,
+        _sys: &System,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: Option<usize>,
+        col_u: usize,
+        cu: f64,
+    ) {
+        let bodies = self.bodies();
+        let lf = self.local(q, u, t, true);
+        if let Some(cq) = col_q {
+            scatter_hess(&bodies, &(-lf.jq), sink, row0, cq);
+        }
+        scatter_hess(&bodies, &(lf.ju * -cu), sink, row0, col_u);
+    }
+
+    /// Generalized force Q on the element's local coordinates (for reports).
+    pub fn local_force(&self, q: &[f64], u: &[f64], t: f64) -> Grad {
+        self.local(q, u, t, false).q
+    }
+}

@@ -1,0 +1,592 @@
+//! The assembled mechanical system: state layout, constraint equations and
+//! their names, body equations, forces. Built once from a validated model.
+
+use crate::forces::ForceElement;
+use crate::local::{Grad, Hess, Pose, NL};
+use crate::rotation::{g_mat, params_from_matrix, t_mat};
+use mbsolve_model::{
+    validate, ElementRef, Id, JointKind, Model, ModelError, MotionDof, Placement, TimeFunction,
+};
+use nalgebra::{Matrix3, Vector3, Vector4};
+use std::sync::Arc;
+
+/// Receives sparse matrix entries; duplicates are summed. Callers must emit
+/// the same (row, col) sequence on every call so a fixed pattern can be reused.
+pub trait Sink {
+    fn add(&mut self, row: usize, col: usize, value: f64);
+}
+
+/// A rigid body: q = (r, p) at `7·index`, body frame at the CM with the CM
+/// marker's axes, so the inertia tensor is constant in that frame.
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub part: Id,
+    pub mass: f64,
+    pub inertia: Matrix3<f64>,
+    /// Part BCS expressed in the body frame (to map markers).
+    pub bcs_in_body: Placement,
+}
+
+/// A marker resolved to its body (None = ground) and body-frame placement.
+#[derive(Clone, Copy, Debug)]
+pub struct MarkerFrame {
+    pub id: Id,
+    pub body: Option<usize>,
+    pub s: Vector3<f64>,
+    pub axes: Matrix3<f64>,
+}
+
+impl MarkerFrame {
+    pub fn axis(&self, k: usize) -> Vector3<f64> {
+        self.axes.column(k).into()
+    }
+}
+
+/// One scalar constraint equation Φ_k(q, t) = 0.
+#[derive(Clone, Debug)]
+pub enum Primitive {
+    /// pᵀp − 1 = 0 (halved) for a body.
+    Normalize { body: usize },
+    /// (x_I − x_J)·e_axis = 0, ground axis.
+    PointDiff {
+        i: MarkerFrame,
+        j: MarkerFrame,
+        axis: usize,
+    },
+    /// (A_I a_I)·(A_J a_J) = 0 for marker axes a_I, a_J.
+    Dot1 {
+        i: MarkerFrame,
+        ai: usize,
+        j: MarkerFrame,
+        aj: usize,
+    },
+    /// (A_J a_J)·(x_I − x_J) = 0.
+    Dot2 {
+        i: MarkerFrame,
+        j: MarkerFrame,
+        aj: usize,
+    },
+    /// z_J·(x_I − x_J) − f(t) = 0.
+    TranslationMotion {
+        i: MarkerFrame,
+        j: MarkerFrame,
+        f: Arc<dyn TimeFunction>,
+    },
+    /// x_I·(y_J cos f − x_J sin f) = 0, i.e. sin(θ − f) = 0.
+    RotationMotion {
+        i: MarkerFrame,
+        j: MarkerFrame,
+        f: Arc<dyn TimeFunction>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Equation {
+    pub element: ElementRef,
+    /// Adams-style equation name, e.g. "Zi.Xj".
+    pub name: String,
+    pub prim: Primitive,
+}
+
+impl Equation {
+    /// Bodies of slot 0 and slot 1.
+    pub fn bodies(&self) -> [Option<usize>; 2] {
+        match &self.prim {
+            Primitive::Normalize { body } => [Some(*body), None],
+            Primitive::PointDiff { i, j, .. }
+            | Primitive::Dot1 { i, j, .. }
+            | Primitive::Dot2 { i, j, .. }
+            | Primitive::TranslationMotion { i, j, .. }
+            | Primitive::RotationMotion { i, j, .. } => [i.body, j.body],
+        }
+    }
+}
+
+/// The assembled system.
+#[derive(Debug)]
+pub struct System {
+    pub model: Model,
+    pub bodies: Vec<Body>,
+    pub markers: Vec<MarkerFrame>,
+    pub equations: Vec<Equation>,
+    /// false = deactivated redundant equation (Φ row replaced by λ = 0).
+    pub active: Vec<bool>,
+    pub forces: Vec<ForceElement>,
+}
+
+/// Global q index of local coordinate `l` (0..14) for slot bodies, if any.
+pub fn global_index(bodies: &[Option<usize>; 2], l: usize) -> Option<usize> {
+    bodies[l / 7].map(|b| 7 * b + l % 7)
+}
+
+pub fn pose(q: &[f64], b: usize) -> Pose {
+    let o = 7 * b;
+    Pose {
+        r: Vector3::new(q[o], q[o + 1], q[o + 2]),
+        p: Vector4::new(q[o + 3], q[o + 4], q[o + 5], q[o + 6]),
+    }
+}
+
+/// Local 14-vector of a global vector for the slot bodies.
+pub fn gather(bodies: &[Option<usize>; 2], x: &[f64]) -> Grad {
+    let mut g = Grad::zeros();
+    for l in 0..NL {
+        if let Some(k) = global_index(bodies, l) {
+            g[l] = x[k];
+        }
+    }
+    g
+}
+
+impl System {
+    pub fn new(model: &Model) -> Result<System, ModelError> {
+        validate(model)?;
+        let model = model.clone();
+        let mut bodies = Vec::new();
+        let mut body_of_part = std::collections::HashMap::new();
+        for p in model.parts.iter().filter(|p| !p.ground) {
+            // Body frame = CM marker frame (or the BCS when no CM is given).
+            let cm = match p.cm {
+                Some(id) => model
+                    .marker(id)
+                    .map(|m| m.placement.clone())
+                    .unwrap_or_default(),
+                None => Placement::default(),
+            };
+            let rt = cm.rotation.transpose();
+            let bcs_in_body = Placement::new(-rt * cm.origin, rt);
+            body_of_part.insert(p.id, bodies.len());
+            bodies.push(Body {
+                part: p.id,
+                mass: p.mass,
+                inertia: p.inertia.matrix(),
+                bcs_in_body,
+            });
+        }
+        let markers: Vec<MarkerFrame> = model
+            .markers
+            .iter()
+            .map(|m| {
+                let body = body_of_part.get(&m.part).copied();
+                let pl = match body {
+                    Some(b) => m.placement.in_frame(&bodies[b].bcs_in_body),
+                    None => m.placement.in_frame(&model.part(m.part).unwrap().placement),
+                };
+                MarkerFrame {
+                    id: m.id,
+                    body,
+                    s: pl.origin,
+                    axes: pl.rotation,
+                }
+            })
+            .collect();
+        let mut sys = System {
+            model,
+            bodies,
+            markers,
+            equations: Vec::new(),
+            active: Vec::new(),
+            forces: Vec::new(),
+        };
+        sys.build_equations();
+        sys.forces = crate::forces::build(&sys)?;
+        sys.active = vec![true; sys.equations.len()];
+        Ok(sys)
+    }
+
+    pub fn marker(&self, id: Id) -> &MarkerFrame {
+        self.markers
+            .iter()
+            .find(|m| m.id == id)
+            .expect("validated marker id")
+    }
+
+    fn build_equations(&mut self) {
+        let mut eqs = Vec::new();
+        for b in 0..self.bodies.len() {
+            eqs.push(Equation {
+                element: ElementRef::Part(self.bodies[b].part),
+                name: "Euler parameter normalization".into(),
+                prim: Primitive::Normalize { body: b },
+            });
+        }
+        const AX: [&str; 3] = ["X", "Y", "Z"];
+        for jt in &self.model.joints {
+            let e = ElementRef::Joint(jt.id);
+            let (i, j) = (*self.marker(jt.i), *self.marker(jt.j));
+            let mut push = |name: String, prim: Primitive| {
+                eqs.push(Equation {
+                    element: e,
+                    name,
+                    prim,
+                })
+            };
+            let point = |push: &mut dyn FnMut(String, Primitive)| {
+                for axis in 0..3 {
+                    push(
+                        format!("{0}i-{0}j", AX[axis]),
+                        Primitive::PointDiff { i, j, axis },
+                    );
+                }
+            };
+            let dot1 = |push: &mut dyn FnMut(String, Primitive), ai: usize, aj: usize| {
+                push(
+                    format!("{}i.{}j", AX[ai], AX[aj]),
+                    Primitive::Dot1 { i, ai, j, aj },
+                );
+            };
+            let dot2 = |push: &mut dyn FnMut(String, Primitive), aj: usize| {
+                push(format!("{}j.(Oi-Oj)", AX[aj]), Primitive::Dot2 { i, j, aj });
+            };
+            match jt.kind {
+                JointKind::Spherical => point(&mut push),
+                JointKind::Revolute => {
+                    point(&mut push);
+                    dot1(&mut push, 2, 0);
+                    dot1(&mut push, 2, 1);
+                }
+                JointKind::Universal => {
+                    point(&mut push);
+                    dot1(&mut push, 2, 2);
+                }
+                JointKind::Hooke => {
+                    point(&mut push);
+                    dot1(&mut push, 0, 1);
+                }
+                JointKind::Fixed => {
+                    point(&mut push);
+                    dot1(&mut push, 2, 0);
+                    dot1(&mut push, 2, 1);
+                    dot1(&mut push, 0, 1);
+                }
+                JointKind::Cylindrical => {
+                    dot2(&mut push, 0);
+                    dot2(&mut push, 1);
+                    dot1(&mut push, 2, 0);
+                    dot1(&mut push, 2, 1);
+                }
+                JointKind::Translational => {
+                    dot2(&mut push, 0);
+                    dot2(&mut push, 1);
+                    dot1(&mut push, 2, 0);
+                    dot1(&mut push, 2, 1);
+                    dot1(&mut push, 0, 1);
+                }
+                JointKind::Planar => {
+                    dot2(&mut push, 2);
+                    dot1(&mut push, 2, 0);
+                    dot1(&mut push, 2, 1);
+                }
+            }
+        }
+        for mo in &self.model.motions {
+            let jt = self.model.joints.iter().find(|j| j.id == mo.joint).unwrap();
+            let (i, j) = (*self.marker(jt.i), *self.marker(jt.j));
+            let f = mo.function.clone();
+            let (name, prim) = match mo.dof {
+                MotionDof::Translation => ("translation", Primitive::TranslationMotion { i, j, f }),
+                MotionDof::Rotation => ("rotation", Primitive::RotationMotion { i, j, f }),
+            };
+            eqs.push(Equation {
+                element: ElementRef::Motion(mo.id),
+                name: name.into(),
+                prim,
+            });
+        }
+        self.equations = eqs;
+    }
+
+    pub fn nb(&self) -> usize {
+        self.bodies.len()
+    }
+    /// Number of position (= velocity) coordinates.
+    pub fn nq(&self) -> usize {
+        7 * self.bodies.len()
+    }
+    pub fn neq(&self) -> usize {
+        self.equations.len()
+    }
+
+    /// Degrees of freedom: 6 per body minus active joint/motion equations.
+    pub fn dof(&self) -> i64 {
+        let nb = self.nb();
+        let active = self.active.iter().filter(|a| **a).count();
+        7 * nb as i64 - active as i64
+    }
+
+    /// Initial (q, u) from the model's part placements and velocities.
+    pub fn initial_state(&self) -> (Vec<f64>, Vec<f64>) {
+        let mut q = vec![0.0; self.nq()];
+        let mut u = vec![0.0; self.nq()];
+        for (b, body) in self.bodies.iter().enumerate() {
+            let part = self.model.part(body.part).unwrap();
+            // Body frame in ground = part placement ∘ (CM in BCS).
+            let inv = &body.bcs_in_body; // BCS in body; body in BCS is its inverse
+            let cm_in_bcs = Placement::new(
+                -inv.rotation.transpose() * inv.origin,
+                inv.rotation.transpose(),
+            );
+            let bf = cm_in_bcs.in_frame(&part.placement);
+            let p = params_from_matrix(&bf.rotation);
+            let o = 7 * b;
+            q[o..o + 3].copy_from_slice(bf.origin.as_slice());
+            q[o + 3..o + 7].copy_from_slice(p.as_slice());
+            // ṗ = ½ Eᵀ(p) ω (ω in ground axes), CM velocity given directly.
+            let pdot = crate::rotation::e_mat(&p).transpose() * part.angular_velocity * 0.5;
+            u[o..o + 3].copy_from_slice(part.velocity.as_slice());
+            u[o + 3..o + 7].copy_from_slice(pdot.as_slice());
+        }
+        (q, u)
+    }
+
+    /// Body-frame angular velocity ω' = 2 G(p) ṗ.
+    pub fn body_angular_velocity(&self, q: &[f64], u: &[f64], b: usize) -> Vector3<f64> {
+        let p = pose(q, b).p;
+        let pd = Vector4::new(u[7 * b + 3], u[7 * b + 4], u[7 * b + 5], u[7 * b + 6]);
+        2.0 * g_mat(&p) * pd
+    }
+
+    /// Body equations R = M(q) a + (velocity terms) − Q(q,u,t) + Φ_qᵀλ,
+    /// written into `out` (length nq). Haug eq. 11.1.x in Euler parameters:
+    /// R_p = 4GᵀJG p̈ + 8 G(ṗ)ᵀ J G(p) ṗ − Q_p + Φ_pᵀλ.
+    pub fn body_residual(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        t: f64,
+        out: &mut [f64],
+    ) {
+        out.iter_mut().for_each(|x| *x = 0.0);
+        let g = self.model.gravity;
+        for (b, body) in self.bodies.iter().enumerate() {
+            let o = 7 * b;
+            let p = pose(q, b).p;
+            let pd = Vector4::new(u[o + 3], u[o + 4], u[o + 5], u[o + 6]);
+            let pdd = Vector4::new(a[o + 3], a[o + 4], a[o + 5], a[o + 6]);
+            for k in 0..3 {
+                out[o + k] = body.mass * (a[o + k] - g[k]);
+            }
+            let gp = g_mat(&p);
+            let gd = g_mat(&pd);
+            let rp = 4.0 * gp.transpose() * (body.inertia * (gp * pdd))
+                + 8.0 * gd.transpose() * (body.inertia * (gp * pd));
+            for k in 0..4 {
+                out[o + 3 + k] = rp[k];
+            }
+        }
+        for f in &self.forces {
+            f.add_residual(self, q, u, t, out);
+        }
+        self.add_constraint_forces(q, t, lam, out);
+    }
+
+    /// Entries of ∂R/∂q (columns at `col_q`), cu·∂R/∂u + ca·∂R/∂a (columns at
+    /// `col_u`), rows at `row0`. Pass cu = 0 and ca = 1 for the mass matrix.
+    #[allow(clippy::too_many_arguments)]
+    pub fn body_jacobian(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: Option<usize>,
+        col_u: usize,
+        cu: f64,
+        ca: f64,
+    ) {
+        for (b, body) in self.bodies.iter().enumerate() {
+            let o = 7 * b;
+            let p = pose(q, b).p;
+            let pd = Vector4::new(u[o + 3], u[o + 4], u[o + 5], u[o + 6]);
+            let pdd = Vector4::new(a[o + 3], a[o + 4], a[o + 5], a[o + 6]);
+            let j = body.inertia;
+            let gp = g_mat(&p);
+            let gd = g_mat(&pd);
+            let ga = g_mat(&pdd);
+            // d/da and d/du blocks.
+            let mpp = 4.0 * gp.transpose() * j * gp;
+            let w2 = j * (gp * pd);
+            let dpd = 8.0 * (t_mat(&w2) + gd.transpose() * j * gp);
+            for k in 0..3 {
+                sink.add(row0 + o + k, col_u + o + k, ca * body.mass);
+            }
+            for r in 0..4 {
+                for c in 0..4 {
+                    sink.add(
+                        row0 + o + 3 + r,
+                        col_u + o + 3 + c,
+                        ca * mpp[(r, c)] + cu * dpd[(r, c)],
+                    );
+                }
+            }
+            if let Some(cq) = col_q {
+                // d/dp of 4 Gᵀ(p) J G(p) a + 8 G(ṗ)ᵀ J G(p) ṗ, using G(p)x = −G(x)p.
+                let w1 = j * (gp * pdd);
+                let dp =
+                    4.0 * (t_mat(&w1) - gp.transpose() * j * ga) - 8.0 * gd.transpose() * j * gd;
+                for r in 0..4 {
+                    for c in 0..4 {
+                        sink.add(row0 + o + 3 + r, cq + o + 3 + c, dp[(r, c)]);
+                    }
+                }
+            }
+        }
+        for f in &self.forces {
+            f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+        }
+        if let Some(cq) = col_q {
+            self.constraint_force_jacobian(q, t, lam, sink, row0, cq);
+        }
+    }
+
+    fn slot_poses(&self, q: &[f64], bodies: &[Option<usize>; 2]) -> [Option<Pose>; 2] {
+        [bodies[0].map(|b| pose(q, b)), bodies[1].map(|b| pose(q, b))]
+    }
+
+    /// Evaluate equation k: value, gradient, optional Hessian and time terms.
+    pub fn eval_equation(
+        &self,
+        k: usize,
+        q: &[f64],
+        t: f64,
+        hess: bool,
+    ) -> crate::constraints::EqValue {
+        let eq = &self.equations[k];
+        let poses = self.slot_poses(q, &eq.bodies());
+        crate::constraints::evaluate(&eq.prim, &poses, t, hess)
+    }
+
+    /// Φ(q, t); deactivated equations give 0.
+    pub fn constraints(&self, q: &[f64], t: f64, out: &mut [f64]) {
+        for k in 0..self.neq() {
+            out[k] = if self.active[k] {
+                self.eval_equation(k, q, t, false).s.val
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// Emits Φ_q at (row0 + k, col0 + j) and, when `transpose` is given,
+    /// Φ_qᵀ at (t_row0 + j, t_col0 + k). Inactive rows emit zeros (fixed
+    /// pattern) and a unit diagonal at (row0 + k, diag_col0 + k) if given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn constraint_jacobian(
+        &self,
+        q: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col0: usize,
+        transpose: Option<(usize, usize)>,
+        diag_col0: Option<usize>,
+    ) {
+        for k in 0..self.neq() {
+            let eq = &self.equations[k];
+            let bodies = eq.bodies();
+            let on = self.active[k];
+            let v = self.eval_equation(k, q, t, false);
+            for l in 0..NL {
+                if let Some(gi) = global_index(&bodies, l) {
+                    let val = if on { v.s.grad[l] } else { 0.0 };
+                    sink.add(row0 + k, col0 + gi, val);
+                    if let Some((tr, tc)) = transpose {
+                        sink.add(tr + gi, tc + k, val);
+                    }
+                }
+            }
+            if let Some(dc) = diag_col0 {
+                sink.add(row0 + k, dc + k, if on { 0.0 } else { 1.0 });
+            }
+        }
+    }
+
+    /// out += Φ_qᵀ λ over active equations.
+    pub fn add_constraint_forces(&self, q: &[f64], t: f64, lam: &[f64], out: &mut [f64]) {
+        for k in 0..self.neq() {
+            if !self.active[k] || lam[k] == 0.0 {
+                continue;
+            }
+            let bodies = self.equations[k].bodies();
+            let v = self.eval_equation(k, q, t, false);
+            for l in 0..NL {
+                if let Some(gi) = global_index(&bodies, l) {
+                    out[gi] += v.s.grad[l] * lam[k];
+                }
+            }
+        }
+    }
+
+    /// ∂(Φ_qᵀλ)/∂q = Σ λ_k ∇²Φ_k, emitted with a fixed pattern.
+    fn constraint_force_jacobian(
+        &self,
+        q: &[f64],
+        t: f64,
+        lam: &[f64],
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: usize,
+    ) {
+        for k in 0..self.neq() {
+            let bodies = self.equations[k].bodies();
+            let on = self.active[k];
+            let h = if on && lam[k] != 0.0 {
+                self.eval_equation(k, q, t, true).s.hess * lam[k]
+            } else {
+                Hess::zeros()
+            };
+            scatter_hess(&bodies, &h, sink, row0, col_q);
+        }
+    }
+
+    /// Right-hand side of the velocity constraints Φ_q u = −Φ_t.
+    pub fn velocity_rhs(&self, q: &[f64], t: f64, out: &mut [f64]) {
+        for k in 0..self.neq() {
+            out[k] = if self.active[k] {
+                -self.eval_equation(k, q, t, false).phi_t
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// Right-hand side of the acceleration constraints
+    /// Φ_q a = γ = −(Φ_q u)_q u − 2 Φ_qt u − Φ_tt.
+    pub fn acceleration_rhs(&self, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
+        for k in 0..self.neq() {
+            if !self.active[k] {
+                out[k] = 0.0;
+                continue;
+            }
+            let bodies = self.equations[k].bodies();
+            let v = self.eval_equation(k, q, t, true);
+            let ul = gather(&bodies, u);
+            out[k] = -(ul.dot(&(v.s.hess * ul))) - 2.0 * v.phi_qt.dot(&ul) - v.phi_tt;
+        }
+    }
+}
+
+/// Scatter a local 14×14 block into global (row0 + gi, col + gj).
+pub fn scatter_hess(
+    bodies: &[Option<usize>; 2],
+    h: &Hess,
+    sink: &mut dyn Sink,
+    row0: usize,
+    col: usize,
+) {
+    for r in 0..NL {
+        let Some(gr) = global_index(bodies, r) else {
+            continue;
+        };
+        for c in 0..NL {
+            if let Some(gc) = global_index(bodies, c) {
+                sink.add(row0 + gr, col + gc, h[(r, c)]);
+            }
+        }
+    }
+}

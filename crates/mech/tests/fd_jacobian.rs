@@ -1,0 +1,307 @@
+//! Finite-difference check of every analytic derivative the kernel provides:
+//! Φ_q for every joint type and motion, ∂R/∂q, ∂R/∂u, ∂R/∂a of the body
+//! equations (inertia, every force element, Φ_qᵀλ), Φ_t, and γ.
+//! Tolerance: central differences with h = 1e-6, relative error ≤ 1e-6.
+
+use mbsolve_mech::{Sink, System};
+use mbsolve_model::*;
+use nalgebra::{DMatrix, Vector3};
+use std::sync::Arc;
+
+struct Dense(DMatrix<f64>);
+impl Sink for Dense {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        self.0[(r, c)] += v;
+    }
+}
+
+fn marker(m: &mut Model, id: Id, part: Id, pos: [f64; 3], eul: [f64; 3]) {
+    m.markers.push(Marker {
+        id,
+        part,
+        placement: Placement::at(pos[0], pos[1], pos[2]).with_euler313(eul[0], eul[1], eul[2]),
+    });
+}
+
+/// Every joint kind, both motion kinds and every force kind on three bodies.
+fn kitchen_sink() -> Model {
+    let mut m = Model::new("fd");
+    m.gravity = Vector3::new(0.0, -9.81, 0.3);
+    m.parts.push(Part::ground(1));
+    for (id, pos) in [
+        (2, [0.5, 0.1, -0.2]),
+        (3, [1.2, -0.4, 0.3]),
+        (4, [-0.7, 0.9, 0.5]),
+    ] {
+        let mut p = Part::body(
+            id,
+            1.0 + id as f64,
+            Inertia {
+                ixx: 2.0,
+                iyy: 3.0,
+                izz: 4.0,
+                ixy: 0.1,
+                ixz: -0.2,
+                iyz: 0.15,
+            },
+            Placement::at(pos[0], pos[1], pos[2]).with_euler313(0.3 * id as f64, 0.4, -0.2),
+        );
+        p.cm = Some(id * 100);
+        m.parts.push(p);
+        marker(&mut m, id * 100, id, [0.1, -0.05, 0.2], [0.2, 0.3, 0.1]);
+    }
+    let ms = [
+        (11, 1, [0.1, 0.2, 0.3], [0.1, 0.2, 0.3]),
+        (12, 1, [-0.3, 0.2, 0.1], [0.5, -0.2, 0.9]),
+        (21, 2, [0.3, -0.2, 0.1], [-0.4, 0.7, 0.2]),
+        (22, 2, [0.0, 0.4, -0.1], [1.0, 0.1, -0.5]),
+        (31, 3, [0.2, 0.2, 0.2], [0.3, -0.6, 0.4]),
+        (32, 3, [-0.1, 0.0, 0.3], [0.0, 0.5, 0.0]),
+        (41, 4, [0.25, -0.3, 0.1], [0.7, 0.2, -0.3]),
+    ];
+    for (id, part, pos, eul) in ms {
+        marker(&mut m, id, part, pos, eul);
+    }
+    let kinds = [
+        (JointKind::Revolute, 21, 11),
+        (JointKind::Translational, 31, 22),
+        (JointKind::Spherical, 41, 32),
+        (JointKind::Fixed, 32, 12),
+        (JointKind::Cylindrical, 22, 41),
+        (JointKind::Universal, 12, 31),
+        (JointKind::Hooke, 41, 21),
+        (JointKind::Planar, 11, 32),
+    ];
+    for (n, (kind, i, j)) in kinds.into_iter().enumerate() {
+        m.joints.push(Joint {
+            id: n as Id + 1,
+            kind,
+            i,
+            j,
+        });
+    }
+    let f = |a: f64| {
+        Arc::new(TimeFn(move |t: f64| {
+            [
+                a * (2.0 * t).sin() + 0.1,
+                2.0 * a * (2.0 * t).cos(),
+                -4.0 * a * (2.0 * t).sin(),
+            ]
+        }))
+    };
+    m.motions.push(Motion {
+        id: 1,
+        joint: 1,
+        dof: MotionDof::Rotation,
+        function: f(0.7),
+    });
+    m.motions.push(Motion {
+        id: 2,
+        joint: 2,
+        dof: MotionDof::Translation,
+        function: f(0.3),
+    });
+    let meas = vec![
+        Measure::Dm { i: 21, j: Some(31) },
+        Measure::Vr { i: 21, j: Some(31) },
+        Measure::Disp {
+            i: 21,
+            j: Some(31),
+            k: Some(22),
+            axis: 1,
+        },
+        Measure::Vel {
+            i: 31,
+            j: Some(21),
+            k: Some(32),
+            axis: 2,
+        },
+        Measure::AngVel {
+            i: 21,
+            j: Some(31),
+            k: Some(31),
+            axis: 0,
+        },
+        Measure::Angle {
+            i: 21,
+            j: Some(31),
+            axis: 2,
+        },
+    ];
+    // A nonlinear function of all measures: Σ c_k m_k + m_0 m_1 + sin(m_5) + t.
+    let func = || -> Arc<dyn StateFunction> {
+        Arc::new(StateFn {
+            measures: meas.clone(),
+            f: |t: f64, m: &[f64], dm: &mut [f64]| {
+                let c = [1.5, -0.7, 2.0, 0.4, -1.1, 0.0];
+                let mut v = t + m[0] * m[1] + m[5].sin();
+                for k in 0..6 {
+                    v += c[k] * m[k];
+                    dm[k] = c[k];
+                }
+                dm[0] += m[1];
+                dm[1] += m[0];
+                dm[5] += m[5].cos();
+                (v, 1.0)
+            },
+        })
+    };
+    let kinds = [
+        ForceKind::TranslationalSpringDamper {
+            stiffness: 50.0,
+            damping: 3.0,
+            free_length: 0.4,
+            preload: 2.0,
+        },
+        ForceKind::RotationalSpringDamper {
+            stiffness: 20.0,
+            damping: 1.5,
+            free_angle: 0.2,
+            preload: 0.5,
+        },
+        ForceKind::TranslationalActionReaction { function: func() },
+        ForceKind::RotationalActionReaction { function: func() },
+        ForceKind::TranslationalActionOnly { function: func() },
+        ForceKind::RotationalActionOnly { function: func() },
+    ];
+    for (n, kind) in kinds.into_iter().enumerate() {
+        m.forces.push(Force {
+            id: n as Id + 1,
+            i: 21,
+            j: 31,
+            kind,
+        });
+    }
+    // One force to ground as well.
+    m.forces.push(Force {
+        id: 10,
+        i: 41,
+        j: 11,
+        kind: ForceKind::TranslationalSpringDamper {
+            stiffness: 10.0,
+            damping: 1.0,
+            free_length: 0.1,
+            preload: 0.0,
+        },
+    });
+    m
+}
+
+fn state(sys: &System) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+    let (mut q, _) = sys.initial_state();
+    let n = sys.nq();
+    // Perturb so nothing is at a special point; p need not be unit.
+    for (k, x) in q.iter_mut().enumerate() {
+        *x += 0.01 * ((k as f64) * 1.3).sin();
+    }
+    let u: Vec<f64> = (0..n).map(|k| 0.5 * ((k as f64) * 0.7).cos()).collect();
+    let a: Vec<f64> = (0..n).map(|k| 0.3 * ((k as f64) * 1.9).sin()).collect();
+    let lam: Vec<f64> = (0..sys.neq()).map(|k| ((k as f64) * 0.37).cos()).collect();
+    (q, u, a, lam)
+}
+
+fn assert_close(name: &str, analytic: &DMatrix<f64>, fd: &DMatrix<f64>) {
+    for r in 0..fd.nrows() {
+        for c in 0..fd.ncols() {
+            let (x, y) = (analytic[(r, c)], fd[(r, c)]);
+            assert!(
+                (x - y).abs() <= 1e-6 * (1.0 + y.abs()),
+                "{name}: entry ({r},{c}) analytic {x} vs finite difference {y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_element_jacobian_matches_finite_differences() {
+    let sys = System::new(&kitchen_sink()).expect("valid model");
+    let (n, m) = (sys.nq(), sys.neq());
+    let (q, u, a, lam) = state(&sys);
+    let t = 0.37;
+    let h = 1e-6;
+    let resid = |q: &[f64], u: &[f64], a: &[f64]| {
+        let mut r = vec![0.0; n];
+        sys.body_residual(q, u, a, &lam, t, &mut r);
+        r
+    };
+    let fd = |which: usize| {
+        let mut j = DMatrix::zeros(n, n);
+        for c in 0..n {
+            let mut vars = [q.clone(), u.clone(), a.clone()];
+            vars[which][c] += h;
+            let rp = resid(&vars[0], &vars[1], &vars[2]);
+            vars[which][c] -= 2.0 * h;
+            let rm = resid(&vars[0], &vars[1], &vars[2]);
+            for r in 0..n {
+                j[(r, c)] = (rp[r] - rm[r]) / (2.0 * h);
+            }
+        }
+        j
+    };
+    // ∂R/∂q.
+    let mut jq = Dense(DMatrix::zeros(n, 2 * n));
+    sys.body_jacobian(&q, &u, &a, &lam, t, &mut jq, 0, Some(0), n, 0.0, 0.0);
+    assert_close("dR/dq", &jq.0.columns(0, n).into_owned(), &fd(0));
+    // ∂R/∂u (cu = 1, ca = 0) and ∂R/∂a (cu = 0, ca = 1).
+    let mut ju = Dense(DMatrix::zeros(n, n));
+    sys.body_jacobian(&q, &u, &a, &lam, t, &mut ju, 0, None, 0, 1.0, 0.0);
+    assert_close("dR/du", &ju.0, &fd(1));
+    let mut ja = Dense(DMatrix::zeros(n, n));
+    sys.body_jacobian(&q, &u, &a, &lam, t, &mut ja, 0, None, 0, 0.0, 1.0);
+    assert_close("dR/da", &ja.0, &fd(2));
+
+    // Φ_q, and its transpose emitted alongside.
+    let mut jp = Dense(DMatrix::zeros(m + n, n + m));
+    sys.constraint_jacobian(&q, t, &mut jp, 0, 0, Some((m, n)), None);
+    let mut fdp = DMatrix::zeros(m, n);
+    let (mut pp, mut pm) = (vec![0.0; m], vec![0.0; m]);
+    for c in 0..n {
+        let mut qp = q.clone();
+        qp[c] += h;
+        sys.constraints(&qp, t, &mut pp);
+        qp[c] -= 2.0 * h;
+        sys.constraints(&qp, t, &mut pm);
+        for r in 0..m {
+            fdp[(r, c)] = (pp[r] - pm[r]) / (2.0 * h);
+        }
+    }
+    assert_close("Phi_q", &jp.0.view((0, 0), (m, n)).into_owned(), &fdp);
+    assert_close("Phi_q^T", &jp.0.view((m, n), (n, m)).transpose(), &fdp);
+
+    // Φ_t: −velocity_rhs against d/dt Φ.
+    let mut vr = vec![0.0; m];
+    sys.velocity_rhs(&q, t, &mut vr);
+    sys.constraints(&q, t + h, &mut pp);
+    sys.constraints(&q, t - h, &mut pm);
+    for k in 0..m {
+        let phit = (pp[k] - pm[k]) / (2.0 * h);
+        assert!(
+            (phit + vr[k]).abs() < 1e-6 * (1.0 + phit.abs()),
+            "Phi_t row {k}"
+        );
+    }
+    // γ: along the path q(s) = q + s u + s²/2 a, t(s) = t + s, the second
+    // derivative of Φ is Φ_q a − γ.
+    let mut gamma = vec![0.0; m];
+    sys.acceleration_rhs(&q, &u, t, &mut gamma);
+    let path = |s: f64| -> Vec<f64> {
+        let qs: Vec<f64> = (0..n)
+            .map(|k| q[k] + s * u[k] + 0.5 * s * s * a[k])
+            .collect();
+        let mut out = vec![0.0; m];
+        sys.constraints(&qs, t + s, &mut out);
+        out
+    };
+    let hs = 1e-4;
+    let (p0, p1, p2) = (path(-hs), path(0.0), path(hs));
+    for k in 0..m {
+        let second = (p0[k] - 2.0 * p1[k] + p2[k]) / (hs * hs);
+        let phiq_a: f64 = (0..n).map(|c| fdp[(k, c)] * a[c]).sum();
+        let expect = phiq_a - gamma[k];
+        assert!(
+            (second - expect).abs() < 1e-5 * (1.0 + expect.abs()),
+            "gamma row {k} ({}): {second} vs {expect}",
+            sys.equations[k].name
+        );
+    }
+}
