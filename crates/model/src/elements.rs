@@ -200,3 +200,14 @@ pub struct Request {
     pub rm: Option<Id>,
     pub comment: String,
 }
+
+/// REQUEST/id, F1=…\F2=…\…\F8=… : a function request. Each component is the
+/// expression text in mbsolve-expr syntax (None = not given); the reader has
+/// checked that the marker and element ids it names exist. Evaluated for
+/// output only, through `mbsolve_expr::Expr::eval_in`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionRequest {
+    pub id: Id,
+    pub components: [Option<String>; 8],
+    pub comment: String,
+}

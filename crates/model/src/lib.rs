@@ -111,6 +111,8 @@ pub struct Model {
     pub motions: Vec<Motion>,
     pub forces: Vec<Force>,
     pub requests: Vec<Request>,
+    /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
+    pub function_requests: Vec<FunctionRequest>,
     /// The dataset's INTEGRATOR statement, if any.
     pub integrator: IntegratorSettings,
     /// Where each element came from (file:line), for messages. Keyed by
