@@ -1,4 +1,74 @@
-//! mbsolve-adm: reader for Adams datasets (.adm) and command files (.acf).
+//! mbsolve-adm: reader for Adams datasets (`.adm`) and command files (`.acf`).
+//!
+//! Two layers: [`syntax`] parses any Adams statement into a tree with source
+//! positions (it knows nothing about meaning); the builder maps the statements
+//! we support onto [`mbsolve_model::Model`] and reports everything else as
+//! "not supported yet" with its location — nothing is dropped silently.
+//!
+//! ```no_run
+//! let model = mbsolve_adm::read_adm(std::path::Path::new("pendulum.adm"))?;
+//! let acf = mbsolve_adm::read_acf(std::path::Path::new("pendulum.acf"))?;
+//! # Ok::<(), mbsolve_adm::AdmError>(())
+//! ```
+
+mod args;
+mod build;
+mod commands;
 pub mod error;
 pub mod syntax;
+
+pub use build::Skipped;
+pub use commands::{parse_acf, read_acf_str, AcfFile, AcfSyntax};
 pub use error::{AdmError, Pos};
+
+use mbsolve_model::Model;
+use std::path::Path;
+
+/// A built model plus the statements that were read but have no effect on
+/// the solution (GRAPHICS, RESULTS).
+#[derive(Clone, Debug)]
+pub struct AdmRead {
+    pub model: Model,
+    pub skipped: Vec<Skipped>,
+}
+
+fn read_text(path: &Path) -> Result<String, AdmError> {
+    // Latin-1 comments are common in old decks: decode lossily.
+    std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| {
+            AdmError::new(
+                &path.display().to_string(),
+                Pos { line: 0, col: 0 },
+                None,
+                format!("cannot read the file: {e}"),
+            )
+        })
+}
+
+/// Read a dataset file.
+pub fn read_adm(path: &Path) -> Result<Model, AdmError> {
+    read_adm_str(&read_text(path)?, &path.display().to_string())
+}
+
+/// Read dataset text; `file_name` is used in messages and `Model::sources`.
+pub fn read_adm_str(text: &str, file_name: &str) -> Result<Model, AdmError> {
+    Ok(read_adm_full(text, file_name)?.model)
+}
+
+/// Read dataset text and also report the statements skipped as having no
+/// effect on the solution.
+pub fn read_adm_full(text: &str, file_name: &str) -> Result<AdmRead, AdmError> {
+    let syntax = syntax::parse_adm(text, file_name)?;
+    let mut b = build::Builder::new(file_name, &syntax.title);
+    for st in &syntax.statements {
+        b.statement(st)?;
+    }
+    let (model, skipped) = b.finish()?;
+    Ok(AdmRead { model, skipped })
+}
+
+/// Read a command file.
+pub fn read_acf(path: &Path) -> Result<AcfFile, AdmError> {
+    read_acf_str(&read_text(path)?, &path.display().to_string())
+}

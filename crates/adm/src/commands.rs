@@ -1,0 +1,298 @@
+//! `.acf` command files: header lines, then INTEGRATOR / SIMULATE / STOP.
+
+use crate::args::{resolve, Args};
+use crate::build::{integrator_settings, INTEGRATOR_KEYS, OUTPUT_IGNORED, OUTPUT_KEYS};
+use crate::error::AdmError;
+use crate::syntax::{self, lines, Statement};
+use mbsolve_model::{Command, OutputSpec, SimulateMode};
+
+/// A command file: the dataset it runs, the output prefix, the commands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AcfFile {
+    pub model_file: Option<String>,
+    pub output_prefix: Option<String>,
+    pub commands: Vec<Command>,
+}
+
+/// Adams Solver command names (for abbreviations and clear messages).
+const COMMANDS: &[&str] = &[
+    "ACTIVATE",
+    "ARRAY",
+    "BEAM",
+    "BUSHING",
+    "CONTROL",
+    "DEACTIVATE",
+    "DEBUG",
+    "DIFF",
+    "ENVIRONMENT",
+    "EQUILIBRIUM",
+    "FIELD",
+    "FILE",
+    "FRICTION",
+    "GCON",
+    "GFORCE",
+    "HELP",
+    "IC",
+    "INFO",
+    "INTEGRATOR",
+    "KINEMATICS",
+    "LINEAR",
+    "LIST",
+    "LSOLVER",
+    "MARKER",
+    "MENU",
+    "MOTION",
+    "NOLIST",
+    "OUTPUT",
+    "PART",
+    "PREFERENCES",
+    "RELOAD",
+    "REQUEST",
+    "RETURN",
+    "SAVE",
+    "SENSOR",
+    "SFORCE",
+    "SHOW",
+    "SIMULATE",
+    "SPLINE",
+    "SPRINGDAMPER",
+    "STOP",
+    "STRING",
+    "TIME",
+    "VARIABLE",
+    "VFORCE",
+    "VTORQUE",
+];
+
+fn is_command_line(line: &str) -> bool {
+    let t = line.trim();
+    let name: String = t
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<String>()
+        .to_ascii_uppercase();
+    let rest = t[name.len()..].trim_start();
+    !name.is_empty()
+        && (rest.is_empty() || rest.starts_with('/') || rest.starts_with(','))
+        && resolve(&name, COMMANDS, &[]).is_ok()
+}
+
+/// The parse layer of a command file: header lines and statements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AcfSyntax {
+    pub model_file: Option<String>,
+    pub output_prefix: Option<String>,
+    pub statements: Vec<Statement>,
+}
+
+/// Parse a command file without building commands.
+pub fn parse_acf(text: &str, file: &str) -> Result<AcfSyntax, AdmError> {
+    let all = lines(text);
+    // Classic header: line 1 = dataset, line 2 = output prefix. The Adams
+    // View export starts with a blank line or directly with commands.
+    let first = all.first().copied().unwrap_or("");
+    let classic = !first.trim().is_empty() && !is_command_line(first);
+    let (mut model_file, mut output_prefix) = (None, None);
+    let start = if classic {
+        model_file = Some(first.trim().to_string());
+        if let Some(p) = all.get(1).map(|l| l.trim()).filter(|l| !l.is_empty()) {
+            output_prefix = Some(p.to_string());
+        }
+        2.min(all.len())
+    } else {
+        0
+    };
+    let statements = syntax::parse_command_lines(&all[start..], start as u32 + 1, file)?;
+    Ok(AcfSyntax {
+        model_file,
+        output_prefix,
+        statements,
+    })
+}
+
+/// Parse and build a command file.
+pub fn read_acf_str(text: &str, file: &str) -> Result<AcfFile, AdmError> {
+    let syn = parse_acf(text, file)?;
+    let mut acf = AcfFile {
+        model_file: syn.model_file,
+        output_prefix: syn.output_prefix,
+        commands: Vec::new(),
+    };
+    let mut now = 0.0f64;
+    for st in &syn.statements {
+        if !command(st, file, &mut acf, &mut now)? {
+            break; // STOP: Adams ignores the rest
+        }
+    }
+    Ok(acf)
+}
+
+/// Build one command; false on STOP.
+fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Result<bool, AdmError> {
+    let name = match resolve(&st.name, COMMANDS, &[]) {
+        Ok(n) => n,
+        Err(e) => {
+            let msg = if e.is_empty() {
+                format!("unknown command {}", st.name)
+            } else {
+                format!("ambiguous command abbreviation {} ({e})", st.name)
+            };
+            return Err(AdmError::new(file, st.pos, Some(st.label()), msg));
+        }
+    };
+    let label = match st.id {
+        Some(id) => format!("{name}/{id}"),
+        None => name.to_string(),
+    };
+    match name {
+        "STOP" => {
+            Args::new(file, st, label, &[], &[])?.finish()?;
+            Ok(false)
+        }
+        "FILE" => {
+            let mut a = Args::new(file, st, label, &["MODEL", "OUTPUT_PREFIX", "COMMAND"], &[])?;
+            if let Some(m) = a.text("MODEL")? {
+                if acf.model_file.is_some() {
+                    return Err(a.err(
+                        a.pos_of("MODEL"),
+                        "a second model file is not supported yet",
+                    ));
+                }
+                acf.model_file = Some(m);
+            }
+            if let Some(p) = a.text("OUTPUT_PREFIX")? {
+                acf.output_prefix = Some(p);
+            }
+            a.finish()?;
+            Ok(true)
+        }
+        "OUTPUT" => {
+            let mut a = Args::new(file, st, label, OUTPUT_KEYS, &[])?;
+            a.ignore(OUTPUT_IGNORED);
+            a.finish()?;
+            Ok(true)
+        }
+        "INTEGRATOR" => {
+            let mut a = Args::new(file, st, label, INTEGRATOR_KEYS, &[])?;
+            let settings = integrator_settings(&mut a)?;
+            let default = a.flag("DEFAULT")?;
+            a.finish()?;
+            acf.commands.push(Command::Integrator { settings, default });
+            Ok(true)
+        }
+        "SIMULATE" => {
+            let mut a = Args::new(
+                file,
+                st,
+                label,
+                &[
+                    "DYNAMIC",
+                    "KINEMATIC",
+                    "STATIC",
+                    "TRANSIENT",
+                    "INITIAL_CONDITIONS",
+                    "END",
+                    "DURATION",
+                    "STEPS",
+                    "DTOUT",
+                ],
+                &[],
+            )?;
+            let modes = [
+                ("DYNAMIC", SimulateMode::Dynamic),
+                ("KINEMATIC", SimulateMode::Kinematic),
+                ("STATIC", SimulateMode::Static),
+                ("TRANSIENT", SimulateMode::Transient),
+                ("INITIAL_CONDITIONS", SimulateMode::InitialConditions),
+            ];
+            let mut mode = None;
+            for (k, m) in modes {
+                if a.flag(k)? {
+                    if mode.is_some() {
+                        return Err(a.err(a.pos_of(k), "more than one analysis type"));
+                    }
+                    mode = Some(m);
+                }
+            }
+            let Some(mode) = mode else {
+                return Err(a.err_here(
+                    "missing analysis type (DYNAMIC, KINEMATIC, STATIC, TRANSIENT or INITIAL_CONDITIONS)",
+                ));
+            };
+            let end = a.number("END")?;
+            let duration = a.number("DURATION")?;
+            let steps = a.integer("STEPS")?;
+            let dtout = a.number("DTOUT")?;
+            let timed = matches!(
+                mode,
+                SimulateMode::Dynamic | SimulateMode::Kinematic | SimulateMode::Transient
+            );
+            let output = if timed {
+                let end = match (end, duration) {
+                    (Some(_), Some(_)) => {
+                        return Err(a.err(a.pos_of("DURATION"), "END and DURATION are exclusive"))
+                    }
+                    (Some(e), None) => e,
+                    (None, Some(d)) if d > 0.0 => *now + d,
+                    (None, Some(d)) => {
+                        return Err(a.err(
+                            a.pos_of("DURATION"),
+                            format!("DURATION must be positive, found {d}"),
+                        ))
+                    }
+                    (None, None) => return Err(a.err_here("missing END = or DURATION =")),
+                };
+                if end <= *now {
+                    return Err(a.err(
+                        a.pos_of("END"),
+                        format!("END = {end} is not after the current time {now}"),
+                    ));
+                }
+                let steps = match steps {
+                    Some(s) if s <= 0 => {
+                        return Err(a.err(
+                            a.pos_of("STEPS"),
+                            format!("STEPS must be positive, found {s}"),
+                        ))
+                    }
+                    s => s.map(|s| s as u64),
+                };
+                match (steps, dtout) {
+                    (Some(_), Some(_)) => {
+                        return Err(a.err(a.pos_of("DTOUT"), "STEPS and DTOUT are exclusive"))
+                    }
+                    (None, None) => return Err(a.err_here("missing STEPS = or DTOUT =")),
+                    (_, Some(d)) if d <= 0.0 => {
+                        return Err(a.err(
+                            a.pos_of("DTOUT"),
+                            format!("DTOUT must be positive, found {d}"),
+                        ))
+                    }
+                    _ => {}
+                }
+                *now = end;
+                Some(OutputSpec { end, steps, dtout })
+            } else {
+                // END/STEPS/DTOUT on STATIC would be a quasi-static sweep
+                for k in ["END", "DURATION", "STEPS", "DTOUT"] {
+                    if a.has(k) {
+                        return Err(a.err(
+                            a.pos_of(k),
+                            format!("{k} with this analysis type is not supported yet"),
+                        ));
+                    }
+                }
+                None
+            };
+            a.finish()?;
+            acf.commands.push(Command::Simulate { mode, output });
+            Ok(true)
+        }
+        other => Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label.clone()),
+            format!("{label}: command {other} is not supported yet"),
+        )),
+    }
+}
