@@ -1,0 +1,294 @@
+//! Builder semantics and exact error messages.
+
+use mbsolve_adm::{read_acf_str, read_adm_full, read_adm_str};
+use mbsolve_model::{
+    Command, CorrectorKind, ElementRef, ForceKind, Formulation, IntegratorKind, JointKind,
+    MotionDof, OutputSpec, RequestKind, SimulateMode, StateFunction, TimeFunction,
+};
+use std::f64::consts::PI;
+
+const BASE: &str = "title line\n\
+UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+PART/01, GROUND\n\
+MARKER/0101, PART = 01\n\
+PART/02, MASS = 2, CM = 0201, IP = 1, 2, 3\n\
+, QG = 1, 0, 0, REULER = 90D, 0, 0\n\
+MARKER/0201, PART = 02, QP = 0, 1, 0\n\
+MARKER/0202, PART = 02\n";
+
+fn build(extra: &str) -> mbsolve_model::Model {
+    read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm").unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn error(extra: &str) -> String {
+    match read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm") {
+        Ok(_) => panic!("expected an error for {extra:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn parts_markers_and_sources() {
+    let m = build("ACCGRAV/KGRAV = -9.80665\n");
+    assert_eq!(m.title, "title line");
+    assert_eq!(m.gravity.z, -9.80665);
+    let p = m.part(2).unwrap();
+    assert_eq!(p.mass, 2.0);
+    assert_eq!(p.cm, Some(201));
+    assert_eq!(p.inertia.izz, 3.0);
+    assert!(
+        (p.placement.rotation[(1, 0)] - 1.0).abs() < 1e-15,
+        "x axis → ground y"
+    );
+    // marker 201 at QP (0,1,0) in the part frame → ground (0,0,0) after the 90° turn
+    let g = m.marker_in_ground(201).unwrap();
+    assert!((g.origin - nalgebra::Vector3::new(0.0, 0.0, 0.0)).norm() < 1e-15);
+    assert!(m
+        .sources
+        .contains(&(ElementRef::Marker(201), "m.adm:7".to_string())));
+    assert!(m
+        .sources
+        .contains(&(ElementRef::Part(2), "m.adm:5".to_string())));
+}
+
+#[test]
+fn part_initial_velocities_in_ground_axes() {
+    // CM marker turned 90° about z in a part turned 90° about z: CM x axis = ground −x.
+    let m = read_adm_str(
+        "t\nPART/1, GROUND\nPART/2, MASS=1, CM=3, IP=1,1,1, REULER=90D,0,0, VX=1, WX=2\n\
+         MARKER/3, PART=2, REULER=90D,0,0\nEND\n",
+        "v.adm",
+    )
+    .unwrap();
+    let p = m.part(2).unwrap();
+    assert!((p.velocity - nalgebra::Vector3::new(1.0, 0.0, 0.0)).norm() < 1e-15);
+    assert!((p.angular_velocity - nalgebra::Vector3::new(-2.0, 0.0, 0.0)).norm() < 1e-12);
+}
+
+#[test]
+fn marker_axes_from_points() {
+    let m = build("MARKER/7, PART = 01, QP = 1, 0, 0, ZP = 1, 0, 2, XP = 1, 1, 0\n");
+    let r = m.marker(7).unwrap().placement.rotation;
+    // z = +Z, x = +Y, y = z × x = −X
+    assert!((r.column(2) - nalgebra::Vector3::z()).norm() < 1e-15);
+    assert!((r.column(0) - nalgebra::Vector3::y()).norm() < 1e-15);
+    assert!((r.column(1) + nalgebra::Vector3::x()).norm() < 1e-15);
+}
+
+#[test]
+fn joints_motions_forces_requests() {
+    let m = build(
+        "JOINT/1, REVOLUTE, I = 0202, J = 0101\n\
+         JOINT/2, HOOKE, I = 0202, J = 0101\n\
+         MOTION/1, JOINT = 1, FUNCTION = 30.0d * time\n\
+         SPRINGDAMPER/3, ROTATIONAL, I = 0202, J = 0101, KT = 10, CT = 1, ANGLE = 5D, TORQUE = 2\n\
+         SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = - 100.0*(dm(0202,0101)-2.0)\n\
+         , - 1.0*vr(0202,0101)\n\
+         SFORCE/2, ROTATIONAL, ACTIONONLY, I = 0202, J = 0101, FUNCTION = -AZ(202,101)\n\
+         REQUEST/01, D,I=0201,J=0101,C=DISPLACEMENT: X Y Z (body-fixed-3-1-3)\n\
+         REQUEST/02, F, I = 0202, J = 0101, RM = 0101\n\
+         REQUEST/04, F2=ORIENT(27,1,0201,0101)\\F3=JOINT(1,0,3,0),C=EULER PARAMETERS\n\
+         INTEGRATOR/GSTIFF, SI2, ERROR = 1.0E-04, PATTERN = T:F:F, CORRECTOR = MOD, INTERPOLATE = ON, KMAX = 4\n\
+         OUTPUT/REQSAVE, GRSAVE\n\
+         GRAPHICS/1, CYLINDER, CM = 0201, LENGTH = 1, RADIUS = 0.1\n",
+    );
+    assert_eq!(m.joints[0].kind, JointKind::Revolute);
+    assert_eq!(m.joints[1].kind, JointKind::Hooke);
+    let mo = &m.motions[0];
+    assert_eq!(
+        mo.dof,
+        MotionDof::Rotation,
+        "inferred from the revolute joint"
+    );
+    let [v, d, dd] = mo.function.eval(2.0);
+    assert!((v - PI / 3.0).abs() < 1e-14 && (d - PI / 6.0).abs() < 1e-14 && dd == 0.0);
+    match &m.forces[0].kind {
+        ForceKind::RotationalSpringDamper {
+            stiffness,
+            free_angle,
+            preload,
+            ..
+        } => {
+            assert_eq!((*stiffness, *preload), (10.0, 2.0));
+            assert!((free_angle - 5f64.to_radians()).abs() < 1e-15);
+        }
+        k => panic!("{k:?}"),
+    }
+    match &m.forces[1].kind {
+        ForceKind::TranslationalActionReaction { function } => {
+            let mut dm = [0.0; 2];
+            let (f, _) = function.eval(0.0, &[2.5, 0.5], &mut dm);
+            assert_eq!(f, -50.5);
+            assert_eq!(dm, [-100.0, -1.0]);
+        }
+        k => panic!("{k:?}"),
+    }
+    assert!(matches!(
+        m.forces[2].kind,
+        ForceKind::RotationalActionOnly { .. }
+    ));
+    assert_eq!(m.requests[0].kind, RequestKind::Displacement);
+    assert_eq!(
+        m.requests[0].comment,
+        "DISPLACEMENT: X Y Z (body-fixed-3-1-3)"
+    );
+    assert_eq!(
+        (m.requests[1].kind, m.requests[1].rm),
+        (RequestKind::Force, Some(101))
+    );
+    let fr = &m.function_requests[0];
+    assert_eq!(fr.components[1].as_deref(), Some("ORIENT(27,1,0201,0101)"));
+    assert_eq!(fr.components[2].as_deref(), Some("JOINT(1,0,3,0)"));
+    assert_eq!(fr.comment, "EULER PARAMETERS");
+    let s = &m.integrator;
+    assert_eq!(s.kind, IntegratorKind::Gstiff);
+    assert_eq!(s.formulation, Some(Formulation::Si2));
+    assert_eq!(s.error, Some(1e-4));
+    assert_eq!(s.pattern, Some(vec![true, false, false]));
+    assert_eq!(s.corrector, Some(CorrectorKind::Modified));
+    assert_eq!((s.interpolate, s.kmax), (Some(true), Some(4)));
+    assert_eq!(s.hmax, None);
+    let r = read_adm_full(&format!("{BASE}GRAPHICS/1, CYLINDER\nEND\n"), "m.adm").unwrap();
+    assert_eq!(r.skipped[0].statement, "GRAPHICS/1");
+}
+
+#[test]
+fn error_messages() {
+    let cases: &[(&str, &str)] = &[
+        ("FOO/1, BAR = 2\n", "m.adm:9:1: unknown statement FOO"),
+        ("GCON/1, I = 0102, FUNCTION = DM(0202, 0102)-2\n", "m.adm:9:1: GCON/1: statement GCON is not supported yet"),
+        ("PART/3, MASS = 1, COLOUR = 2\n", "m.adm:9:19: PART/3: unknown keyword COLOUR"),
+        ("PART/3, M = 1\n", "m.adm:9:9: PART/3: ambiguous keyword abbreviation M (MASS, MATERIAL)"),
+        ("MARKER/5, QP = 1, 2, 3\n", "m.adm:9:1: MARKER/5: missing PART ="),
+        ("MARKER/5, PART = 2, QP = 1, 2\n", "m.adm:9:21: MARKER/5: QP takes 3 values, found 2"),
+        ("PART/3, MASS = 1.2.3\n", "m.adm:9:16: PART/3: bad number '1.2.3' for MASS"),
+        ("MARKER/5, PART = 9\n", "m.adm:9:18: MARKER/5: PART 9 does not exist"),
+        ("JOINT/1, REVOLUTE, I = 0202, J = 0999\n", "m.adm:9:34: JOINT/1: J marker 999 does not exist"),
+        ("MARKER/0201, PART = 02\n", "m.adm:9:1: MARKER/201: duplicate id: MARKER/201 is already defined at m.adm:7"),
+        ("JOINT/3, RACKPIN, I = 0202, J = 0101, PD = 1\n", "m.adm:9:10: JOINT/3: RACKPIN is not supported yet"),
+        ("JOINT/3, I = 0202, J = 0101\n", "m.adm:9:1: JOINT/3: missing joint type (REVOLUTE, TRANSLATIONAL, SPHERICAL, FIXED, CYLINDRICAL, UNIVERSAL, HOOKE or PLANAR)"),
+        ("MARKER/9, PART = 2, FLOATING\n", "m.adm:9:21: MARKER/9: FLOATING is not supported yet"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*FOO(1)\n", "m.adm:9:59: SFORCE/1: unknown function FOO"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*(DM(202,101)\n", "m.adm:9:59: SFORCE/1: unclosed parenthesis: missing ')'"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*\n", "m.adm:9:58: SFORCE/1: unterminated expression: expected an operand after '*'"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = DM(202,0777)\n", "m.adm:9:57: SFORCE/1: DM(202,777): MARKER 777 does not exist"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 3*ACCX(202)\n", "m.adm:9:59: SFORCE/1: ACCX is not supported yet in a force function"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = USER(1,2)\n", "m.adm:9:57: SFORCE/1: function USER is not supported yet"),
+        ("JOINT/1, CYLINDRICAL, I = 0202, J = 0101\nMOTION/1, JOINT = 1, FUNCTION = TIME\n", "m.adm:10:1: MOTION/1: say TRANSLATION or ROTATION (the joint type does not decide it)"),
+        ("MOTION/1, JOINT = 1, VELOCITY, FUNCTION = TIME\n", "m.adm:9:22: MOTION/1: VELOCITY motions are not supported yet"),
+        ("MOTION/1, I = 202, J = 101, B3, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: MOTION with I and J markers is not supported yet"),
+        ("MOTION/1, JOINT = 1, ROTATION, FUNCTION = DM(202,101)\n", "m.adm:9:43: MOTION/1: a motion function may depend on TIME only; found DM(202,101)"),
+        ("SPRINGDAMPER/1, TRANSLATIONAL, I = 202, J = 101, KT = 3\n", "m.adm:9:50: SPRINGDAMPER/1: KT does not apply to a TRANSLATIONAL SPRINGDAMPER"),
+        ("SPRINGDAMPER/1, TRANSLATIONAL, I = 202, J = 101\nSFORCE/1, ROTATIONAL, I = 202, J = 101, FUNCTION = 1\n", "m.adm:10:1: SFORCE/1: duplicate id: a force with id 1 is already defined at m.adm:9"),
+        ("REQUEST/3, I = 202\n", "m.adm:9:1: REQUEST/3: missing request type (DISPLACEMENT, VELOCITY, ACCELERATION, FORCE or F1…F8)"),
+        ("REQUEST/3, F2 = VARVAL(4)\n", "m.adm:9:17: REQUEST/3: VARVAL(4): VARIABLE 4 does not exist"),
+        ("OUTPUT/YPR\n", "m.adm:9:8: OUTPUT: YPR is not supported yet"),
+        ("PART/4, MASS = 1, EXACT = X:Y\n", "m.adm:9:19: PART/4: EXACT is not supported yet"),
+        ("INTEGRATOR/GSTIFF, HHT\n", "m.adm:9:20: INTEGRATOR: GSTIFF and HHT are exclusive"),
+        ("INTEGRATOR/PATTERN = T:X\n", "m.adm:9:22: INTEGRATOR: bad PATTERN entry 'X' (T or F)"),
+        ("PART/4, MASS = 1, MASS = 2\n", "m.adm:9:19: PART/4: MASS is given twice (first at line 9, column 9)"),
+        ("PART/1, GROUND\n", "m.adm:9:1: PART/1: duplicate id: PART/1 is already defined at m.adm:3"),
+        ("PART/7, GROUND\n", "m.adm:9:1: PART/7: a second GROUND part"),
+        ("PART, MASS = 1\n", "m.adm:9:1: PART needs an id (PART/id)"),
+    ];
+    let mut bad = Vec::new();
+    for (extra, want) in cases {
+        let got = error(extra);
+        if got != *want {
+            bad.push(format!("for {extra:?}\n   got: {got}\n  want: {want}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn error_carries_the_statement() {
+    let e = read_adm_str(
+        &format!("{BASE}JPRIM/1, INLINE, I = 202, J = 101\nEND\n"),
+        "m.adm",
+    )
+    .unwrap_err();
+    assert_eq!(e.statement.as_deref(), Some("JPRIM/1"));
+    assert_eq!((e.file.as_str(), e.pos.line, e.pos.col), ("m.adm", 9, 1));
+}
+
+#[test]
+fn command_files() {
+    let acf = read_acf_str(
+        "model.adm\r\nout_prefix\r\noutput/noseparator\r\nintegrator/gstiff, &\r\n\terror = 1.0e-4, hmax=1e-5\r\n\
+         simulate/transient, &\r\n\tend=5.0, dtout=1.0E-002\r\nsim/dyn, duration = 1, steps = 10\r\nINTEGRATOR/HHT, DEFAULT\r\nsim/stat\r\nstop\r\nGARBAGE",
+        "m.acf",
+    )
+    .unwrap();
+    assert_eq!(acf.model_file.as_deref(), Some("model.adm"));
+    assert_eq!(acf.output_prefix.as_deref(), Some("out_prefix"));
+    assert_eq!(acf.commands.len(), 5);
+    match &acf.commands[0] {
+        Command::Integrator { settings, default } => {
+            assert_eq!(
+                (settings.error, settings.hmax, *default),
+                (Some(1e-4), Some(1e-5), false)
+            );
+        }
+        c => panic!("{c:?}"),
+    }
+    assert_eq!(
+        acf.commands[1],
+        Command::Simulate {
+            mode: SimulateMode::Transient,
+            output: Some(OutputSpec {
+                end: 5.0,
+                steps: None,
+                dtout: Some(0.01)
+            })
+        }
+    );
+    assert_eq!(
+        acf.commands[2],
+        Command::Simulate {
+            mode: SimulateMode::Dynamic,
+            output: Some(OutputSpec {
+                end: 6.0,
+                steps: Some(10),
+                dtout: None
+            })
+        }
+    );
+    assert!(
+        matches!(&acf.commands[3], Command::Integrator { default: true, settings } if settings.kind == IntegratorKind::Hht)
+    );
+    assert_eq!(
+        acf.commands[4],
+        Command::Simulate {
+            mode: SimulateMode::Static,
+            output: None
+        }
+    );
+
+    // Adams View export: blank first line, FILE/MODEL=
+    let acf = read_acf_str("\nfile/model=generic_model\n! Insert ACF commands here:\nSIMULATE/DYNAMIC, END=20.0, DTOUT=0.1\nstop\n", "g.acf").unwrap();
+    assert_eq!(acf.model_file.as_deref(), Some("generic_model"));
+    assert_eq!(acf.commands.len(), 1);
+
+    let e = read_acf_str("m.adm\np\nsim/dyn, end = 1\n", "e.acf").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "e.acf:3:1: SIMULATE: missing STEPS = or DTOUT ="
+    );
+    let e = read_acf_str(
+        "m.adm\np\nsim/dyn, end = 2, steps = 5\nsim/dyn, end = 1, steps = 5\n",
+        "e.acf",
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "e.acf:4:10: SIMULATE: END = 1 is not after the current time 2"
+    );
+    let e = read_acf_str("m.adm\np\nACTIVATE/JOINT, ID=12\n", "e.acf").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "e.acf:3:1: ACTIVATE: command ACTIVATE is not supported yet"
+    );
+    let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
+    assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");
+}
