@@ -3,7 +3,7 @@
 use mbsolve_adm::{read_acf_str, read_adm_full, read_adm_str};
 use mbsolve_model::{
     Command, CorrectorKind, ElementRef, ForceKind, Formulation, IntegratorKind, JointKind,
-    MotionDof, OutputSpec, RequestKind, SimulateMode, StateFunction, TimeFunction,
+    MotionDof, OutputSpec, RequestKind, SimulateMode,
 };
 use std::f64::consts::PI;
 
