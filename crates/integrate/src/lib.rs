@@ -2,4 +2,12 @@
 //! corrector, error norms, step and order control, and the sparse linear
 //! solver. Nothing here knows about mechanics.
 
+pub mod events;
+pub mod gstiff;
+pub mod problem;
 pub mod sparse;
+
+pub use events::{Event, Statistics};
+pub use gstiff::{BdfParams, Gstiff, IntegrationError};
+pub use problem::{DaeProblem, ProblemError, VarClass};
+pub use sparse::{SlotAssembler, SparseLu};

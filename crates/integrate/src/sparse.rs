@@ -94,7 +94,11 @@ impl SlotAssembler {
         for c in 0..n {
             self.col_ptr[c + 1] += self.col_ptr[c];
         }
-        self.slot_rc = self.triplets.iter().map(|&(r, c, _)| (r as u32, c as u32)).collect();
+        self.slot_rc = self
+            .triplets
+            .iter()
+            .map(|&(r, c, _)| (r as u32, c as u32))
+            .collect();
         self.symbolic = Some(SymbolicSparseColMat::new_checked(
             n,
             n,
@@ -110,7 +114,10 @@ impl SlotAssembler {
         self.values.len()
     }
     fn matrix(&self) -> SparseColMatRef<'_, usize, f64> {
-        SparseColMatRef::new(self.symbolic.as_ref().expect("finished").as_ref(), &self.values)
+        SparseColMatRef::new(
+            self.symbolic.as_ref().expect("finished").as_ref(),
+            &self.values,
+        )
     }
     /// y = A x (for residual checks and condition estimates).
     pub fn mul(&self, x: &[f64], y: &mut [f64]) {
@@ -190,7 +197,13 @@ impl SparseLu {
             let sym = self.symbolic.as_ref().unwrap();
             let stack = MemStack::new(self.mem.as_mut().unwrap());
             let ok = sym
-                .factorize_numeric_lu(&mut self.numeric, a.matrix(), Par::Seq, stack, Default::default())
+                .factorize_numeric_lu(
+                    &mut self.numeric,
+                    a.matrix(),
+                    Par::Seq,
+                    stack,
+                    Default::default(),
+                )
                 .is_ok();
             self.factorizations += 1;
             if ok {
@@ -234,7 +247,14 @@ mod tests {
         let mut a = SlotAssembler::new(3);
         let fill = |a: &mut SlotAssembler, s: f64| {
             a.begin();
-            for (r, c, v) in [(0, 1, 2.0), (0, 2, 1.0), (1, 0, 1.0), (2, 0, 3.0), (2, 1, 1.0), (2, 2, 4.0)] {
+            for (r, c, v) in [
+                (0, 1, 2.0),
+                (0, 2, 1.0),
+                (1, 0, 1.0),
+                (2, 0, 3.0),
+                (2, 1, 1.0),
+                (2, 2, 4.0),
+            ] {
                 a.add(r, c, v * s);
             }
             a.finish()

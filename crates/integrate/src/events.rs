@@ -1,0 +1,104 @@
+//! Diagnostics are data: integrators emit typed events; the message log and
+//! the statistics are renderings of this stream.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The local error test failed; the step is repeated with a smaller h.
+    IntegrationFailure {
+        t: f64,
+        h: f64,
+        order: usize,
+        error_ratio: f64,
+        variable: String,
+    },
+    /// Newton iterations did not converge.
+    CorrectorFailure {
+        t: f64,
+        h: f64,
+        iterations: usize,
+        equation: String,
+        variable: String,
+    },
+    /// The iteration matrix was singular.
+    SingularMatrix { t: f64, h: f64, variable: String },
+    /// A numeric factorization failed and the symbolic analysis was redone.
+    SymbolicRefactorization { t: f64 },
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::IntegrationFailure { t, h, order, error_ratio, variable } => write!(
+                f,
+                "integration failure at t = {t:.6e}: step h = {h:.3e}, order {order}, local error {error_ratio:.3} × tolerance, largest in {variable}"
+            ),
+            Event::CorrectorFailure { t, h, iterations, equation, variable } => write!(
+                f,
+                "corrector failure at t = {t:.6e}: h = {h:.3e}, no convergence after {iterations} iterations; largest residual in {equation}, largest correction in {variable}"
+            ),
+            Event::SingularMatrix { t, h, variable } => {
+                write!(f, "singular matrix at t = {t:.6e} (h = {h:.3e}), first failed unknown: {variable}")
+            }
+            Event::SymbolicRefactorization { t } => {
+                write!(f, "symbolic refactorization at t = {t:.6e}")
+            }
+        }
+    }
+}
+
+/// Run statistics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Statistics {
+    pub steps: u64,
+    pub rejected_steps: u64,
+    pub corrector_failures: u64,
+    pub corrector_iterations: u64,
+    pub jacobian_evaluations: u64,
+    pub factorizations: u64,
+    pub symbolic_factorizations: u64,
+    pub residual_evaluations: u64,
+    pub max_order_used: usize,
+    pub min_step: f64,
+    pub max_step: f64,
+}
+
+impl fmt::Display for Statistics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "  steps                      {}", self.steps)?;
+        writeln!(f, "  rejected steps             {}", self.rejected_steps)?;
+        writeln!(
+            f,
+            "  corrector failures         {}",
+            self.corrector_failures
+        )?;
+        writeln!(
+            f,
+            "  corrector iterations       {}",
+            self.corrector_iterations
+        )?;
+        writeln!(
+            f,
+            "  Jacobian evaluations       {}",
+            self.jacobian_evaluations
+        )?;
+        writeln!(f, "  LU factorizations          {}", self.factorizations)?;
+        writeln!(
+            f,
+            "  symbolic factorizations    {}",
+            self.symbolic_factorizations
+        )?;
+        writeln!(
+            f,
+            "  residual evaluations       {}",
+            self.residual_evaluations
+        )?;
+        writeln!(f, "  highest order used         {}", self.max_order_used)?;
+        write!(
+            f,
+            "  step size range            {:.3e} .. {:.3e}",
+            self.min_step, self.max_step
+        )
+    }
+}

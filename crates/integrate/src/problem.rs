@@ -1,0 +1,45 @@
+//! The abstract problem an implicit integrator sees: G(t, y, y') = 0 with the
+//! iteration matrix ∂G/∂y + c·∂G/∂y' in a fixed sparse pattern.
+
+use crate::sparse::SlotAssembler;
+
+/// What a state is, so error control and the corrector can select variables
+/// without knowing mechanics (seeds: "Error control in corrector").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarClass {
+    Displacement,
+    Velocity,
+    Multiplier,
+    UserState,
+}
+
+/// A problem evaluation failed (e.g. a function expression could not be
+/// evaluated); the message names the element.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProblemError(pub String);
+
+pub trait DaeProblem {
+    fn size(&self) -> usize;
+    fn classes(&self) -> &[VarClass];
+    /// G(t, y, y').
+    fn residual(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError>;
+    /// ∂G/∂y + c ∂G/∂y' into `a` (between `begin` and `finish`, done by the caller).
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        c: f64,
+        a: &mut SlotAssembler,
+    ) -> Result<(), ProblemError>;
+    /// Human-readable name of unknown `i` ("PART/2 x displacement").
+    fn describe_variable(&self, i: usize) -> String;
+    /// Human-readable name of equation `i` ("JOINT/1 Zi.Xj").
+    fn describe_equation(&self, i: usize) -> String;
+}

@@ -1,0 +1,132 @@
+//! The I3 formulation: the index-3 equations of motion as an implicit DAE
+//! G(t, y, y') = 0 with y = (q, u, λ):
+//!   u − q' = 0,   M(q) u' + (velocity terms) − Q(q,u,t) + Φ_qᵀλ = 0,   Φ(q,t) = 0.
+//! Deactivated (redundant) constraint rows become λ_k = 0.
+
+use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
+use mbsolve_mech::{Sink, System};
+
+/// Adapter: a mech sink writing into the integrator's assembler.
+pub struct AsmSink<'a>(pub &'a mut SlotAssembler);
+impl Sink for AsmSink<'_> {
+    #[inline]
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        self.0.add(r, c, v);
+    }
+}
+
+pub struct I3Problem<'a> {
+    pub sys: &'a System,
+    classes: Vec<VarClass>,
+    phi: Vec<f64>,
+}
+
+impl<'a> I3Problem<'a> {
+    pub fn new(sys: &'a System) -> Self {
+        let (n, m) = (sys.nq(), sys.neq());
+        let mut classes = vec![VarClass::Displacement; n];
+        classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
+        classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
+        I3Problem {
+            sys,
+            classes,
+            phi: vec![0.0; m],
+        }
+    }
+}
+
+const COORD: [&str; 7] = ["x", "y", "z", "e0", "e1", "e2", "e3"];
+
+/// "PART/2 x" style name of body coordinate `i`.
+pub fn coordinate_name(sys: &System, i: usize) -> String {
+    format!("PART/{} {}", sys.bodies[i / 7].part, COORD[i % 7])
+}
+
+/// "JOINT/1 Zi.Xj" style name of constraint equation `k`.
+pub fn equation_name(sys: &System, k: usize) -> String {
+    let e = &sys.equations[k];
+    format!("{} {}", sys.model.describe(e.element), e.name)
+}
+
+impl DaeProblem for I3Problem<'_> {
+    fn size(&self) -> usize {
+        2 * self.sys.nq() + self.sys.neq()
+    }
+    fn classes(&self) -> &[VarClass] {
+        &self.classes
+    }
+    fn residual(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        let (n, m) = (self.sys.nq(), self.sys.neq());
+        let (q, rest) = y.split_at(n);
+        let (u, lam) = rest.split_at(n);
+        let up = &yp[n..2 * n];
+        for i in 0..n {
+            out[i] = u[i] - yp[i];
+        }
+        self.sys.body_residual(q, u, up, lam, t, &mut out[n..2 * n]);
+        self.sys.constraints(q, t, &mut self.phi);
+        for k in 0..m {
+            out[2 * n + k] = if self.sys.active[k] {
+                self.phi[k]
+            } else {
+                lam[k]
+            };
+        }
+        if let Some(i) = out.iter().position(|v| !v.is_finite()) {
+            return Err(ProblemError(format!(
+                "non-finite residual in {}",
+                self.describe_equation(i)
+            )));
+        }
+        Ok(())
+    }
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        c: f64,
+        a: &mut SlotAssembler,
+    ) -> Result<(), ProblemError> {
+        let n = self.sys.nq();
+        let (q, rest) = y.split_at(n);
+        let (u, lam) = rest.split_at(n);
+        let up = &yp[n..2 * n];
+        for i in 0..n {
+            a.add(i, i, -c);
+            a.add(i, n + i, 1.0);
+        }
+        let mut s = AsmSink(a);
+        self.sys
+            .body_jacobian(q, u, up, lam, t, &mut s, n, Some(0), n, 1.0, c);
+        self.sys
+            .constraint_jacobian(q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
+        Ok(())
+    }
+    fn describe_variable(&self, i: usize) -> String {
+        let n = self.sys.nq();
+        if i < n {
+            format!("{} displacement", coordinate_name(self.sys, i))
+        } else if i < 2 * n {
+            format!("{} velocity", coordinate_name(self.sys, i - n))
+        } else {
+            format!("multiplier of {}", equation_name(self.sys, i - 2 * n))
+        }
+    }
+    fn describe_equation(&self, i: usize) -> String {
+        let n = self.sys.nq();
+        if i < n {
+            format!("{} velocity definition", coordinate_name(self.sys, i))
+        } else if i < 2 * n {
+            format!("{} force balance", coordinate_name(self.sys, i - n))
+        } else {
+            equation_name(self.sys, i - 2 * n)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Saddle-point solves shared by assembly, kinematics and initial conditions:
+//! [D Φ_qᵀ; Φ_q 0] [x; μ] = [r1; r2], with D the identity or the mass matrix.
+
+use crate::formulation::AsmSink;
+use mbsolve_integrate::{SlotAssembler, SparseLu};
+use mbsolve_mech::System;
+
+#[derive(Clone, Copy)]
+pub enum Block<'a> {
+    Identity,
+    /// Mass matrix M(q) (∂R/∂a) at the given velocities.
+    Mass {
+        u: &'a [f64],
+    },
+}
+
+/// Reusable saddle-point solver for one system.
+pub struct Kkt {
+    asm: SlotAssembler,
+    lu: SparseLu,
+}
+
+impl Kkt {
+    pub fn new(sys: &System) -> Self {
+        Kkt {
+            asm: SlotAssembler::new(sys.nq() + sys.neq()),
+            lu: SparseLu::new(),
+        }
+    }
+
+    /// Returns (x, μ); Err(row) names the first unknown that was singular.
+    pub fn solve(
+        &mut self,
+        sys: &System,
+        q: &[f64],
+        t: f64,
+        block: Block,
+        r1: &[f64],
+        r2: &[f64],
+    ) -> Result<(Vec<f64>, Vec<f64>), usize> {
+        let (n, m) = (sys.nq(), sys.neq());
+        loop {
+            self.asm.begin();
+            let mut s = AsmSink(&mut self.asm);
+            match block {
+                Block::Identity => {
+                    for i in 0..n {
+                        mbsolve_mech::Sink::add(&mut s, i, i, 1.0);
+                    }
+                }
+                Block::Mass { u } => {
+                    let zero_a = vec![0.0; n];
+                    let zero_l = vec![0.0; m];
+                    sys.body_jacobian(q, u, &zero_a, &zero_l, t, &mut s, 0, None, 0, 0.0, 1.0);
+                }
+            }
+            sys.constraint_jacobian(q, t, &mut s, n, 0, Some((0, n)), Some(n));
+            if self.asm.finish() {
+                break;
+            }
+        }
+        self.lu.factor(&self.asm).map_err(|s| s.row)?;
+        let mut rhs: Vec<f64> = r1.iter().chain(r2.iter()).copied().collect();
+        self.lu.solve(&mut rhs).map_err(|s| s.row)?;
+        let mu = rhs.split_off(n);
+        Ok((rhs, mu))
+    }
+}
