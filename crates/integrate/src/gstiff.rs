@@ -326,7 +326,8 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             if it > 0 {
                 rate = (0.2 * rate).max(norm / prev_norm.max(1e-300));
             }
-            if norm * (1.5 * rate).min(1.0) <= 0.1 || norm <= 1e-3 {
+            let small = norm * (1.5 * rate).min(1.0) <= 0.1 || norm <= 1e-3;
+            if small && self.problem.residual_acceptable(&self.res) {
                 self.last_rate = rate;
                 return Ok(true);
             }

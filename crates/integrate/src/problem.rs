@@ -38,6 +38,11 @@ pub trait DaeProblem {
         c: f64,
         a: &mut SlotAssembler,
     ) -> Result<(), ProblemError>;
+    /// Extra convergence test on the residual evaluated in the last corrector
+    /// iteration (e.g. position constraints satisfied to a tight tolerance).
+    fn residual_acceptable(&self, _res: &[f64]) -> bool {
+        true
+    }
     /// Human-readable name of unknown `i` ("PART/2 x displacement").
     fn describe_variable(&self, i: usize) -> String;
     /// Human-readable name of equation `i` ("JOINT/1 Zi.Xj").

@@ -48,7 +48,15 @@ pub fn equation_name(sys: &System, k: usize) -> String {
     format!("{} {}", sys.model.describe(e.element), e.name)
 }
 
+/// Position constraints must hold to this absolute tolerance (model length
+/// units) when the corrector converges, so outputs satisfy |Φ| ≪ ERROR.
+pub const CONSTRAINT_TOL: f64 = 1e-10;
+
 impl DaeProblem for I3Problem<'_> {
+    fn residual_acceptable(&self, res: &[f64]) -> bool {
+        let start = 2 * self.sys.nq();
+        res[start..].iter().all(|v| v.abs() <= CONSTRAINT_TOL)
+    }
     fn size(&self) -> usize {
         2 * self.sys.nq() + self.sys.neq()
     }
