@@ -1,0 +1,45 @@
+//! Benchmark: N-link pendulum chain (uniform rods 1 m, 1 kg, revolute joints
+//! about z, initially horizontal, released from rest), 1 s at ERROR = 1e-3.
+//! Prints steps, Jacobian evaluations, factorizations, wall time and wall time
+//! per step for each N, and the per-step cost ratio N=1000 / N=100.
+//!
+//! cargo run --release --example chain_bench [N ...]
+
+use mbsolve_model::IntegratorSettings;
+use mbsolve_solver::{models, Simulation};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let ns = if args.is_empty() { vec![1, 2, 4, 8, 16, 32, 100, 300, 1000] } else { args };
+    let settings = IntegratorSettings { error: Some(1e-3), ..Default::default() };
+    println!("{:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}", "N", "steps", "rejects", "jac", "LU", "wall [s]", "wall/step [ms]");
+    let mut per_step = std::collections::HashMap::new();
+    for n in ns {
+        let model = models::chain(n);
+        let start = Instant::now();
+        let mut sim = match Simulation::new(&model) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("N = {n}: {e}");
+                continue;
+            }
+        };
+        let result = sim.dynamic(1.0, Some(100), None, &settings);
+        let wall = start.elapsed().as_secs_f64();
+        match result {
+            Ok(st) => {
+                let ps = 1e3 * wall / st.steps as f64;
+                per_step.insert(n, ps);
+                println!(
+                    "{:>6} {:>8} {:>8} {:>8} {:>10} {:>12.3} {:>14.4}",
+                    n, st.steps, st.rejected_steps, st.jacobian_evaluations, st.factorizations, wall, ps
+                );
+            }
+            Err(e) => println!("{n:>6} failed: {e}"),
+        }
+    }
+    if let (Some(a), Some(b)) = (per_step.get(&100), per_step.get(&1000)) {
+        println!("time per step ratio N=1000 / N=100: {:.2}", b / a);
+    }
+}
