@@ -10,10 +10,23 @@ use mbsolve_solver::{models, Simulation};
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let ns = if args.is_empty() { vec![1, 2, 4, 8, 16, 32, 100, 300, 1000] } else { args };
-    let settings = IntegratorSettings { error: Some(1e-3), ..Default::default() };
-    println!("{:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}", "N", "steps", "rejects", "jac", "LU", "wall [s]", "wall/step [ms]");
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let ns = if args.is_empty() {
+        vec![1, 2, 4, 8, 16, 32, 100, 300, 1000]
+    } else {
+        args
+    };
+    let settings = IntegratorSettings {
+        error: Some(1e-3),
+        ..Default::default()
+    };
+    println!(
+        "{:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
+        "N", "steps", "rejects", "jac", "LU", "wall [s]", "wall/step [ms]"
+    );
     let mut per_step = std::collections::HashMap::new();
     for n in ns {
         let model = models::chain(n);
@@ -33,7 +46,13 @@ fn main() {
                 per_step.insert(n, ps);
                 println!(
                     "{:>6} {:>8} {:>8} {:>8} {:>10} {:>12.3} {:>14.4}",
-                    n, st.steps, st.rejected_steps, st.jacobian_evaluations, st.factorizations, wall, ps
+                    n,
+                    st.steps,
+                    st.rejected_steps,
+                    st.jacobian_evaluations,
+                    st.factorizations,
+                    wall,
+                    ps
                 );
             }
             Err(e) => println!("{n:>6} failed: {e}"),

@@ -508,7 +508,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             }
         }
         let (mut r, new_k) = best;
-        if new_k == k && r < 1.1 && r >= 1.0 {
+        if new_k == k && (1.0..1.1).contains(&r) {
             return; // not worth a step change with fixed coefficients
         }
         r = r.min(2.0);

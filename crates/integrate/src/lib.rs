@@ -2,6 +2,10 @@
 //! corrector, error norms, step and order control, and the sparse linear
 //! solver. Nothing here knows about mechanics.
 
+// Index loops over coupled arrays (q, u, λ, residual rows) read like the
+// equations they implement.
+#![allow(clippy::needless_range_loop)]
+
 pub mod events;
 pub mod gstiff;
 pub mod problem;

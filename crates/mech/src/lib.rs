@@ -4,6 +4,10 @@
 //! and exact partial derivatives; the caller scatters them into a sparse
 //! matrix through [`Sink`].
 
+// Index loops over coupled arrays (q, u, λ, residual rows) read like the
+// equations they implement.
+#![allow(clippy::needless_range_loop)]
+
 pub mod constraints;
 pub mod forces;
 pub mod local;

@@ -1,3 +1,4 @@
+#![allow(clippy::needless_range_loop)]
 //! Finite-difference check of every analytic derivative the kernel provides:
 //! Φ_q for every joint type and motion, ∂R/∂q, ∂R/∂u, ∂R/∂a of the body
 //! equations (inertia, every force element, Φ_qᵀλ), Φ_t, and γ.

@@ -84,7 +84,10 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     return Err(err(
                         model,
                         e,
-                        format!("CM marker {cm} belongs to PART/{}, not to this part", m.part),
+                        format!(
+                            "CM marker {cm} belongs to PART/{}, not to this part",
+                            m.part
+                        ),
                     ))
                 }
                 None => return Err(err(model, e, format!("CM marker {cm} does not exist"))),
@@ -288,7 +291,10 @@ mod tests {
         let mut m = base();
         m.parts[1].mass = 0.0;
         let e = validate(&m).unwrap_err();
-        assert_eq!(e.to_string(), "PART/2: part has no positive mass (MASS = 0)");
+        assert_eq!(
+            e.to_string(),
+            "PART/2: part has no positive mass (MASS = 0)"
+        );
     }
 
     #[test]
@@ -303,7 +309,9 @@ mod tests {
             iyz: 0.0,
         };
         let e = validate(&m).unwrap_err();
-        assert!(e.to_string().starts_with("PART/2: inertia tensor is not positive definite"));
+        assert!(e
+            .to_string()
+            .starts_with("PART/2: inertia tensor is not positive definite"));
     }
 
     #[test]

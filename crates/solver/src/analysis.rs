@@ -215,7 +215,7 @@ impl Simulation {
         dtout: Option<f64>,
     ) -> Result<Vec<f64>, SolverError> {
         let t0 = self.state.t;
-        if !(end > t0) {
+        if end.is_nan() || end <= t0 {
             return Err(SolverError::Settings(format!(
                 "SIMULATE: END = {end} must be after the current time {t0}"
             )));
