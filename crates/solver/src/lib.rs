@@ -1,11 +1,16 @@
 //! mbsolve-solver: formulations that turn the mechanics into integrator
 //! problems, and the analyses (initial conditions, kinematic, dynamic).
 
+// Index loops over coupled arrays (q, u, λ, residual rows) read like the
+// equations they implement.
+#![allow(clippy::needless_range_loop)]
+
 pub mod analysis;
 pub mod formulation;
 pub mod linear;
 pub mod models;
 pub mod redundancy;
+pub mod requests;
 pub mod settings;
 
 pub use analysis::{Frame, Simulation, SolverError};

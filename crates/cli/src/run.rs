@@ -1,0 +1,310 @@
+//! `mbsolve run`: read the dataset and the command file, execute the
+//! commands in order, write PREFIX.csv and PREFIX.msg. An error stops the
+//! command sequence, but what was computed is still written.
+
+use crate::args::RunOptions;
+use mbsolve_model::{Command, IntegratorSettings, Model, OutputSpec, SimulateMode};
+use mbsolve_solver::{requests, Simulation};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Apply an INTEGRATOR command to the current settings: DEFAULT resets to
+/// the defaults first; otherwise every argument given overrides. The
+/// integrator kind is always the command's (GSTIFF when it names none).
+pub fn apply_integrator(current: &mut IntegratorSettings, new: &IntegratorSettings, default: bool) {
+    if default {
+        *current = IntegratorSettings {
+            kind: new.kind,
+            ..Default::default()
+        };
+    }
+    current.kind = new.kind;
+    macro_rules! over {
+        ($($f:ident),*) => { $( if new.$f.is_some() { current.$f = new.$f.clone(); } )* };
+    }
+    over!(
+        formulation,
+        error,
+        hmax,
+        hmin,
+        hinit,
+        kmax,
+        maxit,
+        pattern,
+        corrector,
+        adaptivity,
+        interpolate,
+        fixit,
+        hratio,
+        maxerr,
+        alpha,
+        beta,
+        gamma
+    );
+}
+
+fn output(spec: Option<OutputSpec>, what: &str) -> Result<OutputSpec, String> {
+    spec.ok_or_else(|| format!("SIMULATE/{what} needs END or DURATION with STEPS or DTOUT"))
+}
+
+/// Execute one command, logging what it does into `sim.log`.
+fn execute(
+    sim: &mut Simulation,
+    cmd: &Command,
+    settings: &mut IntegratorSettings,
+) -> Result<(), String> {
+    match cmd {
+        Command::Integrator {
+            settings: s,
+            default,
+        } => {
+            apply_integrator(settings, s, *default);
+            sim.log
+                .push(format!("INTEGRATOR command: settings now {settings:?}"));
+            Ok(())
+        }
+        Command::Simulate { mode, output: spec } => {
+            let mode = match mode {
+                SimulateMode::Transient if sim.sys.dof() == 0 => SimulateMode::Kinematic,
+                SimulateMode::Transient => SimulateMode::Dynamic,
+                m => *m,
+            };
+            match mode {
+                SimulateMode::Static => {
+                    Err("SIMULATE/STATIC: static analysis is not supported yet".into())
+                }
+                SimulateMode::InitialConditions => {
+                    sim.initial_conditions().map_err(|e| e.to_string())
+                }
+                SimulateMode::Kinematic => {
+                    let o = output(*spec, "KINEMATIC")?;
+                    sim.kinematic(o.end, o.steps, o.dtout)
+                        .map_err(|e| e.to_string())
+                }
+                SimulateMode::Dynamic => {
+                    let o = output(*spec, "DYNAMIC")?;
+                    sim.dynamic(o.end, o.steps, o.dtout, settings)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                }
+                SimulateMode::Transient => unreachable!("resolved above"),
+            }
+        }
+    }
+}
+
+fn summary(model: &Model, path: &Path) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "mbsolve {}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(s, "model: {} ({})", model.title.trim(), path.display());
+    let _ = writeln!(
+        s,
+        "units: force {}, mass {}, length {}, time {}, angle {}",
+        model.units.force,
+        model.units.mass,
+        model.units.length,
+        model.units.time,
+        model.units.angle
+    );
+    let _ = writeln!(
+        s,
+        "gravity: ({}, {}, {})",
+        model.gravity[0], model.gravity[1], model.gravity[2]
+    );
+    let _ = writeln!(
+        s,
+        "parts: {}, markers: {}, joints: {}, motions: {}, forces: {}, requests: {}, function requests: {}",
+        model.parts.len(),
+        model.markers.len(),
+        model.joints.len(),
+        model.motions.len(),
+        model.forces.len(),
+        model.requests.len(),
+        model.function_requests.len()
+    );
+    s
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+pub fn run(opts: &RunOptions) -> Result<(), String> {
+    let started = Instant::now();
+    let model = mbsolve_adm::read_adm(&opts.model).map_err(|e| e.to_string())?;
+    let acf = match &opts.acf {
+        Some(p) => Some(mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let dir: PathBuf = match &opts.out {
+        Some(d) => d.clone(),
+        None => opts
+            .model
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+    };
+    if !dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+    }
+    let prefix = acf
+        .as_ref()
+        .and_then(|a| a.output_prefix.clone())
+        .unwrap_or_else(|| {
+            opts.model
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "mbsolve".into())
+        });
+    let csv_path = dir.join(format!("{prefix}.csv"));
+    let msg_path = dir.join(format!("{prefix}.msg"));
+
+    let mut msg = summary(&model, &opts.model);
+    let (header, notes) = requests::columns(&model);
+    let mut sim = match Simulation::new(&model) {
+        Ok(s) => s,
+        Err(e) => {
+            let err = format!("the model cannot run: {e}");
+            let _ = writeln!(msg, "ERROR: {err}");
+            write_file(&msg_path, &msg)?;
+            return Err(err);
+        }
+    };
+    sim.log.extend(notes);
+    let commands = match &acf {
+        Some(a) => {
+            if let (Some(f), Some(p)) = (&a.model_file, &opts.acf) {
+                sim.log.push(format!(
+                    "command file {} (names dataset '{f}'; running {})",
+                    p.display(),
+                    opts.model.display()
+                ));
+            }
+            a.commands.clone()
+        }
+        None => {
+            sim.log.push(
+                "no command file: running initial conditions and SIMULATE/DYNAMIC, END=1, STEPS=100"
+                    .into(),
+            );
+            vec![
+                Command::Simulate {
+                    mode: SimulateMode::InitialConditions,
+                    output: None,
+                },
+                Command::Simulate {
+                    mode: SimulateMode::Dynamic,
+                    output: Some(OutputSpec {
+                        end: 1.0,
+                        steps: Some(100),
+                        dtout: None,
+                    }),
+                },
+            ]
+        }
+    };
+    let mut settings = model.integrator.clone();
+    let mut failure = None;
+    for cmd in &commands {
+        if let Err(e) = execute(&mut sim, cmd, &mut settings) {
+            sim.log.push(format!("ERROR: {e}"));
+            failure = Some(e);
+            break;
+        }
+    }
+
+    // CSV: time then request components.
+    let rows = requests::table(&sim.sys, &sim.frames);
+    let mut csv = String::from("time");
+    for h in &header {
+        csv.push(',');
+        csv.push_str(h);
+    }
+    csv.push('\n');
+    for row in &rows {
+        let line: Vec<String> = row.iter().map(|v| format!("{v:e}")).collect();
+        csv.push_str(&line.join(","));
+        csv.push('\n');
+    }
+    let csv_written = write_file(&csv_path, &csv);
+
+    let _ = writeln!(msg, "degrees of freedom: {}", sim.sys.dof());
+    let _ = writeln!(msg, "\n--- log ---");
+    for l in &sim.log {
+        let _ = writeln!(msg, "{l}");
+    }
+    let _ = writeln!(msg, "\n--- end of run ---");
+    for (name, stats, wall) in &sim.stats {
+        let _ = writeln!(msg, "{name} analysis ({wall:.3} s wall clock):\n{stats}");
+    }
+    let _ = writeln!(
+        msg,
+        "output frames: {}; total wall clock {:.3} s",
+        sim.frames.len(),
+        started.elapsed().as_secs_f64()
+    );
+    match &failure {
+        None => {
+            let _ = writeln!(msg, "finished normally");
+        }
+        Some(e) => {
+            let _ = writeln!(msg, "stopped on error: {e}");
+        }
+    }
+    write_file(&msg_path, &msg)?;
+    csv_written?;
+
+    if !opts.quiet {
+        let last_t = sim.frames.last().map(|f| f.t).unwrap_or(0.0);
+        println!(
+            "{}: {} frames to t = {last_t}, {} request columns, DOF {}",
+            model.title.trim(),
+            sim.frames.len(),
+            header.len(),
+            sim.sys.dof()
+        );
+        for (name, s, wall) in &sim.stats {
+            println!(
+                "  {name}: {} steps, {} rejected, {} Jacobians, {:.3} s",
+                s.steps, s.rejected_steps, s.jacobian_evaluations, wall
+            );
+        }
+        println!("  wrote {} and {}", csv_path.display(), msg_path.display());
+    }
+    match failure {
+        None => Ok(()),
+        Some(e) => Err(format!(
+            "{e} (results up to the failure written to {} and {})",
+            csv_path.display(),
+            msg_path.display()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mbsolve_model::IntegratorKind;
+
+    #[test]
+    fn integrator_commands_override_or_reset() {
+        let mut cur = IntegratorSettings {
+            error: Some(1e-5),
+            hmax: Some(0.1),
+            ..Default::default()
+        };
+        let cmd = IntegratorSettings {
+            hmax: Some(0.01),
+            ..Default::default()
+        };
+        apply_integrator(&mut cur, &cmd, false);
+        assert_eq!(cur.error, Some(1e-5));
+        assert_eq!(cur.hmax, Some(0.01));
+        apply_integrator(&mut cur, &cmd, true);
+        assert_eq!(cur.error, None);
+        assert_eq!(cur.hmax, Some(0.01));
+        assert_eq!(cur.kind, IntegratorKind::Gstiff);
+    }
+}

@@ -1,0 +1,260 @@
+//! Whole models run through the `mbsolve` binary and compared with their
+//! analytic references.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// A fresh scratch directory per test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mbsolve-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Header and numeric rows of a CSV file.
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let rows = lines
+        .map(|l| l.split(',').map(|v| v.parse::<f64>().unwrap()).collect())
+        .collect();
+    (header, rows)
+}
+
+fn column(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+}
+
+fn run_example(name: &str) -> (Output, PathBuf) {
+    let out = scratch(name);
+    let ex = examples();
+    let o = bin()
+        .arg("run")
+        .arg(ex.join(format!("{name}.adm")))
+        .arg("--acf")
+        .arg(ex.join(format!("{name}.acf")))
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{name} failed: {}", stderr(&o));
+    (o, out)
+}
+
+#[test]
+fn slider_crank_matches_closed_form() {
+    let (_, out) = run_example("slider_crank");
+    let (h, rows) = read_csv(&out.join("slider_crank.csv"));
+    assert_eq!(rows.len(), 101);
+    let (t, x, vx) = (
+        column(&h, "time"),
+        column(&h, "request_1.x"),
+        column(&h, "request_2.vx"),
+    );
+    let (r, l) = (0.5f64, 1.5f64);
+    let w = 2.0 * std::f64::consts::PI;
+    for row in &rows {
+        let th = w * row[t];
+        let root = (l * l - r * r * th.sin().powi(2)).sqrt();
+        let x_ref = r * th.cos() + root;
+        // ẋ = −r ω sin θ − r² ω sin θ cos θ / root.
+        let v_ref = -r * w * th.sin() - r * r * w * th.sin() * th.cos() / root;
+        assert!(
+            (row[x] - x_ref).abs() < 1e-6,
+            "t = {}: x = {} vs {x_ref}",
+            row[t],
+            row[x]
+        );
+        assert!(
+            (row[vx] - v_ref).abs() < 1e-6,
+            "t = {}: vx = {} vs {v_ref}",
+            row[t],
+            row[vx]
+        );
+    }
+    let msg = std::fs::read_to_string(out.join("slider_crank.msg")).unwrap();
+    assert!(msg.contains("finished normally"), "{msg}");
+}
+
+#[test]
+fn pendulum_keeps_its_length() {
+    let (_, out) = run_example("pendulum");
+    let (h, rows) = read_csv(&out.join("pendulum.csv"));
+    assert_eq!(rows.len(), 251);
+    let (x, y, z) = (
+        column(&h, "request_1.x"),
+        column(&h, "request_1.y"),
+        column(&h, "request_1.z"),
+    );
+    for row in &rows {
+        let d = (row[x].powi(2) + row[y].powi(2) + row[z].powi(2)).sqrt();
+        assert!((d - 1.0).abs() < 1e-6, "t = {}: |CM| = {d}", row[0]);
+    }
+    // The bob swings: it passes below the pivot.
+    let lowest = rows.iter().map(|r| r[y]).fold(f64::INFINITY, f64::min);
+    assert!((lowest + 1.0).abs() < 1e-3, "lowest y = {lowest}");
+    // Energy: ½ v² = g·(−y) for a point-like bob (IP = 1e-3 adds < 0.1 %).
+    let vx = column(&h, "request_2.vx");
+    let vy = column(&h, "request_2.vy");
+    for row in &rows {
+        let ke = 0.5 * (row[vx].powi(2) + row[vy].powi(2));
+        let pe_drop = -9.81 * row[y];
+        assert!((ke - pe_drop).abs() < 2e-3 * 9.81, "t = {}", row[0]);
+    }
+}
+
+#[test]
+fn pendulum_pivot_reaction_obeys_newtons_law() {
+    let (_, out) = run_example("pendulum");
+    let (h, rows) = read_csv(&out.join("pendulum.csv"));
+    let c = |n: &str| column(&h, n);
+    let (ax, ay) = (c("request_4.ax"), c("request_4.ay"));
+    let (fx, fy, fz) = (c("request_3.fx"), c("request_3.fy"), c("request_3.fz"));
+    let tz = c("request_3.tz");
+    let mut fmax = 0.0f64;
+    for row in &rows {
+        // The pivot is the only force besides gravity on the 1 kg bob:
+        // F = m a − m g.
+        assert!((row[fx] - row[ax]).abs() < 1e-6, "t = {}", row[0]);
+        assert!((row[fy] - (row[ay] + 9.81)).abs() < 1e-6, "t = {}", row[0]);
+        assert!(row[fz].abs() < 1e-9);
+        // A revolute about z carries no z torque about its own point.
+        assert!(row[tz].abs() < 1e-9, "t = {}: tz = {}", row[0], row[tz]);
+        fmax = fmax.max(row[fy].abs());
+    }
+    // At the bottom the rod carries about 3 m g.
+    assert!(fmax > 2.9 * 9.81, "max |fy| = {fmax}");
+}
+
+#[test]
+fn slider_forces_balance_its_inertia() {
+    let (_, out) = run_example("slider_crank");
+    let (h, rows) = read_csv(&out.join("slider_crank.csv"));
+    let c = |n: &str| column(&h, n);
+    for row in &rows {
+        // Guide (REQUEST/4) + rod (REQUEST/5, joint written I=rod, J=slider)
+        // + gravity = m a for the 1 kg slider.
+        let fx = row[c("request_4.fx")] + row[c("request_5.fx")];
+        let fy = row[c("request_4.fy")] + row[c("request_5.fy")];
+        assert!((fx - row[c("request_3.ax")]).abs() < 1e-6, "t = {}", row[0]);
+        assert!(
+            (fy - 9.81 - row[c("request_3.ay")]).abs() < 1e-6,
+            "t = {}",
+            row[0]
+        );
+        // The guide is frictionless along x.
+        assert!(row[c("request_4.fx")].abs() < 1e-8, "t = {}", row[0]);
+    }
+}
+
+#[test]
+fn missing_model_file_is_an_error_naming_it() {
+    let o = bin().args(["run", "no/such/model.adm"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no/such/model.adm"), "{}", stderr(&o));
+}
+
+#[test]
+fn malformed_dataset_reports_file_line_column() {
+    let d = scratch("malformed");
+    let f = d.join("bad.adm");
+    std::fs::write(&f, "title\nPART/1, GROUND\nFROBNICATE/1, X = 1\nEND\n").unwrap();
+    let o = bin().arg("run").arg(&f).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains(&format!("{}:3:1:", f.display())), "{e}");
+    assert!(e.contains("FROBNICATE"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn check_prints_the_dof_count() {
+    let o = bin()
+        .arg("check")
+        .arg(examples().join("pendulum.adm"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.lines().any(|l| l == "degrees of freedom: 1"), "{s}");
+    let o = bin()
+        .arg("check")
+        .arg(examples().join("slider_crank.adm"))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.lines().any(|l| l == "degrees of freedom: 0"), "{s}");
+}
+
+#[test]
+fn run_without_command_file_uses_the_default_simulation() {
+    let d = scratch("default");
+    let src = std::fs::read_to_string(examples().join("pendulum.adm")).unwrap();
+    let f = d.join("pend.adm");
+    std::fs::write(&f, src).unwrap();
+    let o = bin().arg("run").arg(&f).arg("--quiet").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let (_, rows) = read_csv(&d.join("pend.csv"));
+    assert_eq!(rows.len(), 101);
+    assert!((rows[100][0] - 1.0).abs() < 1e-12);
+    let msg = std::fs::read_to_string(d.join("pend.msg")).unwrap();
+    assert!(msg.contains("SIMULATE/DYNAMIC, END=1, STEPS=100"), "{msg}");
+}
+
+#[test]
+fn static_analysis_is_refused_but_output_is_written() {
+    let d = scratch("static");
+    let acf = d.join("p.acf");
+    std::fs::write(
+        &acf,
+        "pendulum.adm\npstat\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 10\nSIMULATE/STATIC\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(examples().join("pendulum.adm"))
+        .arg("--acf")
+        .arg(&acf)
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not supported yet"), "{}", stderr(&o));
+    let (_, rows) = read_csv(&d.join("pstat.csv"));
+    assert_eq!(rows.len(), 11);
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let o = bin().arg("--help").output().unwrap();
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    for w in ["mbsolve run", "mbsolve check", "--acf", "--out", "--quiet"] {
+        assert!(s.contains(w), "{w} missing from help");
+    }
+}
