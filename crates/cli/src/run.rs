@@ -44,6 +44,53 @@ pub fn apply_integrator(current: &mut IntegratorSettings, new: &IntegratorSettin
     );
 }
 
+/// "GSTIFF, ERROR = 1e-6, HMAX = 0.01" — the arguments given so far; the
+/// analysis logs the effective values with their defaults.
+fn describe_settings(s: &IntegratorSettings) -> String {
+    let mut out = s.kind.name().to_string();
+    let mut put = |name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = write!(out, ", {name} = {v}");
+        }
+    };
+    put(
+        "FORMULATION",
+        s.formulation.map(|f| format!("{f:?}").to_uppercase()),
+    );
+    put("ERROR", s.error.map(|v| format!("{v:e}")));
+    put("HMAX", s.hmax.map(|v| format!("{v:e}")));
+    put("HMIN", s.hmin.map(|v| format!("{v:e}")));
+    put("HINIT", s.hinit.map(|v| format!("{v:e}")));
+    put("KMAX", s.kmax.map(|v| v.to_string()));
+    put("MAXIT", s.maxit.map(|v| v.to_string()));
+    put(
+        "PATTERN",
+        s.pattern.as_ref().map(|p| {
+            p.iter()
+                .map(|b| if *b { "T" } else { "F" })
+                .collect::<Vec<_>>()
+                .join(":")
+        }),
+    );
+    put(
+        "CORRECTOR",
+        s.corrector.map(|c| format!("{c:?}").to_uppercase()),
+    );
+    put("ADAPTIVITY", s.adaptivity.map(|v| format!("{v:e}")));
+    put(
+        "INTERPOLATE",
+        s.interpolate
+            .map(|v| if v { "ON" } else { "OFF" }.to_string()),
+    );
+    put("FIXIT", s.fixit.map(|v| v.to_string()));
+    put("HRATIO", s.hratio.map(|v| v.to_string()));
+    put("MAXERR", s.maxerr.map(|v| format!("{v:e}")));
+    put("ALPHA", s.alpha.map(|v| format!("{v:e}")));
+    put("BETA", s.beta.map(|v| format!("{v:e}")));
+    put("GAMMA", s.gamma.map(|v| format!("{v:e}")));
+    out
+}
+
 fn output(spec: Option<OutputSpec>, what: &str) -> Result<OutputSpec, String> {
     spec.ok_or_else(|| format!("SIMULATE/{what} needs END or DURATION with STEPS or DTOUT"))
 }
@@ -53,6 +100,7 @@ fn execute(
     sim: &mut Simulation,
     cmd: &Command,
     settings: &mut IntegratorSettings,
+    ic_done: &mut bool,
 ) -> Result<(), String> {
     match cmd {
         Command::Integrator {
@@ -60,11 +108,19 @@ fn execute(
             default,
         } => {
             apply_integrator(settings, s, *default);
-            sim.log
-                .push(format!("INTEGRATOR command: settings now {settings:?}"));
+            sim.log.push(format!(
+                "INTEGRATOR command: {}",
+                describe_settings(settings)
+            ));
             Ok(())
         }
         Command::Simulate { mode, output: spec } => {
+            // TRANSIENT picks kinematic or dynamic by the DOF count after
+            // redundant constraints are removed, so assemble first.
+            if *mode == SimulateMode::Transient && sim.frames.is_empty() && !*ic_done {
+                sim.initial_conditions().map_err(|e| e.to_string())?;
+                *ic_done = true;
+            }
             let mode = match mode {
                 SimulateMode::Transient if sim.sys.dof() == 0 => SimulateMode::Kinematic,
                 SimulateMode::Transient => SimulateMode::Dynamic,
@@ -75,7 +131,9 @@ fn execute(
                     Err("SIMULATE/STATIC: static analysis is not supported yet".into())
                 }
                 SimulateMode::InitialConditions => {
-                    sim.initial_conditions().map_err(|e| e.to_string())
+                    sim.initial_conditions().map_err(|e| e.to_string())?;
+                    *ic_done = true;
+                    Ok(())
                 }
                 SimulateMode::Kinematic => {
                     let o = output(*spec, "KINEMATIC")?;
@@ -132,6 +190,16 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
 
 pub fn run(opts: &RunOptions) -> Result<(), String> {
     let started = Instant::now();
+    for (what, p) in [("model", Some(&opts.model)), ("command", opts.acf.as_ref())] {
+        if let Some(p) = p {
+            if !p.is_file() {
+                return Err(format!(
+                    "cannot read the {what} file {}: no such file",
+                    p.display()
+                ));
+            }
+        }
+    }
     let model = mbsolve_adm::read_adm(&opts.model).map_err(|e| e.to_string())?;
     let acf = match &opts.acf {
         Some(p) => Some(mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?),
@@ -207,8 +275,9 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
     };
     let mut settings = model.integrator.clone();
     let mut failure = None;
+    let mut ic_done = false;
     for cmd in &commands {
-        if let Err(e) = execute(&mut sim, cmd, &mut settings) {
+        if let Err(e) = execute(&mut sim, cmd, &mut settings, &mut ic_done) {
             sim.log.push(format!("ERROR: {e}"));
             failure = Some(e);
             break;

@@ -258,3 +258,29 @@ fn help_lists_the_commands() {
         assert!(s.contains(w), "{w} missing from help");
     }
 }
+
+#[test]
+fn transient_runs_a_zero_dof_model_kinematically() {
+    let d = scratch("transient");
+    let acf = d.join("sc.acf");
+    std::fs::write(
+        &acf,
+        "slider_crank.adm\nsct\nSIMULATE/TRANSIENT, END = 0.5, STEPS = 50\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(examples().join("slider_crank.adm"))
+        .arg("--acf")
+        .arg(&acf)
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let msg = std::fs::read_to_string(d.join("sct.msg")).unwrap();
+    assert!(msg.contains("kinematic analysis to t = 0.5"), "{msg}");
+    assert!(!msg.contains("dynamic analysis"), "{msg}");
+    let (_, rows) = read_csv(&d.join("sct.csv"));
+    assert_eq!(rows.len(), 51);
+}
