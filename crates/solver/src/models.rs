@@ -6,6 +6,15 @@ use mbsolve_model::*;
 use nalgebra::Vector3;
 use std::sync::Arc;
 
+/// A marker frame whose z axis points along ground x (translational joints).
+fn along_x(at: [f64; 3]) -> Placement {
+    Placement::at(at[0], at[1], at[2]).with_euler313(
+        std::f64::consts::FRAC_PI_2,
+        std::f64::consts::FRAC_PI_2,
+        0.0,
+    )
+}
+
 fn marker(m: &mut Model, id: Id, part: Id, at: [f64; 3]) {
     m.markers.push(Marker {
         id,
@@ -103,13 +112,6 @@ pub fn slider_crank(r: f64, l: f64, omega: f64) -> Model {
     ));
     marker(&mut m, 40, 4, [0.0; 3]);
     // Translational joint along global x: marker z axes along x.
-    let along_x = |at: [f64; 3]| {
-        Placement::at(at[0], at[1], at[2]).with_euler313(
-            std::f64::consts::FRAC_PI_2,
-            std::f64::consts::FRAC_PI_2,
-            0.0,
-        )
-    };
     m.markers.push(Marker {
         id: 41,
         part: 4,
@@ -249,13 +251,6 @@ pub fn spring_mass(mass: f64, k: f64, c: f64, x0: f64) -> Model {
         Inertia::diagonal(1.0, 1.0, 1.0),
         Placement::at(free + x0, 0.0, 0.0),
     ));
-    let along_x = |at: [f64; 3]| {
-        Placement::at(at[0], at[1], at[2]).with_euler313(
-            std::f64::consts::FRAC_PI_2,
-            std::f64::consts::FRAC_PI_2,
-            0.0,
-        )
-    };
     m.markers.push(Marker {
         id: 10,
         part: 1,
