@@ -485,24 +485,46 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     fn select_step_and_order(&mut self, err: f64) {
         let k = self.order;
         let kf = k as f64;
-        let r_same = 1.0 / (1.2 * err.max(1e-10).powf(1.0 / (kf + 1.0)) + 1e-6);
-        let mut best = (r_same, k);
-        // At the HMAX cap a lower order cannot buy a longer step, so keep the
-        // order (seeds: HMAX keeps GSTIFF at constant step and high order).
-        let capped = self.h >= self.params.hmax * (1.0 - 1e-12) && r_same > 1.0;
-        if k > 1 && !capped {
+        // Step ratios each order could sustain (Gear/LSODE safety factors).
+        let r_same = 1.0 / (1.2 * err.powf(1.0 / (kf + 1.0)) + 1e-6);
+        let r_down = if k > 1 {
             let f = self.l[k - 1][0] * factorial(k - 1);
             let ed = self.norm_masked(|i| f * self.z[k][i]);
-            let r = 1.0 / (1.3 * ed.max(1e-10).powf(1.0 / kf) + 1e-6);
+            Some(1.0 / (1.3 * ed.powf(1.0 / kf) + 1e-6))
+        } else {
+            None
+        };
+        let r_up = if k < self.params.kmax && self.steps_at_order > k {
+            let l0 = self.l[k][0];
+            let f = self.l[k + 1][0] / (kf + 2.0) * factorial(k) * self.l[k][k] / l0;
+            let eu = self.norm_masked(|i| f * (self.acor[i] - self.acor_prev[i]));
+            Some(1.0 / (1.4 * eu.powf(1.0 / (kf + 2.0)) + 1e-6))
+        } else {
+            None
+        };
+        // At the HMAX cap every order that can sustain HMAX takes the same
+        // step, so prefer the highest such order: it is the most accurate
+        // (seeds: HMAX keeps GSTIFF at constant step and high order).
+        let cap = self.params.hmax / self.h;
+        if self.h >= self.params.hmax * (1.0 - 1e-12) && r_same >= 1.0 {
+            if let Some(r) = r_up.filter(|&r| r >= 1.0) {
+                let c = self.l[k][k] / (kf + 1.0) / self.l[k][0];
+                for i in 0..self.n {
+                    self.z[k + 1][i] = c * self.acor[i];
+                }
+                self.order = k + 1;
+                self.steps_at_order = 0;
+                self.rescale(r.min(cap).max(1.0));
+            }
+            return;
+        }
+        let mut best = (r_same, k);
+        if let Some(r) = r_down {
             if r > best.0 {
                 best = (r, k - 1);
             }
         }
-        if k < self.params.kmax && self.steps_at_order > k {
-            let l0 = self.l[k][0];
-            let f = self.l[k + 1][0] / (kf + 2.0) * factorial(k) * self.l[k][k] / l0;
-            let eu = self.norm_masked(|i| f * (self.acor[i] - self.acor_prev[i]));
-            let r = 1.0 / (1.4 * eu.max(1e-10).powf(1.0 / (kf + 2.0)) + 1e-6);
+        if let Some(r) = r_up {
             if r > best.0 {
                 best = (r, k + 1);
             }
