@@ -230,7 +230,15 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
     let msg_path = dir.join(format!("{prefix}.msg"));
 
     let mut msg = summary(&model, &opts.model);
-    let (header, notes) = requests::columns(&model);
+    let outputs = match requests::Outputs::new(&model) {
+        Ok(o) => o,
+        Err(e) => {
+            let err = format!("the model cannot run: {e}");
+            let _ = writeln!(msg, "ERROR: {err}");
+            write_file(&msg_path, &msg)?;
+            return Err(err);
+        }
+    };
     let mut sim = match Simulation::new(&model) {
         Ok(s) => s,
         Err(e) => {
@@ -240,7 +248,6 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
             return Err(err);
         }
     };
-    sim.log.extend(notes);
     let commands = match &acf {
         Some(a) => {
             if let (Some(f), Some(p)) = (&a.model_file, &opts.acf) {
@@ -285,9 +292,13 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
     }
 
     // CSV: time then request components.
-    let rows = requests::table(&sim.sys, &sim.frames);
+    let (rows, output_error) = outputs.table(&sim.sys, &sim.frames);
+    if let Some(e) = output_error {
+        sim.log.push(format!("ERROR: {e}"));
+        failure.get_or_insert(e);
+    }
     let mut csv = String::from("time");
-    for h in &header {
+    for h in &outputs.header {
         csv.push(',');
         csv.push_str(h);
     }
@@ -331,7 +342,7 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
             "{}: {} frames to t = {last_t}, {} request columns, DOF {}",
             model.title.trim(),
             sim.frames.len(),
-            header.len(),
+            outputs.header.len(),
             sim.sys.dof()
         );
         for (name, s, wall) in &sim.stats {

@@ -317,17 +317,23 @@ impl Simulation {
         let mut integ = Gstiff::new(&mut problem, params, s.t, &y0, &yp0);
         let mut new_frames = Vec::new();
         let mut failure = None;
+        let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
+        let mut inconsistent_outputs = 0usize;
         for &t in &times {
             match integ.advance_to(t) {
                 Ok(()) => {
                     let (y, yp) = (integ.y(), integ.yp());
-                    new_frames.push(Frame {
+                    let mut frame = Frame {
                         t,
                         q: y[..n].to_vec(),
                         u: y[n..2 * n].to_vec(),
                         a: yp[n..2 * n].to_vec(),
                         lambda: y[2 * n..].to_vec(),
-                    });
+                    };
+                    if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a) {
+                        inconsistent_outputs += 1;
+                    }
+                    new_frames.push(frame);
                 }
                 Err(e) => {
                     failure = Some(e);
@@ -341,6 +347,11 @@ impl Simulation {
         drop(integ);
         for e in &events {
             self.log.push(e.to_string());
+        }
+        if inconsistent_outputs > 0 {
+            self.log.push(format!(
+                "warning: at {inconsistent_outputs} output times the velocities, accelerations and reaction forces could not be made consistent (singular constraint Jacobian); the integrator's values were written"
+            ));
         }
         let wall = start.elapsed().as_secs_f64();
         self.log.push(format!(
@@ -362,4 +373,35 @@ impl Simulation {
             }
         }
     }
+}
+
+/// Output values consistent with the integrated positions: the I3
+/// formulation controls the error of positions only, so at an output time
+/// the velocities are projected onto the velocity constraints
+/// (min |u − u_I3| subject to Φ_q u = −Φ_t) and the accelerations and
+/// multipliers (reaction forces) are solved from the index-1 equations
+/// [M Φ_qᵀ; Φ_q 0][a; λ] = [Q − (velocity terms); γ]. The integrator's own
+/// state is not changed. Returns false (frame untouched) if a matrix is
+/// singular.
+fn consistent_output(sys: &System, fr: &mut Frame, kkt_v: &mut Kkt, kkt_a: &mut Kkt) -> bool {
+    let (n, m) = (sys.nq(), sys.neq());
+    let mut rhs = vec![0.0; m];
+    sys.velocity_rhs(&fr.q, fr.t, &mut rhs);
+    let Ok((u, _)) = kkt_v.solve(sys, &fr.q, fr.t, Block::Identity, &fr.u, &rhs) else {
+        return false;
+    };
+    let mut r0 = vec![0.0; n];
+    sys.body_residual(&fr.q, &u, &vec![0.0; n], &vec![0.0; m], fr.t, &mut r0);
+    for v in r0.iter_mut() {
+        *v = -*v;
+    }
+    let mut gamma = vec![0.0; m];
+    sys.acceleration_rhs(&fr.q, &u, fr.t, &mut gamma);
+    let Ok((a, lambda)) = kkt_a.solve(sys, &fr.q, fr.t, Block::Mass { u: &u }, &r0, &gamma) else {
+        return false;
+    };
+    fr.u = u;
+    fr.a = a;
+    fr.lambda = lambda;
+    true
 }

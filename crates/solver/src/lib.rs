@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod formulation;
+pub mod functions;
 pub mod linear;
 pub mod models;
 pub mod redundancy;

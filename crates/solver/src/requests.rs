@@ -6,9 +6,11 @@
 //! the body-fixed 3-1-3 Euler angles of I's axes relative to J's, in degrees.
 
 use crate::analysis::Frame;
+use crate::functions::CompiledFunctionRequest;
+use mbsolve_mech::forces::Direction;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::{e_mat, rot};
-use mbsolve_mech::System;
+use mbsolve_mech::{MarkerFrame, System};
 use mbsolve_model::{ElementRef, Id, Model, Request, RequestKind};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
@@ -22,42 +24,22 @@ pub fn component_names(kind: RequestKind) -> [&'static str; 6] {
     }
 }
 
-/// Column headers (`request_<id>.<component>`) of the requests that are
-/// written, in model order, and notes about anything left out.
-pub fn columns(model: &Model) -> (Vec<String>, Vec<String>) {
-    let mut header = Vec::new();
-    for r in &model.requests {
-        for c in component_names(r.kind) {
-            header.push(format!("request_{}.{c}", r.id));
-        }
-    }
-    let mut notes = Vec::new();
-    for f in &model.function_requests {
-        notes.push(format!(
-            "REQUEST/{}: function requests (F1..F8) are not computed yet; no columns written",
-            f.id
-        ));
-    }
-    (header, notes)
-}
-
 /// Position, orientation, velocity, angular velocity, acceleration and
 /// angular acceleration of a marker in ground.
-struct MarkerState {
-    x: Vector3<f64>,
-    axes: Matrix3<f64>,
-    v: Vector3<f64>,
-    w: Vector3<f64>,
-    acc: Vector3<f64>,
-    wd: Vector3<f64>,
+pub(crate) struct MarkerState {
+    pub x: Vector3<f64>,
+    pub axes: Matrix3<f64>,
+    pub v: Vector3<f64>,
+    pub w: Vector3<f64>,
+    pub acc: Vector3<f64>,
+    pub wd: Vector3<f64>,
 }
 
 fn quat(x: &[f64], o: usize) -> Vector4<f64> {
     Vector4::new(x[o + 3], x[o + 4], x[o + 5], x[o + 6])
 }
 
-fn marker_state(sys: &System, frame: &Frame, id: Id) -> MarkerState {
-    let m = sys.marker(id);
+pub(crate) fn marker_state(_sys: &System, frame: &Frame, m: &MarkerFrame) -> MarkerState {
     let Some(b) = m.body else {
         return MarkerState {
             x: m.s,
@@ -107,24 +89,76 @@ pub fn euler313_angles(r: &Matrix3<f64>) -> (f64, f64, f64) {
     }
 }
 
-/// Wrench (force, torque about marker I's origin) in ground that the joints,
-/// motions and force elements acting between markers I and J apply to
-/// marker I's part. Generalized constraint force on a body = −Φ_qᵀλ
-/// (residual R = M a − Q + Φ_qᵀλ); its Euler-parameter part Q_p maps to the
-/// torque about the CM by n = ½ E(p) Q_p.
-fn force_on_i(sys: &System, frame: &Frame, req: &Request) -> (Vector3<f64>, Vector3<f64>) {
-    let (ri, rj) = (req.i, req.j);
-    // Slot of the request's I marker in joint `id`, if the joint connects
-    // exactly the request's I and J markers (in either order).
-    let joint_matches = |id: Id| {
-        let jt = sys.model.joints.iter().find(|jt| jt.id == id)?;
-        if (jt.i, Some(jt.j)) == (ri, rj) {
-            Some(0)
-        } else if Some(jt.i) == rj && jt.j == ri {
-            Some(1)
-        } else {
-            None
+/// Which force-producing elements a wrench sums.
+#[derive(Clone, Copy)]
+pub(crate) enum Source {
+    /// Every joint, motion and force element acting between markers I and J
+    /// (in either order): the FORCE request and FX…TM.
+    Between(Id, Option<Id>),
+    /// One element (JOINT(…), MOTION(…), SFORCE(…)).
+    Element(ElementRef),
+}
+
+/// Adds a generalized force `gen` on slot `slot` of an element's two bodies
+/// to the wrench (force, torque about `x`) on body `target` (None = ground).
+/// For ground, Newton's third law: minus the wrench on the other body, unless
+/// the element has no reaction (`reaction = false`: action-only forces).
+#[allow(clippy::too_many_arguments)]
+fn add_generalized(
+    frame: &Frame,
+    bodies: [Option<usize>; 2],
+    target: Option<usize>,
+    reaction: bool,
+    gen: &[f64; NL],
+    x: &Vector3<f64>,
+    f: &mut Vector3<f64>,
+    n: &mut Vector3<f64>,
+) {
+    let (slot, sign) = match target {
+        Some(_) => match bodies.iter().position(|b| *b == target) {
+            Some(s) => (s, 1.0),
+            None => return,
+        },
+        None => {
+            if !reaction || !bodies.contains(&None) {
+                return;
+            }
+            match bodies.iter().position(|b| b.is_some()) {
+                Some(s) => (s, -1.0),
+                None => return,
+            }
         }
+    };
+    let Some(b) = bodies[slot] else { return };
+    let o = 7 * slot;
+    let fs = Vector3::new(gen[o], gen[o + 1], gen[o + 2]);
+    let qp = Vector4::new(gen[o + 3], gen[o + 4], gen[o + 5], gen[o + 6]);
+    let p = quat(&frame.q, 7 * b);
+    let n_cm = 0.5 * e_mat(&p) * qp;
+    let r = Vector3::new(frame.q[7 * b], frame.q[7 * b + 1], frame.q[7 * b + 2]);
+    // Torque about x: n_cm + (r − x) × f.
+    *f += sign * fs;
+    *n += sign * (n_cm + (r - x).cross(&fs));
+}
+
+/// Wrench (force, torque about the marker's origin) in ground that the
+/// selected elements apply to marker `at`'s part. Generalized constraint
+/// force on a body = −Φ_qᵀλ (residual R = M a − Q + Φ_qᵀλ); its
+/// Euler-parameter part Q_p maps to the torque about the CM by n = ½ E(p) Q_p.
+pub(crate) fn wrench(
+    sys: &System,
+    frame: &Frame,
+    at: &MarkerFrame,
+    src: Source,
+) -> (Vector3<f64>, Vector3<f64>) {
+    let x = marker_state(sys, frame, at).x;
+    let target = at.body;
+    let joint_markers = |id: Id| {
+        sys.model
+            .joints
+            .iter()
+            .find(|jt| jt.id == id)
+            .map(|jt| (jt.i, Some(jt.j)))
     };
     let motion_joint = |id: Id| {
         sys.model
@@ -133,70 +167,72 @@ fn force_on_i(sys: &System, frame: &Frame, req: &Request) -> (Vector3<f64>, Vect
             .find(|m| m.id == id)
             .map(|m| m.joint)
     };
-    let xi = marker_state(sys, frame, ri).x;
+    // Element markers (a, b) connect the pair (i, j) in either order.
+    let between = |pair: Option<(Id, Option<Id>)>, i: Id, j: Option<Id>| {
+        pair.is_some_and(|(a, b)| (a == i && b == j) || (Some(a) == j && b == Some(i)))
+    };
+    let selected = |el: ElementRef, markers: Option<(Id, Option<Id>)>| match src {
+        Source::Element(e) => e == el,
+        Source::Between(i, j) => between(markers, i, j),
+    };
     let mut f = Vector3::zeros();
     let mut n = Vector3::zeros();
-    // Adds −sign·g (sign = +1 for a generalized force to add as is) of the
-    // given slot as a wrench on marker I.
-    let mut add = |bodies: [Option<usize>; 2], slot_of_i: usize, gen: &[f64; NL]| {
-        // Prefer the I body; if it is ground, use Newton's third law on J.
-        let (slot, sign) = if bodies[slot_of_i].is_some() {
-            (slot_of_i, 1.0)
-        } else {
-            (1 - slot_of_i, -1.0)
-        };
-        let Some(b) = bodies[slot] else {
-            return;
-        };
-        let o = 7 * slot;
-        let fs = Vector3::new(gen[o], gen[o + 1], gen[o + 2]);
-        let qp = Vector4::new(gen[o + 3], gen[o + 4], gen[o + 5], gen[o + 6]);
-        let p = quat(&frame.q, 7 * b);
-        let n_cm = 0.5 * e_mat(&p) * qp;
-        let r = Vector3::new(frame.q[7 * b], frame.q[7 * b + 1], frame.q[7 * b + 2]);
-        // Torque about x_I: n_cm + (r − x_I) × f.
-        f += sign * fs;
-        n += sign * (n_cm + (r - xi).cross(&fs));
-    };
     for (k, eq) in sys.equations.iter().enumerate() {
         if !sys.active[k] || frame.lambda[k] == 0.0 {
             continue;
         }
-        let slot_of_i = match eq.element {
-            ElementRef::Joint(id) => joint_matches(id),
-            ElementRef::Motion(id) => motion_joint(id).and_then(joint_matches),
-            _ => None,
+        let markers = match eq.element {
+            ElementRef::Joint(id) => joint_markers(id),
+            ElementRef::Motion(id) => motion_joint(id).and_then(joint_markers),
+            _ => continue,
         };
-        let Some(slot_of_i) = slot_of_i else { continue };
+        if !selected(eq.element, markers) {
+            continue;
+        }
         let v = sys.eval_equation(k, &frame.q, frame.t, false);
         let mut gen = [0.0; NL];
         for (l, g) in gen.iter_mut().enumerate() {
             *g = -frame.lambda[k] * v.s.grad[l];
         }
-        add(eq.bodies(), slot_of_i, &gen);
+        add_generalized(frame, eq.bodies(), target, true, &gen, &x, &mut f, &mut n);
     }
     for fe in &sys.forces {
-        let slot_of_i = if (fe.i.id, Some(fe.j.id)) == (ri, rj) {
-            0
-        } else if Some(fe.i.id) == rj && fe.j.id == ri {
-            1
-        } else {
+        if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;
-        };
+        }
+        let reaction = matches!(fe.direction, Direction::Conjugate(_));
+        if !reaction && target == fe.j.body && target.is_some() {
+            continue;
+        }
         let q = fe.local_force(&frame.q, &frame.u, frame.t);
         let mut gen = [0.0; NL];
         gen.copy_from_slice(q.as_slice());
-        add([fe.i.body, fe.j.body], slot_of_i, &gen);
+        add_generalized(
+            frame,
+            [fe.i.body, fe.j.body],
+            target,
+            reaction,
+            &gen,
+            &x,
+            &mut f,
+            &mut n,
+        );
     }
     (f, n)
 }
 
+/// The FORCE request: the wrench that the elements acting between markers I
+/// and J apply to marker I's part, about marker I's origin.
+fn force_on_i(sys: &System, frame: &Frame, req: &Request) -> (Vector3<f64>, Vector3<f64>) {
+    wrench(sys, frame, sys.marker(req.i), Source::Between(req.i, req.j))
+}
+
 /// The six components of a request at one frame.
 pub fn evaluate(sys: &System, frame: &Frame, req: &Request) -> [f64; 6] {
-    let i = marker_state(sys, frame, req.i);
-    let j = req.j.map(|id| marker_state(sys, frame, id));
+    let i = marker_state(sys, frame, sys.marker(req.i));
+    let j = req.j.map(|id| marker_state(sys, frame, sys.marker(id)));
     let rm = match req.rm {
-        Some(id) => marker_state(sys, frame, id).axes,
+        Some(id) => marker_state(sys, frame, sys.marker(id)).axes,
         None => Matrix3::identity(),
     };
     let rel = |fi: &dyn Fn(&MarkerState) -> Vector3<f64>| match &j {
@@ -225,18 +261,71 @@ pub fn evaluate(sys: &System, frame: &Frame, req: &Request) -> [f64; 6] {
     [l[0], l[1], l[2], a[0], a[1], a[2]]
 }
 
-/// One row per frame: time then every request's components.
-pub fn table(sys: &System, frames: &[Frame]) -> Vec<Vec<f64>> {
-    frames
-        .iter()
-        .map(|fr| {
-            let mut row = vec![fr.t];
-            for r in &sys.model.requests {
-                row.extend_from_slice(&evaluate(sys, fr, r));
+enum Item {
+    Standard(Request),
+    Function(CompiledFunctionRequest),
+}
+
+/// The requests a run writes, compiled once, in id order.
+pub struct Outputs {
+    /// Column headers after `time`: `request_<id>.<component>`.
+    pub header: Vec<String>,
+    items: Vec<Item>,
+}
+
+impl Outputs {
+    pub fn new(model: &Model) -> Result<Outputs, String> {
+        let mut items: Vec<(Id, Item)> = model
+            .requests
+            .iter()
+            .map(|r| (r.id, Item::Standard(r.clone())))
+            .collect();
+        for f in &model.function_requests {
+            items.push((f.id, Item::Function(CompiledFunctionRequest::new(f)?)));
+        }
+        items.sort_by_key(|(id, _)| *id);
+        let mut header = Vec::new();
+        for (_, it) in &items {
+            match it {
+                Item::Standard(r) => {
+                    for c in component_names(r.kind) {
+                        header.push(format!("request_{}.{c}", r.id));
+                    }
+                }
+                Item::Function(f) => header.extend(f.column_names()),
             }
-            row
+        }
+        Ok(Outputs {
+            header,
+            items: items.into_iter().map(|(_, it)| it).collect(),
         })
-        .collect()
+    }
+
+    /// Time then every request's components on one frame.
+    pub fn row(&self, sys: &System, frame: &Frame) -> Result<Vec<f64>, String> {
+        let mut row = Vec::with_capacity(self.header.len() + 1);
+        row.push(frame.t);
+        for it in &self.items {
+            match it {
+                Item::Standard(r) => row.extend_from_slice(&evaluate(sys, frame, r)),
+                Item::Function(f) => f.evaluate(sys, frame, &mut row)?,
+            }
+        }
+        Ok(row)
+    }
+
+    /// One row per frame; stops at the first frame a function cannot be
+    /// evaluated on and returns the rows before it with the error.
+    pub fn table(&self, sys: &System, frames: &[Frame]) -> (Vec<Vec<f64>>, Option<String>) {
+        let mut rows = Vec::with_capacity(frames.len());
+        for fr in frames {
+            match self.row(sys, fr) {
+                Ok(r) => rows.push(r),
+                Err(e) => return (rows, Some(e)),
+            }
+        }
+        (rows, None)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,298 @@
+//! Function expressions evaluated on a solution frame: the F1…F8 components
+//! of REQUESTs. Implements the expression crate's [`EvalContext`] with the
+//! Adams measures (seeds: function expressions): marker displacements,
+//! velocities, accelerations and angles, net forces between markers, and
+//! the element results JOINT, MOTION, SFORCE and ORIENT.
+
+use crate::analysis::Frame;
+use crate::requests::{euler313_angles, marker_state, wrench, MarkerState, Source};
+use mbsolve_expr::{EvalContext, EvalError, Expr, MeasureCall, MeasureKind};
+use mbsolve_mech::{MarkerFrame, System};
+use mbsolve_model::{ElementRef, FunctionRequest};
+use nalgebra::{Matrix3, Vector3};
+
+/// Time and measures of one frame.
+pub struct FrameContext<'a> {
+    pub sys: &'a System,
+    pub frame: &'a Frame,
+}
+
+fn ground() -> MarkerState {
+    MarkerState {
+        x: Vector3::zeros(),
+        axes: Matrix3::identity(),
+        v: Vector3::zeros(),
+        w: Vector3::zeros(),
+        acc: Vector3::zeros(),
+        wd: Vector3::zeros(),
+    }
+}
+
+/// Column `k` of a 3×3 matrix.
+fn col(m: &Matrix3<f64>, k: usize) -> Vector3<f64> {
+    m.column(k).into_owned()
+}
+
+impl FrameContext<'_> {
+    fn marker_frame(&self, id: u32) -> Result<&MarkerFrame, EvalError> {
+        self.sys
+            .markers
+            .iter()
+            .find(|m| m.id == id)
+            .ok_or_else(|| EvalError::new(format!("MARKER/{id} does not exist")))
+    }
+
+    /// State of the marker in argument `n`; ground's origin when absent or 0.
+    fn marker(&self, m: &MeasureCall, n: usize) -> Result<MarkerState, EvalError> {
+        match m.arg(n) {
+            Some(id) => Ok(marker_state(self.sys, self.frame, self.marker_frame(id)?)),
+            None => Ok(ground()),
+        }
+    }
+
+    /// Axes of the marker in argument `n` (ground when absent or 0).
+    fn axes(&self, m: &MeasureCall, n: usize) -> Result<Matrix3<f64>, EvalError> {
+        Ok(self.marker(m, n)?.axes)
+    }
+
+    /// Displacement of I from J and its first and second time derivatives
+    /// taken in the frame of marker `l` (argument index; ground if absent).
+    fn relative_motion(&self, m: &MeasureCall, l: usize) -> Result<[Vector3<f64>; 3], EvalError> {
+        let (i, j, lf) = (self.marker(m, 0)?, self.marker(m, 1)?, self.marker(m, l)?);
+        let d = i.x - j.x;
+        let (w, wd) = (lf.w, lf.wd);
+        let dv = (i.v - j.v) - w.cross(&d);
+        let da = (i.acc - j.acc) - wd.cross(&d) - 2.0 * w.cross(&dv) - w.cross(&w.cross(&d));
+        Ok([d, dv, da])
+    }
+
+    fn element_result(&self, m: &MeasureCall) -> Result<f64, EvalError> {
+        let id = m.args.first().copied().unwrap_or(0);
+        let jflag = m.args.get(1).copied().unwrap_or(0);
+        let comp = m.args.get(2).copied().unwrap_or(0);
+        let model = &self.sys.model;
+        let (element, i, j) = match m.kind {
+            MeasureKind::Joint => {
+                let jt = model.joints.iter().find(|x| x.id == id);
+                let jt = jt.ok_or_else(|| EvalError::new(format!("JOINT/{id} does not exist")))?;
+                (ElementRef::Joint(id), jt.i, jt.j)
+            }
+            MeasureKind::Motion => {
+                let mo = model.motions.iter().find(|x| x.id == id);
+                let mo = mo.ok_or_else(|| EvalError::new(format!("MOTION/{id} does not exist")))?;
+                let jt = model.joints.iter().find(|x| x.id == mo.joint);
+                let jt = jt.ok_or_else(|| {
+                    EvalError::new(format!("MOTION/{id}: JOINT/{} does not exist", mo.joint))
+                })?;
+                (ElementRef::Motion(id), jt.i, jt.j)
+            }
+            _ => {
+                let fe = self
+                    .sys
+                    .forces
+                    .iter()
+                    .find(|f| f.element == ElementRef::Force(id));
+                let fe = fe.ok_or_else(|| EvalError::new(format!("SFORCE/{id} does not exist")))?;
+                (fe.element, fe.i.id, fe.j.id)
+            }
+        };
+        let at = match jflag {
+            0 => i,
+            1 => j,
+            _ => {
+                return Err(EvalError::new(format!(
+                    "{}: jflag must be 0 (I marker) or 1 (J marker), got {jflag}",
+                    m.kind.name()
+                )))
+            }
+        };
+        let (f, n) = wrench(
+            self.sys,
+            self.frame,
+            self.marker_frame(at)?,
+            Source::Element(element),
+        );
+        let rm = self.axes(m, 3)?;
+        let (f, n) = (rm.transpose() * f, rm.transpose() * n);
+        match comp {
+            1 => Ok(f.norm()),
+            2..=4 => Ok(f[comp as usize - 2]),
+            5 => Ok(n.norm()),
+            6..=8 => Ok(n[comp as usize - 6]),
+            _ => Err(EvalError::new(format!(
+                "{}: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got {comp}",
+                m.kind.name()
+            ))),
+        }
+    }
+}
+
+impl EvalContext for FrameContext<'_> {
+    fn time(&self) -> f64 {
+        self.frame.t
+    }
+
+    fn measure(&self, m: &MeasureCall) -> Result<f64, EvalError> {
+        use MeasureKind as K;
+        let comp = |v: Vector3<f64>, k: usize| -> Result<f64, EvalError> {
+            Ok((self.axes(m, 2)?.transpose() * v)[k])
+        };
+        match m.kind {
+            K::Dx | K::Dy | K::Dz => {
+                let k = [K::Dx, K::Dy, K::Dz]
+                    .iter()
+                    .position(|x| *x == m.kind)
+                    .unwrap_or(0);
+                comp(self.marker(m, 0)?.x - self.marker(m, 1)?.x, k)
+            }
+            K::Dm => Ok((self.marker(m, 0)?.x - self.marker(m, 1)?.x).norm()),
+            K::Vx | K::Vy | K::Vz => {
+                let k = [K::Vx, K::Vy, K::Vz]
+                    .iter()
+                    .position(|x| *x == m.kind)
+                    .unwrap_or(0);
+                comp(self.relative_motion(m, 3)?[1], k)
+            }
+            K::Vm => Ok(self.relative_motion(m, 2)?[1].norm()),
+            K::Vr => {
+                let [d, dv, _] = self.relative_motion(m, 2)?;
+                let dist = d.norm();
+                Ok(if dist > 0.0 { d.dot(&dv) / dist } else { 0.0 })
+            }
+            K::Accx | K::Accy | K::Accz => {
+                let k = [K::Accx, K::Accy, K::Accz]
+                    .iter()
+                    .position(|x| *x == m.kind)
+                    .unwrap_or(0);
+                comp(self.relative_motion(m, 3)?[2], k)
+            }
+            K::Wx | K::Wy | K::Wz => {
+                let k = [K::Wx, K::Wy, K::Wz]
+                    .iter()
+                    .position(|x| *x == m.kind)
+                    .unwrap_or(0);
+                comp(self.marker(m, 0)?.w - self.marker(m, 1)?.w, k)
+            }
+            K::Wm => Ok((self.marker(m, 0)?.w - self.marker(m, 1)?.w).norm()),
+            K::Wdtx | K::Wdty | K::Wdtz => {
+                let k = [K::Wdtx, K::Wdty, K::Wdtz]
+                    .iter()
+                    .position(|x| *x == m.kind)
+                    .unwrap_or(0);
+                let (i, j, l) = (self.marker(m, 0)?, self.marker(m, 1)?, self.marker(m, 3)?);
+                let dw = i.w - j.w;
+                comp((i.wd - j.wd) - l.w.cross(&dw), k)
+            }
+            K::Ax | K::Ay | K::Az => {
+                // Rotation of I about axis a of J: atan2(b_I·c_J, b_I·b_J)
+                // with (a, b, c) cyclic.
+                let a = [K::Ax, K::Ay, K::Az]
+                    .iter()
+                    .position(|x| *x == m.kind)
+                    .unwrap_or(0);
+                let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+                let (ri, rj) = (self.axes(m, 0)?, self.axes(m, 1)?);
+                let bi = col(&ri, b);
+                Ok(bi.dot(&col(&rj, c)).atan2(bi.dot(&col(&rj, b))))
+            }
+            K::Psi | K::Theta | K::Phi | K::Yaw | K::Pitch | K::Roll => {
+                let r = self.axes(m, 1)?.transpose() * self.axes(m, 0)?;
+                Ok(match m.kind {
+                    K::Psi => euler313_angles(&r).0,
+                    K::Theta => euler313_angles(&r).1,
+                    K::Phi => euler313_angles(&r).2,
+                    // Body 3-2-1: R = Rz(yaw) Ry(pitch) Rx(roll).
+                    K::Yaw => r[(1, 0)].atan2(r[(0, 0)]),
+                    K::Pitch => (-r[(2, 0)]).clamp(-1.0, 1.0).asin(),
+                    _ => r[(2, 1)].atan2(r[(2, 2)]),
+                })
+            }
+            K::Fx | K::Fy | K::Fz | K::Fm | K::Tx | K::Ty | K::Tz | K::Tm => {
+                let i = m.arg(0).unwrap_or(0);
+                let at = self.marker_frame(i)?;
+                let (f, n) = wrench(self.sys, self.frame, at, Source::Between(i, m.arg(1)));
+                match m.kind {
+                    K::Fm => Ok(f.norm()),
+                    K::Tm => Ok(n.norm()),
+                    K::Fx => comp(f, 0),
+                    K::Fy => comp(f, 1),
+                    K::Fz => comp(f, 2),
+                    K::Tx => comp(n, 0),
+                    K::Ty => comp(n, 1),
+                    _ => comp(n, 2),
+                }
+            }
+            K::Joint | K::Motion | K::Sforce => self.element_result(m),
+            K::Orient => {
+                let ty = m.args.first().copied().unwrap_or(0);
+                let c = m.args.get(1).copied().unwrap_or(0);
+                if ty != 27 {
+                    return Err(EvalError::new(format!(
+                        "ORIENT type {ty} is not supported yet (only 27, Euler parameters)"
+                    )));
+                }
+                if !(1..=4).contains(&c) {
+                    return Err(EvalError::new(format!(
+                        "ORIENT(27, …): component must be 1…4 (e0, e1, e2, e3), got {c}"
+                    )));
+                }
+                let (ri, rj) = (self.axes(m, 2)?, self.axes(m, 3)?);
+                let p = mbsolve_mech::rotation::params_from_matrix(&(rj.transpose() * ri));
+                Ok(p[c as usize - 1])
+            }
+            K::Varval => Err(EvalError::new(
+                "VARVAL: VARIABLE elements are not supported yet",
+            )),
+        }
+    }
+}
+
+/// A function REQUEST compiled once: its defined components F1…F8.
+pub struct CompiledFunctionRequest {
+    pub id: u32,
+    /// (component index 0..8, expression)
+    pub components: Vec<(usize, Expr)>,
+}
+
+impl CompiledFunctionRequest {
+    pub fn new(req: &FunctionRequest) -> Result<Self, String> {
+        let mut components = Vec::new();
+        for (k, src) in req.components.iter().enumerate() {
+            if let Some(src) = src {
+                let e =
+                    Expr::parse(src).map_err(|e| format!("REQUEST/{}: F{}: {e}", req.id, k + 1))?;
+                components.push((k, e));
+            }
+        }
+        Ok(CompiledFunctionRequest {
+            id: req.id,
+            components,
+        })
+    }
+
+    /// Column names `request_<id>.f<n>` of the defined components.
+    pub fn column_names(&self) -> Vec<String> {
+        self.components
+            .iter()
+            .map(|(k, _)| format!("request_{}.f{}", self.id, k + 1))
+            .collect()
+    }
+
+    /// Values of the defined components on one frame.
+    pub fn evaluate(&self, sys: &System, frame: &Frame, out: &mut Vec<f64>) -> Result<(), String> {
+        let ctx = FrameContext { sys, frame };
+        for (k, e) in &self.components {
+            let v = e.eval_in(&ctx).map_err(|err| {
+                format!(
+                    "REQUEST/{}: F{} = {} at t = {}: {err}",
+                    self.id,
+                    k + 1,
+                    e.source(),
+                    frame.t
+                )
+            })?;
+            out.push(v);
+        }
+        Ok(())
+    }
+}
