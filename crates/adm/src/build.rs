@@ -7,9 +7,9 @@
 use crate::args::{resolve, Args};
 use crate::error::{AdmError, Pos};
 use crate::syntax::{ExprText, Statement};
-use mbsolve_expr::{ArgRole, Expr, ExprStateFunction, ExprTimeFunction};
+use mbsolve_expr::{ArgRole, Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 use mbsolve_model::{
-    euler313, CorrectorKind, ElementRef, Force, ForceKind, Formulation, FunctionRequest, Id,
+    euler313, CorrectorKind, ElementRef, Force, ForceKind, Formulation, FunctionRequest, Gcon, Id,
     Inertia, IntegratorKind, IntegratorSettings, Joint, JointKind, Marker, Model, Motion,
     MotionDof, Part, Placement, Request, RequestKind, Units,
 };
@@ -227,6 +227,7 @@ impl<'a> Builder<'a> {
             "MOTION" => self.motion(st, label, id),
             "SPRINGDAMPER" => self.springdamper(st, label, id),
             "SFORCE" => self.sforce(st, label, id),
+            "GCON" => self.gcon(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
@@ -694,6 +695,31 @@ impl<'a> Builder<'a> {
         };
         self.model.forces.push(Force { id, i, j, kind });
         self.source(ElementRef::Force(id), st.pos);
+        Ok(())
+    }
+
+    /// GCON/id, I = marker, FUNCTION = expression of TIME and DX DY DZ DM
+    /// AX AY AZ: the constraint expression = 0, reaction at marker I.
+    fn gcon(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
+        let mut a = Args::new(self.file, st, label, &["I", "FUNCTION"], &[])?;
+        if let Some((_, p)) = self
+            .model
+            .sources
+            .iter()
+            .find(|(e, _)| *e == ElementRef::Gcon(id))
+        {
+            return Err(a.err_here(format!("duplicate id: GCON/{id} is already defined at {p}")));
+        }
+        let i = self.required_marker(&mut a, "I")?;
+        let Some(e) = a.expr("FUNCTION")? else {
+            return Err(a.err_here("missing FUNCTION ="));
+        };
+        let label = a.label.clone();
+        let expr = self.compile(e, &label)?;
+        let f = Arc::new(self.convert(ExprConstraintFunction::new(expr), e, &label)?);
+        a.finish()?;
+        self.model.gcons.push(Gcon { id, i, function: f });
+        self.source(ElementRef::Gcon(id), st.pos);
         Ok(())
     }
 

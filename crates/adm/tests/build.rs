@@ -156,7 +156,9 @@ fn joints_motions_forces_requests() {
 fn error_messages() {
     let cases: &[(&str, &str)] = &[
         ("FOO/1, BAR = 2\n", "m.adm:9:1: unknown statement FOO"),
-        ("GCON/1, I = 0102, FUNCTION = DM(0202, 0102)-2\n", "m.adm:9:1: GCON/1: statement GCON is not supported yet"),
+        ("GEAR/1, JOINTS = 1, 2\n", "m.adm:9:1: GEAR/1: statement GEAR is not supported yet"),
+        ("GCON/1, I = 0102, FUNCTION = DM(0202, 0102)-2\n", "m.adm:9:13: GCON/1: I marker 102 does not exist"),
+        ("GCON/1, I = 0201, FUNCTION = VR(0202, 0101)-2\n", "m.adm:9:30: GCON/1: VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)"),
         ("PART/3, MASS = 1, COLOUR = 2\n", "m.adm:9:19: PART/3: unknown keyword COLOUR"),
         ("PART/3, M = 1\n", "m.adm:9:9: PART/3: ambiguous keyword abbreviation M (MASS, MATERIAL)"),
         ("MARKER/5, QP = 1, 2, 3\n", "m.adm:9:1: MARKER/5: missing PART ="),

@@ -47,8 +47,10 @@ fn column(header: &[String], name: &str) -> usize {
         .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
 }
 
-fn run_example(name: &str) -> (Output, PathBuf) {
-    let out = scratch(name);
+/// Runs a bundled example into its own scratch directory `tag` (tests that
+/// run the same example in parallel must not share one).
+fn run_example(name: &str, tag: &str) -> (Output, PathBuf) {
+    let out = scratch(&format!("{name}-{tag}"));
     let ex = examples();
     let o = bin()
         .arg("run")
@@ -66,7 +68,7 @@ fn run_example(name: &str) -> (Output, PathBuf) {
 
 #[test]
 fn slider_crank_matches_closed_form() {
-    let (_, out) = run_example("slider_crank");
+    let (_, out) = run_example("slider_crank", "slider_crank_matches_closed_form");
     let (h, rows) = read_csv(&out.join("slider_crank.csv"));
     assert_eq!(rows.len(), 101);
     let (t, x, vx) = (
@@ -101,7 +103,7 @@ fn slider_crank_matches_closed_form() {
 
 #[test]
 fn pendulum_keeps_its_length() {
-    let (_, out) = run_example("pendulum");
+    let (_, out) = run_example("pendulum", "pendulum_keeps_its_length");
     let (h, rows) = read_csv(&out.join("pendulum.csv"));
     assert_eq!(rows.len(), 251);
     let (x, y, z) = (
@@ -128,7 +130,7 @@ fn pendulum_keeps_its_length() {
 
 #[test]
 fn pendulum_pivot_reaction_obeys_newtons_law() {
-    let (_, out) = run_example("pendulum");
+    let (_, out) = run_example("pendulum", "pendulum_pivot_reaction_obeys_newtons_law");
     let (h, rows) = read_csv(&out.join("pendulum.csv"));
     let c = |n: &str| column(&h, n);
     let (ax, ay) = (c("request_4.ax"), c("request_4.ay"));
@@ -151,7 +153,7 @@ fn pendulum_pivot_reaction_obeys_newtons_law() {
 
 #[test]
 fn slider_forces_balance_its_inertia() {
-    let (_, out) = run_example("slider_crank");
+    let (_, out) = run_example("slider_crank", "slider_forces_balance_its_inertia");
     let (h, rows) = read_csv(&out.join("slider_crank.csv"));
     let c = |n: &str| column(&h, n);
     for row in &rows {

@@ -1,7 +1,7 @@
 //! Adapters from [`Expr`] to the model's function traits.
 
 use crate::{EvalError, Expr, ExprError, MeasureKind};
-use mbsolve_model::{Measure, StateFunction, TimeFunction};
+use mbsolve_model::{ConstraintFunction, Measure, StateFunction, TimeFunction};
 
 /// A MOTION function: an expression of TIME only.
 ///
@@ -143,6 +143,57 @@ impl StateFunction for ExprStateFunction {
             Err(_) => {
                 dm.iter_mut().for_each(|d| *d = f64::NAN);
                 (f64::NAN, f64::NAN)
+            }
+        }
+    }
+}
+
+/// A GCON function: an expression of TIME and position-level measures
+/// (DX DY DZ DM AX AY AZ), with exact first and second derivatives.
+#[derive(Clone, Debug)]
+pub struct ExprConstraintFunction {
+    inner: ExprStateFunction,
+}
+
+impl ExprConstraintFunction {
+    pub fn new(expr: Expr) -> Result<Self, ExprError> {
+        for (slot, call) in expr.measures().iter().enumerate() {
+            use MeasureKind as K;
+            let positional = matches!(
+                call.kind,
+                K::Dm | K::Dx | K::Dy | K::Dz | K::Ax | K::Ay | K::Az
+            );
+            if !positional {
+                return Err(ExprError {
+                    message: format!(
+                        "{} is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)",
+                        call.kind.name()
+                    ),
+                    span: expr.measure_span(slot),
+                });
+            }
+        }
+        Ok(ExprConstraintFunction {
+            inner: ExprStateFunction::new(expr)?,
+        })
+    }
+    pub fn expr(&self) -> &Expr {
+        &self.inner.expr
+    }
+}
+
+impl ConstraintFunction for ExprConstraintFunction {
+    fn measures(&self) -> &[Measure] {
+        &self.inner.measures
+    }
+    fn eval2(&self, t: f64, m: &[f64], grad: &mut [f64], hess: &mut [f64]) -> f64 {
+        match self.inner.expr.eval_hessian(t, m, grad, hess) {
+            Ok(v) => v,
+            Err(_) => {
+                grad.iter_mut()
+                    .chain(hess.iter_mut())
+                    .for_each(|d| *d = f64::NAN);
+                f64::NAN
             }
         }
     }

@@ -21,7 +21,7 @@ mod jet;
 mod names;
 mod parse;
 
-pub use adapt::{ExprStateFunction, ExprTimeFunction};
+pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 
 use eval::Leaves;
@@ -102,11 +102,19 @@ struct SliceLeaves<'a> {
     t: f64,
     m: &'a [f64],
     seed: Seed,
+    /// Direction (dt, dm) used instead of `seed` when present.
+    dir: Option<(f64, &'a [f64])>,
 }
 
 impl Leaves for SliceLeaves<'_> {
     fn time(&self) -> Jet {
-        if self.seed == Seed::Time {
+        if let Some((dt, _)) = self.dir {
+            Jet {
+                v: self.t,
+                d: dt,
+                dd: 0.0,
+            }
+        } else if self.seed == Seed::Time {
             Jet::variable(self.t)
         } else {
             Jet::constant(self.t)
@@ -117,6 +125,13 @@ impl Leaves for SliceLeaves<'_> {
             .m
             .get(slot)
             .ok_or_else(|| EvalError::new("measure value missing"))?;
+        if let Some((_, dm)) = self.dir {
+            return Ok(Jet {
+                v,
+                d: dm.get(slot).copied().unwrap_or(0.0),
+                dd: 0.0,
+            });
+        }
         Ok(if self.seed == Seed::Slot(slot) {
             Jet::variable(v)
         } else {
@@ -193,7 +208,85 @@ impl Expr {
     }
 
     fn run(&self, t: f64, m: &[f64], seed: Seed) -> Result<Jet, EvalError> {
-        eval::eval(&self.root, &SliceLeaves { t, m, seed })
+        eval::eval(
+            &self.root,
+            &SliceLeaves {
+                t,
+                m,
+                seed,
+                dir: None,
+            },
+        )
+    }
+
+    /// Value with the first and second derivative along the direction
+    /// (dt, dm) in (TIME, measures) space: f, ∇f·v and vᵀ∇²f v.
+    pub fn eval_directional(
+        &self,
+        t: f64,
+        m: &[f64],
+        dt: f64,
+        dm: &[f64],
+    ) -> Result<[f64; 3], EvalError> {
+        self.check_len(m)?;
+        self.check_len(dm)?;
+        let leaves = SliceLeaves {
+            t,
+            m,
+            seed: Seed::None,
+            dir: Some((dt, dm)),
+        };
+        let j = eval::eval(&self.root, &leaves)?;
+        Ok([j.v, j.d, j.dd])
+    }
+
+    /// Value, gradient and Hessian with respect to (m₀ … m_{k−1}, TIME):
+    /// `grad` has k + 1 entries, `hess` (k + 1)² row-major. Second
+    /// derivatives come from directional jets by polarization.
+    pub fn eval_hessian(
+        &self,
+        t: f64,
+        m: &[f64],
+        grad: &mut [f64],
+        hess: &mut [f64],
+    ) -> Result<f64, EvalError> {
+        let k = self.measures.len();
+        self.check_len(m)?;
+        let n = k + 1;
+        if grad.len() != n || hess.len() != n * n {
+            return Err(EvalError::new(
+                "gradient or Hessian buffer has the wrong size",
+            ));
+        }
+        let mut dir = vec![0.0; k];
+        let mut along = |a: Option<usize>, b: Option<usize>| -> Result<[f64; 3], EvalError> {
+            dir.iter_mut().for_each(|d| *d = 0.0);
+            let mut dt = 0.0;
+            for x in [a, b].into_iter().flatten() {
+                if x == k {
+                    dt += 1.0;
+                } else {
+                    dir[x] += 1.0;
+                }
+            }
+            self.eval_directional(t, m, dt, &dir)
+        };
+        let mut value = 0.0;
+        for i in 0..n {
+            let [v, d, dd] = along(Some(i), None)?;
+            value = v;
+            grad[i] = d;
+            hess[i * n + i] = dd;
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                let dd = along(Some(i), Some(j))?[2];
+                let h = 0.5 * (dd - hess[i * n + i] - hess[j * n + j]);
+                hess[i * n + j] = h;
+                hess[j * n + i] = h;
+            }
+        }
+        Ok(value)
     }
 
     /// Value at time `t` with measure values `m` (in [`Expr::measures`] order).

@@ -436,3 +436,48 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let minus = "-".repeat(5000) + "1";
     assert_eq!(parse_err(&minus).message, "expression is nested too deeply");
 }
+
+/// eval_hessian against central differences of the exact gradient, and the
+/// GCON adapter's restriction to position-level measures.
+#[test]
+fn hessian_by_polarization_matches_finite_differences() {
+    let e = Expr::parse("SIN(DM(1,2))*TIME**2 + DM(1,2)*DX(3,4) - EXP(0.1*AZ(5,6)*TIME)").unwrap();
+    let (t, m) = (0.7, [1.3, -0.4, 0.25]);
+    let mut g = [0.0; 4];
+    let mut h = [0.0; 16];
+    let v = e.eval_hessian(t, &m, &mut g, &mut h).unwrap();
+    assert_close!(v, e.value(t, &m).unwrap(), 1e-15, "value");
+    // Gradient in (m, t) order from eval_with_gradient.
+    let grad_at = |t: f64, m: &[f64]| {
+        let mut dm = [0.0; 3];
+        let (_, dt) = e.eval_with_gradient(t, m, &mut dm).unwrap();
+        [dm[0], dm[1], dm[2], dt]
+    };
+    let g0 = grad_at(t, &m);
+    for a in 0..4 {
+        assert_close!(g[a], g0[a], 1e-14, "gradient");
+        let step = 1e-6;
+        let (mut tp, mut tm, mut mp, mut mm) = (t, t, m, m);
+        if a == 3 {
+            tp += step;
+            tm -= step;
+        } else {
+            mp[a] += step;
+            mm[a] -= step;
+        }
+        let (gp, gm) = (grad_at(tp, &mp), grad_at(tm, &mm));
+        for b in 0..4 {
+            let fd = (gp[b] - gm[b]) / (2.0 * step);
+            assert!(
+                (h[b * 4 + a] - fd).abs() < 1e-7 * (1.0 + fd.abs()),
+                "H[{b}][{a}] {} vs {fd}",
+                h[b * 4 + a]
+            );
+        }
+    }
+    let err = ExprConstraintFunction::new(Expr::parse("VR(1,2) - 1").unwrap()).unwrap_err();
+    assert_eq!(
+        err.message,
+        "VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)"
+    );
+}

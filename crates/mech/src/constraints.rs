@@ -1,8 +1,9 @@
 //! Constraint primitives (Haug's point coincidence, dot-1 and dot-2) and the
 //! joint-motion drivers, evaluated with exact derivatives on local coordinates.
 
-use crate::local::{dot, Grad, Hess, Pose, Scalar, V3};
-use crate::system::{MarkerFrame, Primitive};
+use crate::local::{atan2, dot, norm, Grad, Hess, Pose, Scalar, V3};
+use crate::system::{GeneralMeasure, MarkerFrame, Primitive};
+use mbsolve_model::{ConstraintFunction, Measure};
 use nalgebra::Vector3;
 
 /// Φ_k with ∇Φ (and ∇²Φ on request) plus the explicit time terms.
@@ -37,8 +38,100 @@ fn static_value(s: Scalar) -> EqValue {
     }
 }
 
+/// Value with gradient (and Hessian on request) of one GCON measure.
+fn general_measure(m: &GeneralMeasure, poses: &[Option<Pose>; 2], hess: bool) -> Scalar {
+    let (mi, si) = &m.i;
+    let pt = |(mk, sk): &(MarkerFrame, usize)| origin(mk, *sk, poses);
+    let unit = |a: usize| {
+        let mut e = Vector3::zeros();
+        e[a] = 1.0;
+        V3::constant(e)
+    };
+    match m.kind {
+        Measure::Dm { .. } | Measure::Disp { .. } => {
+            let mut d = origin(mi, *si, poses);
+            if let Some(j) = &m.j {
+                d = d.add_scaled(&pt(j), -1.0);
+            }
+            match m.kind {
+                Measure::Disp { axis: a, .. } => {
+                    let e = match &m.k {
+                        Some((mk, sk)) => axis(mk, *sk, poses, a as usize),
+                        None => unit(a as usize),
+                    };
+                    dot(&d, &e, hess)
+                }
+                _ => norm(&d, hess),
+            }
+        }
+        Measure::Angle { axis: a, .. } => {
+            let (b, c) = ((a as usize + 1) % 3, (a as usize + 2) % 3);
+            let eb = axis(mi, *si, poses, b);
+            let (jb, jc) = match &m.j {
+                Some((mj, sj)) => (axis(mj, *sj, poses, b), axis(mj, *sj, poses, c)),
+                None => (unit(b), unit(c)),
+            };
+            atan2(&dot(&eb, &jc, hess), &dot(&eb, &jb, hess), hess)
+        }
+        // Rejected when the system is built.
+        _ => Scalar {
+            val: f64::NAN,
+            grad: Grad::zeros(),
+            hess: Hess::zeros(),
+        },
+    }
+}
+
+/// Φ = f(m(q), t) by the chain rule: ∇Φ = Σ fᵢ∇mᵢ,
+/// ∇²Φ = Σ fᵢ∇²mᵢ + Σ fᵢⱼ∇mᵢ∇mⱼᵀ, Φ_qt = Σ fᵢₜ∇mᵢ.
+fn general(
+    measures: &[GeneralMeasure],
+    f: &dyn ConstraintFunction,
+    poses: &[Option<Pose>; 2],
+    t: f64,
+    hess: bool,
+) -> EqValue {
+    let ms: Vec<Scalar> = measures
+        .iter()
+        .map(|m| general_measure(m, poses, hess))
+        .collect();
+    let k = ms.len();
+    let n = k + 1;
+    let vals: Vec<f64> = ms.iter().map(|m| m.val).collect();
+    let mut g = vec![0.0; n];
+    let mut h = vec![0.0; n * n];
+    let val = f.eval2(t, &vals, &mut g, &mut h);
+    let mut grad = Grad::zeros();
+    let mut phi_qt = Grad::zeros();
+    let mut hs = Hess::zeros();
+    for (a, ma) in ms.iter().enumerate() {
+        grad += ma.grad * g[a];
+        phi_qt += ma.grad * h[a * n + k];
+        if hess {
+            hs += ma.hess * g[a];
+            for (b, mb) in ms.iter().enumerate() {
+                let c = h[a * n + b];
+                if c != 0.0 {
+                    hs += (ma.grad * mb.grad.transpose()) * c;
+                }
+            }
+        }
+    }
+    EqValue {
+        s: Scalar {
+            val,
+            grad,
+            hess: hs,
+        },
+        phi_t: g[k],
+        phi_tt: h[k * n + k],
+        phi_qt,
+    }
+}
+
 pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool) -> EqValue {
     match prim {
+        Primitive::General { measures, f, .. } => general(measures, f.as_ref(), poses, t, hess),
         Primitive::Normalize { .. } => {
             let p = poses[0].expect("normalization has a body").p;
             let mut grad = Grad::zeros();

@@ -14,4 +14,4 @@ pub mod local;
 pub mod rotation;
 pub mod system;
 
-pub use system::{Body, Equation, MarkerFrame, Primitive, Sink, System};
+pub use system::{Body, Equation, GeneralMeasure, MarkerFrame, Primitive, Sink, System};

@@ -5,7 +5,8 @@ use crate::forces::ForceElement;
 use crate::local::{Grad, Hess, Pose, NL};
 use crate::rotation::{g_mat, params_from_matrix, t_mat};
 use mbsolve_model::{
-    validate, ElementRef, Id, JointKind, Model, ModelError, MotionDof, Placement, TimeFunction,
+    validate, ConstraintFunction, ElementRef, Gcon, Id, JointKind, Measure, Model, ModelError,
+    MotionDof, Placement, TimeFunction,
 };
 use nalgebra::{Matrix3, Vector3, Vector4};
 use std::sync::Arc;
@@ -42,9 +43,25 @@ impl MarkerFrame {
     }
 }
 
+/// A position-level measure of a general constraint, with each marker's
+/// element slot (0 or 1; ground markers may take either).
+#[derive(Clone, Debug)]
+pub struct GeneralMeasure {
+    pub kind: Measure,
+    pub i: (MarkerFrame, usize),
+    pub j: Option<(MarkerFrame, usize)>,
+    pub k: Option<(MarkerFrame, usize)>,
+}
+
 /// One scalar constraint equation Φ_k(q, t) = 0.
 #[derive(Clone, Debug)]
 pub enum Primitive {
+    /// f(m(q), t) = 0 over at most two bodies (GCON).
+    General {
+        bodies: [Option<usize>; 2],
+        measures: Vec<GeneralMeasure>,
+        f: Arc<dyn ConstraintFunction>,
+    },
     /// pᵀp − 1 = 0 (halved) for a body.
     Normalize { body: usize },
     /// (x_I − x_J)·e_axis = 0, ground axis.
@@ -93,6 +110,7 @@ impl Equation {
     pub fn bodies(&self) -> [Option<usize>; 2] {
         match &self.prim {
             Primitive::Normalize { body } => [Some(*body), None],
+            Primitive::General { bodies, .. } => *bodies,
             Primitive::PointDiff { i, j, .. }
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
@@ -188,7 +206,7 @@ impl System {
             active: Vec::new(),
             forces: Vec::new(),
         };
-        sys.build_equations();
+        sys.build_equations()?;
         sys.forces = crate::forces::build(&sys)?;
         sys.active = vec![true; sys.equations.len()];
         Ok(sys)
@@ -201,7 +219,7 @@ impl System {
             .expect("validated marker id")
     }
 
-    fn build_equations(&mut self) {
+    fn build_equations(&mut self) -> Result<(), ModelError> {
         let mut eqs = Vec::new();
         for b in 0..self.bodies.len() {
             eqs.push(Equation {
@@ -293,7 +311,69 @@ impl System {
                 prim,
             });
         }
+        for g in &self.model.gcons {
+            eqs.push(Equation {
+                element: ElementRef::Gcon(g.id),
+                name: "f(q,t)".into(),
+                prim: self.general_primitive(g)?,
+            });
+        }
         self.equations = eqs;
+        Ok(())
+    }
+
+    /// The GCON's measures with their markers assigned to the (at most two)
+    /// bodies they touch.
+    fn general_primitive(&self, g: &Gcon) -> Result<Primitive, ModelError> {
+        let e = ElementRef::Gcon(g.id);
+        let mut bodies: [Option<usize>; 2] = [None, None];
+        let mut place = |id: Id| -> Result<(MarkerFrame, usize), ModelError> {
+            let m = *self.marker(id);
+            let Some(b) = m.body else { return Ok((m, 0)) };
+            if let Some(s) = bodies.iter().position(|x| *x == Some(b)) {
+                return Ok((m, s));
+            }
+            match bodies.iter().position(|x| x.is_none()) {
+                Some(s) => {
+                    bodies[s] = Some(b);
+                    Ok((m, s))
+                }
+                None => Err(ModelError {
+                    element: Some(e),
+                    location: self.model.describe(e),
+                    message: "a GCON whose function reads markers on more than two moving parts is not supported yet".into(),
+                }),
+            }
+        };
+        let mut measures = Vec::new();
+        for kind in g.function.measures() {
+            let (i, j, k) = match *kind {
+                Measure::Dm { i, j } | Measure::Angle { i, j, .. } => (i, j, None),
+                Measure::Disp { i, j, k, .. } => (i, j, k),
+                _ => {
+                    return Err(ModelError {
+                        element: Some(e),
+                        location: self.model.describe(e),
+                        message: "a GCON function may read only DX DY DZ DM AX AY AZ and TIME"
+                            .into(),
+                    })
+                }
+            };
+            let i = place(i)?;
+            let j = j.map(&mut place).transpose()?;
+            let k = k.map(&mut place).transpose()?;
+            measures.push(GeneralMeasure {
+                kind: *kind,
+                i,
+                j,
+                k,
+            });
+        }
+        Ok(Primitive::General {
+            bodies,
+            measures,
+            f: g.function.clone(),
+        })
     }
 
     pub fn nb(&self) -> usize {

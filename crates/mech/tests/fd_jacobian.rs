@@ -24,7 +24,7 @@ fn marker(m: &mut Model, id: Id, part: Id, pos: [f64; 3], eul: [f64; 3]) {
     });
 }
 
-/// Every joint kind, both motion kinds and every force kind on three bodies.
+/// Every joint kind, both motion kinds, a GCON and every force kind on three bodies.
 fn kitchen_sink() -> Model {
     let mut m = Model::new("fd");
     m.gravity = Vector3::new(0.0, -9.81, 0.3);
@@ -173,6 +173,40 @@ fn kitchen_sink() -> Model {
             kind,
         });
     }
+    // A general constraint (GCON) over parts 2 and 3 and ground, nonlinear
+    // in its measures and time: f = DM·AZ + 0.3·DX + 0.1·sin(t)·DM − 0.2.
+    m.gcons.push(Gcon {
+        id: 1,
+        i: 21,
+        function: Arc::new(ConstraintFn {
+            measures: vec![
+                Measure::Dm { i: 21, j: Some(31) },
+                Measure::Angle {
+                    i: 22,
+                    j: Some(32),
+                    axis: 2,
+                },
+                Measure::Disp {
+                    i: 21,
+                    j: Some(11),
+                    k: Some(32),
+                    axis: 0,
+                },
+            ],
+            f: |t: f64, m: &[f64], g: &mut [f64], h: &mut [f64]| {
+                let (s, c) = t.sin_cos();
+                g.copy_from_slice(&[m[1] + 0.1 * s, m[0], 0.3, 0.1 * c * m[0]]);
+                h.iter_mut().for_each(|x| *x = 0.0);
+                // Row-major 4×4 over (m0, m1, m2, t).
+                h[1] = 1.0;
+                h[4] = 1.0;
+                h[3] = 0.1 * c;
+                h[12] = 0.1 * c;
+                h[15] = -0.1 * s * m[0];
+                m[0] * m[1] + 0.3 * m[2] + 0.1 * s * m[0] - 0.2
+            },
+        }),
+    });
     // One force to ground as well.
     m.forces.push(Force {
         id: 10,

@@ -1,4 +1,4 @@
-use crate::{Id, Placement, StateFunction, TimeFunction};
+use crate::{ConstraintFunction, Id, Placement, StateFunction, TimeFunction};
 use nalgebra::{Matrix3, Vector3};
 use std::sync::Arc;
 
@@ -141,6 +141,15 @@ pub struct Motion {
     pub joint: Id,
     pub dof: MotionDof,
     pub function: Arc<dyn TimeFunction>,
+}
+
+/// A general constraint (GCON): `function` = 0, a function of time and
+/// position-level measures. Its reaction acts at marker `i`.
+#[derive(Clone, Debug)]
+pub struct Gcon {
+    pub id: Id,
+    pub i: Id,
+    pub function: Arc<dyn ConstraintFunction>,
 }
 
 /// Force elements.

@@ -59,6 +59,18 @@ pub trait StateFunction: Send + Sync + fmt::Debug {
     fn eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> (f64, f64);
 }
 
+/// A constraint function of time and position-level measures (GCON):
+/// Φ = f(m(q), t) = 0. The mechanics needs second derivatives for the
+/// index-3 Jacobian and the acceleration right-hand side.
+pub trait ConstraintFunction: Send + Sync + fmt::Debug {
+    /// The measures this function reads (DM, DX/DY/DZ, AX/AY/AZ only).
+    fn measures(&self) -> &[Measure];
+    /// Value at time `t` and measure values `m`; fills `grad` (k + 1
+    /// entries: ∂f/∂mᵢ, then ∂f/∂t) and `hess` ((k + 1)², row-major, same
+    /// order).
+    fn eval2(&self, t: f64, m: &[f64], grad: &mut [f64], hess: &mut [f64]) -> f64;
+}
+
 /// A `TimeFunction` from a closure returning value and derivatives.
 pub struct TimeFn<F>(pub F);
 
@@ -108,5 +120,28 @@ impl<F: Fn(f64, &[f64], &mut [f64]) -> (f64, f64) + Send + Sync> StateFunction f
 impl<F> fmt::Debug for StateFn<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "StateFn({:?})", self.measures)
+    }
+}
+
+/// A constraint function from a closure `f(t, m, grad, hess) -> value`
+/// (see [`ConstraintFunction::eval2`] for the layout).
+pub struct ConstraintFn<F> {
+    pub measures: Vec<Measure>,
+    pub f: F,
+}
+
+impl<F: Fn(f64, &[f64], &mut [f64], &mut [f64]) -> f64 + Send + Sync> ConstraintFunction
+    for ConstraintFn<F>
+{
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+    fn eval2(&self, t: f64, m: &[f64], grad: &mut [f64], hess: &mut [f64]) -> f64 {
+        (self.f)(t, m, grad, hess)
+    }
+}
+impl<F> fmt::Debug for ConstraintFn<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ConstraintFn({:?})", self.measures)
     }
 }

@@ -109,6 +109,8 @@ pub struct Model {
     pub markers: Vec<Marker>,
     pub joints: Vec<Joint>,
     pub motions: Vec<Motion>,
+    /// General constraints (GCON): f(measures, t) = 0.
+    pub gcons: Vec<Gcon>,
     pub forces: Vec<Force>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
@@ -129,6 +131,7 @@ pub enum ElementRef {
     Motion(Id),
     Force(Id),
     Request(Id),
+    Gcon(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -140,6 +143,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Motion(i) => write!(f, "MOTION/{i}"),
             ElementRef::Force(i) => write!(f, "FORCE/{i}"),
             ElementRef::Request(i) => write!(f, "REQUEST/{i}"),
+            ElementRef::Gcon(i) => write!(f, "GCON/{i}"),
         }
     }
 }

@@ -180,6 +180,15 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         }
     }
     let mut seen = HashSet::new();
+    for g in &model.gcons {
+        let e = ElementRef::Gcon(g.id);
+        if !seen.insert(g.id) {
+            return Err(err(model, e, "duplicate GCON id".into()));
+        }
+        marker_part(e, g.i, "I")?;
+        check_measure_list(model, e, g.function.measures())?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = ElementRef::Force(f.id);
         if !seen.insert(f.id) {
@@ -237,7 +246,15 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
 }
 
 fn check_measures(model: &Model, e: ElementRef, f: &dyn StateFunction) -> Result<(), ModelError> {
-    for m in f.measures() {
+    check_measure_list(model, e, f.measures())
+}
+
+fn check_measure_list(
+    model: &Model,
+    e: ElementRef,
+    measures: &[Measure],
+) -> Result<(), ModelError> {
+    for m in measures {
         let ids: Vec<Id> = match *m {
             Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
                 std::iter::once(i).chain(j).collect()

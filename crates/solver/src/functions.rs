@@ -7,9 +7,10 @@
 use crate::analysis::Frame;
 use crate::requests::{euler313_angles, marker_state, wrench, MarkerState, Source};
 use mbsolve_expr::{EvalContext, EvalError, Expr, MeasureCall, MeasureKind};
+use mbsolve_mech::rotation::params_from_matrix;
 use mbsolve_mech::{MarkerFrame, System};
 use mbsolve_model::{ElementRef, FunctionRequest};
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, Quaternion, Vector3};
 
 /// Time and measures of one frame.
 pub struct FrameContext<'a> {
@@ -48,6 +49,31 @@ impl FrameContext<'_> {
             Some(id) => Ok(marker_state(self.sys, self.frame, self.marker_frame(id)?)),
             None => Ok(ground()),
         }
+    }
+
+    /// Euler parameters of the axes of the marker in argument `n` in ground
+    /// for coordinates `q`: the body's own (continuous) parameters composed
+    /// with the marker's fixed orientation on the body.
+    fn marker_quat(
+        &self,
+        m: &MeasureCall,
+        n: usize,
+        q: &[f64],
+    ) -> Result<Quaternion<f64>, EvalError> {
+        let quat = |p: nalgebra::Vector4<f64>| Quaternion::new(p[0], p[1], p[2], p[3]);
+        let Some(id) = m.arg(n) else {
+            return Ok(Quaternion::identity());
+        };
+        let mf = self.marker_frame(id)?;
+        let pm = quat(params_from_matrix(&mf.axes));
+        Ok(match mf.body {
+            Some(b) => {
+                let o = 7 * b + 3;
+                let pb = Quaternion::new(q[o], q[o + 1], q[o + 2], q[o + 3]);
+                (pb / pb.norm()) * pm
+            }
+            None => pm,
+        })
     }
 
     /// Axes of the marker in argument `n` (ground when absent or 0).
@@ -236,9 +262,15 @@ impl EvalContext for FrameContext<'_> {
                         "ORIENT(27, …): component must be 1…4 (e0, e1, e2, e3), got {c}"
                     )));
                 }
-                let (ri, rj) = (self.axes(m, 2)?, self.axes(m, 3)?);
-                let p = mbsolve_mech::rotation::params_from_matrix(&(rj.transpose() * ri));
-                Ok(p[c as usize - 1])
+                let rel = |q: &[f64]| -> Result<Quaternion<f64>, EvalError> {
+                    Ok(self.marker_quat(m, 3, q)?.conjugate() * self.marker_quat(m, 2, q)?)
+                };
+                let p = rel(&self.frame.q)?;
+                // Continuous in time like the body's Euler parameters, with
+                // the sign that makes e0 ≥ 0 in the initial configuration.
+                let p0 = rel(&self.sys.initial_state().0)?;
+                let sign = if p0.w < 0.0 { -1.0 } else { 1.0 };
+                Ok(sign * [p.w, p.i, p.j, p.k][c as usize - 1])
             }
             K::Varval => Err(EvalError::new(
                 "VARVAL: VARIABLE elements are not supported yet",

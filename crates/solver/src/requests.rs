@@ -11,7 +11,7 @@ use mbsolve_mech::forces::Direction;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::{e_mat, rot};
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{ElementRef, Id, Model, Request, RequestKind};
+use mbsolve_model::{ElementRef, Id, Measure, Model, Request, RequestKind};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
 /// Column suffixes of each request kind, in output order.
@@ -167,6 +167,21 @@ pub(crate) fn wrench(
             .find(|m| m.id == id)
             .map(|m| m.joint)
     };
+    // A GCON acts at its I marker; it connects I with the request's other
+    // marker when its function reads that marker.
+    let gcon_markers = |id: Id| {
+        let g = sys.model.gcons.iter().find(|g| g.id == id)?;
+        let Source::Between(i, j) = src else {
+            return Some((g.i, None));
+        };
+        let other = if g.i == i { j? } else { i };
+        let reads = g
+            .function
+            .measures()
+            .iter()
+            .any(|m| measure_markers(m).contains(&other));
+        reads.then_some((g.i, Some(other)))
+    };
     // Element markers (a, b) connect the pair (i, j) in either order.
     let between = |pair: Option<(Id, Option<Id>)>, i: Id, j: Option<Id>| {
         pair.is_some_and(|(a, b)| (a == i && b == j) || (Some(a) == j && b == Some(i)))
@@ -184,6 +199,7 @@ pub(crate) fn wrench(
         let markers = match eq.element {
             ElementRef::Joint(id) => joint_markers(id),
             ElementRef::Motion(id) => motion_joint(id).and_then(joint_markers),
+            ElementRef::Gcon(id) => gcon_markers(id),
             _ => continue,
         };
         if !selected(eq.element, markers) {
@@ -219,6 +235,18 @@ pub(crate) fn wrench(
         );
     }
     (f, n)
+}
+
+/// Markers a measure reads.
+fn measure_markers(m: &Measure) -> Vec<Id> {
+    match *m {
+        Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
+            std::iter::once(i).chain(j).collect()
+        }
+        Measure::Disp { i, j, k, .. }
+        | Measure::Vel { i, j, k, .. }
+        | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+    }
 }
 
 /// The FORCE request: the wrench that the elements acting between markers I
