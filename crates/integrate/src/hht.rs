@@ -515,11 +515,12 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             let converged = |x: f64, r: f64| x * (1.5 * r).min(1.0) <= 0.1 || x <= 1e-3;
             // At tiny steps the scaled constraints Φ/(βh²) carry the
             // round-off of Φ amplified by 1/h², and the multiplier
-            // corrections stall at that floor: with a fresh Jacobian,
-            // converged displacements and velocities and Φ within tolerance,
-            // a multiplier correction that no longer shrinks is noise.
-            let noise_floor =
-                self.jac_fresh && it > 0 && converged(norm_qu, rate_qu) && rate_lam >= 0.5;
+            // corrections stall at that floor: with converged displacements
+            // and velocities and Φ within tolerance, a multiplier correction
+            // that no longer shrinks is noise (with a reused Jacobian only if
+            // it does not shrink at all; slow progress means a stale matrix).
+            let stall = if self.jac_fresh { 0.5 } else { 0.9 };
+            let noise_floor = it > 0 && converged(norm_qu, rate_qu) && rate_lam >= stall;
             if (converged(norm, rate) || noise_floor) && violation <= tol {
                 self.last_rate = rate;
                 return Ok(Corrector::Converged);

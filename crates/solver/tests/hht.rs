@@ -289,7 +289,9 @@ fn hht_four_bar_constraints() {
 
 /// Stable at very small steps (seeds: HHT benefits): HMAX = 1e-6 for 2 ms of
 /// the double pendulum — 2000 steps — stays within 1e-9 of GSTIFF at ERROR
-/// = 1e-10, with |Φ| < 1e-8.
+/// = 1e-10, with |Φ| < 1e-8, and the Jacobian is still reused (fewer than
+/// one evaluation per 5 steps; measured 173 for 2000 steps): multiplier
+/// corrections at the round-off floor of Φ/(βh²) do not force new ones.
 #[test]
 fn hht_is_stable_at_very_small_steps() {
     let model = models::double_pendulum();
@@ -309,6 +311,7 @@ fn hht_is_stable_at_very_small_steps() {
     );
     assert!(st.steps >= 2000);
     assert_eq!(st.corrector_failures, 0);
+    assert!(5 * st.jacobian_evaluations < st.steps);
     assert!(diff < 1e-9, "difference {diff}");
     assert!(phi < 1e-8, "constraint residual {phi}");
 }
