@@ -1013,4 +1013,28 @@ mod tests {
         assert!(e2 < e1 / 10.0, "{e1} vs {e2}");
         assert!(n2 > n1);
     }
+
+    /// ADAPTIVITY adds ADAPTIVITY/h to the tolerance only while h < 100·HMIN:
+    /// on x'' = −100 x at ERROR = 1e-9 with HMIN = 1e-4, ADAPTIVITY = 1e-8
+    /// (1e-5 extra tolerance at h = 1e-3) takes fewer steps than 0 (off),
+    /// and with HMIN = 1e-7 (threshold 1e-5, below the steps taken) it
+    /// changes nothing.
+    #[test]
+    fn adaptivity_relaxes_the_tolerance_below_100_hmin() {
+        let steps = |hmin: f64, adaptivity: f64| {
+            let mut p = oscillator(&[100.0]);
+            let mut params = HhtParams::hht(-0.3, 1e-9, 0.1);
+            params.hinit = 1e-3;
+            params.hmin = hmin;
+            params.adaptivity = adaptivity;
+            let mut g = Hht::new(&mut p, params, 0.0, &[1.0], &[0.0], &[-100.0], &[]).unwrap();
+            g.advance_to(1.0).unwrap();
+            g.stats.steps
+        };
+        let (off, on) = (steps(1e-4, 0.0), steps(1e-4, 1e-8));
+        let (off_small, on_small) = (steps(1e-7, 0.0), steps(1e-7, 1e-8));
+        println!("HMIN 1e-4: {off} steps without, {on} with ADAPTIVITY; HMIN 1e-7: {off_small}, {on_small}");
+        assert!(2 * on < off, "{on} vs {off}");
+        assert_eq!(off_small, on_small);
+    }
 }
