@@ -1,11 +1,13 @@
 //! Benchmark: N-link pendulum chain (uniform rods 1 m, 1 kg, revolute joints
-//! about z, initially horizontal, released from rest), 1 s at ERROR = 1e-3.
-//! Prints steps, Jacobian evaluations, factorizations, wall time and wall time
-//! per step for each N, and the per-step cost ratio N=1000 / N=100.
+//! about z, initially horizontal, released from rest), 1 s with GSTIFF at
+//! ERROR = 1e-3, then HHT and NEWMARK at their default ERROR (1e-5, the
+//! seeds' calibration to GSTIFF's 1e-3). Prints steps, Jacobian evaluations,
+//! factorizations, wall time and wall time per step for each N, and the
+//! GSTIFF per-step cost ratio N=1000 / N=100.
 //!
 //! cargo run --release --example chain_bench [N ...]
 
-use mbsolve_model::IntegratorSettings;
+use mbsolve_model::{IntegratorKind, IntegratorSettings};
 use mbsolve_solver::{models, Simulation};
 use std::time::Instant;
 
@@ -19,46 +21,62 @@ fn main() {
     } else {
         args
     };
-    let settings = IntegratorSettings {
-        error: Some(1e-3),
-        ..Default::default()
-    };
+    let runs = [
+        IntegratorSettings {
+            error: Some(1e-3),
+            ..Default::default()
+        },
+        IntegratorSettings {
+            kind: IntegratorKind::Hht,
+            ..Default::default()
+        },
+        IntegratorSettings {
+            kind: IntegratorKind::Newmark,
+            ..Default::default()
+        },
+    ];
     println!(
-        "{:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
-        "N", "steps", "rejects", "jac", "LU", "wall [s]", "wall/step [ms]"
+        "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
+        "", "N", "steps", "rejects", "jac", "LU", "wall [s]", "wall/step [ms]"
     );
     let mut per_step = std::collections::HashMap::new();
-    for n in ns {
-        let model = models::chain(n);
-        let start = Instant::now();
-        let mut sim = match Simulation::new(&model) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("N = {n}: {e}");
-                continue;
+    for settings in &runs {
+        for &n in &ns {
+            let name = settings.kind.name();
+            let model = models::chain(n);
+            let start = Instant::now();
+            let mut sim = match Simulation::new(&model) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("N = {n}: {e}");
+                    continue;
+                }
+            };
+            let result = sim.dynamic(1.0, Some(100), None, settings);
+            let wall = start.elapsed().as_secs_f64();
+            match result {
+                Ok(st) => {
+                    let ps = 1e3 * wall / st.steps as f64;
+                    if settings.kind == IntegratorKind::Gstiff {
+                        per_step.insert(n, ps);
+                    }
+                    println!(
+                        "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12.3} {:>14.4}",
+                        name,
+                        n,
+                        st.steps,
+                        st.rejected_steps,
+                        st.jacobian_evaluations,
+                        st.factorizations,
+                        wall,
+                        ps
+                    );
+                }
+                Err(e) => println!("{name:>8} {n:>6} failed: {e}"),
             }
-        };
-        let result = sim.dynamic(1.0, Some(100), None, &settings);
-        let wall = start.elapsed().as_secs_f64();
-        match result {
-            Ok(st) => {
-                let ps = 1e3 * wall / st.steps as f64;
-                per_step.insert(n, ps);
-                println!(
-                    "{:>6} {:>8} {:>8} {:>8} {:>10} {:>12.3} {:>14.4}",
-                    n,
-                    st.steps,
-                    st.rejected_steps,
-                    st.jacobian_evaluations,
-                    st.factorizations,
-                    wall,
-                    ps
-                );
-            }
-            Err(e) => println!("{n:>6} failed: {e}"),
         }
     }
     if let (Some(a), Some(b)) = (per_step.get(&100), per_step.get(&1000)) {
-        println!("time per step ratio N=1000 / N=100: {:.2}", b / a);
+        println!("GSTIFF time per step ratio N=1000 / N=100: {:.2}", b / a);
     }
 }

@@ -8,10 +8,12 @@
 
 pub mod events;
 pub mod gstiff;
+pub mod hht;
 pub mod problem;
 pub mod sparse;
 
 pub use events::{Event, Statistics};
 pub use gstiff::{BdfParams, Gstiff, IntegrationError};
+pub use hht::{FixedStep, Hht, HhtParams, SecondOrderProblem};
 pub use problem::{DaeProblem, ProblemError, VarClass};
 pub use sparse::{SlotAssembler, SparseLu};

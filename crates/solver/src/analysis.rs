@@ -281,7 +281,7 @@ impl Simulation {
         Ok(())
     }
 
-    /// Dynamic analysis with GSTIFF, I3.
+    /// Dynamic analysis with GSTIFF, I3 (HHT and NEWMARK: `hht_run`).
     pub fn dynamic(
         &mut self,
         end: f64,
@@ -291,6 +291,12 @@ impl Simulation {
     ) -> Result<Statistics, SolverError> {
         self.ensure_ic()?;
         let times = self.output_times(end, steps, dtout)?;
+        if matches!(
+            settings.kind,
+            mbsolve_model::IntegratorKind::Hht | mbsolve_model::IntegratorKind::Newmark
+        ) {
+            return crate::hht_run::dynamic(self, &times, settings);
+        }
         let dt = times[0] - self.state.t;
         let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
         self.log.push(format!(

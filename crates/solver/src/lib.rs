@@ -8,6 +8,8 @@
 pub mod analysis;
 pub mod formulation;
 pub mod functions;
+pub mod hht_run;
+pub mod hht_settings;
 pub mod linear;
 pub mod models;
 pub mod redundancy;
