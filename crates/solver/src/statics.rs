@@ -126,6 +126,10 @@ pub struct StaticReport {
     /// for FIM_D the corrector iterations of the DAE integration; MKEAM
     /// counts its kinetic-energy iterations.
     pub iterations: usize,
+    /// Jacobian evaluations (FIM_S: one per iteration; FIM_D: those of the
+    /// integration, which reuses its Jacobian across iterations and steps,
+    /// plus the FIM_S ones; MKEAM: 0, its integrations are in the log).
+    pub jacobians: usize,
     /// Largest force imbalance (infinity norm) at the reported solutions
     /// (MKEAM: the residual kinetic energy of the last iteration).
     pub imbalance: f64,
@@ -275,6 +279,41 @@ impl ForceBalance {
         }
     }
 
+    /// Tangent of the solution path at an equilibrium (q, λ) of time t:
+    /// J [q'; λ'] = −∂F/∂t, with ∂F/∂t by a central difference in time.
+    /// Err when the Jacobian is singular.
+    pub fn path_derivative(
+        &mut self,
+        sys: &System,
+        q: &[f64],
+        lam: &[f64],
+        t: f64,
+        stability: f64,
+    ) -> Result<Vec<f64>, String> {
+        let eps = 1e-6 * t.abs().max(1.0);
+        self.residual(sys, q, lam, t + eps, None)?;
+        let plus = self.res.clone();
+        self.residual(sys, q, lam, t - eps, None)?;
+        let mut d: Vec<f64> = plus
+            .iter()
+            .zip(&self.res)
+            .map(|(a, b)| -(a - b) / (2.0 * eps))
+            .collect();
+        // Inactive rows read λ_k: their time derivative is zero.
+        self.jacobian(sys, q, lam, t, stability);
+        self.lu
+            .factor(&self.asm)
+            .map(|_| ())
+            .and_then(|_| self.lu.solve(&mut d))
+            .map_err(|s| {
+                format!(
+                    "singular Jacobian (first failing unknown {})",
+                    unknown_name(sys, s.row)
+                )
+            })?;
+        Ok(d)
+    }
+
     /// Newton–Raphson from (q0, λ0) at time t (seed comment 3).
     pub fn solve(
         &mut self,
@@ -342,7 +381,7 @@ impl ForceBalance {
             if iterations >= o.max_iter {
                 let b = best.as_ref().map(|b| &b.1).unwrap_or(&here);
                 let msg = format!(
-                    "{} did not converge in {} iterations at t = {t}: imbalance {:.3e} in {imb_name} (max_imbalance = {:e}), constraint error {:.3e}, last change {:.3e} (max_error = {:e}); best configuration reached: imbalance {:.3e}, constraint error {:.3e}",
+                    "{} did not converge in {} iterations at t = {t}: imbalance {:.3e} in {imb_name} (max_imbalance = {:e}), constraint error {:.3e}, last change {:.3e} (max_error = {:e}); best reached: imbalance {:.3e}, constraint error {:.3e}",
                     o.label,
                     o.max_iter,
                     r.imbalance,
@@ -431,6 +470,7 @@ impl Simulation {
                 Ok(StaticReport {
                     method: StaticMethod::FimS,
                     iterations,
+                    jacobians: iterations,
                     imbalance,
                     frames: 1,
                 })

@@ -367,6 +367,7 @@ pub(crate) fn run(
             return Ok(StaticReport {
                 method: StaticMethod::Mkeam,
                 iterations: it,
+                jacobians: 0,
                 imbalance: peak.ke,
                 frames: 1,
             });

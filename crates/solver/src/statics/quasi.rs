@@ -186,7 +186,20 @@ impl Simulation {
         let params = if p.method == StaticMethod::FimD {
             let mut b =
                 bdf_params(integrator, times[0] - self.state.t).map_err(SolverError::Settings)?;
-            b.error_classes = vec![VarClass::Displacement];
+            // q is fixed by the force balance at each step (it is algebraic:
+            // no error accumulates), and u = q' only follows the path, so no
+            // local-error control: steps are limited by HMAX and by the
+            // corrector, which must converge on the displacements (weights
+            // ERROR·max(|q|, 1)) with the force imbalance below
+            // max_imbalance and the constraints below the I3 tolerance (the
+            // role of dae_constr_tol).
+            b.error_classes = vec![];
+            b.corrector_classes = vec![VarClass::Displacement];
+            // The integration starts on the path's tangent: no start-up
+            // steps are needed unless HINIT asks for them.
+            if integrator.hinit.is_none() {
+                b.hinit = b.hmax;
+            }
             Some(b)
         } else {
             None
@@ -196,52 +209,60 @@ impl Simulation {
         let (q0, l0) = (self.state.q.clone(), self.state.lambda.clone());
         let first = self.fim_s(&p, t0, &q0, &l0)?;
         let mut iterations = first.iterations;
+        let mut jacobians = first.iterations;
         let mut imbalance = first.imbalance;
         let frames_before = self.frames.len();
         if self.frames.is_empty() {
             self.frames.push(static_frame(t0, &first.q, &first.lam));
         }
-        let (mut q, mut lam) = (first.q, first.lam);
-        match params {
+        let q_end = match params {
             None => {
+                let (mut q, mut lam) = (first.q, first.lam);
                 for &t in &times {
                     let eq = self.fim_s(&p, t, &q, &lam)?;
                     iterations += eq.iterations;
+                    jacobians += eq.iterations;
                     imbalance = imbalance.max(eq.imbalance);
                     self.frames.push(static_frame(t, &eq.q, &eq.lam));
                     (q, lam) = (eq.q, eq.lam);
                 }
+                q
             }
             Some(b) => {
-                iterations += self.fim_d(&p, b, &times, t0, q, lam)?;
+                let (its, jacs, imb) = self.fim_d(&p, b, &times, t0, first.q, first.lam)?;
+                iterations += its;
+                jacobians += jacs;
+                imbalance = imbalance.max(imb);
                 // Seed comment 8: FIM_S at the last step.
                 let last = self.frames.pop().expect("FIM_D wrote the outputs");
                 let eq = self.fim_s(&p, last.t, &last.q, &last.lambda)?;
                 iterations += eq.iterations;
+                jacobians += eq.iterations;
                 imbalance = imbalance.max(eq.imbalance);
                 self.frames.push(static_frame(last.t, &eq.q, &eq.lam));
-                (q, lam) = (eq.q, eq.lam);
+                eq.q
             }
-        }
+        };
         let t_end = *times.last().expect("at least one output time");
-        let zeros = vec![0.0; q.len()];
-        self.solve_configuration(t_end, &q, &zeros)?;
+        let zeros = vec![0.0; q_end.len()];
+        self.solve_configuration(t_end, &q_end, &zeros)?;
         self.log.push(format!(
-            "quasi-static analysis ({}) to t = {t_end}: {} outputs, {iterations} Newton iterations in total",
+            "quasi-static analysis ({}) to t = {t_end}: {} outputs, {iterations} Newton iterations and {jacobians} Jacobian evaluations in total, largest imbalance {imbalance:.3e}",
             p.method.name(),
             times.len()
         ));
-        let _ = lam;
         Ok(StaticReport {
             method: p.method,
             iterations,
+            jacobians,
             imbalance,
             frames: self.frames.len() - frames_before,
         })
     }
 
     /// FIM_D over the output times from the static solution (q, λ) at t0;
-    /// returns the corrector and FIM_S iterations used.
+    /// returns the corrector and FIM_S iterations, the Jacobian evaluations
+    /// and the largest force imbalance at the outputs.
     fn fim_d(
         &mut self,
         p: &StaticParams,
@@ -250,15 +271,30 @@ impl Simulation {
         t0: f64,
         q: Vec<f64>,
         lam: Vec<f64>,
-    ) -> Result<usize, SolverError> {
+    ) -> Result<(usize, usize, f64), SolverError> {
         let n = q.len();
+        let mut imbalance = 0.0f64;
+        let mut r = vec![0.0; n];
         self.log.push(format!(
             "FIM_D: GSTIFF on the force balance with inertia removed (I3), ERROR = {:e}, HMAX = {:e}, KMAX = {}",
             params.error, params.hmax, params.kmax
         ));
-        let (mut t, mut q, mut lam, mut u) = (t0, q, lam, vec![0.0; n]);
+        // Start on the path's tangent so the first steps need no start-up.
+        let mut fb = super::ForceBalance::new(&self.sys);
+        let mut u = match fb.path_derivative(&self.sys, &q, &lam, t0, p.stability) {
+            Ok(d) => d[..n].to_vec(),
+            Err(e) => {
+                self.log.push(format!(
+                    "FIM_D: no path tangent at t = {t0} ({e}); starting from rest"
+                ));
+                vec![0.0; n]
+            }
+        };
+        let (mut t, mut q, mut lam) = (t0, q, lam);
         let mut idx = 0;
         let mut iterations = 0usize;
+        let mut jacobians = 0usize;
+        let r0 = vec![0.0; n];
         while idx < times.len() {
             let start = Instant::now();
             let y0: Vec<f64> = q.iter().chain(&u).chain(&lam).copied().collect();
@@ -279,6 +315,9 @@ impl Simulation {
                         q.copy_from_slice(&y[..n]);
                         u.copy_from_slice(&y[n..2 * n]);
                         lam.copy_from_slice(&y[2 * n..]);
+                        let z = &r0;
+                        self.sys.body_residual(&q, z, z, &lam, t, &mut r);
+                        imbalance = r.iter().fold(imbalance, |a, v| a.max(v.abs()));
                         frames.push(static_frame(t, &q, &lam));
                         idx += 1;
                     }
@@ -293,6 +332,7 @@ impl Simulation {
             let events = std::mem::take(&mut integ.events);
             drop(integ);
             iterations += stats.corrector_iterations as usize;
+            jacobians += stats.jacobian_evaluations as usize;
             self.frames.extend(frames);
             self.log.extend(events.iter().map(|e| e.to_string()));
             let wall = start.elapsed().as_secs_f64();
@@ -308,12 +348,17 @@ impl Simulation {
                 ));
                 let eq = self.fim_s(p, tk, &q, &lam)?;
                 iterations += eq.iterations;
+                jacobians += eq.iterations;
+                imbalance = imbalance.max(eq.imbalance);
                 self.frames.push(static_frame(tk, &eq.q, &eq.lam));
                 (t, q, lam) = (tk, eq.q, eq.lam);
-                u.iter_mut().for_each(|v| *v = 0.0);
+                match fb.path_derivative(&self.sys, &q, &lam, t, p.stability) {
+                    Ok(d) => u.copy_from_slice(&d[..n]),
+                    Err(_) => u.iter_mut().for_each(|v| *v = 0.0),
+                }
                 idx += 1;
             }
         }
-        Ok(iterations)
+        Ok((iterations, jacobians, imbalance))
     }
 }
