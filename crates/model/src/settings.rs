@@ -96,6 +96,12 @@ pub enum Command {
         mode: SimulateMode,
         output: Option<OutputSpec>,
     },
+    /// EQUILIBRIUM/… : static solver settings; `default` resets them to the
+    /// documented defaults before applying the given arguments.
+    Equilibrium {
+        settings: StaticSettings,
+        default: bool,
+    },
 }
 
 /// Static and quasi-static solution methods (MotionSolve Param_Static).
