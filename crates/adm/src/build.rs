@@ -11,7 +11,7 @@ use mbsolve_expr::{ArgRole, Expr, ExprConstraintFunction, ExprStateFunction, Exp
 use mbsolve_model::{
     euler313, CorrectorKind, ElementRef, Force, ForceKind, Formulation, FunctionRequest, Gcon, Id,
     Inertia, IntegratorKind, IntegratorSettings, Joint, JointKind, Marker, Model, Motion,
-    MotionDof, Part, Placement, Request, RequestKind, Units,
+    MotionDof, Part, Placement, Request, RequestKind, StaticMethod, StaticSettings, Units,
 };
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
@@ -239,6 +239,13 @@ impl<'a> Builder<'a> {
                 let settings = integrator_settings(&mut a)?;
                 a.finish()?;
                 self.model.integrator = settings;
+                Ok(())
+            }
+            "EQUILIBRIUM" => {
+                let mut a = Args::new(self.file, st, label, EQUILIBRIUM_KEYS, &[])?;
+                // DEFAULT is left unconsumed: it belongs to the EQUILIBRIUM command.
+                self.model.equilibrium = equilibrium_settings(&mut a)?;
+                a.finish()?;
                 Ok(())
             }
             "OUTPUT" => {
@@ -959,6 +966,44 @@ pub(crate) const INTEGRATOR_KEYS: &[&str] = &[
     "GAMMA",
     "DEFAULT",
 ];
+
+/// Adams EQUILIBRIUM arguments (statement and command). Those without a
+/// Param_Static counterpart yet are known, so they are reported as "not
+/// supported yet" rather than unknown.
+pub(crate) const EQUILIBRIUM_KEYS: &[&str] = &[
+    "ERROR",
+    "IMBALANCE",
+    "MAXIT",
+    "STABILITY",
+    "STATIC",
+    "ALIMIT",
+    "TLIMIT",
+    "PATTERN",
+    "DYNAMIC",
+    "SETTLING_TIME",
+    "KINETIC_ENERGY_ERROR",
+    "ACCELERATION_ERROR",
+    "GLOBAL_DAMPING",
+    "DEFAULT",
+];
+
+/// EQUILIBRIUM arguments as Param_Static settings: ERROR → max_error,
+/// IMBALANCE → max_imbalance, MAXIT → max_num_iter, STABILITY → stability;
+/// STATIC (the force-imbalance method) → FIM_S. Ranges are checked by the
+/// solver.
+pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmError> {
+    let mut s = StaticSettings {
+        max_error: a.number("ERROR")?,
+        max_imbalance: a.number("IMBALANCE")?,
+        max_num_iter: a.integer("MAXIT")?,
+        stability: a.number("STABILITY")?,
+        ..Default::default()
+    };
+    if a.flag("STATIC")? {
+        s.method = Some(StaticMethod::FimS);
+    }
+    Ok(s)
+}
 
 /// INTEGRATOR arguments exactly as given (shared by the statement and the command).
 pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, AdmError> {

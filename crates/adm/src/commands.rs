@@ -1,7 +1,10 @@
 //! `.acf` command files: header lines, then INTEGRATOR / SIMULATE / STOP.
 
 use crate::args::{resolve, Args};
-use crate::build::{integrator_settings, INTEGRATOR_KEYS, OUTPUT_IGNORED, OUTPUT_KEYS};
+use crate::build::{
+    equilibrium_settings, integrator_settings, EQUILIBRIUM_KEYS, INTEGRATOR_KEYS, OUTPUT_IGNORED,
+    OUTPUT_KEYS,
+};
 use crate::error::AdmError;
 use crate::syntax::{self, lines, Statement};
 use mbsolve_model::{Command, OutputSpec, SimulateMode};
@@ -180,6 +183,15 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             acf.commands.push(Command::Integrator { settings, default });
             Ok(true)
         }
+        "EQUILIBRIUM" => {
+            let mut a = Args::new(file, st, label, EQUILIBRIUM_KEYS, &[])?;
+            let settings = equilibrium_settings(&mut a)?;
+            let default = a.flag("DEFAULT")?;
+            a.finish()?;
+            acf.commands
+                .push(Command::Equilibrium { settings, default });
+            Ok(true)
+        }
         "SIMULATE" => {
             let mut a = Args::new(
                 file,
@@ -223,10 +235,11 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             let duration = a.number("DURATION")?;
             let steps = a.integer("STEPS")?;
             let dtout = a.number("DTOUT")?;
+            // STATIC with END or DURATION is a quasi-static sweep.
             let timed = matches!(
                 mode,
                 SimulateMode::Dynamic | SimulateMode::Kinematic | SimulateMode::Transient
-            );
+            ) || (mode == SimulateMode::Static && (a.has("END") || a.has("DURATION")));
             let output = if timed {
                 let end = match (end, duration) {
                     (Some(_), Some(_)) => {
@@ -273,7 +286,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
                 *now = end;
                 Some(OutputSpec { end, steps, dtout })
             } else {
-                // END/STEPS/DTOUT on STATIC would be a quasi-static sweep
+                // STEPS/DTOUT without END on STATIC, or any on INITIAL_CONDITIONS
                 for k in ["END", "DURATION", "STEPS", "DTOUT"] {
                     if a.has(k) {
                         return Err(a.err(

@@ -3,7 +3,7 @@
 //! command sequence, but what was computed is still written.
 
 use crate::args::RunOptions;
-use mbsolve_model::{Command, IntegratorSettings, Model, OutputSpec, SimulateMode};
+use mbsolve_model::{Command, IntegratorSettings, Model, OutputSpec, SimulateMode, StaticSettings};
 use mbsolve_solver::{requests, Simulation};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -114,6 +114,17 @@ fn execute(
             ));
             Ok(())
         }
+        Command::Equilibrium {
+            settings: s,
+            default,
+        } => {
+            apply_equilibrium(&mut sim.sys.model.equilibrium, s, *default);
+            sim.log.push(format!(
+                "EQUILIBRIUM command: {:?}",
+                sim.sys.model.equilibrium
+            ));
+            Ok(())
+        }
         Command::Simulate { mode, output: spec } => {
             // TRANSIENT picks kinematic or dynamic by the DOF count after
             // redundant constraints are removed, so assemble first.
@@ -127,9 +138,7 @@ fn execute(
                 m => *m,
             };
             match mode {
-                SimulateMode::Static => {
-                    Err("SIMULATE/STATIC: static analysis is not supported yet".into())
-                }
+                SimulateMode::Static => run_static(sim, *spec, settings),
                 SimulateMode::InitialConditions => {
                     sim.initial_conditions().map_err(|e| e.to_string())?;
                     *ic_done = true;
@@ -150,6 +159,50 @@ fn execute(
             }
         }
     }
+}
+
+/// Apply an EQUILIBRIUM command to the static settings (kept in the
+/// simulation's model copy): DEFAULT resets first; given arguments override.
+pub fn apply_equilibrium(current: &mut StaticSettings, new: &StaticSettings, default: bool) {
+    if default {
+        *current = StaticSettings::default();
+    }
+    macro_rules! over {
+        ($($f:ident),*) => { $( if new.$f.is_some() { current.$f = new.$f; } )* };
+    }
+    over!(
+        method,
+        max_ke_tol,
+        max_dq_tol,
+        max_num_iter,
+        max_imbalance,
+        max_error,
+        stability,
+        compliance_delta
+    );
+}
+
+/// SIMULATE/STATIC: the static equilibrium, or with END a quasi-static
+/// sweep (FIM_D integration uses the INTEGRATOR settings).
+fn run_static(
+    sim: &mut Simulation,
+    spec: Option<OutputSpec>,
+    settings: &IntegratorSettings,
+) -> Result<(), String> {
+    let eq = sim.sys.model.equilibrium.clone();
+    let report = match spec {
+        None => sim.static_equilibrium(&eq),
+        Some(o) => sim.quasi_static(o.end, o.steps, o.dtout, &eq, settings),
+    }
+    .map_err(|e| e.to_string())?;
+    sim.log.push(format!(
+        "SIMULATE/STATIC: {} finished, {} iterations, {} Jacobian evaluations, largest imbalance {:.3e}",
+        report.method.name(),
+        report.iterations,
+        report.jacobians,
+        report.imbalance
+    ));
+    Ok(())
 }
 
 fn summary(model: &Model, path: &Path) -> String {

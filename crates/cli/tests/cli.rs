@@ -228,30 +228,6 @@ fn run_without_command_file_uses_the_default_simulation() {
 }
 
 #[test]
-fn static_analysis_is_refused_but_output_is_written() {
-    let d = scratch("static");
-    let acf = d.join("p.acf");
-    std::fs::write(
-        &acf,
-        "pendulum.adm\npstat\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 10\nSIMULATE/STATIC\nSTOP\n",
-    )
-    .unwrap();
-    let o = bin()
-        .arg("run")
-        .arg(examples().join("pendulum.adm"))
-        .arg("--acf")
-        .arg(&acf)
-        .arg("--out")
-        .arg(&d)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not supported yet"), "{}", stderr(&o));
-    let (_, rows) = read_csv(&d.join("pstat.csv"));
-    assert_eq!(rows.len(), 11);
-}
-
-#[test]
 fn help_lists_the_commands() {
     let o = bin().arg("--help").output().unwrap();
     assert!(o.status.success());
@@ -285,4 +261,120 @@ fn transient_runs_a_zero_dof_model_kinematically() {
     assert!(!msg.contains("dynamic analysis"), "{msg}");
     let (_, rows) = read_csv(&d.join("sct.csv"));
     assert_eq!(rows.len(), 51);
+}
+
+/// A mass (2 kg) on a vertical translational joint hanging from a spring
+/// (K = 100, LENGTH = 1) from the ground origin; the model starts at the
+/// free length, so the static deflection is mg/k = 0.1962.
+const HANGING_ADM: &str = "hanging spring-mass
+UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
+ACCGRAV/JGRAV = -9.81
+PART/1, GROUND
+MARKER/10, PART = 1, QP = 0, 0, 0, REULER = 0, -90D, 0
+PART/2, MASS = 2, CM = 20, IP = 0.1, 0.1, 0.1
+MARKER/20, PART = 2, QP = 0, -1, 0, REULER = 0, -90D, 0
+JOINT/1, TRANSLATIONAL, I = 20, J = 10
+SPRINGDAMPER/1, TRANSLATIONAL, I = 20, J = 10, K = 100, C = 5, LENGTH = 1
+REQUEST/1, DISPLACEMENT, I = 20, COMMENT = mass position
+EQUILIBRIUM/, IMBALANCE = 1E-8
+END
+";
+
+/// SIMULATE/STATIC then SIMULATE/DYNAMIC: the static frame is at
+/// y = −(1 + mg/k) to 1e-9 and the mass released there stays within 1e-6
+/// (ERROR = 1e-3); the message log shows the FIM_S iterations.
+#[test]
+fn static_then_dynamic_from_the_equilibrium() {
+    let d = scratch("static");
+    let adm = d.join("hang.adm");
+    std::fs::write(&adm, HANGING_ADM).unwrap();
+    let acf = d.join("hang.acf");
+    std::fs::write(
+        &acf,
+        "hang.adm\nhang\nEQUILIBRIUM/MAXIT = 20\nSIMULATE/STATIC\nSIMULATE/DYNAMIC, END = 0.5, STEPS = 10\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&adm)
+        .arg("--acf")
+        .arg(&acf)
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (header, rows) = read_csv(&d.join("hang.csv"));
+    let y = column(&header, "request_1.y");
+    assert_eq!(rows.len(), 11);
+    let exact = -(1.0 + 2.0 * 9.81 / 100.0);
+    assert!(
+        (rows[0][y] - exact).abs() < 1e-9,
+        "static y = {}",
+        rows[0][y]
+    );
+    for r in &rows {
+        assert!((r[y] - exact).abs() < 1e-6, "t = {}: y = {}", r[0], r[y]);
+    }
+    let msg = std::fs::read_to_string(d.join("hang.msg")).unwrap();
+    assert!(msg.contains("static equilibrium: method = FIM_S (FIM_D falls back to FIM_S for a pure static solution), max_imbalance = 1e-8, max_error = 1e-4, stability = 1e-10, max_num_iter = 20"), "{msg}");
+    assert!(msg.contains("FIM_S iteration 1: imbalance"), "{msg}");
+}
+
+/// SIMULATE/STATIC with END and STEPS is a quasi-static sweep; an
+/// out-of-range EQUILIBRIUM value stops the run naming the attribute.
+#[test]
+fn quasi_static_and_equilibrium_errors() {
+    let d = scratch("quasistatic");
+    let adm = d.join("hang.adm");
+    std::fs::write(&adm, HANGING_ADM).unwrap();
+    let acf = d.join("q.acf");
+    std::fs::write(
+        &acf,
+        "hang.adm\nq\nSIMULATE/STATIC, END = 1, STEPS = 4\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&adm)
+        .arg("--acf")
+        .arg(&acf)
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (header, rows) = read_csv(&d.join("q.csv"));
+    let y = column(&header, "request_1.y");
+    assert_eq!(rows.len(), 5);
+    for r in &rows {
+        assert!((r[y] + 1.1962).abs() < 1e-9, "t = {}: y = {}", r[0], r[y]);
+    }
+    let msg = std::fs::read_to_string(d.join("q.msg")).unwrap();
+    assert!(
+        msg.contains("quasi-static analysis: method = FIM_D"),
+        "{msg}"
+    );
+
+    let acf = d.join("bad.acf");
+    std::fs::write(
+        &acf,
+        "hang.adm\nbad\nEQUILIBRIUM/STABILITY = -1\nSIMULATE/STATIC\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&adm)
+        .arg("--acf")
+        .arg(&acf)
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("Param_Static: stability = -1 is out of range (stability >= 0)"),
+        "{}",
+        stderr(&o)
+    );
 }

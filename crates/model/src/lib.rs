@@ -117,6 +117,8 @@ pub struct Model {
     pub function_requests: Vec<FunctionRequest>,
     /// The dataset's INTEGRATOR statement, if any.
     pub integrator: IntegratorSettings,
+    /// Static solver settings (Param_Static / EQUILIBRIUM statement).
+    pub equilibrium: StaticSettings,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,

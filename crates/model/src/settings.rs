@@ -96,4 +96,46 @@ pub enum Command {
         mode: SimulateMode,
         output: Option<OutputSpec>,
     },
+    /// EQUILIBRIUM/… : static solver settings; `default` resets them to the
+    /// documented defaults before applying the given arguments.
+    Equilibrium {
+        settings: StaticSettings,
+        default: bool,
+    },
+}
+
+/// Static and quasi-static solution methods (MotionSolve Param_Static).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticMethod {
+    /// Maximum Kinetic Energy Attrition Method.
+    Mkeam,
+    /// Force Imbalance Method, Newton–Raphson on the force balance.
+    FimS,
+    /// Force Imbalance Method by DAE integration (quasi-statics).
+    FimD,
+}
+
+impl StaticMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            StaticMethod::Mkeam => "MKEAM",
+            StaticMethod::FimS => "FIM_S",
+            StaticMethod::FimD => "FIM_D",
+        }
+    }
+}
+
+/// Param_Static attributes exactly as given; `None` = not specified. The
+/// solver applies the documented defaults and ranges (mbsolve-solver
+/// `statics::static_params`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StaticSettings {
+    pub method: Option<StaticMethod>,
+    pub max_ke_tol: Option<f64>,
+    pub max_dq_tol: Option<f64>,
+    pub max_num_iter: Option<i64>,
+    pub max_imbalance: Option<f64>,
+    pub max_error: Option<f64>,
+    pub stability: Option<f64>,
+    pub compliance_delta: Option<f64>,
 }

@@ -33,6 +33,9 @@ pub enum SolverError {
         t: f64,
         message: String,
     },
+    /// A static or quasi-static solution failed; the best configuration
+    /// reached was kept.
+    Statics(String),
 }
 
 impl fmt::Display for SolverError {
@@ -44,6 +47,7 @@ impl fmt::Display for SolverError {
             SolverError::Integration { t, message } => {
                 write!(f, "dynamic analysis failed at t = {t:.6e}: {message}")
             }
+            SolverError::Statics(s) => write!(f, "{s}"),
         }
     }
 }
@@ -57,7 +61,7 @@ pub struct Simulation {
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
-    ic_done: bool,
+    pub(crate) ic_done: bool,
 }
 
 const POS_TOL: f64 = 1e-10;
@@ -128,7 +132,12 @@ impl Simulation {
 
     /// Positions near `q0`, velocities near `u0`, then accelerations and
     /// multipliers, all at time t; checks deactivated equations hold.
-    fn solve_configuration(&mut self, t: f64, q0: &[f64], u0: &[f64]) -> Result<(), SolverError> {
+    pub(crate) fn solve_configuration(
+        &mut self,
+        t: f64,
+        q0: &[f64],
+        u0: &[f64],
+    ) -> Result<(), SolverError> {
         let sys = &self.sys;
         let (n, m) = (sys.nq(), sys.neq());
         let mut kkt = Kkt::new(sys);
@@ -208,7 +217,7 @@ impl Simulation {
         ))
     }
 
-    fn output_times(
+    pub(crate) fn output_times(
         &self,
         end: f64,
         steps: Option<u64>,

@@ -15,5 +15,7 @@ pub mod models;
 pub mod redundancy;
 pub mod requests;
 pub mod settings;
+pub mod statics;
 
 pub use analysis::{Frame, Simulation, SolverError};
+pub use statics::{Compliance, StaticMethod, StaticReport, StaticSettings};

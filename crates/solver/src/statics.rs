@@ -1,0 +1,712 @@
+//! Static and quasi-static analysis (seeds: motionsolve-param-static; SPEC §4).
+//!
+//! - FIM_S, the Force Imbalance Method: Newton–Raphson on the force balance
+//!   F(q, λ) = 0 with velocities and accelerations zero. The unknowns are the
+//!   coordinates and the multipliers; the equations are the body equations
+//!   R(q, 0, 0, λ, t) = −Q(q, 0, t) + Φ_qᵀλ = 0 and the active constraints
+//!   Φ(q, t) = 0 (a deactivated redundant row reads λ_k = 0). √stability·M
+//!   is added to the q-block of the Jacobian so that neutral equilibria do
+//!   not make it singular; it changes the iteration, not the solution.
+//! - MKEAM, the Maximum Kinetic Energy Attrition Method (`statics/mkeam.rs`).
+//! - Quasi-statics by FIM_S at each output time or FIM_D, DAE integration of
+//!   the force balance (`statics/quasi.rs`).
+//!
+//! Convergence of FIM_S (infinity norms, seed comment 3): the imbalance of
+//! the body equations below `max_imbalance`, the constraint residual and the
+//! change of the coordinates in the last iteration below `max_error`.
+
+mod compliance;
+mod mkeam;
+mod quasi;
+
+pub use compliance::Compliance;
+pub use mbsolve_model::{StaticMethod, StaticSettings};
+
+use crate::analysis::{Frame, Simulation, SolverError};
+use crate::formulation::{coordinate_name, equation_name, AsmSink};
+use mbsolve_integrate::{SlotAssembler, SparseLu};
+use mbsolve_mech::System;
+
+/// Validated Param_Static values with the documented defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticParams {
+    /// The method as requested (default FIM_D).
+    pub requested: StaticMethod,
+    /// The method that runs: FIM_D falls back to FIM_S for a pure static
+    /// solution (seed: "FIM_D defaults to FIM_S when a pure static solution
+    /// is required").
+    pub method: StaticMethod,
+    pub max_ke_tol: f64,
+    pub max_dq_tol: f64,
+    pub max_num_iter: usize,
+    pub max_imbalance: f64,
+    pub max_error: f64,
+    pub stability: f64,
+    pub compliance_delta: f64,
+}
+
+/// Which analysis the settings are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticAnalysis {
+    Static,
+    QuasiStatic,
+}
+
+fn real(name: &str, v: Option<f64>, default: f64, zero_ok: bool) -> Result<f64, String> {
+    let x = v.unwrap_or(default);
+    let ok = x.is_finite() && if zero_ok { x >= 0.0 } else { x > 0.0 };
+    if ok {
+        Ok(x)
+    } else {
+        let rule = if zero_ok { ">= 0" } else { "> 0" };
+        Err(format!(
+            "Param_Static: {name} = {x} is out of range ({name} {rule})"
+        ))
+    }
+}
+
+/// Apply the documented defaults and ranges (seed: Param_Static attributes).
+/// Attributes of the other method's family are rejected, never ignored.
+pub fn static_params(s: &StaticSettings, analysis: StaticAnalysis) -> Result<StaticParams, String> {
+    let requested = s.method.unwrap_or(StaticMethod::FimD);
+    let mkeam_only = [
+        (s.max_ke_tol.is_some(), "max_ke_tol"),
+        (s.max_dq_tol.is_some(), "max_dq_tol"),
+    ];
+    let fim_only = [
+        (s.max_imbalance.is_some(), "max_imbalance"),
+        (s.max_error.is_some(), "max_error"),
+        (s.stability.is_some(), "stability"),
+        (s.compliance_delta.is_some(), "compliance_delta"),
+    ];
+    if requested == StaticMethod::Mkeam {
+        if analysis == StaticAnalysis::QuasiStatic {
+            return Err("Param_Static: method = MKEAM is not available for quasi-static analysis; use FIM_D or FIM_S".into());
+        }
+        if let Some((_, name)) = fim_only.iter().find(|(given, _)| *given) {
+            return Err(format!(
+                "Param_Static: {name} applies to methods FIM_S and FIM_D, not to MKEAM"
+            ));
+        }
+    } else if let Some((_, name)) = mkeam_only.iter().find(|(given, _)| *given) {
+        return Err(format!(
+            "Param_Static: {name} applies only to method MKEAM, not to {}",
+            requested.name()
+        ));
+    }
+    let max_num_iter = s.max_num_iter.unwrap_or(100);
+    if max_num_iter < 1 {
+        return Err(format!(
+            "Param_Static: max_num_iter = {max_num_iter} is out of range (max_num_iter >= 1)"
+        ));
+    }
+    let method = match (requested, analysis) {
+        (StaticMethod::FimD, StaticAnalysis::Static) => StaticMethod::FimS,
+        (m, _) => m,
+    };
+    Ok(StaticParams {
+        requested,
+        method,
+        max_ke_tol: real("max_ke_tol", s.max_ke_tol, 1e-5, false)?,
+        max_dq_tol: real("max_dq_tol", s.max_dq_tol, 1e-3, false)?,
+        max_num_iter: max_num_iter as usize,
+        max_imbalance: real("max_imbalance", s.max_imbalance, 1e-4, false)?,
+        max_error: real("max_error", s.max_error, 1e-4, false)?,
+        stability: real("stability", s.stability, 1e-10, true)?,
+        compliance_delta: real("compliance_delta", s.compliance_delta, 1e-3, false)?,
+    })
+}
+
+/// What a static or quasi-static analysis did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticReport {
+    /// The method that ran.
+    pub method: StaticMethod,
+    /// Newton iterations (linear solves) in total: FIM_S iterations, plus
+    /// for FIM_D the corrector iterations of the DAE integration; MKEAM
+    /// counts its kinetic-energy iterations.
+    pub iterations: usize,
+    /// Jacobian evaluations (FIM_S: one per iteration; FIM_D: those of the
+    /// integration, which reuses its Jacobian across iterations and steps,
+    /// plus the FIM_S ones; MKEAM: 0, its integrations are in the log).
+    pub jacobians: usize,
+    /// Largest force imbalance (infinity norm) at the reported solutions
+    /// (MKEAM: the residual kinetic energy of the last iteration).
+    pub imbalance: f64,
+    /// Output frames written.
+    pub frames: usize,
+}
+
+/// Newton iteration limits and tolerances.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NewtonOptions<'a> {
+    pub max_imbalance: f64,
+    pub max_error: f64,
+    pub stability: f64,
+    pub max_iter: usize,
+    /// Iterations to take even if the start already satisfies the tolerances.
+    pub min_iter: usize,
+    /// Extra applied generalized force (compliance perturbations).
+    pub load: Option<&'a [f64]>,
+    /// Method name for the log ("FIM_S").
+    pub label: &'a str,
+    /// Write one log line per iteration.
+    pub verbose: bool,
+}
+
+/// A (possibly approximate) static solution.
+#[derive(Clone, Debug)]
+pub(crate) struct Equilibrium {
+    pub q: Vec<f64>,
+    pub lam: Vec<f64>,
+    pub iterations: usize,
+    pub imbalance: f64,
+    pub violation: f64,
+}
+
+/// The iteration failed; `best` is the configuration with the smallest
+/// scaled residual reached.
+#[derive(Clone, Debug)]
+pub(crate) struct NewtonFailure {
+    pub best: Equilibrium,
+    pub message: String,
+}
+
+/// Reusable Newton solver for the force balance of one system.
+pub(crate) struct ForceBalance {
+    asm: SlotAssembler,
+    lu: SparseLu,
+    zeros: Vec<f64>,
+    res: Vec<f64>,
+    phi: Vec<f64>,
+    jdx: Vec<f64>,
+}
+
+/// Residual norms: (imbalance, its row, constraint violation, its row).
+struct Norms {
+    imbalance: f64,
+    imbalance_row: usize,
+    violation: f64,
+    violation_row: usize,
+}
+
+/// Name of unknown `i` of the (q, λ) system.
+pub(crate) fn unknown_name(sys: &System, i: usize) -> String {
+    let n = sys.nq();
+    if i < n {
+        coordinate_name(sys, i)
+    } else {
+        format!("multiplier of {}", equation_name(sys, i - n))
+    }
+}
+
+impl ForceBalance {
+    pub fn new(sys: &System) -> Self {
+        let (n, m) = (sys.nq(), sys.neq());
+        ForceBalance {
+            asm: SlotAssembler::new(n + m),
+            lu: SparseLu::new(),
+            zeros: vec![0.0; n],
+            res: vec![0.0; n + m],
+            phi: vec![0.0; m],
+            jdx: vec![0.0; n + m],
+        }
+    }
+
+    /// F(q, λ) into `self.res`; Err names a non-finite equation.
+    fn residual(
+        &mut self,
+        sys: &System,
+        q: &[f64],
+        lam: &[f64],
+        t: f64,
+        load: Option<&[f64]>,
+    ) -> Result<Norms, String> {
+        let (n, m) = (sys.nq(), sys.neq());
+        let z = &self.zeros;
+        sys.body_residual(q, z, z, lam, t, &mut self.res[..n]);
+        if let Some(f) = load {
+            for i in 0..n {
+                self.res[i] -= f[i];
+            }
+        }
+        sys.constraints(q, t, &mut self.phi);
+        for k in 0..m {
+            self.res[n + k] = if sys.active[k] { self.phi[k] } else { lam[k] };
+        }
+        if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
+            let what = if i < n {
+                format!("{} force balance", coordinate_name(sys, i))
+            } else {
+                equation_name(sys, i - n)
+            };
+            return Err(format!("non-finite residual in {what}"));
+        }
+        let argmax = |r: &[f64]| {
+            r.iter()
+                .enumerate()
+                .fold((0.0f64, 0usize), |(b, bi), (i, v)| {
+                    if v.abs() > b {
+                        (v.abs(), i)
+                    } else {
+                        (b, bi)
+                    }
+                })
+        };
+        let (imbalance, imbalance_row) = argmax(&self.res[..n]);
+        let (violation, violation_row) = argmax(&self.res[n..]);
+        Ok(Norms {
+            imbalance,
+            imbalance_row,
+            violation,
+            violation_row,
+        })
+    }
+
+    /// ∂F/∂(q, λ) + √stability·M in the q-block.
+    fn jacobian(&mut self, sys: &System, q: &[f64], lam: &[f64], t: f64, stability: f64) {
+        let n = sys.nq();
+        let ca = stability.sqrt();
+        loop {
+            self.asm.begin();
+            let mut s = AsmSink(&mut self.asm);
+            let z = &self.zeros;
+            sys.body_jacobian(q, z, z, lam, t, &mut s, 0, Some(0), 0, 0.0, ca);
+            sys.constraint_jacobian(q, t, &mut s, n, 0, Some((0, n)), Some(n));
+            if self.asm.finish() {
+                break;
+            }
+        }
+    }
+
+    /// Tangent of the solution path at an equilibrium (q, λ) of time t:
+    /// J [q'; λ'] = −∂F/∂t, with ∂F/∂t by a central difference in time.
+    /// Err when the Jacobian is singular.
+    pub fn path_derivative(
+        &mut self,
+        sys: &System,
+        q: &[f64],
+        lam: &[f64],
+        t: f64,
+        stability: f64,
+    ) -> Result<Vec<f64>, String> {
+        let eps = 1e-6 * t.abs().max(1.0);
+        self.residual(sys, q, lam, t + eps, None)?;
+        let plus = self.res.clone();
+        self.residual(sys, q, lam, t - eps, None)?;
+        let mut d: Vec<f64> = plus
+            .iter()
+            .zip(&self.res)
+            .map(|(a, b)| -(a - b) / (2.0 * eps))
+            .collect();
+        // Inactive rows read λ_k: their time derivative is zero.
+        self.jacobian(sys, q, lam, t, stability);
+        self.lu
+            .factor(&self.asm)
+            .map(|_| ())
+            .and_then(|_| self.lu.solve(&mut d))
+            .map_err(|s| {
+                format!(
+                    "singular Jacobian (first failing unknown {})",
+                    unknown_name(sys, s.row)
+                )
+            })?;
+        Ok(d)
+    }
+
+    /// Newton–Raphson from (q0, λ0) at time t (seed comment 3).
+    pub fn solve(
+        &mut self,
+        sys: &System,
+        t: f64,
+        q0: &[f64],
+        lam0: &[f64],
+        o: &NewtonOptions,
+        log: &mut Vec<String>,
+    ) -> Result<Equilibrium, NewtonFailure> {
+        let n = sys.nq();
+        let mut q = q0.to_vec();
+        let mut lam = lam0.to_vec();
+        let mut change = 0.0f64;
+        let mut best: Option<(f64, Equilibrium)> = None;
+        let mut iterations = 0usize;
+        let fail =
+            |best: Option<(f64, Equilibrium)>, q: &[f64], lam: &[f64], iterations, message| {
+                let best = best.map(|b| b.1).unwrap_or_else(|| Equilibrium {
+                    q: q.to_vec(),
+                    lam: lam.to_vec(),
+                    iterations,
+                    imbalance: f64::INFINITY,
+                    violation: f64::INFINITY,
+                });
+                NewtonFailure { best, message }
+            };
+        loop {
+            let r = match self.residual(sys, &q, &lam, t, o.load) {
+                Ok(r) => r,
+                Err(e) => {
+                    let msg = format!("{} at iteration {iterations} (t = {t}): {e}", o.label);
+                    return Err(fail(best, &q, &lam, iterations, msg));
+                }
+            };
+            let imb_name = format!("{} force balance", coordinate_name(sys, r.imbalance_row));
+            if o.verbose {
+                log.push(format!(
+                    "{} iteration {iterations}: imbalance {:.3e} in {imb_name}; constraint error {:.3e} in {}; change {:.3e}",
+                    o.label,
+                    r.imbalance,
+                    r.violation,
+                    if sys.neq() > 0 { equation_name(sys, r.violation_row) } else { "-".into() },
+                    change
+                ));
+            }
+            let merit = (r.imbalance / o.max_imbalance).max(r.violation / o.max_error);
+            let here = Equilibrium {
+                q: q.clone(),
+                lam: lam.clone(),
+                iterations,
+                imbalance: r.imbalance,
+                violation: r.violation,
+            };
+            if best.as_ref().is_none_or(|(b, _)| merit < *b) {
+                best = Some((merit, here.clone()));
+            }
+            if iterations >= o.min_iter
+                && r.imbalance <= o.max_imbalance
+                && r.violation <= o.max_error
+                && change <= o.max_error
+            {
+                return Ok(here);
+            }
+            if iterations >= o.max_iter {
+                let b = best.as_ref().map(|b| &b.1).unwrap_or(&here);
+                let msg = format!(
+                    "{} did not converge in {} iterations at t = {t}: imbalance {:.3e} in {imb_name} (max_imbalance = {:e}), constraint error {:.3e}, last change {:.3e} (max_error = {:e}); best reached: imbalance {:.3e}, constraint error {:.3e}",
+                    o.label,
+                    o.max_iter,
+                    r.imbalance,
+                    o.max_imbalance,
+                    r.violation,
+                    change,
+                    o.max_error,
+                    b.imbalance,
+                    b.violation
+                );
+                return Err(fail(best, &q, &lam, iterations, msg));
+            }
+            self.jacobian(sys, &q, &lam, t, o.stability);
+            let mut dx: Vec<f64> = self.res.iter().map(|v| -v).collect();
+            let solved = self
+                .lu
+                .factor(&self.asm)
+                .map(|_| ())
+                .and_then(|_| self.lu.solve(&mut dx));
+            // A pivot that is zero only to rounding gives a finite but
+            // meaningless step: check the linear residual as well.
+            let singular_row = match solved {
+                Err(s) => Some(s.row),
+                Ok(()) => {
+                    self.asm.mul(&dx, &mut self.jdx);
+                    let scale = self.res.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+                    let bad = (0..dx.len())
+                        .map(|i| (self.jdx[i] + self.res[i]).abs())
+                        .fold(0.0f64, f64::max);
+                    (bad > 1e-6 * scale.max(f64::MIN_POSITIVE)).then(|| {
+                        (0..dx.len())
+                            .max_by(|&a, &b| dx[a].abs().total_cmp(&dx[b].abs()))
+                            .unwrap_or(0)
+                    })
+                }
+            };
+            if let Some(row) = singular_row {
+                let msg = format!(
+                    "{}: singular Jacobian at iteration {iterations} (t = {t}), first failing unknown {}; a neutral equilibrium (the model can move without a change of force) needs stability > 0 (now {:e}, e.g. 0.01)",
+                    o.label,
+                    unknown_name(sys, row),
+                    o.stability
+                );
+                return Err(fail(best, &q, &lam, iterations, msg));
+            }
+            iterations += 1;
+            change = 0.0;
+            for i in 0..n {
+                q[i] += dx[i];
+                change = change.max(dx[i].abs());
+            }
+            for k in 0..lam.len() {
+                lam[k] += dx[n + k];
+            }
+        }
+    }
+}
+
+impl Simulation {
+    /// SIMULATE/STATIC: the static equilibrium at the current time with the
+    /// Param_Static settings. On success the equilibrium becomes the current
+    /// state (a following dynamic analysis starts from it) and one output
+    /// frame. On failure the best configuration reached is kept as the state
+    /// and a frame, and the message names the complementary method.
+    pub fn static_equilibrium(
+        &mut self,
+        settings: &StaticSettings,
+    ) -> Result<StaticReport, SolverError> {
+        let p = static_params(settings, StaticAnalysis::Static).map_err(SolverError::Settings)?;
+        if !self.ic_done {
+            self.initial_conditions()?;
+        }
+        let t = self.state.t;
+        self.log_params(&p, "static equilibrium");
+        match p.method {
+            StaticMethod::Mkeam => mkeam::run(self, &p, t),
+            _ => {
+                let (q0, l0) = (self.state.q.clone(), self.state.lambda.clone());
+                let eq = self.fim_s(&p, t, &q0, &l0)?;
+                let imbalance = eq.imbalance;
+                let iterations = eq.iterations;
+                self.accept_static(t, &eq.q, Some(&eq.lam))?;
+                self.log.push(format!(
+                    "static equilibrium found by FIM_S in {iterations} iterations: imbalance {imbalance:.3e}"
+                ));
+                Ok(StaticReport {
+                    method: StaticMethod::FimS,
+                    iterations,
+                    jacobians: iterations,
+                    imbalance,
+                    frames: 1,
+                })
+            }
+        }
+    }
+
+    fn log_params(&mut self, p: &StaticParams, what: &str) {
+        let mut line = format!("{what}: method = {}", p.method.name());
+        if p.requested != p.method {
+            line.push_str(&format!(
+                " ({} falls back to {} for a pure static solution)",
+                p.requested.name(),
+                p.method.name()
+            ));
+        }
+        match p.method {
+            StaticMethod::Mkeam => line.push_str(&format!(
+                ", max_ke_tol = {:e}, max_dq_tol = {:e}, max_num_iter = {}",
+                p.max_ke_tol, p.max_dq_tol, p.max_num_iter
+            )),
+            _ => line.push_str(&format!(
+                ", max_imbalance = {:e}, max_error = {:e}, stability = {:e}, max_num_iter = {}",
+                p.max_imbalance, p.max_error, p.stability, p.max_num_iter
+            )),
+        }
+        self.log.push(line);
+    }
+
+    /// One FIM_S solution at time t from (q0, λ0), logging each iteration;
+    /// on failure the best configuration becomes the state and a frame.
+    pub(crate) fn fim_s(
+        &mut self,
+        p: &StaticParams,
+        t: f64,
+        q0: &[f64],
+        lam0: &[f64],
+    ) -> Result<Equilibrium, SolverError> {
+        let opts = NewtonOptions {
+            max_imbalance: p.max_imbalance,
+            max_error: p.max_error,
+            stability: p.stability,
+            max_iter: p.max_num_iter,
+            min_iter: 0,
+            load: None,
+            label: "FIM_S",
+            verbose: true,
+        };
+        let mut fb = ForceBalance::new(&self.sys);
+        match fb.solve(&self.sys, t, q0, lam0, &opts, &mut self.log) {
+            Ok(eq) => Ok(eq),
+            Err(f) => {
+                let message = format!(
+                    "static equilibrium failed: {}; the best configuration reached is kept. The force imbalance and kinetic energy methods are complementary: try method = MKEAM (it finds stable equilibria far from the model configuration)",
+                    f.message
+                );
+                Err(self.keep_best(t, &f.best.q, &f.best.lam, message))
+            }
+        }
+    }
+
+    /// Keep a failed solution's best configuration as the state and a frame.
+    pub(crate) fn keep_best(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        lam: &[f64],
+        message: String,
+    ) -> SolverError {
+        let n = q.len();
+        self.state = Frame {
+            t,
+            q: q.to_vec(),
+            u: vec![0.0; n],
+            a: vec![0.0; n],
+            lambda: lam.to_vec(),
+        };
+        self.frames.push(self.state.clone());
+        self.log.push(format!("ERROR: {message}"));
+        SolverError::Statics(message)
+    }
+
+    /// Accept an equilibrium: positions polished onto the constraints, then
+    /// consistent velocities and accelerations become the state (so dynamics
+    /// can start from it); the frame reports zero velocities and
+    /// accelerations and the static multipliers (if given).
+    pub(crate) fn accept_static(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        lam: Option<&[f64]>,
+    ) -> Result<(), SolverError> {
+        let n = q.len();
+        let zeros = vec![0.0; n];
+        self.solve_configuration(t, q, &zeros)?;
+        self.frames.push(Frame {
+            t,
+            q: self.state.q.clone(),
+            u: zeros.clone(),
+            a: zeros,
+            lambda: lam
+                .map(<[f64]>::to_vec)
+                .unwrap_or_else(|| self.state.lambda.clone()),
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_seed() {
+        let p = static_params(&StaticSettings::default(), StaticAnalysis::QuasiStatic).unwrap();
+        assert_eq!(p.requested, StaticMethod::FimD);
+        assert_eq!(p.method, StaticMethod::FimD);
+        assert_eq!(
+            (p.max_ke_tol, p.max_dq_tol, p.max_num_iter),
+            (1e-5, 1e-3, 100)
+        );
+        assert_eq!(
+            (
+                p.max_imbalance,
+                p.max_error,
+                p.stability,
+                p.compliance_delta
+            ),
+            (1e-4, 1e-4, 1e-10, 1e-3)
+        );
+        let s = static_params(&StaticSettings::default(), StaticAnalysis::Static).unwrap();
+        assert_eq!(s.requested, StaticMethod::FimD);
+        assert_eq!(s.method, StaticMethod::FimS);
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_attribute() {
+        let check = |s: StaticSettings, msg: &str| {
+            assert_eq!(static_params(&s, StaticAnalysis::Static).unwrap_err(), msg);
+        };
+        check(
+            StaticSettings {
+                max_imbalance: Some(-1.0),
+                ..Default::default()
+            },
+            "Param_Static: max_imbalance = -1 is out of range (max_imbalance > 0)",
+        );
+        check(
+            StaticSettings {
+                max_error: Some(0.0),
+                ..Default::default()
+            },
+            "Param_Static: max_error = 0 is out of range (max_error > 0)",
+        );
+        check(
+            StaticSettings {
+                stability: Some(-1e-3),
+                ..Default::default()
+            },
+            "Param_Static: stability = -0.001 is out of range (stability >= 0)",
+        );
+        check(
+            StaticSettings {
+                compliance_delta: Some(f64::NAN),
+                ..Default::default()
+            },
+            "Param_Static: compliance_delta = NaN is out of range (compliance_delta > 0)",
+        );
+        check(
+            StaticSettings {
+                max_num_iter: Some(0),
+                ..Default::default()
+            },
+            "Param_Static: max_num_iter = 0 is out of range (max_num_iter >= 1)",
+        );
+        check(
+            StaticSettings {
+                method: Some(StaticMethod::Mkeam),
+                max_ke_tol: Some(0.0),
+                ..Default::default()
+            },
+            "Param_Static: max_ke_tol = 0 is out of range (max_ke_tol > 0)",
+        );
+        check(
+            StaticSettings {
+                method: Some(StaticMethod::Mkeam),
+                max_dq_tol: Some(-2.0),
+                ..Default::default()
+            },
+            "Param_Static: max_dq_tol = -2 is out of range (max_dq_tol > 0)",
+        );
+    }
+
+    #[test]
+    fn attributes_of_the_other_method_are_rejected() {
+        let s = StaticSettings {
+            method: Some(StaticMethod::Mkeam),
+            stability: Some(0.01),
+            ..Default::default()
+        };
+        assert_eq!(
+            static_params(&s, StaticAnalysis::Static).unwrap_err(),
+            "Param_Static: stability applies to methods FIM_S and FIM_D, not to MKEAM"
+        );
+        let s = StaticSettings {
+            method: Some(StaticMethod::FimS),
+            max_ke_tol: Some(1e-6),
+            ..Default::default()
+        };
+        assert_eq!(
+            static_params(&s, StaticAnalysis::Static).unwrap_err(),
+            "Param_Static: max_ke_tol applies only to method MKEAM, not to FIM_S"
+        );
+        let s = StaticSettings {
+            max_dq_tol: Some(1e-6),
+            ..Default::default()
+        };
+        assert_eq!(
+            static_params(&s, StaticAnalysis::Static).unwrap_err(),
+            "Param_Static: max_dq_tol applies only to method MKEAM, not to FIM_D"
+        );
+    }
+
+    #[test]
+    fn mkeam_is_rejected_for_quasi_statics() {
+        let s = StaticSettings {
+            method: Some(StaticMethod::Mkeam),
+            ..Default::default()
+        };
+        assert_eq!(
+            static_params(&s, StaticAnalysis::QuasiStatic).unwrap_err(),
+            "Param_Static: method = MKEAM is not available for quasi-static analysis; use FIM_D or FIM_S"
+        );
+        assert_eq!(
+            static_params(&s, StaticAnalysis::Static).unwrap().method,
+            StaticMethod::Mkeam
+        );
+    }
+}
