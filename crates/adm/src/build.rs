@@ -989,14 +989,17 @@ pub(crate) const EQUILIBRIUM_KEYS: &[&str] = &[
 
 /// EQUILIBRIUM arguments as Param_Static settings: ERROR → max_error,
 /// IMBALANCE → max_imbalance, MAXIT → max_num_iter, STABILITY → stability;
-/// STATIC (the force-imbalance method) → FIM_S. Ranges are checked by the
-/// solver.
+/// STATIC (the force-imbalance method) → FIM_S; TLIMIT and ALIMIT limit
+/// each Newton step (ALIMIT in radians; `1.0D` is degrees). Ranges are
+/// checked by the solver.
 pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmError> {
     let mut s = StaticSettings {
         max_error: a.number("ERROR")?,
         max_imbalance: a.number("IMBALANCE")?,
         max_num_iter: a.integer("MAXIT")?,
         stability: a.number("STABILITY")?,
+        tlimit: a.number("TLIMIT")?,
+        alimit: a.number("ALIMIT")?,
         ..Default::default()
     };
     if a.flag("STATIC")? {

@@ -138,4 +138,10 @@ pub struct StaticSettings {
     pub max_error: Option<f64>,
     pub stability: Option<f64>,
     pub compliance_delta: Option<f64>,
+    /// Adams EQUILIBRIUM TLIMIT: largest translational change of a part per
+    /// Newton iteration (FIM_S); no limit when absent.
+    pub tlimit: Option<f64>,
+    /// Adams EQUILIBRIUM ALIMIT: largest rotation of a part per Newton
+    /// iteration, radians (FIM_S); no limit when absent.
+    pub alimit: Option<f64>,
 }

@@ -43,6 +43,10 @@ pub struct StaticParams {
     pub max_error: f64,
     pub stability: f64,
     pub compliance_delta: f64,
+    /// Per-iteration limits on a part's translation and rotation (Adams
+    /// TLIMIT, ALIMIT); infinite when not given.
+    pub tlimit: f64,
+    pub alimit: f64,
 }
 
 /// Which analysis the settings are for.
@@ -114,6 +118,12 @@ pub fn static_params(s: &StaticSettings, analysis: StaticAnalysis) -> Result<Sta
         max_error: real("max_error", s.max_error, 1e-4, false)?,
         stability: real("stability", s.stability, 1e-10, true)?,
         compliance_delta: real("compliance_delta", s.compliance_delta, 1e-3, false)?,
+        tlimit: s
+            .tlimit
+            .map_or(Ok(f64::INFINITY), |v| real("TLIMIT", Some(v), v, false))?,
+        alimit: s
+            .alimit
+            .map_or(Ok(f64::INFINITY), |v| real("ALIMIT", Some(v), v, false))?,
     })
 }
 
@@ -152,6 +162,8 @@ pub(crate) struct NewtonOptions<'a> {
     pub label: &'a str,
     /// Write one log line per iteration.
     pub verbose: bool,
+    /// Largest translation and rotation (radians) of a part per iteration.
+    pub limits: [f64; 2],
 }
 
 /// A (possibly approximate) static solution.
@@ -428,15 +440,41 @@ impl ForceBalance {
                 return Err(fail(best, &q, &lam, iterations, msg));
             }
             iterations += 1;
+            // TLIMIT / ALIMIT: shorten the whole step so no part moves more
+            // than the limits (rotation angle ≈ 2|Δp| for Euler parameters).
+            let mut scale: f64 = 1.0;
+            for b in 0..n / 7 {
+                let c = 7 * b;
+                let dr = (0..3).map(|i| dx[c + i] * dx[c + i]).sum::<f64>().sqrt();
+                let dp = (3..7).map(|i| dx[c + i] * dx[c + i]).sum::<f64>().sqrt();
+                scale = scale
+                    .min(o_limit(o.limits[0], dr))
+                    .min(o_limit(o.limits[1], 2.0 * dp));
+            }
+            if scale < 1.0 && o.verbose {
+                log.push(format!(
+                    "{}: iteration {iterations}: step limited by TLIMIT/ALIMIT to {scale:.3e} of the Newton step",
+                    o.label
+                ));
+            }
             change = 0.0;
             for i in 0..n {
-                q[i] += dx[i];
-                change = change.max(dx[i].abs());
+                q[i] += scale * dx[i];
+                change = change.max((scale * dx[i]).abs());
             }
             for k in 0..lam.len() {
-                lam[k] += dx[n + k];
+                lam[k] += scale * dx[n + k];
             }
         }
+    }
+}
+
+/// Step fraction that keeps a change of size `d` within `limit`.
+fn o_limit(limit: f64, d: f64) -> f64 {
+    if d > limit {
+        limit / d
+    } else {
+        1.0
     }
 }
 
@@ -518,6 +556,7 @@ impl Simulation {
             load: None,
             label: "FIM_S",
             verbose: true,
+            limits: [p.tlimit, p.alimit],
         };
         let mut fb = ForceBalance::new(&self.sys);
         match fb.solve(&self.sys, t, q0, lam0, &opts, &mut self.log) {

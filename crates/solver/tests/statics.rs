@@ -675,3 +675,39 @@ fn quasi_static_nonlinear_and_integrator_difficulty() {
     // FIM_D reuses its Jacobian over a step's corrector iterations.
     assert!(jacobians[1] < jacobians[0], "{jacobians:?}");
 }
+
+/// Adams TLIMIT: with a per-iteration translation limit of 0.05 below the
+/// 0.196 deflection, FIM_S takes at least ⌈0.196/0.05⌉ = 4 limited steps,
+/// logs them, and still reaches y = −(1 + mg/k); a non-positive TLIMIT is
+/// rejected by name.
+#[test]
+fn tlimit_limits_each_newton_step() {
+    let (mass, k) = (2.0, 100.0);
+    let mut sim = Simulation::new(&hanging(mass, k, 5.0)).unwrap();
+    let set = StaticSettings {
+        method: Some(StaticMethod::FimS),
+        tlimit: Some(0.05),
+        ..Default::default()
+    };
+    let rep = sim.static_equilibrium(&set).unwrap();
+    let exact = -(1.0 + mass * G / k);
+    println!("TLIMIT = 0.05: {} iterations", rep.iterations);
+    assert!((sim.state.q[1] - exact).abs() < 1e-9);
+    assert!(rep.iterations >= 4, "{} iterations", rep.iterations);
+    let limited = sim
+        .log
+        .iter()
+        .filter(|l| l.contains("step limited by TLIMIT/ALIMIT"))
+        .count();
+    assert!(limited >= 3, "{limited} limited steps logged");
+    let bad = StaticSettings {
+        tlimit: Some(0.0),
+        ..Default::default()
+    };
+    let mut sim = Simulation::new(&hanging(mass, k, 5.0)).unwrap();
+    let err = sim.static_equilibrium(&bad).unwrap_err().to_string();
+    assert!(
+        err.contains("TLIMIT = 0 is out of range (TLIMIT > 0)"),
+        "{err}"
+    );
+}

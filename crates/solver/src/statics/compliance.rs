@@ -56,6 +56,7 @@ impl Simulation {
             load: None,
             label: "compliance",
             verbose: false,
+            limits: [f64::INFINITY; 2],
         };
         let mut fb = ForceBalance::new(sys);
         let mut scratch = Vec::new();
