@@ -328,3 +328,80 @@ impl CompiledFunctionRequest {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{models, Simulation};
+    use mbsolve_model::{Marker, Placement};
+
+    fn eval(sys: &System, frame: &Frame, text: &str) -> f64 {
+        Expr::parse(text)
+            .unwrap()
+            .eval_in(&FrameContext { sys, frame })
+            .unwrap()
+    }
+
+    /// Hand values on a pendulum (L = 1, hinge at the origin about z) with
+    /// marker 30 at the bob, turned θ = 0.5 rad and spinning at ω = 2 rad/s
+    /// about z; and the hinge reaction at release against Newton's law.
+    #[test]
+    fn measures_match_hand_values() {
+        let mut model = models::pendulum(1.0, 9.81);
+        model.markers.push(Marker {
+            id: 30,
+            part: 2,
+            placement: Placement::at(0.0, 0.0, 0.0),
+        });
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.initial_conditions().unwrap();
+        let (sys, s0) = (&sim.sys, sim.state.clone());
+        // Reaction on the bob's part (jflag 0: marker 20) balances gravity
+        // and inertia: R_y = m (a_y + g); the ground gets −R (jflag 1).
+        let ry = s0.a[1] + 9.81;
+        assert!((eval(sys, &s0, "JOINT(1,0,3,0)") - ry).abs() < 1e-9);
+        assert!((eval(sys, &s0, "JOINT(1,1,3,0)") + ry).abs() < 1e-9);
+        assert!((eval(sys, &s0, "JOINT(1,0,1,0)") - ry.abs()).abs() < 1e-9);
+        let (th, w) = (0.5f64, 2.0f64);
+        let (c, s) = (th.cos(), th.sin());
+        let (ch, sh) = ((th / 2.0).cos(), (th / 2.0).sin());
+        let mut fr = s0.clone();
+        fr.q[..7].copy_from_slice(&[c, s, 0.0, ch, 0.0, 0.0, sh]);
+        fr.u[..7].copy_from_slice(&[-w * s, w * c, 0.0, -sh * w / 2.0, 0.0, 0.0, ch * w / 2.0]);
+        let pdd = [-ch * w * w / 4.0, 0.0, 0.0, -sh * w * w / 4.0];
+        fr.a[..7].copy_from_slice(&[-w * w * c, -w * w * s, 0.0, pdd[0], pdd[1], pdd[2], pdd[3]]);
+        let cases = [
+            ("DX(30,10)", c),
+            ("DY(30,10)", s),
+            ("DX(30,10,30)", 1.0),
+            ("DM(30,10)", 1.0),
+            ("VX(30,10)", -w * s),
+            ("VY(30,10,0,30)", 0.0),
+            ("VM(30,10)", w),
+            ("VR(30,10)", 0.0),
+            ("WZ(30,10)", w),
+            ("WM(30,10)", w),
+            ("ACCX(30,10)", -w * w * c),
+            ("ACCY(30,10,30)", 0.0),
+            ("WDTZ(30,10)", 0.0),
+            ("AZ(30,10)", th),
+            ("PSI(30,10)", th),
+            ("YAW(30,10)", th),
+            ("ROLL(30,10)", 0.0),
+            ("ORIENT(27,1,30,10)", ch),
+            ("ORIENT(27,4,30,10)", sh),
+        ];
+        for (text, want) in cases {
+            let got = eval(sys, &fr, text);
+            assert!((got - want).abs() < 1e-12, "{text}: {got} vs {want}");
+        }
+        let err = Expr::parse("ORIENT(27,5,30,10)")
+            .unwrap()
+            .eval_in(&FrameContext { sys, frame: &fr })
+            .unwrap_err();
+        assert_eq!(
+            err.message,
+            "ORIENT(27, …): component must be 1…4 (e0, e1, e2, e3), got 5"
+        );
+    }
+}
