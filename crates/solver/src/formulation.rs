@@ -48,6 +48,36 @@ pub fn equation_name(sys: &System, k: usize) -> String {
     format!("{} {}", sys.model.describe(e.element), e.name)
 }
 
+/// The algebraic rows shared by every formulation: scale·Φ_k for active
+/// equations, λ_k for deactivated (redundant) ones. `phi` is scratch of
+/// length neq; `out` has neq entries.
+pub(crate) fn constraint_rows(
+    sys: &System,
+    q: &[f64],
+    lam: &[f64],
+    t: f64,
+    scale: f64,
+    phi: &mut [f64],
+    out: &mut [f64],
+) {
+    sys.constraints(q, t, phi);
+    for k in 0..out.len() {
+        out[k] = if sys.active[k] {
+            scale * phi[k]
+        } else {
+            lam[k]
+        };
+    }
+}
+
+/// Err naming the first non-finite residual row (`what` names row i).
+pub(crate) fn check_finite(v: &[f64], what: impl Fn(usize) -> String) -> Result<(), ProblemError> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(i) => Err(ProblemError(format!("non-finite residual in {}", what(i)))),
+        None => Ok(()),
+    }
+}
+
 /// Position constraints must hold to this absolute tolerance (model length
 /// units) when the corrector converges, so outputs satisfy |Φ| ≪ ERROR.
 pub const CONSTRAINT_TOL: f64 = 1e-10;
@@ -70,7 +100,7 @@ impl DaeProblem for I3Problem<'_> {
         yp: &[f64],
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
-        let (n, m) = (self.sys.nq(), self.sys.neq());
+        let n = self.sys.nq();
         let (q, rest) = y.split_at(n);
         let (u, lam) = rest.split_at(n);
         let up = &yp[n..2 * n];
@@ -78,21 +108,8 @@ impl DaeProblem for I3Problem<'_> {
             out[i] = u[i] - yp[i];
         }
         self.sys.body_residual(q, u, up, lam, t, &mut out[n..2 * n]);
-        self.sys.constraints(q, t, &mut self.phi);
-        for k in 0..m {
-            out[2 * n + k] = if self.sys.active[k] {
-                self.phi[k]
-            } else {
-                lam[k]
-            };
-        }
-        if let Some(i) = out.iter().position(|v| !v.is_finite()) {
-            return Err(ProblemError(format!(
-                "non-finite residual in {}",
-                self.describe_equation(i)
-            )));
-        }
-        Ok(())
+        constraint_rows(self.sys, q, lam, t, 1.0, &mut self.phi, &mut out[2 * n..]);
+        check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
         &mut self,

@@ -16,6 +16,9 @@ use nalgebra::{Matrix3, Quaternion, Vector3};
 pub struct FrameContext<'a> {
     pub sys: &'a System,
     pub frame: &'a Frame,
+    /// The model's initial coordinates (`sys.initial_state().0`): ORIENT
+    /// takes its sign convention from them.
+    pub initial_q: &'a [f64],
 }
 
 fn ground() -> MarkerState {
@@ -268,7 +271,7 @@ impl EvalContext for FrameContext<'_> {
                 let p = rel(&self.frame.q)?;
                 // Continuous in time like the body's Euler parameters, with
                 // the sign that makes e0 ≥ 0 in the initial configuration.
-                let p0 = rel(&self.sys.initial_state().0)?;
+                let p0 = rel(self.initial_q)?;
                 let sign = if p0.w < 0.0 { -1.0 } else { 1.0 };
                 Ok(sign * [p.w, p.i, p.j, p.k][c as usize - 1])
             }
@@ -311,10 +314,10 @@ impl CompiledFunctionRequest {
     }
 
     /// Values of the defined components on one frame.
-    pub fn evaluate(&self, sys: &System, frame: &Frame, out: &mut Vec<f64>) -> Result<(), String> {
-        let ctx = FrameContext { sys, frame };
+    pub fn evaluate(&self, ctx: &FrameContext, out: &mut Vec<f64>) -> Result<(), String> {
+        let frame = ctx.frame;
         for (k, e) in &self.components {
-            let v = e.eval_in(&ctx).map_err(|err| {
+            let v = e.eval_in(ctx).map_err(|err| {
                 format!(
                     "REQUEST/{}: F{} = {} at t = {}: {err}",
                     self.id,
@@ -338,7 +341,11 @@ mod tests {
     fn eval(sys: &System, frame: &Frame, text: &str) -> f64 {
         Expr::parse(text)
             .unwrap()
-            .eval_in(&FrameContext { sys, frame })
+            .eval_in(&FrameContext {
+                sys,
+                frame,
+                initial_q: &sys.initial_state().0,
+            })
             .unwrap()
     }
 
@@ -397,7 +404,11 @@ mod tests {
         }
         let err = Expr::parse("ORIENT(27,5,30,10)")
             .unwrap()
-            .eval_in(&FrameContext { sys, frame: &fr })
+            .eval_in(&FrameContext {
+                sys,
+                frame: &fr,
+                initial_q: &sys.initial_state().0,
+            })
             .unwrap_err();
         assert_eq!(
             err.message,

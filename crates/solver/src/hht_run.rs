@@ -4,7 +4,9 @@
 //! redundant rows pin λ_k = 0).
 
 use crate::analysis::{Frame, Simulation, SolverError};
-use crate::formulation::{coordinate_name, equation_name, AsmSink, CONSTRAINT_TOL};
+use crate::formulation::{
+    check_finite, constraint_rows, coordinate_name, equation_name, AsmSink, CONSTRAINT_TOL,
+};
 use crate::hht_settings::{describe, hht_params};
 use mbsolve_integrate::{Hht, ProblemError, SecondOrderProblem, SlotAssembler, Statistics};
 use mbsolve_mech::{Sink, System};
@@ -38,13 +40,6 @@ impl<'a> I3SecondOrder<'a> {
     }
 }
 
-fn finite(v: &[f64], what: impl Fn(usize) -> String) -> Result<(), ProblemError> {
-    match v.iter().position(|x| !x.is_finite()) {
-        Some(i) => Err(ProblemError(format!("non-finite residual in {}", what(i)))),
-        None => Ok(()),
-    }
-}
-
 impl SecondOrderProblem for I3SecondOrder<'_> {
     fn nq(&self) -> usize {
         self.sys.nq()
@@ -62,7 +57,7 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
         self.sys.body_residual(q, u, a, lam, t, out);
-        finite(out, |i| {
+        check_finite(out, |i| {
             format!("{} force balance", coordinate_name(self.sys, i))
         })
     }
@@ -74,15 +69,8 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         scale: f64,
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
-        self.sys.constraints(q, t, &mut self.phi);
-        for k in 0..out.len() {
-            out[k] = if self.sys.active[k] {
-                scale * self.phi[k]
-            } else {
-                lam[k]
-            };
-        }
-        finite(out, |k| equation_name(self.sys, k))
+        constraint_rows(self.sys, q, lam, t, scale, &mut self.phi, out);
+        check_finite(out, |k| equation_name(self.sys, k))
     }
     fn jacobian(
         &mut self,

@@ -6,7 +6,7 @@
 //! the body-fixed 3-1-3 Euler angles of I's axes relative to J's, in degrees.
 
 use crate::analysis::Frame;
-use crate::functions::CompiledFunctionRequest;
+use crate::functions::{CompiledFunctionRequest, FrameContext};
 use mbsolve_mech::forces::Direction;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::{e_mat, rot};
@@ -329,14 +329,20 @@ impl Outputs {
         })
     }
 
-    /// Time then every request's components on one frame.
-    pub fn row(&self, sys: &System, frame: &Frame) -> Result<Vec<f64>, String> {
+    /// Time then every request's components on one frame; `initial_q` is
+    /// `sys.initial_state().0` (ORIENT's sign convention).
+    pub fn row(&self, sys: &System, frame: &Frame, initial_q: &[f64]) -> Result<Vec<f64>, String> {
         let mut row = Vec::with_capacity(self.header.len() + 1);
         row.push(frame.t);
+        let ctx = FrameContext {
+            sys,
+            frame,
+            initial_q,
+        };
         for it in &self.items {
             match it {
                 Item::Standard(r) => row.extend_from_slice(&evaluate(sys, frame, r)),
-                Item::Function(f) => f.evaluate(sys, frame, &mut row)?,
+                Item::Function(f) => f.evaluate(&ctx, &mut row)?,
             }
         }
         Ok(row)
@@ -346,8 +352,9 @@ impl Outputs {
     /// evaluated on and returns the rows before it with the error.
     pub fn table(&self, sys: &System, frames: &[Frame]) -> (Vec<Vec<f64>>, Option<String>) {
         let mut rows = Vec::with_capacity(frames.len());
+        let initial_q = sys.initial_state().0;
         for fr in frames {
-            match self.row(sys, fr) {
+            match self.row(sys, fr, &initial_q) {
                 Ok(r) => rows.push(r),
                 Err(e) => return (rows, Some(e)),
             }

@@ -23,7 +23,7 @@ pub use compliance::Compliance;
 pub use mbsolve_model::{StaticMethod, StaticSettings};
 
 use crate::analysis::{Frame, Simulation, SolverError};
-use crate::formulation::{coordinate_name, equation_name, AsmSink};
+use crate::formulation::{constraint_rows, coordinate_name, equation_name, AsmSink};
 use mbsolve_integrate::{SlotAssembler, SparseLu};
 use mbsolve_mech::System;
 
@@ -234,7 +234,7 @@ impl ForceBalance {
         t: f64,
         load: Option<&[f64]>,
     ) -> Result<Norms, String> {
-        let (n, m) = (sys.nq(), sys.neq());
+        let n = sys.nq();
         let z = &self.zeros;
         sys.body_residual(q, z, z, lam, t, &mut self.res[..n]);
         if let Some(f) = load {
@@ -242,10 +242,7 @@ impl ForceBalance {
                 self.res[i] -= f[i];
             }
         }
-        sys.constraints(q, t, &mut self.phi);
-        for k in 0..m {
-            self.res[n + k] = if sys.active[k] { self.phi[k] } else { lam[k] };
-        }
+        constraint_rows(sys, q, lam, t, 1.0, &mut self.phi, &mut self.res[n..]);
         if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
             let what = if i < n {
                 format!("{} force balance", coordinate_name(sys, i))

@@ -16,7 +16,9 @@ use super::{
     static_params, StaticAnalysis, StaticMethod, StaticParams, StaticReport, StaticSettings,
 };
 use crate::analysis::{Frame, Simulation, SolverError};
-use crate::formulation::{coordinate_name, equation_name, AsmSink, CONSTRAINT_TOL};
+use crate::formulation::{
+    check_finite, constraint_rows, coordinate_name, equation_name, AsmSink, CONSTRAINT_TOL,
+};
 use crate::settings::bdf_params;
 use mbsolve_integrate::{DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::System;
@@ -71,7 +73,7 @@ impl DaeProblem for QuasiStaticProblem<'_> {
         yp: &[f64],
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
-        let (n, m) = (self.sys.nq(), self.sys.neq());
+        let n = self.sys.nq();
         let (q, rest) = y.split_at(n);
         let (u, lam) = rest.split_at(n);
         for i in 0..n {
@@ -79,21 +81,8 @@ impl DaeProblem for QuasiStaticProblem<'_> {
         }
         let z = &self.zeros;
         self.sys.body_residual(q, z, z, lam, t, &mut out[n..2 * n]);
-        self.sys.constraints(q, t, &mut self.phi);
-        for k in 0..m {
-            out[2 * n + k] = if self.sys.active[k] {
-                self.phi[k]
-            } else {
-                lam[k]
-            };
-        }
-        if let Some(i) = out.iter().position(|v| !v.is_finite()) {
-            return Err(ProblemError(format!(
-                "non-finite residual in {}",
-                self.describe_equation(i)
-            )));
-        }
-        Ok(())
+        constraint_rows(self.sys, q, lam, t, 1.0, &mut self.phi, &mut out[2 * n..]);
+        check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
         &mut self,
