@@ -64,6 +64,23 @@ pub struct Statistics {
     pub max_step: f64,
 }
 
+impl Statistics {
+    /// Add the counters of a later run segment (after a restart).
+    pub fn accumulate(&mut self, o: &Statistics) {
+        self.steps += o.steps;
+        self.rejected_steps += o.rejected_steps;
+        self.corrector_failures += o.corrector_failures;
+        self.corrector_iterations += o.corrector_iterations;
+        self.jacobian_evaluations += o.jacobian_evaluations;
+        self.factorizations += o.factorizations;
+        self.symbolic_factorizations += o.symbolic_factorizations;
+        self.residual_evaluations += o.residual_evaluations;
+        self.max_order_used = self.max_order_used.max(o.max_order_used);
+        self.min_step = self.min_step.min(o.min_step);
+        self.max_step = self.max_step.max(o.max_step);
+    }
+}
+
 impl fmt::Display for Statistics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "  steps                      {}", self.steps)?;

@@ -31,11 +31,41 @@ pub struct BdfParams {
     pub corrector_classes: Vec<VarClass>,
 }
 
+/// Why an integration stopped before its output time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopKind {
+    /// The integration failed (step size, corrector, evaluation error).
+    Failure,
+    /// The step at `t` was accepted, but the problem reported that its
+    /// structure no longer fits the solution (e.g. an equation deactivated
+    /// as redundant is no longer satisfied): the caller rebuilds the problem
+    /// and restarts from the state at `t`.
+    StructureChanged,
+}
+
 /// The integration could not continue; results up to `t` are valid.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IntegrationError {
     pub t: f64,
     pub message: String,
+    pub kind: StopKind,
+}
+
+impl IntegrationError {
+    pub fn failure(t: f64, message: impl Into<String>) -> Self {
+        IntegrationError {
+            t,
+            message: message.into(),
+            kind: StopKind::Failure,
+        }
+    }
+    pub fn structure_changed(t: f64) -> Self {
+        IntegrationError {
+            t,
+            message: "the problem's structure changed; restart required".into(),
+            kind: StopKind::StructureChanged,
+        }
+    }
 }
 
 impl std::fmt::Display for IntegrationError {
@@ -175,6 +205,11 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     pub fn yp(&self) -> &[f64] {
         &self.yp
     }
+    /// The solution at the last accepted step (time `self.t`), valid also
+    /// after a failed step attempt.
+    pub fn accepted_y(&self) -> &[f64] {
+        &self.z[0]
+    }
     pub fn problem(&mut self) -> &mut P {
         self.problem
     }
@@ -256,10 +291,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         let pattern_all_false = self.params.pattern.iter().all(|p| !p);
         let mut prev_norm: f64 = 0.0;
         let mut rate = self.last_rate;
-        let perr = |e: ProblemError| IntegrationError {
-            t: tn,
-            message: e.0,
-        };
+        let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
         for it in 0..self.params.maxit {
             let want = if pattern_all_false {
                 self.force_jacobian || !self.jac_valid
@@ -398,13 +430,13 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 self.steps_at_order = 0;
             }
             if self.h < self.params.hmin * (1.0 - 1e-12) && self.h < remaining * (1.0 - 1e-9) {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t,
+                    format!(
                         "step size {:.3e} fell below HMIN = {:.3e} after repeated failures",
                         self.h, self.params.hmin
                     ),
-                });
+                ));
             }
             self.predict();
             let converged = self.correct()?;
@@ -414,10 +446,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 consecutive_failures += 1;
                 self.force_jacobian = true;
                 if consecutive_failures > 20 {
-                    return Err(IntegrationError {
-                        t: self.t,
-                        message: "repeated corrector failures; see the message log for the equation that dominates".into(),
-                    });
+                    return Err(IntegrationError::failure(self.t, "repeated corrector failures; see the message log for the equation that dominates"));
                 }
                 self.rescale(0.25);
                 self.steps_at_order = 0;
@@ -437,10 +466,10 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                     variable: self.problem.describe_variable(worst),
                 });
                 if consecutive_failures > 30 {
-                    return Err(IntegrationError {
-                        t: self.t,
-                        message: "too many consecutive integration failures".into(),
-                    });
+                    return Err(IntegrationError::failure(
+                        self.t,
+                        "too many consecutive integration failures",
+                    ));
                 }
                 let mut r = (0.9 / err.powf(1.0 / (self.order as f64 + 1.0))).clamp(0.1, 0.9);
                 if error_failures >= 3 {
@@ -470,6 +499,10 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             self.steps_at_order += 1;
             self.select_step_and_order(err);
             std::mem::swap(&mut self.acor, &mut self.acor_prev);
+            if !self.problem.structure_holds(self.t, &self.y) {
+                self.sync_stats();
+                return Err(IntegrationError::structure_changed(self.t));
+            }
         }
         // y, y' at t are those of the last corrected step.
         self.sync_stats();

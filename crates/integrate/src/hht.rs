@@ -92,6 +92,11 @@ pub trait SecondOrderProblem {
     fn constraint_tolerance(&self) -> f64 {
         f64::INFINITY
     }
+    /// Called with each accepted position vector q(t). Return false when the
+    /// problem's structure no longer fits it (see `DaeProblem::structure_holds`).
+    fn structure_holds(&mut self, _t: f64, _q: &[f64]) -> bool {
+        true
+    }
     /// Name of coordinate i ("PART/2 x").
     fn describe_coordinate(&self, i: usize) -> String;
     /// Name of equation i: body equation for i < n, algebraic row i − n.
@@ -269,10 +274,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
         };
         s.problem
             .body_residual(t0, q0, u0, &s.zeros, lam0, &mut s.f_prev)
-            .map_err(|e| IntegrationError {
-                t: t0,
-                message: e.0,
-            })?;
+            .map_err(|e| IntegrationError::failure(t0, e.0))?;
         s.stats.residual_evaluations += 1;
         Ok(s)
     }
@@ -455,10 +457,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     /// Quasi-Newton iteration for (a, λ) at t + h from the predictor.
     fn correct(&mut self, h: f64) -> Result<Corrector, IntegrationError> {
         let tn = self.t + h;
-        let perr = |e: ProblemError| IntegrationError {
-            t: tn,
-            message: e.0,
-        };
+        let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
         self.jac_fresh = false;
         let adaptive = self.params.pattern.iter().all(|p| !p);
         let maxit = match &self.params.fixed {
@@ -620,16 +619,17 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                 &self.lam,
                 &mut self.f_prev,
             )
-            .map_err(|e| IntegrationError {
-                t: tn,
-                message: e.0,
-            })?;
+            .map_err(|e| IntegrationError::failure(tn, e.0))?;
         self.stats.residual_evaluations += 1;
         self.t = tn;
         self.stats.steps += 1;
         self.stats.min_step = self.stats.min_step.min(h);
         self.stats.max_step = self.stats.max_step.max(h);
         self.stats.max_order_used = self.params.order();
+        if !self.problem.structure_holds(tn, &self.q) {
+            self.sync_stats();
+            return Err(IntegrationError::structure_changed(tn));
+        }
         Ok(())
     }
 
@@ -655,22 +655,22 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             };
             let shortened = h < natural;
             if natural < self.params.hmin * (1.0 - 1e-12) && h < remaining {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t,
+                    format!(
                         "step size {:.3e} fell below HMIN = {:.3e} after repeated failures",
                         natural, self.params.hmin
                     ),
-                });
+                ));
             }
             if self.t + h == self.t {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t,
+                    format!(
                         "step size {h:.3e} is below the resolution of the time {:.6e}",
                         self.t
                     ),
-                });
+                ));
             }
             self.predict(h);
             match self.correct(h)? {
@@ -679,10 +679,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                     self.stats.corrector_failures += 1;
                     consecutive_failures += 1;
                     if consecutive_failures > 20 {
-                        return Err(IntegrationError {
-                            t: self.t,
-                            message: "repeated corrector failures; see the message log for the equation that dominates".into(),
-                        });
+                        return Err(IntegrationError::failure(self.t, "repeated corrector failures; see the message log for the equation that dominates"));
                     }
                     // A reused Jacobian gets one retry at the same h with a
                     // fresh one; a fresh Jacobian that fails cuts the step.
@@ -706,10 +703,10 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                     variable: format!("{} displacement", self.problem.describe_coordinate(worst)),
                 });
                 if consecutive_failures > 30 {
-                    return Err(IntegrationError {
-                        t: self.t,
-                        message: "too many consecutive integration failures".into(),
-                    });
+                    return Err(IntegrationError::failure(
+                        self.t,
+                        "too many consecutive integration failures",
+                    ));
                 }
                 let r = if consecutive_failures >= 3 {
                     0.1
@@ -765,21 +762,18 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             };
             self.predict(h);
             if let Corrector::Failed = self.correct(h)? {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT".into(),
-                });
+                return Err(IntegrationError::failure(self.t, "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT"));
             }
             let (_, worst, abs_err) = self.error_ratio(h);
             self.max_local_error = self.max_local_error.max(abs_err);
             if abs_err > maxerr {
-                return Err(IntegrationError {
-                    t: self.t + h,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t + h,
+                    format!(
                         "local error {abs_err:.3e} in {} exceeds MAXERR = {maxerr:e}",
                         self.problem.describe_coordinate(worst)
                     ),
-                });
+                ));
             }
             self.accept(h, land)?;
         }

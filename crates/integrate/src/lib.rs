@@ -13,7 +13,7 @@ pub mod problem;
 pub mod sparse;
 
 pub use events::{Event, Statistics};
-pub use gstiff::{BdfParams, Gstiff, IntegrationError};
+pub use gstiff::{BdfParams, Gstiff, IntegrationError, StopKind};
 pub use hht::{FixedStep, Hht, HhtParams, SecondOrderProblem};
 pub use problem::{DaeProblem, ProblemError, VarClass};
 pub use sparse::{SlotAssembler, SparseLu};

@@ -43,6 +43,13 @@ pub trait DaeProblem {
     fn residual_acceptable(&self, _res: &[f64]) -> bool {
         true
     }
+    /// Called with each accepted solution y(t). Return false when the
+    /// problem's structure no longer fits it (an equation deactivated as
+    /// redundant is no longer satisfied): the integrator stops after this
+    /// step with `StopKind::StructureChanged`.
+    fn structure_holds(&mut self, _t: f64, _y: &[f64]) -> bool {
+        true
+    }
     /// Human-readable name of unknown `i` ("PART/2 x displacement").
     fn describe_variable(&self, i: usize) -> String;
     /// Human-readable name of equation `i` ("JOINT/1 Zi.Xj").

@@ -19,6 +19,9 @@ pub struct I3Problem<'a> {
     pub sys: &'a System,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
+    /// Deactivated equations checked after every accepted step (empty
+    /// unless set by the caller).
+    pub watch: RedundancyWatch,
 }
 
 impl<'a> I3Problem<'a> {
@@ -31,6 +34,7 @@ impl<'a> I3Problem<'a> {
             sys,
             classes,
             phi: vec![0.0; m],
+            watch: RedundancyWatch::default(),
         }
     }
 }
@@ -75,6 +79,51 @@ pub(crate) fn check_finite(v: &[f64], what: impl Fn(usize) -> String) -> Result<
     match v.iter().position(|x| !x.is_finite()) {
         Some(i) => Err(ProblemError(format!("non-finite residual in {}", what(i)))),
         None => Ok(()),
+    }
+}
+
+/// A deactivated (redundant) equation violated by more than this (absolute,
+/// model units) is no longer dependent on the active ones: the configuration
+/// has changed the constraint rank. A truly dependent row follows the active
+/// rows to a small multiple of CONSTRAINT_TOL.
+pub const REDUNDANT_DRIFT_TOL: f64 = 1e-7;
+
+/// Watches the deactivated (redundant) equations during an integration: an
+/// equation whose residual grows by more than REDUNDANT_DRIFT_TOL from its
+/// value at the start has become independent of the active ones.
+#[derive(Default)]
+pub struct RedundancyWatch {
+    inactive: Vec<usize>,
+    allowed: Vec<f64>,
+    /// The equation (and its residual) that broke the watch.
+    pub drift: Option<(usize, f64)>,
+}
+
+impl RedundancyWatch {
+    /// Watch the equations deactivated in `sys`, starting from (q, t).
+    pub fn new(sys: &System, q: &[f64], t: f64) -> Self {
+        let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !sys.active[*k]).collect();
+        let allowed = inactive
+            .iter()
+            .map(|&k| REDUNDANT_DRIFT_TOL + sys.eval_equation(k, q, t, false).s.val.abs())
+            .collect();
+        RedundancyWatch {
+            inactive,
+            allowed,
+            drift: None,
+        }
+    }
+
+    /// False (and `drift` set) if a watched equation left its band at q.
+    pub fn holds(&mut self, sys: &System, q: &[f64], t: f64) -> bool {
+        for (&k, &tol) in self.inactive.iter().zip(&self.allowed) {
+            let v = sys.eval_equation(k, q, t, false).s.val;
+            if v.abs() > tol {
+                self.drift = Some((k, v));
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -133,6 +182,9 @@ impl DaeProblem for I3Problem<'_> {
         self.sys
             .constraint_jacobian(q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
         Ok(())
+    }
+    fn structure_holds(&mut self, t: f64, y: &[f64]) -> bool {
+        self.watch.holds(self.sys, &y[..self.sys.nq()], t)
     }
     fn describe_variable(&self, i: usize) -> String {
         let n = self.sys.nq();

@@ -186,7 +186,23 @@ pub fn four_bar() -> Model {
         pa[0] + along * dx / dist - h * dy / dist,
         pa[1] + along * dy / dist + h * dx / dist,
     ];
-    let mut m = Model::new("four-bar");
+    linkage("four-bar", d, pa, pb)
+}
+
+/// Parallelogram four-bar (cranks r, coupler and ground link l) starting
+/// flat: both cranks along +x, every link on the x axis. That is a singular
+/// configuration — the in-plane constraint rank drops by one, so assembly
+/// finds a fourth redundant equation that becomes independent again as soon
+/// as the linkage moves.
+pub fn flat_parallelogram(r: f64, l: f64) -> Model {
+    linkage("flat parallelogram", l, [r, 0.0], [l + r, 0.0])
+}
+
+/// Four-bar of uniform 1 kg rods from four 3-D revolute joints about z under
+/// gravity −y: ground pivots (0,0) and (d,0), crank to `pa`, coupler to
+/// `pb`, rocker back to (d,0).
+fn linkage(title: &str, d: f64, pa: [f64; 2], pb: [f64; 2]) -> Model {
+    let mut m = Model::new(title);
     m.gravity = Vector3::new(0.0, -9.81, 0.0);
     m.parts.push(Part::ground(1));
     marker(&mut m, 10, 1, [0.0; 3]);
