@@ -404,6 +404,9 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
                 s.steps, s.rejected_steps, s.jacobian_evaluations, wall
             );
         }
+        for r in &sim.reports {
+            println!("{r}");
+        }
         println!("  wrote {} and {}", csv_path.display(), msg_path.display());
     }
     match failure {

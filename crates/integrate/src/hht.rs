@@ -39,7 +39,9 @@
 use crate::events::{Event, Statistics};
 use crate::gstiff::IntegrationError;
 use crate::problem::ProblemError;
+use crate::rti::RtiMeter;
 use crate::sparse::{SlotAssembler, SparseLu};
+use std::time::Instant;
 
 /// A second-order index-3 system: n coordinates q (with u = q̇, a = q̈) and
 /// m algebraic rows with multipliers λ.
@@ -217,6 +219,9 @@ pub struct Hht<'a, P: SecondOrderProblem> {
     last_rate: f64,
     /// Largest local error measure of the run (fixed-step MAXERR check).
     pub max_local_error: f64,
+    /// Real Time Index of each fixed step (set by the caller, who knows
+    /// the step in seconds).
+    pub rti: Option<RtiMeter>,
     pub stats: Statistics,
     pub events: Vec<Event>,
 }
@@ -265,6 +270,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             jac_fresh: false,
             last_rate: 0.5,
             max_local_error: 0.0,
+            rti: None,
             stats: Statistics {
                 min_step: f64::INFINITY,
                 ..Default::default()
@@ -760,6 +766,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             } else {
                 (natural, None)
             };
+            let started = Instant::now();
             self.predict(h);
             if let Corrector::Failed = self.correct(h)? {
                 return Err(IntegrationError::failure(self.t, "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT"));
@@ -776,6 +783,9 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                 ));
             }
             self.accept(h, land)?;
+            if let Some(m) = &mut self.rti {
+                m.record(self.t, started.elapsed());
+            }
         }
         self.sync_stats();
         Ok(())

@@ -10,10 +10,12 @@ pub mod events;
 pub mod gstiff;
 pub mod hht;
 pub mod problem;
+pub mod rti;
 pub mod sparse;
 
 pub use events::{Event, Statistics};
 pub use gstiff::{BdfParams, Gstiff, IntegrationError, StopKind};
 pub use hht::{FixedStep, Hht, HhtParams, SecondOrderProblem};
 pub use problem::{DaeProblem, ProblemError, VarClass};
+pub use rti::{RtiMeter, RtiSummary};
 pub use sparse::{SlotAssembler, SparseLu};

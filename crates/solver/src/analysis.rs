@@ -61,6 +61,9 @@ pub struct Simulation {
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
+    /// Reports for the terminal as well as the message log (e.g. the Real
+    /// Time Index of a fixed-step run).
+    pub reports: Vec<String>,
     pub(crate) ic_done: bool,
 }
 
@@ -97,6 +100,7 @@ impl Simulation {
             frames: Vec::new(),
             log,
             stats: Vec::new(),
+            reports: Vec::new(),
             ic_done: false,
         })
     }

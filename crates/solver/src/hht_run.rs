@@ -9,8 +9,9 @@ use crate::formulation::{
     CONSTRAINT_TOL,
 };
 use crate::hht_settings::{describe, hht_params};
+use crate::rti_report::{rti_report, time_unit};
 use mbsolve_integrate::{
-    Hht, ProblemError, SecondOrderProblem, SlotAssembler, Statistics, StopKind,
+    Hht, ProblemError, RtiMeter, SecondOrderProblem, SlotAssembler, Statistics, StopKind,
 };
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::IntegratorSettings;
@@ -146,6 +147,10 @@ pub fn dynamic(
     let mut total: Option<Statistics> = None;
     let mut restarts = RestartGuard::default();
     let mut next = 0usize;
+    let mut rti = params.fixed.as_ref().map(|_| {
+        let (_, _, to_s) = time_unit(&sim.sys.model.units.time);
+        RtiMeter::new(params.hinit * to_s)
+    });
     // Segments between rank changes, as for GSTIFF (analysis.rs).
     loop {
         let mut problem = I3SecondOrder::new(&sim.sys);
@@ -164,6 +169,7 @@ pub fn dynamic(
             t: e.t,
             message: e.message,
         })?;
+        integ.rti = rti.take();
         let mut stop = None;
         while next < times.len() {
             let t = times[next];
@@ -188,6 +194,7 @@ pub fn dynamic(
         let stats = integ.stats.clone();
         let fixed = integ.params().fixed.is_some();
         let max_local = integ.max_local_error;
+        rti = integ.rti.take();
         let events = std::mem::take(&mut integ.events);
         drop(integ);
         let drift = problem.watch.drift;
@@ -223,6 +230,17 @@ pub fn dynamic(
             Err(err) => failure = Some(err),
         }
         break;
+    }
+    if let Some(summary) = rti.and_then(|m| m.summary()) {
+        let report = rti_report(
+            &format!("Fixed Step {}/I3", settings.kind.name()),
+            &sim.sys.model.units.time,
+            settings.hratio.unwrap_or(1),
+            params.hinit,
+            &summary,
+        );
+        sim.log.push(report.clone());
+        sim.reports.push(report);
     }
     let wall = start.elapsed().as_secs_f64();
     sim.finish_dynamic(total.unwrap_or_default(), wall, new_frames, failure)
