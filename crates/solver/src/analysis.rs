@@ -2,7 +2,7 @@
 //! systems, and dynamic analysis with GSTIFF/I3. A failed run keeps the
 //! frames it computed.
 
-use crate::formulation::{equation_name, I3Problem, RedundancyWatch};
+use crate::formulation::{constraint_tolerance, equation_name, I3Problem, RedundancyWatch};
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
 use crate::settings::bdf_params;
@@ -365,6 +365,7 @@ impl Simulation {
                     .collect();
             let mut problem = I3Problem::new(&self.sys);
             problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
+            problem.constraint_tol = constraint_tolerance(params.error);
             let mut integ = Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0);
             let mut stop = None;
             while next < times.len() {

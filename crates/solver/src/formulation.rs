@@ -22,6 +22,8 @@ pub struct I3Problem<'a> {
     /// Deactivated equations checked after every accepted step (empty
     /// unless set by the caller).
     pub watch: RedundancyWatch,
+    /// |Φ| bound for corrector convergence (see `constraint_tolerance`).
+    pub constraint_tol: f64,
 }
 
 impl<'a> I3Problem<'a> {
@@ -35,6 +37,7 @@ impl<'a> I3Problem<'a> {
             classes,
             phi: vec![0.0; m],
             watch: RedundancyWatch::default(),
+            constraint_tol: CONSTRAINT_TOL,
         }
     }
 }
@@ -131,10 +134,19 @@ impl RedundancyWatch {
 /// units) when the corrector converges, so outputs satisfy |Φ| ≪ ERROR.
 pub const CONSTRAINT_TOL: f64 = 1e-10;
 
+/// The constraint tolerance for an integration at `error`: CONSTRAINT_TOL,
+/// tightened to ERROR/100 (not below 1e-12, the round-off floor of the
+/// index-3 iteration at small steps) for very small ERROR — otherwise the constraint
+/// noise the corrector leaves is as large as the error weights and the local
+/// error estimate stops shrinking with the step (seen at ERROR = 1e-10).
+pub fn constraint_tolerance(error: f64) -> f64 {
+    CONSTRAINT_TOL.min(0.01 * error).max(1e-12)
+}
+
 impl DaeProblem for I3Problem<'_> {
     fn residual_acceptable(&self, res: &[f64]) -> bool {
         let start = 2 * self.sys.nq();
-        res[start..].iter().all(|v| v.abs() <= CONSTRAINT_TOL)
+        res[start..].iter().all(|v| v.abs() <= self.constraint_tol)
     }
     fn size(&self) -> usize {
         2 * self.sys.nq() + self.sys.neq()

@@ -5,8 +5,8 @@
 
 use crate::analysis::{Frame, RestartGuard, Simulation, SolverError};
 use crate::formulation::{
-    check_finite, constraint_rows, coordinate_name, equation_name, AsmSink, RedundancyWatch,
-    CONSTRAINT_TOL,
+    check_finite, constraint_rows, constraint_tolerance, coordinate_name, equation_name, AsmSink,
+    RedundancyWatch, CONSTRAINT_TOL,
 };
 use crate::hht_settings::{describe, hht_params};
 use crate::rti_report::{rti_report, time_unit};
@@ -35,6 +35,7 @@ pub struct I3SecondOrder<'a> {
     phi: Vec<f64>,
     /// See `I3Problem::watch`.
     pub watch: RedundancyWatch,
+    pub constraint_tol: f64,
 }
 
 impl<'a> I3SecondOrder<'a> {
@@ -43,6 +44,7 @@ impl<'a> I3SecondOrder<'a> {
             sys,
             phi: vec![0.0; sys.neq()],
             watch: RedundancyWatch::default(),
+            constraint_tol: CONSTRAINT_TOL,
         }
     }
 }
@@ -107,7 +109,7 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         Ok(())
     }
     fn constraint_tolerance(&self) -> f64 {
-        CONSTRAINT_TOL
+        self.constraint_tol
     }
     fn structure_holds(&mut self, t: f64, q: &[f64]) -> bool {
         self.watch.holds(self.sys, q, t)
@@ -156,6 +158,7 @@ pub fn dynamic(
         let mut problem = I3SecondOrder::new(&sim.sys);
         let s = &sim.state;
         problem.watch = RedundancyWatch::new(&sim.sys, &s.q, s.t);
+        problem.constraint_tol = constraint_tolerance(params.error);
         let mut integ = Hht::new(
             &mut problem,
             params.clone(),

@@ -155,6 +155,21 @@ pub fn slider_crank(r: f64, l: f64, omega: f64) -> Model {
     m
 }
 
+/// The slider-crank of `slider_crank` without its motion or gravity: the
+/// crank starts at ω about the pivot and the linkage spins freely
+/// (benchmark and convergence model; 1 DOF).
+pub fn free_slider_crank(r: f64, l: f64, omega: f64) -> Model {
+    let mut m = slider_crank(r, l, 0.0);
+    m.title = "free slider-crank".into();
+    m.motions.clear();
+    m.gravity = Vector3::zeros();
+    if let Some(crank) = m.parts.iter_mut().find(|p| p.id == 2) {
+        crank.angular_velocity = Vector3::new(0.0, 0.0, omega);
+        crank.velocity = Vector3::new(0.0, 0.5 * r * omega, 0.0);
+    }
+    m
+}
+
 /// Closed-form slider position, velocity, acceleration for `slider_crank`.
 pub fn slider_crank_exact(r: f64, l: f64, omega: f64, t: f64) -> [f64; 3] {
     let th = omega * t;
