@@ -10,7 +10,7 @@
 //! accuracy cost GSTIFF accepts for speed).
 
 use crate::events::{Event, Statistics};
-use crate::problem::{DaeProblem, ProblemError, VarClass};
+use crate::problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
 use crate::sparse::{SlotAssembler, SparseLu};
 
 /// Validated GSTIFF parameters (seeds: INTEGRATOR arguments).
@@ -582,6 +582,28 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         self.order = new_k;
         self.steps_at_order = 0;
         self.rescale(r.max(0.2));
+    }
+}
+
+impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
+    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        Gstiff::advance_to(self, tout)
+    }
+    fn time(&self) -> f64 {
+        self.t
+    }
+    fn solution(&self) -> (&[f64], &[f64]) {
+        (&self.y, &self.yp)
+    }
+    fn accepted(&self) -> &[f64] {
+        &self.z[0]
+    }
+    fn statistics(&mut self) -> Statistics {
+        self.sync_stats();
+        self.stats.clone()
+    }
+    fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
     }
 }
 

@@ -16,6 +16,6 @@ pub mod sparse;
 pub use events::{Event, Statistics};
 pub use gstiff::{BdfParams, Gstiff, IntegrationError, StopKind};
 pub use hht::{FixedStep, Hht, HhtParams, SecondOrderProblem};
-pub use problem::{DaeProblem, ProblemError, VarClass};
+pub use problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
 pub use rti::{RtiMeter, RtiSummary};
 pub use sparse::{SlotAssembler, SparseLu};

@@ -55,3 +55,20 @@ pub trait DaeProblem {
     /// Human-readable name of equation `i` ("JOINT/1 Zi.Xj").
     fn describe_equation(&self, i: usize) -> String;
 }
+
+/// A DAE integrator as the analysis driver sees it (GSTIFF, WSTIFF, …):
+/// advance to output times, expose the solution and the diagnostics.
+pub trait DaeIntegrator {
+    /// Take steps until t = tout exactly.
+    fn advance_to(&mut self, tout: f64) -> Result<(), crate::IntegrationError>;
+    /// Time of the last accepted step.
+    fn time(&self) -> f64;
+    /// y and y' at `time()` after a successful `advance_to`.
+    fn solution(&self) -> (&[f64], &[f64]);
+    /// y at the last accepted step, valid also after a failed attempt.
+    fn accepted(&self) -> &[f64];
+    /// Statistics so far (linear-solver counters included).
+    fn statistics(&mut self) -> crate::Statistics;
+    /// The diagnostic events emitted so far (drained).
+    fn take_events(&mut self) -> Vec<crate::Event>;
+}

@@ -6,7 +6,7 @@ use crate::formulation::{constraint_tolerance, equation_name, I3Problem, Redunda
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
 use crate::settings::bdf_params;
-use mbsolve_integrate::{Gstiff, IntegrationError, Statistics, StopKind};
+use mbsolve_integrate::{DaeIntegrator, Gstiff, IntegrationError, Statistics, StopKind};
 use mbsolve_mech::System;
 use mbsolve_model::{IntegratorSettings, Model, ModelError};
 use std::fmt;
@@ -366,13 +366,15 @@ impl Simulation {
             let mut problem = I3Problem::new(&self.sys);
             problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
             problem.constraint_tol = constraint_tolerance(params.error);
-            let mut integ = Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0);
+            // The BDF family behind one interface (GSTIFF; WSTIFF plugs in here).
+            let mut integ: Box<dyn DaeIntegrator + '_> =
+                Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0));
             let mut stop = None;
             while next < times.len() {
                 let t = times[next];
                 match integ.advance_to(t) {
                     Ok(()) => {
-                        let (y, yp) = (integ.y(), integ.yp());
+                        let (y, yp) = integ.solution();
                         let mut frame = Frame {
                             t,
                             q: y[..n].to_vec(),
@@ -387,15 +389,14 @@ impl Simulation {
                         next += 1;
                     }
                     Err(e) => {
-                        let y = integ.accepted_y();
-                        stop = Some((e, integ.t, y[..n].to_vec(), y[n..2 * n].to_vec()));
+                        let y = integ.accepted();
+                        stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
                         break;
                     }
                 }
             }
-            integ.sync_stats();
-            let stats = integ.stats.clone();
-            let events = std::mem::take(&mut integ.events);
+            let stats = integ.statistics();
+            let events = integ.take_events();
             drop(integ);
             let drift = problem.watch.drift;
             for e in &events {
