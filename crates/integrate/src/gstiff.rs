@@ -29,6 +29,9 @@ pub struct BdfParams {
     pub error_classes: Vec<VarClass>,
     /// Classes whose corrections must converge (ORIGINAL: all but multipliers).
     pub corrector_classes: Vec<VarClass>,
+    /// ADAPTIVITY: while h < 100·HMIN, ADAPTIVITY/h is added to the error
+    /// tolerance (0 = off).
+    pub adaptivity: f64,
 }
 
 /// Why an integration stopped before its output time.
@@ -124,6 +127,8 @@ pub struct Gstiff<'a, P: DaeProblem> {
     force_jacobian: bool,
     steps_at_order: usize,
     last_rate: f64,
+    /// ADAPTIVITY's addition to the absolute tolerance at the current h.
+    tol_extra: f64,
     pub stats: Statistics,
     pub events: Vec<Event>,
 }
@@ -172,6 +177,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             force_jacobian: true,
             steps_at_order: 0,
             last_rate: 0.7,
+            tol_extra: 0.0,
             stats: Statistics {
                 min_step: f64::INFINITY,
                 ..Default::default()
@@ -215,7 +221,17 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     }
 
     fn weight(&self, i: usize) -> f64 {
-        self.params.error * self.z[0][i].abs().max(1.0)
+        self.params.error * self.z[0][i].abs().max(1.0) + self.tol_extra
+    }
+
+    /// ADAPTIVITY/h while h < 100·HMIN (seeds: ADAPTIVITY), else 0.
+    fn update_tolerance_extra(&mut self) {
+        let p = &self.params;
+        self.tol_extra = if p.adaptivity > 0.0 && self.h < 100.0 * p.hmin {
+            p.adaptivity / self.h
+        } else {
+            0.0
+        };
     }
 
     fn rescale(&mut self, r: f64) {
@@ -438,6 +454,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                     ),
                 ));
             }
+            self.update_tolerance_extra();
             self.predict();
             let converged = self.correct()?;
             if !converged {
@@ -669,6 +686,7 @@ mod tests {
             pattern: vec![true],
             error_classes: vec![VarClass::Displacement],
             corrector_classes: vec![VarClass::Displacement],
+            adaptivity: 0.0,
         };
         let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
         // y = (cos t, −sin t): derivatives cycle through (c, −s), (−s, −c), …
@@ -705,6 +723,42 @@ mod tests {
                 "KMAX = {k}: observed order {slope}"
             );
         }
+    }
+
+    /// ADAPTIVITY adds ADAPTIVITY/h to the tolerance only while h < 100·HMIN.
+    /// On the oscillator at ERROR = 1e-12 with HMIN = 1e-5, HMAX = 1e-3
+    /// (every step below the 1e-3 threshold) the start-up needs steps under
+    /// HMIN, so the run fails without ADAPTIVITY and completes with
+    /// ADAPTIVITY = 1e-12; with HMIN = 1e-9 (threshold 1e-7, below every
+    /// step) ADAPTIVITY changes nothing.
+    #[test]
+    fn adaptivity_relaxes_the_tolerance_below_100_hmin() {
+        let run = |error: f64, hmin: f64, hmax: f64, adaptivity: f64| {
+            let mut p = Oscillator {
+                classes: vec![VarClass::Displacement; 2],
+            };
+            let params = BdfParams {
+                error,
+                hmax,
+                hmin,
+                hinit: 1e-5,
+                kmax: 6,
+                maxit: 10,
+                pattern: vec![true],
+                error_classes: vec![VarClass::Displacement],
+                corrector_classes: vec![VarClass::Displacement],
+                adaptivity,
+            };
+            let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
+            g.advance_to(1.0).map(|_| g.stats.steps)
+        };
+        let off = run(1e-12, 1e-5, 1e-3, 0.0);
+        let on = run(1e-12, 1e-5, 1e-3, 1e-12);
+        let (off_small, on_small) = (run(1e-10, 1e-9, 0.1, 0.0), run(1e-10, 1e-9, 0.1, 1e-12));
+        println!("HMIN 1e-5: without ADAPTIVITY {off:?}, with {on:?}; HMIN 1e-9: {off_small:?}, {on_small:?}");
+        assert!(off.unwrap_err().message.contains("fell below HMIN"));
+        assert!(on.is_ok());
+        assert_eq!(off_small.unwrap(), on_small.unwrap());
     }
 
     #[test]

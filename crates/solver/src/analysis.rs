@@ -332,14 +332,15 @@ impl Simulation {
         let dt = times[0] - self.state.t;
         let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
         self.log.push(format!(
-            "dynamic analysis: GSTIFF, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}",
+            "dynamic analysis: GSTIFF, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}",
             params.error,
             params.hmax,
             params.hmin,
             params.hinit,
             params.kmax,
             params.maxit,
-            params.pattern.iter().map(|p| if *p { "T" } else { "F" }).collect::<Vec<_>>().join(":")
+            params.pattern.iter().map(|p| if *p { "T" } else { "F" }).collect::<Vec<_>>().join(":"),
+            params.adaptivity
         ));
         let n = self.sys.nq();
         let start = Instant::now();

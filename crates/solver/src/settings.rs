@@ -22,7 +22,6 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         }
     }
     for (given, name) in [
-        (s.adaptivity.is_some(), "ADAPTIVITY"),
         (s.fixit.is_some(), "FIXIT (fixed-step option)"),
         (s.hratio.is_some(), "HRATIO (fixed-step option)"),
         (s.maxerr.is_some(), "MAXERR (fixed-step option)"),
@@ -111,6 +110,24 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         }
         CorrectorKind::Modified => vec![VarClass::Displacement, VarClass::UserState],
     };
+    // ADAPTIVITY (GSTIFF only, seeds): on by default with the same default
+    // as HHT — at h = 100·HMIN it doubles the tolerance; 0 turns it off.
+    let adaptivity = match s.adaptivity {
+        Some(a) if s.kind != IntegratorKind::Gstiff => {
+            return Err(format!(
+                "INTEGRATOR: ADAPTIVITY = {a} applies only to GSTIFF and HHT, not to {}",
+                s.kind.name()
+            ))
+        }
+        Some(a) if a >= 0.0 && a.is_finite() => a,
+        Some(a) => {
+            return Err(format!(
+                "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0; 0 turns it off)"
+            ))
+        }
+        None if s.kind == IntegratorKind::Gstiff => error * 100.0 * hmin,
+        None => 0.0,
+    };
     Ok(BdfParams {
         error,
         hmax,
@@ -121,6 +138,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         pattern,
         error_classes: vec![VarClass::Displacement, VarClass::UserState],
         corrector_classes,
+        adaptivity,
     })
 }
 

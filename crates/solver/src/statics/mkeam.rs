@@ -198,6 +198,7 @@ fn search(
         pattern: vec![true],
         error_classes: vec![VarClass::Displacement],
         corrector_classes: vec![VarClass::Displacement, VarClass::Velocity],
+        adaptivity: 0.0,
     };
     let mut prob = FrozenTime {
         inner: I3Problem::new(sys),
