@@ -10,8 +10,11 @@
 //! accuracy cost GSTIFF accepts for speed).
 
 use crate::events::{Event, Statistics};
+use crate::hht::FixedStep;
 use crate::problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
+use crate::rti::RtiMeter;
 use crate::sparse::{SlotAssembler, SparseLu};
+use std::time::Instant;
 
 /// Validated GSTIFF parameters (seeds: INTEGRATOR arguments).
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +35,9 @@ pub struct BdfParams {
     /// ADAPTIVITY: while h < 100·HMIN, ADAPTIVITY/h is added to the error
     /// tolerance (0 = off).
     pub adaptivity: f64,
+    /// Fixed-step option (FIXIT): h = `hinit` throughout at order 1,
+    /// exactly FIXIT corrector iterations per step, no error rejection.
+    pub fixed: Option<FixedStep>,
 }
 
 /// Why an integration stopped before its output time.
@@ -129,6 +135,10 @@ pub struct Gstiff<'a, P: DaeProblem> {
     last_rate: f64,
     /// ADAPTIVITY's addition to the absolute tolerance at the current h.
     tol_extra: f64,
+    /// Largest local error measure of the run (fixed-step MAXERR check).
+    pub max_local_error: f64,
+    /// Real Time Index of each fixed step (set by the caller).
+    pub rti: Option<RtiMeter>,
     pub stats: Statistics,
     pub events: Vec<Event>,
 }
@@ -178,6 +188,8 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             steps_at_order: 0,
             last_rate: 0.7,
             tol_extra: 0.0,
+            max_local_error: 0.0,
+            rti: None,
             stats: Statistics {
                 min_step: f64::INFINITY,
                 ..Default::default()
@@ -429,6 +441,9 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
 
     /// Take steps until t = tout exactly.
     pub fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        if self.params.fixed.is_some() {
+            return self.advance_fixed(tout);
+        }
         let mut consecutive_failures = 0usize;
         let mut error_failures = 0usize;
         while self.t < tout {
@@ -524,6 +539,131 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         // y, y' at t are those of the last corrected step.
         self.sync_stats();
         Ok(())
+    }
+
+    /// Fixed-step option (seeds: "Fixed Step Integrator Option"): order 1,
+    /// h = HINIT (= DTOUT/HRATIO) throughout, exactly FIXIT corrector
+    /// iterations per step with the PATTERN's Jacobian evaluations, no
+    /// rejection and no restart; stops when the local error measure
+    /// (relative to max(1, |y|)) exceeds MAXERR.
+    fn advance_fixed(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        let (iterations, maxerr) = match &self.params.fixed {
+            Some(f) => (f.iterations, f.maxerr),
+            None => unreachable!("advance_fixed without the fixed-step option"),
+        };
+        if self.order != 1 {
+            for v in self.z[2..].iter_mut().flatten() {
+                *v = 0.0;
+            }
+            self.order = 1;
+        }
+        while self.t < tout {
+            let started = Instant::now();
+            let remaining = tout - self.t;
+            let target = if self.params.hinit * (1.0 + 1e-9) >= remaining {
+                remaining
+            } else {
+                self.params.hinit
+            };
+            if target != self.h {
+                self.rescale(target / self.h);
+            }
+            self.predict();
+            if !self.correct_fixed(iterations)? {
+                return Err(IntegrationError::failure(
+                    self.t,
+                    "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT",
+                ));
+            }
+            let (_, worst) = self.error_ratio();
+            let f = factorial(1) * self.l[1][1] / 2.0;
+            let abs_err = (f * self.acor[worst]).abs() / self.z[0][worst].abs().max(1.0);
+            self.max_local_error = self.max_local_error.max(abs_err);
+            if abs_err > maxerr {
+                return Err(IntegrationError::failure(
+                    self.t + self.h,
+                    format!(
+                        "local error {abs_err:.3e} in {} exceeds MAXERR = {maxerr:e}",
+                        self.problem.describe_variable(worst)
+                    ),
+                ));
+            }
+            let l0 = self.l[1][0];
+            for j in 0..=1 {
+                let lj = self.l[1][j] / l0;
+                for i in 0..self.n {
+                    self.z[j][i] += lj * self.acor[i];
+                }
+            }
+            self.t += self.h;
+            self.stats.steps += 1;
+            self.stats.min_step = self.stats.min_step.min(self.h);
+            self.stats.max_step = self.stats.max_step.max(self.h);
+            self.stats.max_order_used = 1;
+            if let Some(m) = &mut self.rti {
+                m.record(self.t, started.elapsed());
+            }
+            if !self.problem.structure_holds(self.t, &self.y) {
+                self.sync_stats();
+                return Err(IntegrationError::structure_changed(self.t));
+            }
+        }
+        self.sync_stats();
+        Ok(())
+    }
+
+    /// Exactly `iterations` corrector iterations, the Jacobian evaluated
+    /// where PATTERN says (and on the first iteration if none is valid).
+    /// Ok(false) = singular matrix.
+    fn correct_fixed(&mut self, iterations: usize) -> Result<bool, IntegrationError> {
+        let tn = self.t + self.h;
+        let c = 1.0 / (self.h * self.l[1][0]);
+        let hinv = 1.0 / self.h;
+        for i in 0..self.n {
+            self.y[i] = self.z[0][i];
+            self.yp[i] = self.z[1][i] * hinv;
+            self.acor[i] = 0.0;
+        }
+        for it in 0..iterations {
+            let want = self.params.pattern[it % self.params.pattern.len()]
+                || !self.jac_valid
+                || (it == 0 && self.jac_c != c);
+            if want {
+                self.evaluate_jacobian(c)
+                    .map_err(|e| IntegrationError::failure(tn, e.0))?;
+                match self.lu.factor(&self.jac) {
+                    Ok(refactored) => {
+                        if refactored {
+                            self.events.push(Event::SymbolicRefactorization { t: tn });
+                        }
+                        self.jac_valid = true;
+                    }
+                    Err(_) => {
+                        self.jac_valid = false;
+                        return Ok(false);
+                    }
+                }
+            }
+            self.problem
+                .residual(tn, &self.y, &self.yp, &mut self.res)
+                .map_err(|e| IntegrationError::failure(tn, e.0))?;
+            self.stats.residual_evaluations += 1;
+            self.stats.corrector_iterations += 1;
+            for i in 0..self.n {
+                self.delta[i] = -self.res[i];
+            }
+            if self.lu.solve(&mut self.delta).is_err() {
+                self.jac_valid = false;
+                return Ok(false);
+            }
+            for i in 0..self.n {
+                let d = self.delta[i];
+                self.y[i] += d;
+                self.yp[i] += c * d;
+                self.acor[i] += d;
+            }
+        }
+        Ok(true)
     }
 
     /// Copy the linear solver's counters into the statistics.
@@ -622,6 +762,15 @@ impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
     fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
     }
+    fn put_rti(&mut self, meter: Option<RtiMeter>) {
+        self.rti = meter;
+    }
+    fn take_rti(&mut self) -> Option<RtiMeter> {
+        self.rti.take()
+    }
+    fn max_local_error(&self) -> f64 {
+        self.max_local_error
+    }
 }
 
 #[cfg(test)]
@@ -687,6 +836,7 @@ mod tests {
             error_classes: vec![VarClass::Displacement],
             corrector_classes: vec![VarClass::Displacement],
             adaptivity: 0.0,
+            fixed: None,
         };
         let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
         // y = (cos t, −sin t): derivatives cycle through (c, −s), (−s, −c), …
@@ -748,6 +898,7 @@ mod tests {
                 error_classes: vec![VarClass::Displacement],
                 corrector_classes: vec![VarClass::Displacement],
                 adaptivity,
+                fixed: None,
             };
             let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
             g.advance_to(1.0).map(|_| g.stats.steps)

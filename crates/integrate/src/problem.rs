@@ -71,4 +71,14 @@ pub trait DaeIntegrator {
     fn statistics(&mut self) -> crate::Statistics;
     /// The diagnostic events emitted so far (drained).
     fn take_events(&mut self) -> Vec<crate::Event>;
+    /// Hand over a Real Time Index meter (fixed-step option only).
+    fn put_rti(&mut self, _meter: Option<crate::RtiMeter>) {}
+    /// Take the meter back with this segment's steps recorded.
+    fn take_rti(&mut self) -> Option<crate::RtiMeter> {
+        None
+    }
+    /// Largest local error measure so far (fixed-step MAXERR check).
+    fn max_local_error(&self) -> f64 {
+        0.0
+    }
 }

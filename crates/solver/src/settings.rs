@@ -2,11 +2,113 @@
 //! defaults (SPEC §2). Arguments that belong to integrators or options not
 //! built yet are rejected, never ignored.
 
-use mbsolve_integrate::{BdfParams, VarClass};
+use mbsolve_integrate::{BdfParams, FixedStep, VarClass};
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
 fn not_yet(what: &str) -> String {
     format!("INTEGRATOR: {what} is not supported yet")
+}
+
+pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
+    true, false, false, false, true, false, false, false, true, false,
+];
+
+pub(crate) fn fmt_pattern(p: &[bool]) -> String {
+    p.iter()
+        .map(|b| if *b { "T" } else { "F" })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// The validated fixed-step option (seeds: "Fixed Step Integrator Option").
+pub(crate) struct FixedOption {
+    pub fixed: FixedStep,
+    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
+    pub step: f64,
+    pub pattern: Vec<bool>,
+}
+
+/// FIXIT given: validate FIXIT (1..10), HRATIO (positive integer), MAXERR
+/// (> 0), PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
+/// CORRECTOR are then ignored. Without FIXIT, HRATIO and MAXERR are errors.
+pub(crate) fn fixed_step_option(
+    s: &IntegratorSettings,
+    dtout: f64,
+) -> Result<Option<FixedOption>, String> {
+    let Some(fixit) = s.fixit else {
+        for (given, arg) in [
+            (s.hratio.is_some(), "HRATIO"),
+            (s.maxerr.is_some(), "MAXERR"),
+        ] {
+            if given {
+                return Err(format!(
+                    "INTEGRATOR: {arg} applies only to the fixed-step option (give FIXIT)"
+                ));
+            }
+        }
+        return Ok(None);
+    };
+    if !(1..=10).contains(&fixit) {
+        return Err(format!(
+            "INTEGRATOR: FIXIT = {fixit} is out of range (1 to 10)"
+        ));
+    }
+    let hratio = s.hratio.unwrap_or(1);
+    if hratio < 1 {
+        return Err(format!(
+            "INTEGRATOR: HRATIO = {hratio} is out of range (a positive integer)"
+        ));
+    }
+    let maxerr = s.maxerr.unwrap_or(f64::INFINITY);
+    if maxerr.is_nan() || maxerr <= 0.0 {
+        return Err(format!(
+            "INTEGRATOR: MAXERR = {maxerr} is out of range (MAXERR > 0)"
+        ));
+    }
+    let pattern = s
+        .pattern
+        .clone()
+        .unwrap_or_else(|| DEFAULT_PATTERN.to_vec());
+    if pattern.is_empty() || pattern.len() > 10 {
+        return Err(format!(
+            "INTEGRATOR: PATTERN has {} values; it takes 1 to 10 of T/F",
+            pattern.len()
+        ));
+    }
+    if pattern.iter().all(|p| !p) {
+        return Err(format!(
+            "INTEGRATOR: PATTERN = {} (adaptive Jacobian evaluation) is not allowed with FIXIT",
+            fmt_pattern(&pattern)
+        ));
+    }
+    if !(dtout > 0.0 && dtout.is_finite()) {
+        return Err(format!("output step {dtout} must be positive"));
+    }
+    let step = dtout / hratio as f64;
+    let step = match s.hinit {
+        Some(hi) if hi > 0.0 && hi.is_finite() => hi.min(step),
+        Some(hi) => {
+            return Err(format!(
+                "INTEGRATOR: HINIT = {hi} is out of range (HINIT > 0)"
+            ))
+        }
+        None => step,
+    };
+    if let Some(a) = s.adaptivity {
+        if !(a >= 0.0 && a.is_finite()) {
+            return Err(format!(
+                "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0)"
+            ));
+        }
+    }
+    Ok(Some(FixedOption {
+        fixed: FixedStep {
+            iterations: fixit as usize,
+            maxerr,
+        },
+        step,
+        pattern,
+    }))
 }
 
 /// Validate the settings for a dynamic run whose output step is `dtout`.
@@ -21,12 +123,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             return Err("INTEGRATOR: SI1 is only available with HASTIFF".into())
         }
     }
-    for (given, name) in [
-        (s.fixit.is_some(), "FIXIT (fixed-step option)"),
-        (s.hratio.is_some(), "HRATIO (fixed-step option)"),
-        (s.maxerr.is_some(), "MAXERR (fixed-step option)"),
-        (s.interpolate == Some(true), "INTERPOLATE = ON"),
-    ] {
+    for (given, name) in [(s.interpolate == Some(true), "INTERPOLATE = ON")] {
         if given {
             return Err(not_yet(name));
         }
@@ -41,6 +138,29 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
                 "INTEGRATOR: {name} applies only to HHT and NEWMARK, not to GSTIFF"
             ));
         }
+    }
+    if s.fixit.is_some() && s.kind != IntegratorKind::Gstiff {
+        return Err(format!(
+            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not {}",
+            s.kind.name()
+        ));
+    }
+    if let Some(f) = fixed_step_option(s, dtout)? {
+        // Order 1 at h = DTOUT/HRATIO; ERROR, HMAX, HMIN, KMAX, MAXIT and
+        // CORRECTOR have no effect (seeds).
+        return Ok(BdfParams {
+            error: s.error.unwrap_or(1e-3),
+            hmax: f.step,
+            hmin: f.step,
+            hinit: f.step,
+            kmax: 1,
+            maxit: f.fixed.iterations,
+            pattern: f.pattern,
+            error_classes: vec![VarClass::Displacement, VarClass::UserState],
+            corrector_classes: vec![VarClass::Displacement],
+            adaptivity: 0.0,
+            fixed: Some(f.fixed),
+        });
     }
     let error = s.error.unwrap_or(1e-3);
     if !(error > 0.0 && error.is_finite()) {
@@ -139,6 +259,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         error_classes: vec![VarClass::Displacement, VarClass::UserState],
         corrector_classes,
         adaptivity,
+        fixed: None,
     })
 }
 
@@ -197,11 +318,12 @@ mod tests {
         );
         let s = IntegratorSettings {
             fixit: Some(3),
+            pattern: Some(vec![false]),
             ..Default::default()
         };
         assert_eq!(
             bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: FIXIT (fixed-step option) is not supported yet"
+            "INTEGRATOR: PATTERN = F (adaptive Jacobian evaluation) is not allowed with FIXIT"
         );
         let s = IntegratorSettings {
             formulation: Some(Formulation::Si2),

@@ -410,3 +410,69 @@ fn gstiff_converges_at_tight_error() {
     println!("free slider-crank: ERROR 1e-9 vs 1e-10 max slider deviation {dev:.2e}");
     assert!(dev < 5e-5, "deviation {dev}");
 }
+
+/// Fixed-step GSTIFF (FIXIT = 3, HRATIO = 4 → h = DTOUT/4 = 2.5e-3): order
+/// 1, exactly 3 corrector iterations per step, no rejections, the RTI
+/// report logged, |Φ| < 1e-8. Backward Euler's numerical damping shrinks
+/// the swing and so shortens the (amplitude-dependent) period: the period
+/// error is first order in h — halving h (HRATIO = 8) halves it. MAXERR =
+/// 1e-12 stops the run with the variable named.
+#[test]
+fn fixed_step_gstiff() {
+    let model = models::pendulum(1.0, 9.81);
+    let run = |hratio: i64| {
+        let mut sim = Simulation::new(&model).unwrap();
+        let s = IntegratorSettings {
+            fixit: Some(3),
+            hratio: Some(hratio),
+            kmax: Some(6),
+            error: Some(1e-9),
+            ..Default::default()
+        };
+        let st = sim.dynamic(3.0, None, Some(0.01), &s).unwrap();
+        let mut crossings = Vec::new();
+        for w in sim.frames.windows(2) {
+            if (w[0].q[0] > 0.0) != (w[1].q[0] > 0.0) {
+                crossings.push(crossing(&w[0], &w[1]));
+            }
+        }
+        let period = 2.0 * (crossings[1] - crossings[0]);
+        let exact = 4.0 * (1.0 / 9.81f64).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin());
+        let phi = sim
+            .frames
+            .iter()
+            .map(|f| max_constraint_violation(&sim, f))
+            .fold(0.0, f64::max);
+        (sim, st, (period - exact).abs() / exact, phi)
+    };
+    let (sim, st, rel4, phi) = run(4);
+    assert_eq!(st.steps, 1200);
+    assert_eq!(st.corrector_iterations, 3 * 1200);
+    assert_eq!((st.rejected_steps, st.max_order_used), (0, 1));
+    assert!((st.min_step - 2.5e-3).abs() < 1e-12 && (st.max_step - 2.5e-3).abs() < 1e-12);
+    assert!(sim
+        .log
+        .iter()
+        .any(|l| l.contains("Integrator name : Fixed Step GSTIFF/I3")));
+    assert_eq!(sim.reports.len(), 1);
+    let (_, _, rel8, _) = run(8);
+    println!("fixed-step GSTIFF: period error {rel4:.2e} (h = 2.5e-3), {rel8:.2e} (h = 1.25e-3), max |Phi| {phi:.2e}");
+    assert!(phi < 1e-8, "{phi}");
+    assert!(
+        (1.6..2.4).contains(&(rel4 / rel8)),
+        "first order: {rel4} / {rel8}"
+    );
+    let mut sim = Simulation::new(&model).unwrap();
+    let s = IntegratorSettings {
+        fixit: Some(3),
+        hratio: Some(4),
+        maxerr: Some(1e-12),
+        ..Default::default()
+    };
+    let e = sim
+        .dynamic(3.0, None, Some(0.01), &s)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("exceeds MAXERR = 1e-12"), "{e}");
+    assert!(e.contains("PART/2"), "{e}");
+}

@@ -199,6 +199,7 @@ fn search(
         error_classes: vec![VarClass::Displacement],
         corrector_classes: vec![VarClass::Displacement, VarClass::Velocity],
         adaptivity: 0.0,
+        fixed: None,
     };
     let mut prob = FrozenTime {
         inner: I3Problem::new(sys),
