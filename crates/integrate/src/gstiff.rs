@@ -38,6 +38,9 @@ pub struct BdfParams {
     /// Fixed-step option (FIXIT): h = `hinit` throughout at order 1,
     /// exactly FIXIT corrector iterations per step, no error rejection.
     pub fixed: Option<FixedStep>,
+    /// CONSTANT_BDF: h = HMAX throughout (shortened only to land on output
+    /// times); the error estimates choose the order, never the step.
+    pub constant_step: bool,
 }
 
 /// Why an integration stopped before its output time.
@@ -449,6 +452,16 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         while self.t < tout {
             // Land exactly on the output time (INTERPOLATE = OFF).
             let remaining = tout - self.t;
+            if self.params.constant_step {
+                let target = if self.params.hmax * (1.0 + 1e-9) >= remaining {
+                    remaining
+                } else {
+                    self.params.hmax
+                };
+                if target != self.h {
+                    self.rescale(target / self.h);
+                }
+            }
             let mut r = 1.0;
             if self.h > self.params.hmax {
                 r = self.params.hmax / self.h;
@@ -456,7 +469,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             if self.h * r > remaining || self.h * r * 1.05 >= remaining {
                 r = remaining / self.h;
             }
-            if r != 1.0 {
+            if r != 1.0 && !self.params.constant_step {
                 self.rescale(r);
                 self.steps_at_order = 0;
             }
@@ -477,6 +490,18 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 self.stats.corrector_failures += 1;
                 consecutive_failures += 1;
                 self.force_jacobian = true;
+                if self.params.constant_step {
+                    if consecutive_failures > 2 {
+                        return Err(IntegrationError::failure(
+                            self.t,
+                            format!(
+                                "CONSTANT_BDF: the corrector does not converge at the fixed step h = {:.3e} even with a fresh Jacobian; reduce HMAX",
+                                self.h
+                            ),
+                        ));
+                    }
+                    continue;
+                }
                 if consecutive_failures > 20 {
                     return Err(IntegrationError::failure(self.t, "repeated corrector failures; see the message log for the equation that dominates"));
                 }
@@ -485,7 +510,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 continue;
             }
             let (err, worst) = self.error_ratio();
-            if err > 1.0 {
+            if err > 1.0 && !self.params.constant_step {
                 self.restore();
                 self.stats.rejected_steps += 1;
                 error_failures += 1;
@@ -666,6 +691,47 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         Ok(true)
     }
 
+    /// CONSTANT_BDF: the order whose error estimate is smallest (largest
+    /// sustainable step ratio) among k−1, k, k+1; the step stays.
+    fn select_order_only(&mut self, err: f64) {
+        let k = self.order;
+        let kf = k as f64;
+        let r_same = 1.0 / (1.2 * err.powf(1.0 / (kf + 1.0)) + 1e-6);
+        let mut best = (r_same, k);
+        if k > 1 {
+            let f = self.l[k - 1][0] * factorial(k - 1);
+            let ed = self.norm_masked(|i| f * self.z[k][i]);
+            let r = 1.0 / (1.3 * ed.powf(1.0 / kf) + 1e-6);
+            if r > best.0 {
+                best = (r, k - 1);
+            }
+        }
+        if k < self.params.kmax && self.steps_at_order > k {
+            let l0 = self.l[k][0];
+            let f = self.l[k + 1][0] / (kf + 2.0) * factorial(k) * self.l[k][k] / l0;
+            let eu = self.norm_masked(|i| f * (self.acor[i] - self.acor_prev[i]));
+            let r = 1.0 / (1.4 * eu.powf(1.0 / (kf + 2.0)) + 1e-6);
+            if r > best.0 {
+                best = (r, k + 1);
+            }
+        }
+        let new_k = best.1;
+        if new_k > k {
+            let c = self.l[k][k] / (kf + 1.0) / self.l[k][0];
+            for i in 0..self.n {
+                self.z[k + 1][i] = c * self.acor[i];
+            }
+        } else if new_k < k {
+            for v in self.z[k].iter_mut() {
+                *v = 0.0;
+            }
+        }
+        if new_k != k {
+            self.order = new_k;
+            self.steps_at_order = 0;
+        }
+    }
+
     /// Copy the linear solver's counters into the statistics.
     pub fn sync_stats(&mut self) {
         self.stats.factorizations = self.lu.factorizations;
@@ -673,6 +739,10 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     }
 
     fn select_step_and_order(&mut self, err: f64) {
+        if self.params.constant_step {
+            self.select_order_only(err);
+            return;
+        }
         let k = self.order;
         let kf = k as f64;
         // Step ratios each order could sustain (Gear/LSODE safety factors).
@@ -837,6 +907,7 @@ mod tests {
             corrector_classes: vec![VarClass::Displacement],
             adaptivity: 0.0,
             fixed: None,
+            constant_step: false,
         };
         let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
         // y = (cos t, −sin t): derivatives cycle through (c, −s), (−s, −c), …
@@ -899,6 +970,7 @@ mod tests {
                 corrector_classes: vec![VarClass::Displacement],
                 adaptivity,
                 fixed: None,
+                constant_step: false,
             };
             let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
             g.advance_to(1.0).map(|_| g.stats.steps)

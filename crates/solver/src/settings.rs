@@ -113,8 +113,19 @@ pub(crate) fn fixed_step_option(
 
 /// Validate the settings for a dynamic run whose output step is `dtout`.
 pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
-    if s.kind != IntegratorKind::Gstiff {
+    let constant_step = s.kind == IntegratorKind::ConstantBdf;
+    if !matches!(s.kind, IntegratorKind::Gstiff | IntegratorKind::ConstantBdf) {
         return Err(not_yet(&format!("the {} integrator", s.kind.name())));
+    }
+    if constant_step {
+        // The step is HMAX throughout: HINIT and HMIN would be ignored.
+        for (given, arg) in [(s.hinit.is_some(), "HINIT"), (s.hmin.is_some(), "HMIN")] {
+            if given {
+                return Err(format!(
+                    "INTEGRATOR: {arg} has no effect with CONSTANT_BDF (its step is HMAX, default the output step)"
+                ));
+            }
+        }
     }
     match s.formulation {
         None | Some(Formulation::I3) => {}
@@ -160,6 +171,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             corrector_classes: vec![VarClass::Displacement],
             adaptivity: 0.0,
             fixed: Some(f.fixed),
+            constant_step: false,
         });
     }
     let error = s.error.unwrap_or(1e-3);
@@ -192,6 +204,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             }
             h
         }
+        None if constant_step => hmax,
         None => (dtout / 20.0).min(hmax).max(hmin),
     };
     let kmax = s.kmax.unwrap_or(6);
@@ -260,6 +273,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         corrector_classes,
         adaptivity,
         fixed: None,
+        constant_step,
     })
 }
 

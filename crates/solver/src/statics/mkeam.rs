@@ -200,6 +200,7 @@ fn search(
         corrector_classes: vec![VarClass::Displacement, VarClass::Velocity],
         adaptivity: 0.0,
         fixed: None,
+        constant_step: false,
     };
     let mut prob = FrozenTime {
         inner: I3Problem::new(sys),
