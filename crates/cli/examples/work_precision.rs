@@ -26,10 +26,7 @@ struct Case {
 /// Probe values at the outputs, wall time [s], steps, Jacobian evaluations.
 type RunResult = (Vec<[f64; 3]>, f64, u64, u64);
 
-fn run(
-    case: &Case,
-    settings: &IntegratorSettings,
-) -> Result<RunResult, String> {
+fn run(case: &Case, settings: &IntegratorSettings) -> Result<RunResult, String> {
     let start = Instant::now();
     let mut sim = Simulation::new(&case.model).map_err(|e| e.to_string())?;
     let st = sim

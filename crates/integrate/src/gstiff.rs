@@ -41,6 +41,9 @@ pub struct BdfParams {
     /// CONSTANT_BDF: h = HMAX throughout (shortened only to land on output
     /// times); the error estimates choose the order, never the step.
     pub constant_step: bool,
+    /// INTERPOLATE = ON: the driver steps past output times
+    /// (`advance_past`) and interpolates there instead of landing on them.
+    pub interpolate: bool,
 }
 
 /// Why an integration stopped before its output time.
@@ -442,11 +445,44 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         m
     }
 
+    /// INTERPOLATE = ON: take steps (never shortened for output times)
+    /// until t ≥ tout; `interpolate` then gives the solution at tout.
+    pub fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        if self.t >= tout {
+            return Ok(());
+        }
+        self.advance_until(tout, false)
+    }
+
+    /// The Nordsieck interpolant at `t` within the last step
+    /// (t − h ≤ t ≤ self.t): y = Σ z_j s^j, y' = Σ j z_j s^(j−1) / h with
+    /// s = (t − self.t)/h.
+    pub fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) {
+        let s = (t - self.t) / self.h;
+        for i in 0..self.n {
+            let (mut v, mut d, mut p) = (0.0, 0.0, 1.0);
+            for j in 0..=self.order {
+                v += self.z[j][i] * p;
+                if j < self.order {
+                    d += (j + 1) as f64 * self.z[j + 1][i] * p;
+                }
+                p *= s;
+            }
+            y[i] = v;
+            yp[i] = d / self.h;
+        }
+    }
+
     /// Take steps until t = tout exactly.
     pub fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
         if self.params.fixed.is_some() {
             return self.advance_fixed(tout);
         }
+        self.advance_until(tout, true)
+    }
+
+    /// Steps until t reaches tout, landing on it exactly when `land`.
+    fn advance_until(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
         let mut consecutive_failures = 0usize;
         let mut error_failures = 0usize;
         while self.t < tout {
@@ -466,7 +502,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             if self.h > self.params.hmax {
                 r = self.params.hmax / self.h;
             }
-            if self.h * r > remaining || self.h * r * 1.05 >= remaining {
+            if land && (self.h * r > remaining || self.h * r * 1.05 >= remaining) {
                 r = remaining / self.h;
             }
             if r != 1.0 && !self.params.constant_step {
@@ -838,6 +874,13 @@ impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
     fn take_rti(&mut self) -> Option<RtiMeter> {
         self.rti.take()
     }
+    fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        Gstiff::advance_past(self, tout)
+    }
+    fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        Gstiff::interpolate(self, t, y, yp);
+        true
+    }
     fn max_local_error(&self) -> f64 {
         self.max_local_error
     }
@@ -908,6 +951,7 @@ mod tests {
             adaptivity: 0.0,
             fixed: None,
             constant_step: false,
+            interpolate: false,
         };
         let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
         // y = (cos t, −sin t): derivatives cycle through (c, −s), (−s, −c), …
@@ -971,6 +1015,7 @@ mod tests {
                 adaptivity,
                 fixed: None,
                 constant_step: false,
+                interpolate: false,
             };
             let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
             g.advance_to(1.0).map(|_| g.stats.steps)

@@ -81,4 +81,14 @@ pub trait DaeIntegrator {
     fn max_local_error(&self) -> f64 {
         0.0
     }
+    /// INTERPOLATE = ON: steps until time() ≥ tout without landing on it
+    /// (default: land on it).
+    fn advance_past(&mut self, tout: f64) -> Result<(), crate::IntegrationError> {
+        self.advance_to(tout)
+    }
+    /// The solution at `t` within the last step; false if the integrator
+    /// cannot interpolate.
+    fn interpolate(&self, _t: f64, _y: &mut [f64], _yp: &mut [f64]) -> bool {
+        false
+    }
 }

@@ -342,7 +342,7 @@ impl Simulation {
                 f.maxerr
             ),
             None => format!(
-                "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}",
+                "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}, INTERPOLATE = {}",
                 settings.kind.name(),
                 params.error,
                 params.hmax,
@@ -351,15 +351,18 @@ impl Simulation {
                 params.kmax,
                 params.maxit,
                 fmt_pattern(&params.pattern),
-                params.adaptivity
+                params.adaptivity,
+                if params.interpolate { "ON" } else { "OFF" }
             ),
         });
+        let n = self.sys.nq();
         let mut rti = params.fixed.as_ref().map(|_| {
             let (_, _, to_s) = time_unit(&self.sys.model.units.time);
             RtiMeter::new(params.hinit * to_s)
         });
         let mut max_local = 0.0f64;
-        let n = self.sys.nq();
+        let ny = 2 * n + self.sys.neq();
+        let (mut yi, mut ypi) = (vec![0.0; ny], vec![0.0; ny]);
         let start = Instant::now();
         let mut new_frames = Vec::with_capacity(times.len());
         let mut failure = None;
@@ -391,16 +394,38 @@ impl Simulation {
             let mut stop = None;
             while next < times.len() {
                 let t = times[next];
-                match integ.advance_to(t) {
+                let advanced = if params.interpolate {
+                    integ.advance_past(t)
+                } else {
+                    integ.advance_to(t)
+                };
+                match advanced {
                     Ok(()) => {
-                        let (y, yp) = integ.solution();
-                        let mut frame = Frame {
-                            t,
-                            q: y[..n].to_vec(),
-                            u: y[n..2 * n].to_vec(),
-                            a: yp[n..2 * n].to_vec(),
-                            lambda: y[2 * n..].to_vec(),
-                        };
+                        let mut frame =
+                            if params.interpolate && integ.interpolate(t, &mut yi, &mut ypi) {
+                                // INTERPOLATE = ON: reconcile the interpolated
+                                // positions to the constraints (velocities,
+                                // accelerations and reactions follow below).
+                                let q = self
+                                    .assemble_positions(t, &yi[..n])
+                                    .unwrap_or_else(|_| yi[..n].to_vec());
+                                Frame {
+                                    t,
+                                    q,
+                                    u: yi[n..2 * n].to_vec(),
+                                    a: ypi[n..2 * n].to_vec(),
+                                    lambda: yi[2 * n..].to_vec(),
+                                }
+                            } else {
+                                let (y, yp) = integ.solution();
+                                Frame {
+                                    t,
+                                    q: y[..n].to_vec(),
+                                    u: y[n..2 * n].to_vec(),
+                                    a: yp[n..2 * n].to_vec(),
+                                    lambda: y[2 * n..].to_vec(),
+                                }
+                            };
                         if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a) {
                             inconsistent_outputs += 1;
                         }

@@ -134,10 +134,9 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             return Err("INTEGRATOR: SI1 is only available with HASTIFF".into())
         }
     }
-    for (given, name) in [(s.interpolate == Some(true), "INTERPOLATE = ON")] {
-        if given {
-            return Err(not_yet(name));
-        }
+    let interpolate = s.interpolate == Some(true) && s.fixit.is_none();
+    if interpolate && s.kind != IntegratorKind::Gstiff {
+        return Err(not_yet(&format!("INTERPOLATE = ON with {}", s.kind.name())));
     }
     for (given, name) in [
         (s.alpha.is_some(), "ALPHA"),
@@ -172,6 +171,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             adaptivity: 0.0,
             fixed: Some(f.fixed),
             constant_step: false,
+            interpolate: false,
         });
     }
     let error = s.error.unwrap_or(1e-3);
@@ -183,13 +183,19 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
     if !(dtout > 0.0 && dtout.is_finite()) {
         return Err(format!("output step {dtout} must be positive"));
     }
-    let hmax = s.hmax.unwrap_or(dtout);
-    if !(hmax > 0.0 && hmax.is_finite()) {
+    // HMAX default: the output step; with INTERPOLATE = ON no limit (seeds),
+    // and then HMIN's default 1e-6·HMAX is taken on the output step.
+    let hmax = match s.hmax {
+        Some(h) => h,
+        None if interpolate => f64::INFINITY,
+        None => dtout,
+    };
+    if !(hmax > 0.0 && (hmax.is_finite() || s.hmax.is_none())) {
         return Err(format!(
             "INTEGRATOR: HMAX = {hmax} is out of range (HMAX > 0)"
         ));
     }
-    let hmin = s.hmin.unwrap_or(1e-6 * hmax);
+    let hmin = s.hmin.unwrap_or(1e-6 * hmax.min(dtout));
     if !(hmin > 0.0 && hmin < hmax) {
         return Err(format!(
             "INTEGRATOR: HMIN = {hmin} is out of range (0 < HMIN < HMAX = {hmax})"
@@ -274,6 +280,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         adaptivity,
         fixed: None,
         constant_step,
+        interpolate,
     })
 }
 

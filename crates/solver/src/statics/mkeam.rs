@@ -201,6 +201,7 @@ fn search(
         adaptivity: 0.0,
         fixed: None,
         constant_step: false,
+        interpolate: false,
     };
     let mut prob = FrozenTime {
         inner: I3Problem::new(sys),
