@@ -137,6 +137,8 @@ pub struct Gstiff<'a, P: DaeProblem> {
     jac_c: f64,
     jac_valid: bool,
     force_jacobian: bool,
+    /// A Jacobian was evaluated during the current step attempt.
+    jac_fresh: bool,
     steps_at_order: usize,
     last_rate: f64,
     /// ADAPTIVITY's addition to the absolute tolerance at the current h.
@@ -191,6 +193,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             jac_c: 0.0,
             jac_valid: false,
             force_jacobian: true,
+            jac_fresh: false,
             steps_at_order: 0,
             last_rate: 0.7,
             tol_extra: 0.0,
@@ -323,18 +326,27 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             self.acor[i] = 0.0;
         }
         let pattern_all_false = self.params.pattern.iter().all(|p| !p);
+        // A Jacobian evaluated during this step (no second re-evaluation
+        // for slow convergence).
+        let mut fresh = false;
+        self.jac_fresh = false;
         let mut prev_norm: f64 = 0.0;
         let mut rate = self.last_rate;
         let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
         for it in 0..self.params.maxit {
             let want = if pattern_all_false {
-                self.force_jacobian || !self.jac_valid
+                // Adaptive: also when the leading coefficient moved far
+                // from the one the Jacobian was formed with.
+                let drift = c / self.jac_c;
+                self.force_jacobian || !self.jac_valid || !(0.75..=1.33).contains(&drift)
             } else {
                 self.params.pattern[it % self.params.pattern.len()]
                     || self.force_jacobian
                     || !self.jac_valid
             };
             if want {
+                fresh = true;
+                self.jac_fresh = true;
                 self.evaluate_jacobian(c).map_err(perr)?;
                 self.force_jacobian = false;
                 match self.lu.factor(&self.jac) {
@@ -399,6 +411,16 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             }
             if it >= 2 && rate > 2.0 {
                 break;
+            }
+            // PATTERN = F (adaptive): a reused Jacobian whose convergence
+            // rate predicts no convergence within MAXIT is re-evaluated now
+            // rather than after a corrector failure.
+            if pattern_all_false && it > 0 && !fresh {
+                let left = (self.params.maxit - it - 1) as i32;
+                if rate >= 0.9 || norm * rate.powi(left.max(0)) > 0.1 {
+                    self.force_jacobian = true;
+                    fresh = true;
+                }
             }
             prev_norm = norm;
         }
@@ -536,6 +558,11 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                             ),
                         ));
                     }
+                    continue;
+                }
+                // A reused Jacobian gets one retry at the same h with a
+                // fresh one; a failure with a fresh Jacobian cuts the step.
+                if !self.jac_fresh && consecutive_failures <= 20 {
                     continue;
                 }
                 if consecutive_failures > 20 {

@@ -611,3 +611,73 @@ fn interpolate_on_reconciles_and_saves_steps() {
         st_off.steps
     );
 }
+
+/// PATTERN = F (adaptive Jacobian) for GSTIFF: the Jacobian is re-evaluated
+/// only after a corrector failure with a reused one, when the convergence
+/// rate predicts no convergence within MAXIT, or when the leading
+/// coefficient has moved outside [0.75, 1.33] of the one it was formed
+/// with. On the four-bar it takes fewer evaluations than the default
+/// T:F:F:F:T:F:F:F:T:F (227 vs 352 measured) with no corrector failures and
+/// an error against a tight reference no worse than 2× the default's; on
+/// the stiff spring (K = 1e8, C = 2e4) it still matches the closed form
+/// within 1e-4 of the amplitude.
+#[test]
+fn adaptive_pattern_saves_jacobians() {
+    let run = |pattern: Option<Vec<bool>>, error: f64| {
+        let mut sim = Simulation::new(&models::four_bar()).unwrap();
+        let s = IntegratorSettings {
+            error: Some(error),
+            pattern,
+            ..Default::default()
+        };
+        let st = sim.dynamic(2.0, None, Some(0.01), &s).unwrap();
+        (sim, st)
+    };
+    let (reference, _) = run(None, 1e-9);
+    let err = |sim: &Simulation| {
+        let mut dev = 0.0f64;
+        for (a, b) in sim.frames.iter().zip(&reference.frames) {
+            for i in 0..a.q.len() {
+                dev = dev.max((a.q[i] - b.q[i]).abs());
+            }
+        }
+        dev
+    };
+    let (adaptive, st_f) = run(Some(vec![false]), 1e-5);
+    let (default, st_d) = run(None, 1e-5);
+    let (e_f, e_d) = (err(&adaptive), err(&default));
+    let phi = adaptive
+        .frames
+        .iter()
+        .map(|f| max_constraint_violation(&adaptive, f))
+        .fold(0.0, f64::max);
+    println!(
+        "four-bar PATTERN=F: {} Jacobians, {} steps, {} corrector failures, error {e_f:.2e}; default: {} Jacobians, {} steps, error {e_d:.2e}; |Phi| {phi:.2e}",
+        st_f.jacobian_evaluations, st_f.steps, st_f.corrector_failures, st_d.jacobian_evaluations, st_d.steps
+    );
+    assert!(5 * st_f.jacobian_evaluations < 4 * st_d.jacobian_evaluations);
+    assert!(st_f.corrector_failures < 5);
+    assert!(e_f < 2.0 * e_d && phi < 1e-8, "{e_f} {e_d} {phi}");
+
+    let x0 = 0.1;
+    let (k, c) = (1e8, 2e4);
+    let mut sim = Simulation::new(&models::spring_mass(1.0, k, c, x0)).unwrap();
+    let s = IntegratorSettings {
+        error: Some(1e-4),
+        pattern: Some(vec![false]),
+        ..Default::default()
+    };
+    let st = sim.dynamic(1.0, None, Some(0.01), &s).unwrap();
+    let worst = sim
+        .frames
+        .iter()
+        .map(|f| ((f.q[0] - 1.0) - models::spring_mass_exact(1.0, k, c, x0, f.t)).abs())
+        .fold(0.0, f64::max);
+    println!(
+        "stiff spring PATTERN=F: {} Jacobians, {} steps, error {:.2e}",
+        st.jacobian_evaluations,
+        st.steps,
+        worst / x0
+    );
+    assert!(worst < 1e-4 * x0, "{worst}");
+}
