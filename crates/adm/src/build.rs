@@ -1027,6 +1027,7 @@ pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, Ad
             }
             seen = Some(k);
             s.kind = kind;
+            s.kind_given = true;
         }
     }
     let forms = [

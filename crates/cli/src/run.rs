@@ -22,25 +22,31 @@ pub fn apply_integrator(
     default: bool,
 ) -> Option<String> {
     let mut note = None;
+    // A command that names no integrator keeps the current one.
+    let kind = if new.kind_given {
+        new.kind
+    } else {
+        current.kind
+    };
     if default {
         *current = IntegratorSettings {
-            kind: new.kind,
+            kind,
             ..Default::default()
         };
-    } else if new.kind != current.kind && current.error.is_none() && new.error.is_none() {
+    } else if kind != current.kind && current.error.is_none() && new.error.is_none() {
         let inherited = current.kind.default_error();
         current.error = Some(inherited);
-        if inherited != new.kind.default_error() {
+        if inherited != kind.default_error() {
             note = Some(format!(
                 "ERROR = {inherited:e} inherited from {} ({}'s own default {:e} needs INTEGRATOR/{}, DEFAULT)",
                 current.kind.name(),
-                new.kind.name(),
-                new.kind.default_error(),
-                new.kind.name()
+                kind.name(),
+                kind.default_error(),
+                kind.name()
             ));
         }
     }
-    current.kind = new.kind;
+    current.kind = kind;
     macro_rules! over {
         ($($f:ident),*) => { $( if new.$f.is_some() { current.$f = new.$f.clone(); } )* };
     }
@@ -476,6 +482,7 @@ mod tests {
     fn error_is_inherited_across_integrators_without_default() {
         let hht = IntegratorSettings {
             kind: IntegratorKind::Hht,
+            kind_given: true,
             ..Default::default()
         };
         let mut cur = IntegratorSettings::default();
@@ -495,5 +502,18 @@ mod tests {
         };
         assert_eq!(apply_integrator(&mut cur, &explicit, false), None);
         assert_eq!(cur.error, Some(1e-4));
+        // INTEGRATOR/ERROR = 1e-6 names no integrator: HHT stays, and
+        // DEFAULT without a name resets HHT to its own defaults.
+        let error_only = IntegratorSettings {
+            error: Some(1e-6),
+            ..Default::default()
+        };
+        assert_eq!(apply_integrator(&mut cur, &error_only, false), None);
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-6)));
+        assert_eq!(
+            apply_integrator(&mut cur, &IntegratorSettings::default(), true),
+            None
+        );
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, None));
     }
 }

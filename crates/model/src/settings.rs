@@ -54,6 +54,9 @@ pub enum CorrectorKind {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IntegratorSettings {
     pub kind: IntegratorKind,
+    /// The statement/command named the integrator (GSTIFF, HHT, …). An
+    /// INTEGRATOR command that names none keeps the current one.
+    pub kind_given: bool,
     pub formulation: Option<Formulation>,
     pub error: Option<f64>,
     pub hmax: Option<f64>,
