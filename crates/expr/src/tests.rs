@@ -595,3 +595,14 @@ fn variable_cycles_and_unknown_ids_are_reported() {
         Ok(_) => panic!("a 1200-deep tree was accepted"),
     }
 }
+
+#[test]
+fn jprim_results_parse_with_their_roles() {
+    let e = Expr::parse("JPRIM(212,1,8,346)").unwrap();
+    let m = &e.measures()[0];
+    assert_eq!(m.kind, MeasureKind::Jprim);
+    assert_eq!(
+        m.references().collect::<Vec<_>>(),
+        vec![(ArgRole::Jprim, 212), (ArgRole::Marker, 346)]
+    );
+}
