@@ -366,12 +366,12 @@ fn flat_parallelogram_rank_change_hht() {
 fn flat_parallelogram_kinematics_names_the_singular_start() {
     use mbsolve_model::{Motion, MotionDof, TimeFn};
     let mut model = models::flat_parallelogram(1.0, 2.0);
-    model.motions.push(Motion {
-        id: 1,
-        joint: 1,
-        dof: MotionDof::Rotation,
-        function: std::sync::Arc::new(TimeFn(|t: f64| [-2.0 * t, -2.0, 0.0])),
-    });
+    model.motions.push(Motion::on_joint(
+        1,
+        1,
+        MotionDof::Rotation,
+        std::sync::Arc::new(TimeFn(|t: f64| [-2.0 * t, -2.0, 0.0])),
+    ));
     let mut sim = Simulation::new(&model).unwrap();
     let err = sim.kinematic(1.0, Some(20), None).unwrap_err();
     assert_eq!(
