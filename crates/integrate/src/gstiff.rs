@@ -511,7 +511,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             // Land exactly on the output time (INTERPOLATE = OFF).
             let remaining = tout - self.t;
             if self.params.constant_step {
-                let target = if self.params.hmax * (1.0 + 1e-9) >= remaining {
+                let target = if land && self.params.hmax * (1.0 + 1e-9) >= remaining {
                     remaining
                 } else {
                     self.params.hmax

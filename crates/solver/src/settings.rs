@@ -135,7 +135,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         }
     }
     let interpolate = s.interpolate == Some(true) && s.fixit.is_none();
-    if interpolate && s.kind != IntegratorKind::Gstiff {
+    if interpolate && !matches!(s.kind, IntegratorKind::Gstiff | IntegratorKind::ConstantBdf) {
         return Err(not_yet(&format!("INTERPOLATE = ON with {}", s.kind.name())));
     }
     for (given, name) in [
@@ -187,7 +187,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
     // and then HMIN's default 1e-6·HMAX is taken on the output step.
     let hmax = match s.hmax {
         Some(h) => h,
-        None if interpolate => f64::INFINITY,
+        None if interpolate && !constant_step => f64::INFINITY,
         None => dtout,
     };
     if !(hmax > 0.0 && (hmax.is_finite() || s.hmax.is_none())) {
