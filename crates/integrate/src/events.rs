@@ -39,7 +39,7 @@ impl fmt::Display for Event {
                 "corrector failure at t = {t:.6e}: h = {h:.3e}, no convergence after {iterations} iterations; largest residual in {equation}, largest correction in {variable}"
             ),
             Event::SingularMatrix { t, h, variable } => {
-                write!(f, "singular matrix at t = {t:.6e} (h = {h:.3e}), first failed unknown: {variable}")
+                write!(f, "singular matrix at t = {t:.6e} (h = {h:.3e}), unknown {variable}")
             }
             Event::SymbolicRefactorization { t } => {
                 write!(f, "symbolic refactorization at t = {t:.6e}")

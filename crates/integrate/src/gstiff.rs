@@ -358,10 +358,11 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                     }
                     Err(_) => {
                         self.jac_valid = false;
+                        let variable = self.diagnose_singular(None);
                         self.events.push(Event::SingularMatrix {
                             t: tn,
                             h: self.h,
-                            variable: "(factorization failed)".into(),
+                            variable,
                         });
                         return Ok(false);
                     }
@@ -377,10 +378,11 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             }
             if let Err(s) = self.lu.solve(&mut self.delta) {
                 self.jac_valid = false;
+                let variable = self.diagnose_singular(Some(s.row));
                 self.events.push(Event::SingularMatrix {
                     t: tn,
                     h: self.h,
-                    variable: self.problem.describe_variable(s.row),
+                    variable,
                 });
                 return Ok(false);
             }
@@ -439,6 +441,23 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             variable: self.problem.describe_variable(var),
         });
         Ok(false)
+    }
+
+    /// Which equation and unknown made the iteration matrix singular: the
+    /// first equation that depends on the ones before it and the first
+    /// dependent unknown (dense diagnosis, failure path only); else the
+    /// unknown that came out non-finite.
+    fn diagnose_singular(&self, nonfinite: Option<usize>) -> String {
+        match self.jac.dependent_row_and_column() {
+            Some((row, col)) => {
+                let eq = row.map_or("?".into(), |r| self.problem.describe_equation(r));
+                let var = col.map_or("?".into(), |c| self.problem.describe_variable(c));
+                format!("{var} (equation {eq} depends on the equations before it)")
+            }
+            None => nonfinite.map_or("(factorization failed)".into(), |r| {
+                self.problem.describe_variable(r)
+            }),
+        }
     }
 
     /// Local error estimate for the current order, as a multiple of the tolerance.
@@ -1054,6 +1073,88 @@ mod tests {
         assert!(off.unwrap_err().message.contains("fell below HMIN"));
         assert!(on.is_ok());
         assert_eq!(off_small.unwrap(), on_small.unwrap());
+    }
+
+    /// y0' + y0 = 0 with two copies of the same algebraic equation
+    /// (y1 + y2 = 1 and 2y1 + 2y2 = 2): the iteration matrix is singular and
+    /// the event names the dependent equation and unknown.
+    struct Duplicated {
+        classes: Vec<VarClass>,
+    }
+    impl DaeProblem for Duplicated {
+        fn size(&self) -> usize {
+            3
+        }
+        fn classes(&self) -> &[VarClass] {
+            &self.classes
+        }
+        fn residual(
+            &mut self,
+            _t: f64,
+            y: &[f64],
+            yp: &[f64],
+            out: &mut [f64],
+        ) -> Result<(), ProblemError> {
+            out[0] = yp[0] + y[0];
+            out[1] = y[1] + y[2] - 1.0;
+            out[2] = 2.0 * y[1] + 2.0 * y[2] - 2.0;
+            Ok(())
+        }
+        fn jacobian(
+            &mut self,
+            _t: f64,
+            _y: &[f64],
+            _yp: &[f64],
+            c: f64,
+            a: &mut SlotAssembler,
+        ) -> Result<(), ProblemError> {
+            a.add(0, 0, c + 1.0);
+            a.add(1, 1, 1.0);
+            a.add(1, 2, 1.0);
+            a.add(2, 1, 2.0);
+            a.add(2, 2, 2.0);
+            Ok(())
+        }
+        fn describe_variable(&self, i: usize) -> String {
+            format!("y{i}")
+        }
+        fn describe_equation(&self, i: usize) -> String {
+            format!("eq{i}")
+        }
+    }
+
+    #[test]
+    fn singular_matrix_names_the_dependent_equation() {
+        let mut p = Duplicated {
+            classes: vec![VarClass::Displacement; 3],
+        };
+        let params = BdfParams {
+            error: 1e-3,
+            hmax: 0.1,
+            hmin: 1e-6,
+            hinit: 1e-2,
+            kmax: 6,
+            maxit: 10,
+            pattern: vec![true],
+            error_classes: vec![VarClass::Displacement],
+            corrector_classes: vec![VarClass::Displacement],
+            adaptivity: 0.0,
+            fixed: None,
+            constant_step: false,
+            interpolate: false,
+        };
+        let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.5, 0.5], &[-1.0, 0.0, 0.0]);
+        assert!(g.advance_to(1.0).is_err());
+        let text = g
+            .events
+            .iter()
+            .find(|e| matches!(e, Event::SingularMatrix { .. }))
+            .map(|e| e.to_string())
+            .expect("a singular-matrix event");
+        assert!(
+            text.ends_with("unknown y2 (equation eq2 depends on the equations before it)"),
+            "{text}"
+        );
     }
 
     #[test]

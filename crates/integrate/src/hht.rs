@@ -398,11 +398,9 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             }
             Err(_) => {
                 self.jac_valid = false;
-                self.events.push(Event::SingularMatrix {
-                    t: tn,
-                    h,
-                    variable: "(factorization failed)".into(),
-                });
+                let variable = self.diagnose_singular(None);
+                self.events
+                    .push(Event::SingularMatrix { t: tn, h, variable });
                 Ok(false)
             }
         }
@@ -494,11 +492,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             }
             if let Err(s) = self.lu.solve(&mut self.delta) {
                 self.jac_valid = false;
-                let variable = if s.row < self.n {
-                    format!("{} acceleration", self.problem.describe_coordinate(s.row))
-                } else {
-                    format!("multiplier of {}", self.problem.describe_equation(s.row))
-                };
+                let variable = self.diagnose_singular(Some(s.row));
                 self.events
                     .push(Event::SingularMatrix { t: tn, h, variable });
                 return Ok(Corrector::Failed);
@@ -604,6 +598,28 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             worst.2 = worst.2.max(e / scale);
         }
         worst
+    }
+
+    /// Name of unknown i: accelerations, then multipliers.
+    fn unknown_name(&self, i: usize) -> String {
+        if i < self.n {
+            format!("{} acceleration", self.problem.describe_coordinate(i))
+        } else {
+            format!("multiplier of {}", self.problem.describe_equation(i))
+        }
+    }
+
+    /// As GSTIFF's: the first dependent equation and unknown of the
+    /// singular iteration matrix, else the unknown that came out non-finite.
+    fn diagnose_singular(&self, nonfinite: Option<usize>) -> String {
+        match self.jac.dependent_row_and_column() {
+            Some((row, col)) => {
+                let eq = row.map_or("?".into(), |r| self.problem.describe_equation(r));
+                let var = col.map_or("?".into(), |c| self.unknown_name(c));
+                format!("{var} (equation {eq} depends on the equations before it)")
+            }
+            None => nonfinite.map_or("(factorization failed)".into(), |r| self.unknown_name(r)),
+        }
     }
 
     /// Make the trial state the accepted state at t + h.
