@@ -6,7 +6,7 @@ use crate::formulation::{constraint_tolerance, equation_name, I3Problem, Redunda
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
 use crate::settings::bdf_params;
-use mbsolve_integrate::{DaeIntegrator, Gstiff, IntegrationError, Statistics, StopKind};
+use mbsolve_integrate::{DaeIntegrator, Gstiff, IntegrationError, Statistics, StopKind, Wstiff};
 use mbsolve_mech::System;
 use mbsolve_model::{IntegratorSettings, Model, ModelError};
 use std::fmt;
@@ -332,7 +332,8 @@ impl Simulation {
         let dt = times[0] - self.state.t;
         let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
         self.log.push(format!(
-            "dynamic analysis: GSTIFF, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}",
+            "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}",
+            settings.kind.name(),
             params.error,
             params.hmax,
             params.hmin,
@@ -366,9 +367,13 @@ impl Simulation {
             let mut problem = I3Problem::new(&self.sys);
             problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
             problem.constraint_tol = constraint_tolerance(params.error);
-            // The BDF family behind one interface (GSTIFF; WSTIFF plugs in here).
-            let mut integ: Box<dyn DaeIntegrator + '_> =
-                Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0));
+            // The BDF family behind one interface (`bdf_params` admits only these).
+            let mut integ: Box<dyn DaeIntegrator + '_> = match settings.kind {
+                mbsolve_model::IntegratorKind::Wstiff => {
+                    Box::new(Wstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0))
+                }
+                _ => Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0)),
+            };
             let mut stop = None;
             while next < times.len() {
                 let t = times[next];

@@ -9,16 +9,48 @@ fn not_yet(what: &str) -> String {
     format!("INTEGRATOR: {what} is not supported yet")
 }
 
-/// Validate the settings for a dynamic run whose output step is `dtout`.
+/// Validate the settings of a BDF run (GSTIFF or WSTIFF: same arguments,
+/// defaults and ranges) whose output step is `dtout`.
 pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
-    if s.kind != IntegratorKind::Gstiff {
+    if !matches!(s.kind, IntegratorKind::Gstiff | IntegratorKind::Wstiff) {
         return Err(not_yet(&format!("the {} integrator", s.kind.name())));
     }
+    let integrator = s.kind.name();
     match s.formulation {
         None | Some(Formulation::I3) => {}
         Some(Formulation::Si2) => return Err(not_yet("the SI2 formulation")),
         Some(Formulation::Si1) => {
             return Err("INTEGRATOR: SI1 is only available with HASTIFF".into())
+        }
+    }
+    if s.kind == IntegratorKind::Wstiff {
+        // Seeds: ADAPTIVITY affects only GSTIFF and HHT; the fixed-step
+        // option exists for GSTIFF and HHT.
+        for (given, arg, what) in [
+            (
+                s.adaptivity.is_some(),
+                "ADAPTIVITY",
+                "affects only GSTIFF and HHT",
+            ),
+            (
+                s.fixit.is_some(),
+                "FIXIT (fixed-step option)",
+                "is available for GSTIFF and HHT",
+            ),
+            (
+                s.hratio.is_some(),
+                "HRATIO (fixed-step option)",
+                "is available for GSTIFF and HHT",
+            ),
+            (
+                s.maxerr.is_some(),
+                "MAXERR (fixed-step option)",
+                "is available for GSTIFF and HHT",
+            ),
+        ] {
+            if given {
+                return Err(format!("INTEGRATOR: {arg} {what}, not WSTIFF"));
+            }
         }
     }
     for (given, name) in [
@@ -32,14 +64,14 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             return Err(not_yet(name));
         }
     }
-    for (given, name) in [
+    for (given, arg) in [
         (s.alpha.is_some(), "ALPHA"),
         (s.beta.is_some(), "BETA"),
         (s.gamma.is_some(), "GAMMA"),
     ] {
         if given {
             return Err(format!(
-                "INTEGRATOR: {name} applies only to HHT and NEWMARK, not to GSTIFF"
+                "INTEGRATOR: {arg} applies only to HHT and NEWMARK, not to {integrator}"
             ));
         }
     }
@@ -164,6 +196,62 @@ mod tests {
         assert_eq!(
             bdf_params(&s, 0.01).unwrap_err(),
             "INTEGRATOR: HMIN = 0.1 is out of range (0 < HMIN < HMAX = 0.01)"
+        );
+    }
+
+    /// WSTIFF takes GSTIFF's arguments with the same defaults (SPEC §2:
+    /// HMIN = 1e-6·HMAX for WSTIFF/I3) and ranges; errors name WSTIFF.
+    #[test]
+    fn wstiff_shares_the_bdf_defaults_and_ranges() {
+        let w = IntegratorSettings {
+            kind: IntegratorKind::Wstiff,
+            ..Default::default()
+        };
+        assert_eq!(
+            bdf_params(&w, 0.01).unwrap(),
+            bdf_params(&IntegratorSettings::default(), 0.01).unwrap()
+        );
+        let p = bdf_params(&w, 0.01).unwrap();
+        assert!((p.hmin - 1e-8).abs() < 1e-20);
+        let s = IntegratorSettings {
+            kmax: Some(0),
+            ..w.clone()
+        };
+        assert_eq!(
+            bdf_params(&s, 0.01).unwrap_err(),
+            "INTEGRATOR: KMAX = 0 is out of range (1 to 6)"
+        );
+        let s = IntegratorSettings {
+            alpha: Some(-0.1),
+            ..w.clone()
+        };
+        assert_eq!(
+            bdf_params(&s, 0.01).unwrap_err(),
+            "INTEGRATOR: ALPHA applies only to HHT and NEWMARK, not to WSTIFF"
+        );
+        let s = IntegratorSettings {
+            fixit: Some(2),
+            ..w.clone()
+        };
+        assert_eq!(
+            bdf_params(&s, 0.01).unwrap_err(),
+            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not WSTIFF"
+        );
+        let s = IntegratorSettings {
+            adaptivity: Some(1e-8),
+            ..w.clone()
+        };
+        assert_eq!(
+            bdf_params(&s, 0.01).unwrap_err(),
+            "INTEGRATOR: ADAPTIVITY affects only GSTIFF and HHT, not WSTIFF"
+        );
+        let s = IntegratorSettings {
+            formulation: Some(Formulation::Si2),
+            ..w
+        };
+        assert_eq!(
+            bdf_params(&s, 0.01).unwrap_err(),
+            "INTEGRATOR: the SI2 formulation is not supported yet"
         );
     }
 
