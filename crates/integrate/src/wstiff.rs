@@ -577,7 +577,13 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             if self.h > self.params.hmax {
                 self.h = self.params.hmax;
             }
-            let landing = self.h * 1.05 >= remaining;
+            let mut landing = self.h * 1.05 >= remaining;
+            // (1 ppm: output times carry rounding, e.g. t0 + i·DTOUT.)
+            if landing && remaining > self.params.hmax * (1.0 + 1e-6) {
+                // Landing would exceed HMAX: two equal steps, no sliver.
+                self.h = 0.5 * remaining;
+                landing = false;
+            }
             if landing {
                 // Output times such as 0.1·i differ from the previous step by
                 // rounding: keep that step exactly so the history stays
@@ -1018,6 +1024,32 @@ mod tests {
         );
         assert!(st.steps < 200, "{} steps", st.steps);
         assert!(worst < 1e-6, "error {worst}");
+    }
+
+    /// HMAX holds even where landing on an output time 4% beyond HMAX would
+    /// be the natural step (outputs every 0.104 with HMAX = 0.1): the
+    /// interval is split in two equal steps instead.
+    #[test]
+    fn hmax_is_honored_when_landing_on_outputs() {
+        let kind = Linear::Oscillator;
+        let mut prob = TestProblem::new(kind);
+        let mut w = Wstiff::new(
+            &mut prob,
+            params(1e-2, 6, 0.1),
+            0.0,
+            &exact(kind, 0, 0.0),
+            &exact(kind, 1, 0.0),
+        );
+        for i in 1..=20 {
+            w.advance_to(0.104 * i as f64).unwrap();
+            assert_eq!(w.time(), 0.104 * i as f64);
+        }
+        let st = w.statistics();
+        println!(
+            "outputs every 0.104, HMAX 0.1: {} steps, largest {:.6}",
+            st.steps, st.max_step
+        );
+        assert!(st.max_step <= 0.1 * (1.0 + 1e-6), "step {}", st.max_step);
     }
 
     /// A problem whose structure stops holding after t = 0.25: the run stops
