@@ -10,8 +10,11 @@
 //! accuracy cost GSTIFF accepts for speed).
 
 use crate::events::{Event, Statistics};
+use crate::hht::FixedStep;
 use crate::problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
+use crate::rti::RtiMeter;
 use crate::sparse::{SlotAssembler, SparseLu};
+use std::time::Instant;
 
 /// Validated GSTIFF parameters (seeds: INTEGRATOR arguments).
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +32,18 @@ pub struct BdfParams {
     pub error_classes: Vec<VarClass>,
     /// Classes whose corrections must converge (ORIGINAL: all but multipliers).
     pub corrector_classes: Vec<VarClass>,
+    /// ADAPTIVITY: while h < 100·HMIN, ADAPTIVITY/h is added to the error
+    /// tolerance (0 = off).
+    pub adaptivity: f64,
+    /// Fixed-step option (FIXIT): h = `hinit` throughout at order 1,
+    /// exactly FIXIT corrector iterations per step, no error rejection.
+    pub fixed: Option<FixedStep>,
+    /// CONSTANT_BDF: h = HMAX throughout (shortened only to land on output
+    /// times); the error estimates choose the order, never the step.
+    pub constant_step: bool,
+    /// INTERPOLATE = ON: the driver steps past output times
+    /// (`advance_past`) and interpolates there instead of landing on them.
+    pub interpolate: bool,
 }
 
 /// Why an integration stopped before its output time.
@@ -122,8 +137,16 @@ pub struct Gstiff<'a, P: DaeProblem> {
     jac_c: f64,
     jac_valid: bool,
     force_jacobian: bool,
+    /// A Jacobian was evaluated during the current step attempt.
+    jac_fresh: bool,
     steps_at_order: usize,
     last_rate: f64,
+    /// ADAPTIVITY's addition to the absolute tolerance at the current h.
+    tol_extra: f64,
+    /// Largest local error measure of the run (fixed-step MAXERR check).
+    pub max_local_error: f64,
+    /// Real Time Index of each fixed step (set by the caller).
+    pub rti: Option<RtiMeter>,
     pub stats: Statistics,
     pub events: Vec<Event>,
 }
@@ -170,8 +193,12 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             jac_c: 0.0,
             jac_valid: false,
             force_jacobian: true,
+            jac_fresh: false,
             steps_at_order: 0,
             last_rate: 0.7,
+            tol_extra: 0.0,
+            max_local_error: 0.0,
+            rti: None,
             stats: Statistics {
                 min_step: f64::INFINITY,
                 ..Default::default()
@@ -215,7 +242,17 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     }
 
     fn weight(&self, i: usize) -> f64 {
-        self.params.error * self.z[0][i].abs().max(1.0)
+        self.params.error * self.z[0][i].abs().max(1.0) + self.tol_extra
+    }
+
+    /// ADAPTIVITY/h while h < 100·HMIN (seeds: ADAPTIVITY), else 0.
+    fn update_tolerance_extra(&mut self) {
+        let p = &self.params;
+        self.tol_extra = if p.adaptivity > 0.0 && self.h < 100.0 * p.hmin {
+            p.adaptivity / self.h
+        } else {
+            0.0
+        };
     }
 
     fn rescale(&mut self, r: f64) {
@@ -289,18 +326,27 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             self.acor[i] = 0.0;
         }
         let pattern_all_false = self.params.pattern.iter().all(|p| !p);
+        // A Jacobian evaluated during this step (no second re-evaluation
+        // for slow convergence).
+        let mut fresh = false;
+        self.jac_fresh = false;
         let mut prev_norm: f64 = 0.0;
         let mut rate = self.last_rate;
         let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
         for it in 0..self.params.maxit {
             let want = if pattern_all_false {
-                self.force_jacobian || !self.jac_valid
+                // Adaptive: also when the leading coefficient moved far
+                // from the one the Jacobian was formed with.
+                let drift = c / self.jac_c;
+                self.force_jacobian || !self.jac_valid || !(0.75..=1.33).contains(&drift)
             } else {
                 self.params.pattern[it % self.params.pattern.len()]
                     || self.force_jacobian
                     || !self.jac_valid
             };
             if want {
+                fresh = true;
+                self.jac_fresh = true;
                 self.evaluate_jacobian(c).map_err(perr)?;
                 self.force_jacobian = false;
                 match self.lu.factor(&self.jac) {
@@ -366,6 +412,16 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             if it >= 2 && rate > 2.0 {
                 break;
             }
+            // PATTERN = F (adaptive): a reused Jacobian whose convergence
+            // rate predicts no convergence within MAXIT is re-evaluated now
+            // rather than after a corrector failure.
+            if pattern_all_false && it > 0 && !fresh {
+                let left = (self.params.maxit - it - 1) as i32;
+                if rate >= 0.9 || norm * rate.powi(left.max(0)) > 0.1 {
+                    self.force_jacobian = true;
+                    fresh = true;
+                }
+            }
             prev_norm = norm;
         }
         self.problem
@@ -411,21 +467,67 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         m
     }
 
+    /// INTERPOLATE = ON: take steps (never shortened for output times)
+    /// until t ≥ tout; `interpolate` then gives the solution at tout.
+    pub fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        if self.t >= tout {
+            return Ok(());
+        }
+        self.advance_until(tout, false)
+    }
+
+    /// The Nordsieck interpolant at `t` within the last step
+    /// (t − h ≤ t ≤ self.t): y = Σ z_j s^j, y' = Σ j z_j s^(j−1) / h with
+    /// s = (t − self.t)/h.
+    pub fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) {
+        let s = (t - self.t) / self.h;
+        for i in 0..self.n {
+            let (mut v, mut d, mut p) = (0.0, 0.0, 1.0);
+            for j in 0..=self.order {
+                v += self.z[j][i] * p;
+                if j < self.order {
+                    d += (j + 1) as f64 * self.z[j + 1][i] * p;
+                }
+                p *= s;
+            }
+            y[i] = v;
+            yp[i] = d / self.h;
+        }
+    }
+
     /// Take steps until t = tout exactly.
     pub fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        if self.params.fixed.is_some() {
+            return self.advance_fixed(tout);
+        }
+        self.advance_until(tout, true)
+    }
+
+    /// Steps until t reaches tout, landing on it exactly when `land`.
+    fn advance_until(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
         let mut consecutive_failures = 0usize;
         let mut error_failures = 0usize;
         while self.t < tout {
             // Land exactly on the output time (INTERPOLATE = OFF).
             let remaining = tout - self.t;
+            if self.params.constant_step {
+                let target = if self.params.hmax * (1.0 + 1e-9) >= remaining {
+                    remaining
+                } else {
+                    self.params.hmax
+                };
+                if target != self.h {
+                    self.rescale(target / self.h);
+                }
+            }
             let mut r = 1.0;
             if self.h > self.params.hmax {
                 r = self.params.hmax / self.h;
             }
-            if self.h * r > remaining || self.h * r * 1.05 >= remaining {
+            if land && (self.h * r > remaining || self.h * r * 1.05 >= remaining) {
                 r = remaining / self.h;
             }
-            if r != 1.0 {
+            if r != 1.0 && !self.params.constant_step {
                 self.rescale(r);
                 self.steps_at_order = 0;
             }
@@ -438,6 +540,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                     ),
                 ));
             }
+            self.update_tolerance_extra();
             self.predict();
             let converged = self.correct()?;
             if !converged {
@@ -445,6 +548,23 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 self.stats.corrector_failures += 1;
                 consecutive_failures += 1;
                 self.force_jacobian = true;
+                if self.params.constant_step {
+                    if consecutive_failures > 2 {
+                        return Err(IntegrationError::failure(
+                            self.t,
+                            format!(
+                                "CONSTANT_BDF: the corrector does not converge at the fixed step h = {:.3e} even with a fresh Jacobian; reduce HMAX",
+                                self.h
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                // A reused Jacobian gets one retry at the same h with a
+                // fresh one; a failure with a fresh Jacobian cuts the step.
+                if !self.jac_fresh && consecutive_failures <= 20 {
+                    continue;
+                }
                 if consecutive_failures > 20 {
                     return Err(IntegrationError::failure(self.t, "repeated corrector failures; see the message log for the equation that dominates"));
                 }
@@ -453,7 +573,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 continue;
             }
             let (err, worst) = self.error_ratio();
-            if err > 1.0 {
+            if err > 1.0 && !self.params.constant_step {
                 self.restore();
                 self.stats.rejected_steps += 1;
                 error_failures += 1;
@@ -509,6 +629,172 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         Ok(())
     }
 
+    /// Fixed-step option (seeds: "Fixed Step Integrator Option"): order 1,
+    /// h = HINIT (= DTOUT/HRATIO) throughout, exactly FIXIT corrector
+    /// iterations per step with the PATTERN's Jacobian evaluations, no
+    /// rejection and no restart; stops when the local error measure
+    /// (relative to max(1, |y|)) exceeds MAXERR.
+    fn advance_fixed(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        let (iterations, maxerr) = match &self.params.fixed {
+            Some(f) => (f.iterations, f.maxerr),
+            None => unreachable!("advance_fixed without the fixed-step option"),
+        };
+        if self.order != 1 {
+            for v in self.z[2..].iter_mut().flatten() {
+                *v = 0.0;
+            }
+            self.order = 1;
+        }
+        while self.t < tout {
+            let started = Instant::now();
+            let remaining = tout - self.t;
+            let target = if self.params.hinit * (1.0 + 1e-9) >= remaining {
+                remaining
+            } else {
+                self.params.hinit
+            };
+            if target != self.h {
+                self.rescale(target / self.h);
+            }
+            self.predict();
+            if !self.correct_fixed(iterations)? {
+                return Err(IntegrationError::failure(
+                    self.t,
+                    "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT",
+                ));
+            }
+            let (_, worst) = self.error_ratio();
+            let f = factorial(1) * self.l[1][1] / 2.0;
+            let abs_err = (f * self.acor[worst]).abs() / self.z[0][worst].abs().max(1.0);
+            self.max_local_error = self.max_local_error.max(abs_err);
+            if abs_err > maxerr {
+                return Err(IntegrationError::failure(
+                    self.t + self.h,
+                    format!(
+                        "local error {abs_err:.3e} in {} exceeds MAXERR = {maxerr:e}",
+                        self.problem.describe_variable(worst)
+                    ),
+                ));
+            }
+            let l0 = self.l[1][0];
+            for j in 0..=1 {
+                let lj = self.l[1][j] / l0;
+                for i in 0..self.n {
+                    self.z[j][i] += lj * self.acor[i];
+                }
+            }
+            self.t += self.h;
+            self.stats.steps += 1;
+            self.stats.min_step = self.stats.min_step.min(self.h);
+            self.stats.max_step = self.stats.max_step.max(self.h);
+            self.stats.max_order_used = 1;
+            if let Some(m) = &mut self.rti {
+                m.record(self.t, started.elapsed());
+            }
+            if !self.problem.structure_holds(self.t, &self.y) {
+                self.sync_stats();
+                return Err(IntegrationError::structure_changed(self.t));
+            }
+        }
+        self.sync_stats();
+        Ok(())
+    }
+
+    /// Exactly `iterations` corrector iterations, the Jacobian evaluated
+    /// where PATTERN says (and on the first iteration if none is valid).
+    /// Ok(false) = singular matrix.
+    fn correct_fixed(&mut self, iterations: usize) -> Result<bool, IntegrationError> {
+        let tn = self.t + self.h;
+        let c = 1.0 / (self.h * self.l[1][0]);
+        let hinv = 1.0 / self.h;
+        for i in 0..self.n {
+            self.y[i] = self.z[0][i];
+            self.yp[i] = self.z[1][i] * hinv;
+            self.acor[i] = 0.0;
+        }
+        for it in 0..iterations {
+            let want = self.params.pattern[it % self.params.pattern.len()]
+                || !self.jac_valid
+                || (it == 0 && self.jac_c != c);
+            if want {
+                self.evaluate_jacobian(c)
+                    .map_err(|e| IntegrationError::failure(tn, e.0))?;
+                match self.lu.factor(&self.jac) {
+                    Ok(refactored) => {
+                        if refactored {
+                            self.events.push(Event::SymbolicRefactorization { t: tn });
+                        }
+                        self.jac_valid = true;
+                    }
+                    Err(_) => {
+                        self.jac_valid = false;
+                        return Ok(false);
+                    }
+                }
+            }
+            self.problem
+                .residual(tn, &self.y, &self.yp, &mut self.res)
+                .map_err(|e| IntegrationError::failure(tn, e.0))?;
+            self.stats.residual_evaluations += 1;
+            self.stats.corrector_iterations += 1;
+            for i in 0..self.n {
+                self.delta[i] = -self.res[i];
+            }
+            if self.lu.solve(&mut self.delta).is_err() {
+                self.jac_valid = false;
+                return Ok(false);
+            }
+            for i in 0..self.n {
+                let d = self.delta[i];
+                self.y[i] += d;
+                self.yp[i] += c * d;
+                self.acor[i] += d;
+            }
+        }
+        Ok(true)
+    }
+
+    /// CONSTANT_BDF: the order whose error estimate is smallest (largest
+    /// sustainable step ratio) among k−1, k, k+1; the step stays.
+    fn select_order_only(&mut self, err: f64) {
+        let k = self.order;
+        let kf = k as f64;
+        let r_same = 1.0 / (1.2 * err.powf(1.0 / (kf + 1.0)) + 1e-6);
+        let mut best = (r_same, k);
+        if k > 1 {
+            let f = self.l[k - 1][0] * factorial(k - 1);
+            let ed = self.norm_masked(|i| f * self.z[k][i]);
+            let r = 1.0 / (1.3 * ed.powf(1.0 / kf) + 1e-6);
+            if r > best.0 {
+                best = (r, k - 1);
+            }
+        }
+        if k < self.params.kmax && self.steps_at_order > k {
+            let l0 = self.l[k][0];
+            let f = self.l[k + 1][0] / (kf + 2.0) * factorial(k) * self.l[k][k] / l0;
+            let eu = self.norm_masked(|i| f * (self.acor[i] - self.acor_prev[i]));
+            let r = 1.0 / (1.4 * eu.powf(1.0 / (kf + 2.0)) + 1e-6);
+            if r > best.0 {
+                best = (r, k + 1);
+            }
+        }
+        let new_k = best.1;
+        if new_k > k {
+            let c = self.l[k][k] / (kf + 1.0) / self.l[k][0];
+            for i in 0..self.n {
+                self.z[k + 1][i] = c * self.acor[i];
+            }
+        } else if new_k < k {
+            for v in self.z[k].iter_mut() {
+                *v = 0.0;
+            }
+        }
+        if new_k != k {
+            self.order = new_k;
+            self.steps_at_order = 0;
+        }
+    }
+
     /// Copy the linear solver's counters into the statistics.
     pub fn sync_stats(&mut self) {
         self.stats.factorizations = self.lu.factorizations;
@@ -516,6 +802,10 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     }
 
     fn select_step_and_order(&mut self, err: f64) {
+        if self.params.constant_step {
+            self.select_order_only(err);
+            return;
+        }
         let k = self.order;
         let kf = k as f64;
         // Step ratios each order could sustain (Gear/LSODE safety factors).
@@ -605,6 +895,22 @@ impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
     fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
     }
+    fn put_rti(&mut self, meter: Option<RtiMeter>) {
+        self.rti = meter;
+    }
+    fn take_rti(&mut self) -> Option<RtiMeter> {
+        self.rti.take()
+    }
+    fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        Gstiff::advance_past(self, tout)
+    }
+    fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        Gstiff::interpolate(self, t, y, yp);
+        true
+    }
+    fn max_local_error(&self) -> f64 {
+        self.max_local_error
+    }
 }
 
 #[cfg(test)]
@@ -669,6 +975,10 @@ mod tests {
             pattern: vec![true],
             error_classes: vec![VarClass::Displacement],
             corrector_classes: vec![VarClass::Displacement],
+            adaptivity: 0.0,
+            fixed: None,
+            constant_step: false,
+            interpolate: false,
         };
         let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
         // y = (cos t, −sin t): derivatives cycle through (c, −s), (−s, −c), …
@@ -705,6 +1015,45 @@ mod tests {
                 "KMAX = {k}: observed order {slope}"
             );
         }
+    }
+
+    /// ADAPTIVITY adds ADAPTIVITY/h to the tolerance only while h < 100·HMIN.
+    /// On the oscillator at ERROR = 1e-12 with HMIN = 1e-5, HMAX = 1e-3
+    /// (every step below the 1e-3 threshold) the start-up needs steps under
+    /// HMIN, so the run fails without ADAPTIVITY and completes with
+    /// ADAPTIVITY = 1e-12; with HMIN = 1e-9 (threshold 1e-7, below every
+    /// step) ADAPTIVITY changes nothing.
+    #[test]
+    fn adaptivity_relaxes_the_tolerance_below_100_hmin() {
+        let run = |error: f64, hmin: f64, hmax: f64, adaptivity: f64| {
+            let mut p = Oscillator {
+                classes: vec![VarClass::Displacement; 2],
+            };
+            let params = BdfParams {
+                error,
+                hmax,
+                hmin,
+                hinit: 1e-5,
+                kmax: 6,
+                maxit: 10,
+                pattern: vec![true],
+                error_classes: vec![VarClass::Displacement],
+                corrector_classes: vec![VarClass::Displacement],
+                adaptivity,
+                fixed: None,
+                constant_step: false,
+                interpolate: false,
+            };
+            let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
+            g.advance_to(1.0).map(|_| g.stats.steps)
+        };
+        let off = run(1e-12, 1e-5, 1e-3, 0.0);
+        let on = run(1e-12, 1e-5, 1e-3, 1e-12);
+        let (off_small, on_small) = (run(1e-10, 1e-9, 0.1, 0.0), run(1e-10, 1e-9, 0.1, 1e-12));
+        println!("HMIN 1e-5: without ADAPTIVITY {off:?}, with {on:?}; HMIN 1e-9: {off_small:?}, {on_small:?}");
+        assert!(off.unwrap_err().message.contains("fell below HMIN"));
+        assert!(on.is_ok());
+        assert_eq!(off_small.unwrap(), on_small.unwrap());
     }
 
     #[test]

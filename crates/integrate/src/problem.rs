@@ -71,4 +71,24 @@ pub trait DaeIntegrator {
     fn statistics(&mut self) -> crate::Statistics;
     /// The diagnostic events emitted so far (drained).
     fn take_events(&mut self) -> Vec<crate::Event>;
+    /// Hand over a Real Time Index meter (fixed-step option only).
+    fn put_rti(&mut self, _meter: Option<crate::RtiMeter>) {}
+    /// Take the meter back with this segment's steps recorded.
+    fn take_rti(&mut self) -> Option<crate::RtiMeter> {
+        None
+    }
+    /// Largest local error measure so far (fixed-step MAXERR check).
+    fn max_local_error(&self) -> f64 {
+        0.0
+    }
+    /// INTERPOLATE = ON: steps until time() ≥ tout without landing on it
+    /// (default: land on it).
+    fn advance_past(&mut self, tout: f64) -> Result<(), crate::IntegrationError> {
+        self.advance_to(tout)
+    }
+    /// The solution at `t` within the last step; false if the integrator
+    /// cannot interpolate.
+    fn interpolate(&self, _t: f64, _y: &mut [f64], _yp: &mut [f64]) -> bool {
+        false
+    }
 }

@@ -825,6 +825,10 @@ mod tests {
             pattern: vec![true],
             error_classes: vec![VarClass::Displacement],
             corrector_classes: vec![VarClass::Displacement],
+            adaptivity: 0.0,
+            fixed: None,
+            constant_step: false,
+            interpolate: false,
         }
     }
 

@@ -5,8 +5,11 @@
 use crate::formulation::{constraint_tolerance, equation_name, I3Problem, RedundancyWatch};
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
-use crate::settings::bdf_params;
-use mbsolve_integrate::{DaeIntegrator, Gstiff, IntegrationError, Statistics, StopKind, Wstiff};
+use crate::rti_report::{rti_report, time_unit};
+use crate::settings::{bdf_params, fmt_pattern};
+use mbsolve_integrate::{
+    DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, Wstiff,
+};
 use mbsolve_mech::System;
 use mbsolve_model::{IntegratorSettings, Model, ModelError};
 use std::fmt;
@@ -331,18 +334,37 @@ impl Simulation {
         }
         let dt = times[0] - self.state.t;
         let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
-        self.log.push(format!(
-            "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}",
-            settings.kind.name(),
-            params.error,
-            params.hmax,
-            params.hmin,
-            params.hinit,
-            params.kmax,
-            params.maxit,
-            params.pattern.iter().map(|p| if *p { "T" } else { "F" }).collect::<Vec<_>>().join(":")
-        ));
+        self.log.push(match &params.fixed {
+            Some(f) => format!(
+                "dynamic analysis: fixed-step {}, I3, order 1, step = {:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
+                settings.kind.name(),
+                params.hinit,
+                f.iterations,
+                fmt_pattern(&params.pattern),
+                f.maxerr
+            ),
+            None => format!(
+                "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}, INTERPOLATE = {}",
+                settings.kind.name(),
+                params.error,
+                params.hmax,
+                params.hmin,
+                params.hinit,
+                params.kmax,
+                params.maxit,
+                fmt_pattern(&params.pattern),
+                params.adaptivity,
+                if params.interpolate { "ON" } else { "OFF" }
+            ),
+        });
         let n = self.sys.nq();
+        let mut rti = params.fixed.as_ref().map(|_| {
+            let (_, _, to_s) = time_unit(&self.sys.model.units.time);
+            RtiMeter::new(params.hinit * to_s)
+        });
+        let mut max_local = 0.0f64;
+        let ny = 2 * n + self.sys.neq();
+        let (mut yi, mut ypi) = (vec![0.0; ny], vec![0.0; ny]);
         let start = Instant::now();
         let mut new_frames = Vec::with_capacity(times.len());
         let mut failure = None;
@@ -367,26 +389,50 @@ impl Simulation {
             let mut problem = I3Problem::new(&self.sys);
             problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
             problem.constraint_tol = constraint_tolerance(params.error);
-            // The BDF family behind one interface (`bdf_params` admits only these).
+            // The BDF family behind one interface (`bdf_params` admits only
+            // these; CONSTANT_BDF is GSTIFF at a fixed step).
             let mut integ: Box<dyn DaeIntegrator + '_> = match settings.kind {
                 mbsolve_model::IntegratorKind::Wstiff => {
                     Box::new(Wstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0))
                 }
                 _ => Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0)),
             };
+            integ.put_rti(rti.take());
             let mut stop = None;
             while next < times.len() {
                 let t = times[next];
-                match integ.advance_to(t) {
+                let advanced = if params.interpolate {
+                    integ.advance_past(t)
+                } else {
+                    integ.advance_to(t)
+                };
+                match advanced {
                     Ok(()) => {
-                        let (y, yp) = integ.solution();
-                        let mut frame = Frame {
-                            t,
-                            q: y[..n].to_vec(),
-                            u: y[n..2 * n].to_vec(),
-                            a: yp[n..2 * n].to_vec(),
-                            lambda: y[2 * n..].to_vec(),
-                        };
+                        let mut frame =
+                            if params.interpolate && integ.interpolate(t, &mut yi, &mut ypi) {
+                                // INTERPOLATE = ON: reconcile the interpolated
+                                // positions to the constraints (velocities,
+                                // accelerations and reactions follow below).
+                                let q = self
+                                    .assemble_positions(t, &yi[..n])
+                                    .unwrap_or_else(|_| yi[..n].to_vec());
+                                Frame {
+                                    t,
+                                    q,
+                                    u: yi[n..2 * n].to_vec(),
+                                    a: ypi[n..2 * n].to_vec(),
+                                    lambda: yi[2 * n..].to_vec(),
+                                }
+                            } else {
+                                let (y, yp) = integ.solution();
+                                Frame {
+                                    t,
+                                    q: y[..n].to_vec(),
+                                    u: y[n..2 * n].to_vec(),
+                                    a: yp[n..2 * n].to_vec(),
+                                    lambda: y[2 * n..].to_vec(),
+                                }
+                            };
                         if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a) {
                             inconsistent_outputs += 1;
                         }
@@ -402,6 +448,8 @@ impl Simulation {
             }
             let stats = integ.statistics();
             let events = integ.take_events();
+            rti = integ.take_rti();
+            max_local = max_local.max(integ.max_local_error());
             drop(integ);
             let drift = problem.watch.drift;
             for e in &events {
@@ -412,6 +460,14 @@ impl Simulation {
                 Some(tot) => tot.accumulate(&stats),
             }
             let Some((e, t, q, u)) = stop else { break };
+            if params.fixed.is_some() && e.kind == StopKind::Failure {
+                // No restarts with the fixed-step option (seeds).
+                failure = Some(SolverError::Integration {
+                    t: e.t,
+                    message: e.message,
+                });
+                break;
+            }
             match self.restart_on_rank_change(&mut restarts, &e, t, &q, &u, drift) {
                 Ok(true) => continue,
                 Ok(false) => {
@@ -429,6 +485,22 @@ impl Simulation {
             self.log.push(format!(
                 "warning: at {inconsistent_outputs} output times the velocities, accelerations and reaction forces could not be made consistent (singular constraint Jacobian); the integrator's values were written"
             ));
+        }
+        if params.fixed.is_some() {
+            self.log.push(format!(
+                "fixed-step option: largest local error measure {max_local:.3e}"
+            ));
+            if let Some(summary) = rti.and_then(|m| m.summary()) {
+                let report = rti_report(
+                    &format!("Fixed Step {}/I3", settings.kind.name()),
+                    &self.sys.model.units.time,
+                    settings.hratio.unwrap_or(1),
+                    params.hinit,
+                    &summary,
+                );
+                self.log.push(report.clone());
+                self.reports.push(report);
+            }
         }
         let wall = start.elapsed().as_secs_f64();
         self.finish_dynamic(stats, wall, new_frames, failure)

@@ -146,12 +146,12 @@ pub fn slider_crank(r: f64, l: f64, omega: f64) -> Model {
         i: 41,
         j: 11,
     });
-    m.motions.push(Motion {
-        id: 1,
-        joint: 1,
-        dof: MotionDof::Rotation,
-        function: Arc::new(TimeFn(move |t: f64| [omega * t, omega, 0.0])),
-    });
+    m.motions.push(Motion::on_joint(
+        1,
+        1,
+        MotionDof::Rotation,
+        Arc::new(TimeFn(move |t: f64| [omega * t, omega, 0.0])),
+    ));
     m
 }
 
