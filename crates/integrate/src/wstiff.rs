@@ -109,6 +109,8 @@ pub struct Wstiff<'a, P: DaeProblem> {
     jac_c: f64,
     jac_valid: bool,
     force_jacobian: bool,
+    /// A Jacobian was evaluated during the current step attempt.
+    jac_fresh: bool,
     last_rate: f64,
     pub stats: Statistics,
     pub events: Vec<Event>,
@@ -170,6 +172,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             jac_c: 0.0,
             jac_valid: false,
             force_jacobian: true,
+            jac_fresh: false,
             last_rate: 0.7,
             stats: Statistics {
                 min_step: f64::INFINITY,
@@ -345,24 +348,33 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     }
 
     /// Quasi-Newton iteration from the prediction (GSTIFF's corrector with
-    /// y' = y'^P + c·e). Ok(true) = converged.
+    /// y' = y'^P + c·e, its PATTERN rules included: with PATTERN = F a new
+    /// Jacobian when c left [0.75, 1.33]·c_J or when the convergence rate
+    /// predicts no convergence within MAXIT). Ok(true) = converged.
     fn correct(&mut self) -> Result<bool, IntegrationError> {
         let tn = self.t + self.h;
         let c = self.cj;
         self.e.iter_mut().for_each(|v| *v = 0.0);
         let pattern_all_false = self.params.pattern.iter().all(|p| !p);
+        // A Jacobian evaluated during this step (no second re-evaluation
+        // for slow convergence).
+        let mut fresh = false;
+        self.jac_fresh = false;
         let mut prev_norm: f64 = 0.0;
         let mut rate = self.last_rate;
         let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
         for it in 0..self.params.maxit {
             let want = if pattern_all_false {
-                self.force_jacobian || !self.jac_valid
+                let drift = c / self.jac_c;
+                self.force_jacobian || !self.jac_valid || !(0.75..=1.33).contains(&drift)
             } else {
                 self.params.pattern[it % self.params.pattern.len()]
                     || self.force_jacobian
                     || !self.jac_valid
             };
             if want {
+                fresh = true;
+                self.jac_fresh = true;
                 self.evaluate_jacobian(c).map_err(perr)?;
                 self.force_jacobian = false;
                 match self.lu.factor(&self.jac) {
@@ -428,6 +440,13 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             }
             if it >= 2 && rate > 2.0 {
                 break;
+            }
+            if pattern_all_false && it > 0 && !fresh {
+                let left = (self.params.maxit - it - 1) as i32;
+                if rate >= 0.9 || norm * rate.powi(left.max(0)) > 0.1 {
+                    self.force_jacobian = true;
+                    fresh = true;
+                }
             }
             prev_norm = norm;
         }
@@ -611,6 +630,11 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
                 consecutive_failures += 1;
                 self.force_jacobian = true;
                 self.startup = false;
+                // A reused Jacobian gets one retry at the same h with a
+                // fresh one; a failure with a fresh Jacobian cuts the step.
+                if !self.jac_fresh && consecutive_failures <= 20 {
+                    continue;
+                }
                 if consecutive_failures > 20 {
                     return Err(IntegrationError::failure(self.t, "repeated corrector failures; see the message log for the equation that dominates"));
                 }
