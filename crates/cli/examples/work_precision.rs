@@ -1,5 +1,5 @@
-//! Work-precision benchmark: error versus wall time of GSTIFF, HHT and
-//! NEWMARK over a sweep of ERROR on two models —
+//! Work-precision benchmark: error versus wall time of GSTIFF, WSTIFF, HHT
+//! and NEWMARK over a sweep of ERROR on two models —
 //!  * a free slider-crank (crank 0.5 m, rod 1.5 m, 1 kg parts, no gravity)
 //!    whose crank starts at 2π rad/s, 2 s;
 //!  * the 16-link pendulum chain (1 m, 1 kg rods released horizontally), 1 s.
@@ -93,6 +93,7 @@ fn main() {
         );
         for kind in [
             IntegratorKind::Gstiff,
+            IntegratorKind::Wstiff,
             IntegratorKind::Hht,
             IntegratorKind::Newmark,
         ] {

@@ -12,6 +12,7 @@ pub mod hht;
 pub mod problem;
 pub mod rti;
 pub mod sparse;
+pub mod wstiff;
 
 pub use events::{Event, Statistics};
 pub use gstiff::{BdfParams, Gstiff, IntegrationError, StopKind};
@@ -19,3 +20,4 @@ pub use hht::{FixedStep, Hht, HhtParams, SecondOrderProblem};
 pub use problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
 pub use rti::{RtiMeter, RtiSummary};
 pub use sparse::{SlotAssembler, SparseLu};
+pub use wstiff::Wstiff;

@@ -7,7 +7,9 @@ use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{bdf_params, fmt_pattern};
-use mbsolve_integrate::{DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind};
+use mbsolve_integrate::{
+    DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, Wstiff,
+};
 use mbsolve_mech::System;
 use mbsolve_model::{IntegratorSettings, Model, ModelError};
 use std::fmt;
@@ -387,9 +389,14 @@ impl Simulation {
             let mut problem = I3Problem::new(&self.sys);
             problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
             problem.constraint_tol = constraint_tolerance(params.error);
-            // The BDF family behind one interface (GSTIFF; WSTIFF plugs in here).
-            let mut integ: Box<dyn DaeIntegrator + '_> =
-                Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0));
+            // The BDF family behind one interface (`bdf_params` admits only
+            // these; CONSTANT_BDF is GSTIFF at a fixed step).
+            let mut integ: Box<dyn DaeIntegrator + '_> = match settings.kind {
+                mbsolve_model::IntegratorKind::Wstiff => {
+                    Box::new(Wstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0))
+                }
+                _ => Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0)),
+            };
             integ.put_rti(rti.take());
             let mut stop = None;
             while next < times.len() {

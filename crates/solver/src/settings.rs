@@ -111,10 +111,15 @@ pub(crate) fn fixed_step_option(
     }))
 }
 
-/// Validate the settings for a dynamic run whose output step is `dtout`.
+/// Validate the settings for a dynamic run whose output step is `dtout`
+/// (GSTIFF, WSTIFF, CONSTANT_BDF: the same arguments, defaults and ranges;
+/// ADAPTIVITY, FIXIT and INTERPOLATE = ON are GSTIFF's).
 pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
     let constant_step = s.kind == IntegratorKind::ConstantBdf;
-    if !matches!(s.kind, IntegratorKind::Gstiff | IntegratorKind::ConstantBdf) {
+    if !matches!(
+        s.kind,
+        IntegratorKind::Gstiff | IntegratorKind::Wstiff | IntegratorKind::ConstantBdf
+    ) {
         return Err(not_yet(&format!("the {} integrator", s.kind.name())));
     }
     if constant_step {
@@ -145,7 +150,8 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
     ] {
         if given {
             return Err(format!(
-                "INTEGRATOR: {name} applies only to HHT and NEWMARK, not to GSTIFF"
+                "INTEGRATOR: {name} applies only to HHT and NEWMARK, not to {}",
+                s.kind.name()
             ));
         }
     }
@@ -324,6 +330,71 @@ mod tests {
         assert_eq!(
             bdf_params(&s, 0.01).unwrap_err(),
             "INTEGRATOR: HMIN = 0.1 is out of range (0 < HMIN < HMAX = 0.01)"
+        );
+    }
+
+    /// WSTIFF takes GSTIFF's arguments with the same defaults (SPEC §2:
+    /// HMIN = 1e-6·HMAX for WSTIFF/I3) and ranges, except ADAPTIVITY (on
+    /// by default for GSTIFF only); GSTIFF-only options are refused by name.
+    #[test]
+    fn wstiff_shares_the_bdf_defaults_and_ranges() {
+        let w = IntegratorSettings {
+            kind: IntegratorKind::Wstiff,
+            ..Default::default()
+        };
+        let p = bdf_params(&w, 0.01).unwrap();
+        let g = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
+        assert_eq!(p.adaptivity, 0.0);
+        assert_eq!(
+            p,
+            BdfParams {
+                adaptivity: 0.0,
+                ..g
+            }
+        );
+        assert!((p.hmin - 1e-8).abs() < 1e-20);
+        let refused = |s: IntegratorSettings| bdf_params(&s, 0.01).unwrap_err();
+        assert_eq!(
+            refused(IntegratorSettings {
+                kmax: Some(0),
+                ..w.clone()
+            }),
+            "INTEGRATOR: KMAX = 0 is out of range (1 to 6)"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                alpha: Some(-0.1),
+                ..w.clone()
+            }),
+            "INTEGRATOR: ALPHA applies only to HHT and NEWMARK, not to WSTIFF"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                fixit: Some(2),
+                ..w.clone()
+            }),
+            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not WSTIFF"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                adaptivity: Some(1e-8),
+                ..w.clone()
+            }),
+            "INTEGRATOR: ADAPTIVITY = 0.00000001 applies only to GSTIFF and HHT, not to WSTIFF"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                interpolate: Some(true),
+                ..w.clone()
+            }),
+            "INTEGRATOR: INTERPOLATE = ON with WSTIFF is not supported yet"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                formulation: Some(Formulation::Si2),
+                ..w
+            }),
+            "INTEGRATOR: the SI2 formulation is not supported yet"
         );
     }
 

@@ -349,6 +349,18 @@ fn flat_parallelogram_rank_change_gstiff() {
     flat_parallelogram_run(&settings(1e-6), "GSTIFF");
 }
 
+/// WSTIFF through the same rank change: the structure check after each
+/// accepted step stops it, and the run restarts with the equation active.
+#[test]
+fn flat_parallelogram_rank_change_wstiff() {
+    let s = IntegratorSettings {
+        kind: mbsolve_model::IntegratorKind::Wstiff,
+        error: Some(1e-6),
+        ..Default::default()
+    };
+    flat_parallelogram_run(&s, "WSTIFF");
+}
+
 #[test]
 fn flat_parallelogram_rank_change_hht() {
     let s = IntegratorSettings {
