@@ -443,21 +443,14 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         Ok(false)
     }
 
-    /// Which equation and unknown made the iteration matrix singular: the
-    /// first equation that depends on the ones before it and the first
-    /// dependent unknown (dense diagnosis, failure path only); else the
-    /// unknown that came out non-finite.
+    /// Which equation and unknown made the iteration matrix singular
+    /// (dense diagnosis, failure path only).
     fn diagnose_singular(&self, nonfinite: Option<usize>) -> String {
-        match self.jac.dependent_row_and_column() {
-            Some((row, col)) => {
-                let eq = row.map_or("?".into(), |r| self.problem.describe_equation(r));
-                let var = col.map_or("?".into(), |c| self.problem.describe_variable(c));
-                format!("{var} (equation {eq} depends on the equations before it)")
-            }
-            None => nonfinite.map_or("(factorization failed)".into(), |r| {
-                self.problem.describe_variable(r)
-            }),
-        }
+        self.jac.describe_singular(
+            nonfinite,
+            |r| self.problem.describe_equation(r),
+            |c| self.problem.describe_variable(c),
+        )
     }
 
     /// Local error estimate for the current order, as a multiple of the tolerance.

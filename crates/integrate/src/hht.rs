@@ -612,14 +612,11 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     /// As GSTIFF's: the first dependent equation and unknown of the
     /// singular iteration matrix, else the unknown that came out non-finite.
     fn diagnose_singular(&self, nonfinite: Option<usize>) -> String {
-        match self.jac.dependent_row_and_column() {
-            Some((row, col)) => {
-                let eq = row.map_or("?".into(), |r| self.problem.describe_equation(r));
-                let var = col.map_or("?".into(), |c| self.unknown_name(c));
-                format!("{var} (equation {eq} depends on the equations before it)")
-            }
-            None => nonfinite.map_or("(factorization failed)".into(), |r| self.unknown_name(r)),
-        }
+        self.jac.describe_singular(
+            nonfinite,
+            |r| self.problem.describe_equation(r),
+            |c| self.unknown_name(c),
+        )
     }
 
     /// Make the trial state the accepted state at t + h.

@@ -162,6 +162,26 @@ impl SlotAssembler {
         (row.is_some() || col.is_some()).then_some((row, col))
     }
 
+    /// The singular-matrix diagnosis as text: "UNKNOWN (equation EQ
+    /// depends on the equations before it)", else the unknown that came out
+    /// non-finite, else "(factorization failed)". `eq` and `var` name rows
+    /// and columns.
+    pub fn describe_singular(
+        &self,
+        nonfinite: Option<usize>,
+        eq: impl Fn(usize) -> String,
+        var: impl Fn(usize) -> String,
+    ) -> String {
+        match self.dependent_row_and_column() {
+            Some((row, col)) => format!(
+                "{} (equation {} depends on the equations before it)",
+                col.map_or("?".into(), &var),
+                row.map_or("?".into(), &eq)
+            ),
+            None => nonfinite.map_or("(factorization failed)".into(), var),
+        }
+    }
+
     /// Dense copy (small problems and tests only).
     pub fn to_dense(&self) -> Vec<Vec<f64>> {
         let mut d = vec![vec![0.0; self.n]; self.n];

@@ -386,10 +386,15 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
                     }
                     Err(_) => {
                         self.jac_valid = false;
+                        let variable = self.jac.describe_singular(
+                            None,
+                            |r| self.problem.describe_equation(r),
+                            |c| self.problem.describe_variable(c),
+                        );
                         self.events.push(Event::SingularMatrix {
                             t: tn,
                             h: self.h,
-                            variable: "(factorization failed)".into(),
+                            variable,
                         });
                         return Ok(false);
                     }
@@ -405,10 +410,15 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             }
             if let Err(s) = self.lu.solve(&mut self.delta) {
                 self.jac_valid = false;
+                let variable = self.jac.describe_singular(
+                    Some(s.row),
+                    |r| self.problem.describe_equation(r),
+                    |c| self.problem.describe_variable(c),
+                );
                 self.events.push(Event::SingularMatrix {
                     t: tn,
                     h: self.h,
-                    variable: self.problem.describe_variable(s.row),
+                    variable,
                 });
                 return Ok(false);
             }
