@@ -11,9 +11,9 @@
 
 use crate::events::{Event, Statistics};
 use crate::hht::FixedStep;
-use crate::problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
+use crate::newton::{Newton, Step};
+use crate::problem::{DaeIntegrator, DaeProblem, VarClass};
 use crate::rti::RtiMeter;
-use crate::sparse::{SlotAssembler, SparseLu};
 use std::time::Instant;
 
 /// Validated GSTIFF parameters (seeds: INTEGRATOR arguments).
@@ -125,22 +125,15 @@ pub struct Gstiff<'a, P: DaeProblem> {
     zsave: Vec<Vec<f64>>,
     l: Vec<Vec<f64>>,
     y: Vec<f64>,
+    /// Error weights of the current step.
+    wt: Vec<f64>,
+    newton: Newton,
     yp: Vec<f64>,
-    res: Vec<f64>,
-    delta: Vec<f64>,
     acor: Vec<f64>,
     acor_prev: Vec<f64>,
     err_mask: Vec<bool>,
     conv_mask: Vec<bool>,
-    jac: SlotAssembler,
-    lu: SparseLu,
-    jac_c: f64,
-    jac_valid: bool,
-    force_jacobian: bool,
-    /// A Jacobian was evaluated during the current step attempt.
-    jac_fresh: bool,
     steps_at_order: usize,
-    last_rate: f64,
     /// ADAPTIVITY's addition to the absolute tolerance at the current h.
     tol_extra: f64,
     /// Largest local error measure of the run (fixed-step MAXERR check).
@@ -181,21 +174,14 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             z,
             l: (0..=kmax + 1).map(bdf_l).collect(),
             y: y0.to_vec(),
+            wt: vec![0.0; n],
+            newton: Newton::new(n),
             yp: yp0.to_vec(),
-            res: vec![0.0; n],
-            delta: vec![0.0; n],
             acor: vec![0.0; n],
             acor_prev: vec![0.0; n],
             err_mask,
             conv_mask,
-            jac: SlotAssembler::new(n),
-            lu: SparseLu::new(),
-            jac_c: 0.0,
-            jac_valid: false,
-            force_jacobian: true,
-            jac_fresh: false,
             steps_at_order: 0,
-            last_rate: 0.7,
             tol_extra: 0.0,
             max_local_error: 0.0,
             rti: None,
@@ -287,169 +273,34 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         }
     }
 
-    fn evaluate_jacobian(&mut self, c: f64) -> Result<(), ProblemError> {
-        loop {
-            self.jac.begin();
-            self.problem
-                .jacobian(self.t + self.h, &self.y, &self.yp, c, &mut self.jac)?;
-            if self.jac.finish() {
-                break;
-            }
-        }
-        self.stats.jacobian_evaluations += 1;
-        self.jac_c = c;
-        Ok(())
-    }
-
-    fn max_index(&self, v: &[f64], mask: &[bool]) -> usize {
-        let mut best = (0, -1.0);
-        for i in 0..self.n {
-            if mask[i] {
-                let a = v[i].abs() / self.weight(i);
-                if a > best.1 {
-                    best = (i, a);
-                }
-            }
-        }
-        best.0
-    }
-
-    /// Newton iteration on the predicted state. Ok(true) = converged.
+    /// Newton iteration on the predicted state (the shared corrector).
+    /// Ok(true) = converged.
     fn correct(&mut self) -> Result<bool, IntegrationError> {
         let tn = self.t + self.h;
-        let l0 = self.l[self.order][0];
-        let c = 1.0 / (self.h * l0);
+        let c = 1.0 / (self.h * self.l[self.order][0]);
         let hinv = 1.0 / self.h;
         for i in 0..self.n {
             self.y[i] = self.z[0][i];
             self.yp[i] = self.z[1][i] * hinv;
-            self.acor[i] = 0.0;
+            self.wt[i] = self.weight(i);
         }
-        let pattern_all_false = self.params.pattern.iter().all(|p| !p);
-        // A Jacobian evaluated during this step (no second re-evaluation
-        // for slow convergence).
-        let mut fresh = false;
-        self.jac_fresh = false;
-        let mut prev_norm: f64 = 0.0;
-        let mut rate = self.last_rate;
-        let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
-        for it in 0..self.params.maxit {
-            let want = if pattern_all_false {
-                // Adaptive: also when the leading coefficient moved far
-                // from the one the Jacobian was formed with.
-                let drift = c / self.jac_c;
-                self.force_jacobian || !self.jac_valid || !(0.75..=1.33).contains(&drift)
-            } else {
-                self.params.pattern[it % self.params.pattern.len()]
-                    || self.force_jacobian
-                    || !self.jac_valid
-            };
-            if want {
-                fresh = true;
-                self.jac_fresh = true;
-                self.evaluate_jacobian(c).map_err(perr)?;
-                self.force_jacobian = false;
-                match self.lu.factor(&self.jac) {
-                    Ok(refactored) => {
-                        if refactored {
-                            self.events.push(Event::SymbolicRefactorization { t: tn });
-                        }
-                        self.jac_valid = true;
-                    }
-                    Err(_) => {
-                        self.jac_valid = false;
-                        let variable = self.diagnose_singular(None);
-                        self.events.push(Event::SingularMatrix {
-                            t: tn,
-                            h: self.h,
-                            variable,
-                        });
-                        return Ok(false);
-                    }
-                }
-            }
-            self.problem
-                .residual(tn, &self.y, &self.yp, &mut self.res)
-                .map_err(perr)?;
-            self.stats.residual_evaluations += 1;
-            self.stats.corrector_iterations += 1;
-            for i in 0..self.n {
-                self.delta[i] = -self.res[i];
-            }
-            if let Err(s) = self.lu.solve(&mut self.delta) {
-                self.jac_valid = false;
-                let variable = self.diagnose_singular(Some(s.row));
-                self.events.push(Event::SingularMatrix {
-                    t: tn,
-                    h: self.h,
-                    variable,
-                });
-                return Ok(false);
-            }
-            // A Jacobian formed with another c: scale the correction (quasi-Newton,
-            // as LSODE does for BDF) so the step-size change is not overshot.
-            let cfac = if self.jac_c != c {
-                2.0 / (1.0 + c / self.jac_c)
-            } else {
-                1.0
-            };
-            let mut norm: f64 = 0.0;
-            for i in 0..self.n {
-                let d = self.delta[i] * cfac;
-                self.y[i] += d;
-                self.yp[i] += c * d;
-                self.acor[i] += d;
-                if self.conv_mask[i] {
-                    norm = norm.max(d.abs() / self.weight(i));
-                }
-            }
-            if it > 0 {
-                rate = (0.2 * rate).max(norm / prev_norm.max(1e-300));
-            }
-            let small = norm * (1.5 * rate).min(1.0) <= 0.1 || norm <= 1e-3;
-            if small && self.problem.residual_acceptable(&self.res) {
-                self.last_rate = rate;
-                return Ok(true);
-            }
-            if it >= 2 && rate > 2.0 {
-                break;
-            }
-            // PATTERN = F (adaptive): a reused Jacobian whose convergence
-            // rate predicts no convergence within MAXIT is re-evaluated now
-            // rather than after a corrector failure.
-            if pattern_all_false && it > 0 && !fresh {
-                let left = (self.params.maxit - it - 1) as i32;
-                if rate >= 0.9 || norm * rate.powi(left.max(0)) > 0.1 {
-                    self.force_jacobian = true;
-                    fresh = true;
-                }
-            }
-            prev_norm = norm;
-        }
-        self.problem
-            .residual(tn, &self.y, &self.yp, &mut self.res)
-            .map_err(perr)?;
-        let eq = (0..self.n)
-            .max_by(|&a, &b| self.res[a].abs().total_cmp(&self.res[b].abs()))
-            .unwrap_or(0);
-        let var = self.max_index(&self.delta, &self.conv_mask.clone());
-        self.events.push(Event::CorrectorFailure {
-            t: tn,
+        let step = Step {
+            tn,
             h: self.h,
-            iterations: self.params.maxit,
-            equation: self.problem.describe_equation(eq),
-            variable: self.problem.describe_variable(var),
-        });
-        Ok(false)
-    }
-
-    /// Which equation and unknown made the iteration matrix singular
-    /// (dense diagnosis, failure path only).
-    fn diagnose_singular(&self, nonfinite: Option<usize>) -> String {
-        self.jac.describe_singular(
-            nonfinite,
-            |r| self.problem.describe_equation(r),
-            |c| self.problem.describe_variable(c),
+            c,
+            maxit: self.params.maxit,
+            pattern: &self.params.pattern,
+            conv_mask: &self.conv_mask,
+            weights: &self.wt,
+        };
+        self.newton.correct(
+            self.problem,
+            &step,
+            &mut self.y,
+            &mut self.yp,
+            &mut self.acor,
+            &mut self.stats,
+            &mut self.events,
         )
     }
 
@@ -559,7 +410,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 self.restore();
                 self.stats.corrector_failures += 1;
                 consecutive_failures += 1;
-                self.force_jacobian = true;
+                self.newton.force_jacobian = true;
                 if self.params.constant_step {
                     if consecutive_failures > 2 {
                         return Err(IntegrationError::failure(
@@ -574,7 +425,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
                 }
                 // A reused Jacobian gets one retry at the same h with a
                 // fresh one; a failure with a fresh Jacobian cuts the step.
-                if !self.jac_fresh && consecutive_failures <= 20 {
+                if !self.newton.jac_fresh && consecutive_failures <= 20 {
                     continue;
                 }
                 if consecutive_failures > 20 {
@@ -726,38 +577,33 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         }
         for it in 0..iterations {
             let want = self.params.pattern[it % self.params.pattern.len()]
-                || !self.jac_valid
-                || (it == 0 && self.jac_c != c);
+                || !self.newton.jac_valid
+                || (it == 0 && self.newton.jac_c != c);
             if want {
-                self.evaluate_jacobian(c)
+                self.newton
+                    .evaluate_jacobian(self.problem, tn, &self.y, &self.yp, c, &mut self.stats)
                     .map_err(|e| IntegrationError::failure(tn, e.0))?;
-                match self.lu.factor(&self.jac) {
-                    Ok(refactored) => {
-                        if refactored {
-                            self.events.push(Event::SymbolicRefactorization { t: tn });
-                        }
-                        self.jac_valid = true;
-                    }
-                    Err(_) => {
-                        self.jac_valid = false;
-                        return Ok(false);
-                    }
+                if !self
+                    .newton
+                    .factor(self.problem, tn, self.h, &mut self.events)
+                {
+                    return Ok(false);
                 }
             }
             self.problem
-                .residual(tn, &self.y, &self.yp, &mut self.res)
+                .residual(tn, &self.y, &self.yp, &mut self.newton.res)
                 .map_err(|e| IntegrationError::failure(tn, e.0))?;
             self.stats.residual_evaluations += 1;
             self.stats.corrector_iterations += 1;
             for i in 0..self.n {
-                self.delta[i] = -self.res[i];
+                self.newton.delta[i] = -self.newton.res[i];
             }
-            if self.lu.solve(&mut self.delta).is_err() {
-                self.jac_valid = false;
+            if self.newton.lu.solve(&mut self.newton.delta).is_err() {
+                self.newton.jac_valid = false;
                 return Ok(false);
             }
             for i in 0..self.n {
-                let d = self.delta[i];
+                let d = self.newton.delta[i];
                 self.y[i] += d;
                 self.yp[i] += c * d;
                 self.acor[i] += d;
@@ -809,8 +655,8 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
 
     /// Copy the linear solver's counters into the statistics.
     pub fn sync_stats(&mut self) {
-        self.stats.factorizations = self.lu.factorizations;
-        self.stats.symbolic_factorizations = self.lu.symbolic_factorizations;
+        self.stats.factorizations = self.newton.lu.factorizations;
+        self.stats.symbolic_factorizations = self.newton.lu.symbolic_factorizations;
     }
 
     fn select_step_and_order(&mut self, err: f64) {
@@ -928,6 +774,8 @@ impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::ProblemError;
+    use crate::sparse::SlotAssembler;
 
     /// y1' = y2, y2' = −y1 written as G = y' − f(y) (smooth, non-stiff).
     struct Oscillator {

@@ -9,6 +9,7 @@
 pub mod events;
 pub mod gstiff;
 pub mod hht;
+mod newton;
 pub mod problem;
 pub mod rti;
 pub mod sparse;

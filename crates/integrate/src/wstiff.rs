@@ -40,8 +40,8 @@
 
 use crate::events::{Event, Statistics};
 use crate::gstiff::{BdfParams, IntegrationError};
-use crate::problem::{DaeIntegrator, DaeProblem, ProblemError};
-use crate::sparse::{SlotAssembler, SparseLu};
+use crate::newton::{Newton, Step};
+use crate::problem::{DaeIntegrator, DaeProblem};
 
 /// Error estimates of a converged step (max norm relative to the error
 /// weights, over the error-controlled variables).
@@ -100,18 +100,13 @@ pub struct Wstiff<'a, P: DaeProblem> {
     yp: Vec<f64>,
     /// Accumulated correction e = y − y^P.
     e: Vec<f64>,
+    /// Scratch for the error estimates.
     delta: Vec<f64>,
-    res: Vec<f64>,
+    /// Error weights of the current step.
+    wt: Vec<f64>,
+    newton: Newton,
     err_mask: Vec<bool>,
     conv_mask: Vec<bool>,
-    jac: SlotAssembler,
-    lu: SparseLu,
-    jac_c: f64,
-    jac_valid: bool,
-    force_jacobian: bool,
-    /// A Jacobian was evaluated during the current step attempt.
-    jac_fresh: bool,
-    last_rate: f64,
     pub stats: Statistics,
     pub events: Vec<Event>,
 }
@@ -164,16 +159,10 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             yp: yp0.to_vec(),
             e: vec![0.0; n],
             delta: vec![0.0; n],
-            res: vec![0.0; n],
+            wt: vec![0.0; n],
+            newton: Newton::new(n),
             err_mask,
             conv_mask,
-            jac: SlotAssembler::new(n),
-            lu: SparseLu::new(),
-            jac_c: 0.0,
-            jac_valid: false,
-            force_jacobian: true,
-            jac_fresh: false,
-            last_rate: 0.7,
             stats: Statistics {
                 min_step: f64::INFINITY,
                 ..Default::default()
@@ -333,157 +322,31 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
         }
     }
 
-    fn evaluate_jacobian(&mut self, c: f64) -> Result<(), ProblemError> {
-        loop {
-            self.jac.begin();
-            self.problem
-                .jacobian(self.t + self.h, &self.y, &self.yp, c, &mut self.jac)?;
-            if self.jac.finish() {
-                break;
-            }
-        }
-        self.stats.jacobian_evaluations += 1;
-        self.jac_c = c;
-        Ok(())
-    }
-
-    /// Quasi-Newton iteration from the prediction (GSTIFF's corrector with
-    /// y' = y'^P + c·e, its PATTERN rules included: with PATTERN = F a new
-    /// Jacobian when c left [0.75, 1.33]·c_J or when the convergence rate
-    /// predicts no convergence within MAXIT). Ok(true) = converged.
+    /// Quasi-Newton iteration from the prediction with y' = y'^P + c·e (the
+    /// corrector GSTIFF shares, its PATTERN rules included). Ok(true) =
+    /// converged.
     fn correct(&mut self) -> Result<bool, IntegrationError> {
-        let tn = self.t + self.h;
-        let c = self.cj;
-        self.e.iter_mut().for_each(|v| *v = 0.0);
-        let pattern_all_false = self.params.pattern.iter().all(|p| !p);
-        // A Jacobian evaluated during this step (no second re-evaluation
-        // for slow convergence).
-        let mut fresh = false;
-        self.jac_fresh = false;
-        let mut prev_norm: f64 = 0.0;
-        let mut rate = self.last_rate;
-        let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
-        for it in 0..self.params.maxit {
-            let want = if pattern_all_false {
-                let drift = c / self.jac_c;
-                self.force_jacobian || !self.jac_valid || !(0.75..=1.33).contains(&drift)
-            } else {
-                self.params.pattern[it % self.params.pattern.len()]
-                    || self.force_jacobian
-                    || !self.jac_valid
-            };
-            if want {
-                fresh = true;
-                self.jac_fresh = true;
-                self.evaluate_jacobian(c).map_err(perr)?;
-                self.force_jacobian = false;
-                match self.lu.factor(&self.jac) {
-                    Ok(refactored) => {
-                        if refactored {
-                            self.events.push(Event::SymbolicRefactorization { t: tn });
-                        }
-                        self.jac_valid = true;
-                    }
-                    Err(_) => {
-                        self.jac_valid = false;
-                        let variable = self.jac.describe_singular(
-                            None,
-                            |r| self.problem.describe_equation(r),
-                            |c| self.problem.describe_variable(c),
-                        );
-                        self.events.push(Event::SingularMatrix {
-                            t: tn,
-                            h: self.h,
-                            variable,
-                        });
-                        return Ok(false);
-                    }
-                }
-            }
-            self.problem
-                .residual(tn, &self.y, &self.yp, &mut self.res)
-                .map_err(perr)?;
-            self.stats.residual_evaluations += 1;
-            self.stats.corrector_iterations += 1;
-            for i in 0..self.n {
-                self.delta[i] = -self.res[i];
-            }
-            if let Err(s) = self.lu.solve(&mut self.delta) {
-                self.jac_valid = false;
-                let variable = self.jac.describe_singular(
-                    Some(s.row),
-                    |r| self.problem.describe_equation(r),
-                    |c| self.problem.describe_variable(c),
-                );
-                self.events.push(Event::SingularMatrix {
-                    t: tn,
-                    h: self.h,
-                    variable,
-                });
-                return Ok(false);
-            }
-            // A Jacobian formed with another leading coefficient: scale the
-            // correction (quasi-Newton, as GSTIFF and DASSL do).
-            let cfac = if self.jac_c != c {
-                2.0 / (1.0 + c / self.jac_c)
-            } else {
-                1.0
-            };
-            let mut norm: f64 = 0.0;
-            for i in 0..self.n {
-                let d = self.delta[i] * cfac;
-                self.delta[i] = d;
-                self.y[i] += d;
-                self.yp[i] += c * d;
-                self.e[i] += d;
-                if self.conv_mask[i] {
-                    norm = norm.max(d.abs() / self.weight(i));
-                }
-            }
-            if it > 0 {
-                rate = (0.2 * rate).max(norm / prev_norm.max(1e-300));
-            }
-            let small = norm * (1.5 * rate).min(1.0) <= 0.1 || norm <= 1e-3;
-            if small && self.problem.residual_acceptable(&self.res) {
-                self.last_rate = rate;
-                return Ok(true);
-            }
-            if it >= 2 && rate > 2.0 {
-                break;
-            }
-            if pattern_all_false && it > 0 && !fresh {
-                let left = (self.params.maxit - it - 1) as i32;
-                if rate >= 0.9 || norm * rate.powi(left.max(0)) > 0.1 {
-                    self.force_jacobian = true;
-                    fresh = true;
-                }
-            }
-            prev_norm = norm;
-        }
-        self.problem
-            .residual(tn, &self.y, &self.yp, &mut self.res)
-            .map_err(perr)?;
-        self.stats.residual_evaluations += 1;
-        let eq = (0..self.n)
-            .max_by(|&a, &b| self.res[a].abs().total_cmp(&self.res[b].abs()))
-            .unwrap_or(0);
-        let mut var = (0, -1.0);
         for i in 0..self.n {
-            if self.conv_mask[i] {
-                let a = self.delta[i].abs() / self.weight(i);
-                if a > var.1 {
-                    var = (i, a);
-                }
-            }
+            self.wt[i] = self.weight(i);
         }
-        self.events.push(Event::CorrectorFailure {
-            t: tn,
+        let step = Step {
+            tn: self.t + self.h,
             h: self.h,
-            iterations: self.params.maxit,
-            equation: self.problem.describe_equation(eq),
-            variable: self.problem.describe_variable(var.0),
-        });
-        Ok(false)
+            c: self.cj,
+            maxit: self.params.maxit,
+            pattern: &self.params.pattern,
+            conv_mask: &self.conv_mask,
+            weights: &self.wt,
+        };
+        self.newton.correct(
+            self.problem,
+            &step,
+            &mut self.y,
+            &mut self.yp,
+            &mut self.e,
+            &mut self.stats,
+            &mut self.events,
+        )
     }
 
     /// Error estimates at orders k, k−1, k−2 of the converged step (BCP
@@ -638,11 +501,11 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
                 self.restore(nsp1);
                 self.stats.corrector_failures += 1;
                 consecutive_failures += 1;
-                self.force_jacobian = true;
+                self.newton.force_jacobian = true;
                 self.startup = false;
                 // A reused Jacobian gets one retry at the same h with a
                 // fresh one; a failure with a fresh Jacobian cuts the step.
-                if !self.jac_fresh && consecutive_failures <= 20 {
+                if !self.newton.jac_fresh && consecutive_failures <= 20 {
                     continue;
                 }
                 if consecutive_failures > 20 {
@@ -720,8 +583,8 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
 
     /// Copy the linear solver's counters into the statistics.
     pub fn sync_stats(&mut self) {
-        self.stats.factorizations = self.lu.factorizations;
-        self.stats.symbolic_factorizations = self.lu.symbolic_factorizations;
+        self.stats.factorizations = self.newton.lu.factorizations;
+        self.stats.symbolic_factorizations = self.newton.lu.symbolic_factorizations;
     }
 }
 
@@ -751,7 +614,9 @@ impl<P: DaeProblem> DaeIntegrator for Wstiff<'_, P> {
 mod tests {
     use super::*;
     use crate::gstiff::{Gstiff, StopKind};
+    use crate::problem::ProblemError;
     use crate::problem::VarClass;
+    use crate::sparse::SlotAssembler;
 
     /// Linear test problems written as G = y' − f(t, y) = 0.
     #[derive(Clone, Copy)]
