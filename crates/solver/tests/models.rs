@@ -1,6 +1,9 @@
 #![allow(clippy::needless_range_loop)]
 //! Whole-model checks against analytic references (stated tolerances).
 
+mod common;
+use common::*;
+
 use mbsolve_mech::rotation::g_mat;
 use mbsolve_model::IntegratorSettings;
 use mbsolve_solver::{models, Frame, Simulation};
@@ -11,41 +14,6 @@ fn settings(error: f64) -> IntegratorSettings {
         error: Some(error),
         ..Default::default()
     }
-}
-
-/// Complete elliptic integral of the first kind K(k) by the AGM.
-fn ellip_k(k: f64) -> f64 {
-    let (mut a, mut b) = (1.0, (1.0 - k * k).sqrt());
-    for _ in 0..30 {
-        let (an, bn) = ((a + b) / 2.0, (a * b).sqrt());
-        a = an;
-        b = bn;
-    }
-    std::f64::consts::PI / (2.0 * a)
-}
-
-/// Time where x(t) (body 0 CM) crosses zero between two frames, by cubic
-/// Hermite interpolation with the velocity.
-fn crossing(f0: &Frame, f1: &Frame) -> f64 {
-    let h = f1.t - f0.t;
-    let (p0, p1, m0, m1) = (f0.q[0], f1.q[0], f0.u[0] * h, f1.u[0] * h);
-    let x = |s: f64| {
-        let (s2, s3) = (s * s, s * s * s);
-        (2.0 * s3 - 3.0 * s2 + 1.0) * p0
-            + (s3 - 2.0 * s2 + s) * m0
-            + (-2.0 * s3 + 3.0 * s2) * p1
-            + (s3 - s2) * m1
-    };
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        if (x(lo) > 0.0) == (x(mid) > 0.0) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    f0.t + 0.5 * (lo + hi) * h
 }
 
 fn energy(sim: &Simulation, f: &Frame) -> f64 {
@@ -98,18 +66,9 @@ fn pendulum_period_and_energy() {
         .fold(0.0, f64::max);
     println!("max energy drift {drift:.3e} J (m g L = 9.81 J)");
     // Constraint drift of the pendulum DAE: none beyond the corrector tolerance.
-    let phi = frames
-        .iter()
-        .map(|f| max_constraint_violation(&sim, f))
-        .fold(0.0, f64::max);
+    let phi = frames.iter().map(|f| max_phi(&sim, f)).fold(0.0, f64::max);
     assert!(phi < 1e-8, "pendulum constraint residual {phi}");
     assert!(drift < 1e-3 * 9.81, "energy drift {drift}");
-}
-
-fn max_constraint_violation(sim: &Simulation, f: &Frame) -> f64 {
-    let mut phi = vec![0.0; sim.sys.neq()];
-    sim.sys.constraints(&f.q, f.t, &mut phi);
-    phi.iter().fold(0.0, |a, v| a.max(v.abs()))
 }
 
 /// Planar four-bar from four 3-D revolutes: three redundant equations are
@@ -130,7 +89,7 @@ fn four_bar_redundancy_and_constraints() {
     let worst = sim
         .frames
         .iter()
-        .map(|f| max_constraint_violation(&sim, f))
+        .map(|f| max_phi(&sim, f))
         .fold(0.0, f64::max);
     println!(
         "four-bar: max |Phi| = {worst:.2e} over {} outputs",
@@ -176,7 +135,7 @@ fn slider_crank_kinematics_and_dynamics() {
     let phi = sim
         .frames
         .iter()
-        .map(|f| max_constraint_violation(&sim, f))
+        .map(|f| max_phi(&sim, f))
         .fold(0.0, f64::max);
     let xerr = sim
         .frames
@@ -454,7 +413,7 @@ fn fixed_step_gstiff() {
         let phi = sim
             .frames
             .iter()
-            .map(|f| max_constraint_violation(&sim, f))
+            .map(|f| max_phi(&sim, f))
             .fold(0.0, f64::max);
         (sim, st, (period - exact).abs() / exact, phi)
     };
@@ -592,7 +551,7 @@ fn interpolate_on_reconciles_and_saves_steps() {
         let phi = sim
             .frames
             .iter()
-            .map(|f| max_constraint_violation(&sim, f))
+            .map(|f| max_phi(&sim, f))
             .fold(0.0, f64::max);
         (sim, st, phi)
     };
@@ -661,7 +620,7 @@ fn adaptive_pattern_saves_jacobians() {
     let phi = adaptive
         .frames
         .iter()
-        .map(|f| max_constraint_violation(&adaptive, f))
+        .map(|f| max_phi(&adaptive, f))
         .fold(0.0, f64::max);
     println!(
         "four-bar PATTERN=F: {} Jacobians, {} steps, {} corrector failures, error {e_f:.2e}; default: {} Jacobians, {} steps, error {e_d:.2e}; |Phi| {phi:.2e}",
@@ -711,7 +670,7 @@ fn constant_bdf_interpolates_without_shortening_steps() {
     let phi = sim
         .frames
         .iter()
-        .map(|f| max_constraint_violation(&sim, f))
+        .map(|f| max_phi(&sim, f))
         .fold(0.0, f64::max);
     println!(
         "CONSTANT_BDF + INTERPOLATE: {} steps in [{:e}, {:e}], max |Phi| {phi:.2e}",
