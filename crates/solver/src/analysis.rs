@@ -459,26 +459,14 @@ impl Simulation {
                 None => total = Some(stats),
                 Some(tot) => tot.accumulate(&stats),
             }
-            let Some((e, t, q, u)) = stop else { break };
-            if params.fixed.is_some() && e.kind == StopKind::Failure {
-                // No restarts with the fixed-step option (seeds).
-                failure = Some(SolverError::Integration {
-                    t: e.t,
-                    message: e.message,
-                });
-                break;
-            }
-            match self.restart_on_rank_change(&mut restarts, &e, t, &q, &u, drift) {
+            match self.after_segment(&mut restarts, stop, params.fixed.is_some(), drift) {
                 Ok(true) => continue,
-                Ok(false) => {
-                    failure = Some(SolverError::Integration {
-                        t: e.t,
-                        message: e.message,
-                    })
+                Ok(false) => break,
+                Err(err) => {
+                    failure = Some(err);
+                    break;
                 }
-                Err(err) => failure = Some(err),
             }
-            break;
         }
         let stats = total.unwrap_or_default();
         if inconsistent_outputs > 0 {
@@ -490,17 +478,7 @@ impl Simulation {
             self.log.push(format!(
                 "fixed-step option: largest local error measure {max_local:.3e}"
             ));
-            if let Some(summary) = rti.and_then(|m| m.summary()) {
-                let report = rti_report(
-                    &format!("Fixed Step {}/I3", settings.kind.name()),
-                    &self.sys.model.units.time,
-                    settings.hratio.unwrap_or(1),
-                    params.hinit,
-                    &summary,
-                );
-                self.log.push(report.clone());
-                self.reports.push(report);
-            }
+            self.push_rti_report(rti, settings, params.hinit);
         }
         let wall = start.elapsed().as_secs_f64();
         self.finish_dynamic(stats, wall, new_frames, failure)
@@ -529,6 +507,52 @@ impl Simulation {
                 self.log.push(format!("ERROR: {e}"));
                 Err(e)
             }
+        }
+    }
+
+    /// A segment ended: `stop` is None at the last output time, else the
+    /// integrator's stop with its last accepted state. Ok(true): restart the
+    /// integrator (the rank changed; consistent conditions are in
+    /// `self.state`); Ok(false): the analysis is done; Err: it failed
+    /// (fixed-step runs never restart, seeds).
+    pub(crate) fn after_segment(
+        &mut self,
+        guard: &mut RestartGuard,
+        stop: Option<(IntegrationError, f64, Vec<f64>, Vec<f64>)>,
+        fixed: bool,
+        drift: Option<(usize, f64)>,
+    ) -> Result<bool, SolverError> {
+        let Some((e, t, q, u)) = stop else {
+            return Ok(false);
+        };
+        if !(fixed && e.kind == StopKind::Failure)
+            && self.restart_on_rank_change(guard, &e, t, &q, &u, drift)?
+        {
+            return Ok(true);
+        }
+        Err(SolverError::Integration {
+            t: e.t,
+            message: e.message,
+        })
+    }
+
+    /// The Real Time Index report of a fixed-step run, logged and shown.
+    pub(crate) fn push_rti_report(
+        &mut self,
+        meter: Option<RtiMeter>,
+        settings: &IntegratorSettings,
+        step: f64,
+    ) {
+        if let Some(summary) = meter.and_then(|m| m.summary()) {
+            let report = rti_report(
+                &format!("Fixed Step {}/I3", settings.kind.name()),
+                &self.sys.model.units.time,
+                settings.hratio.unwrap_or(1),
+                step,
+                &summary,
+            );
+            self.log.push(report.clone());
+            self.reports.push(report);
         }
     }
 

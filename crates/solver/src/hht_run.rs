@@ -9,9 +9,9 @@ use crate::formulation::{
     RedundancyWatch, CONSTRAINT_TOL,
 };
 use crate::hht_settings::{describe, hht_params};
-use crate::rti_report::{rti_report, time_unit};
+use crate::rti_report::time_unit;
 use mbsolve_integrate::{
-    Hht, ProblemError, RtiMeter, SecondOrderProblem, SlotAssembler, Statistics, StopKind,
+    Hht, ProblemError, RtiMeter, SecondOrderProblem, SlotAssembler, Statistics,
 };
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::IntegratorSettings;
@@ -213,38 +213,16 @@ pub fn dynamic(
             None => total = Some(stats),
             Some(tot) => tot.accumulate(&stats),
         }
-        let Some((e, t, q, u)) = stop else { break };
-        if fixed && e.kind == StopKind::Failure {
-            // No restarts with the fixed-step option (seeds).
-            failure = Some(SolverError::Integration {
-                t: e.t,
-                message: e.message,
-            });
-            break;
-        }
-        match sim.restart_on_rank_change(&mut restarts, &e, t, &q, &u, drift) {
+        match sim.after_segment(&mut restarts, stop, fixed, drift) {
             Ok(true) => continue,
-            Ok(false) => {
-                failure = Some(SolverError::Integration {
-                    t: e.t,
-                    message: e.message,
-                })
+            Ok(false) => break,
+            Err(err) => {
+                failure = Some(err);
+                break;
             }
-            Err(err) => failure = Some(err),
         }
-        break;
     }
-    if let Some(summary) = rti.and_then(|m| m.summary()) {
-        let report = rti_report(
-            &format!("Fixed Step {}/I3", settings.kind.name()),
-            &sim.sys.model.units.time,
-            settings.hratio.unwrap_or(1),
-            params.hinit,
-            &summary,
-        );
-        sim.log.push(report.clone());
-        sim.reports.push(report);
-    }
+    sim.push_rti_report(rti, settings, params.hinit);
     let wall = start.elapsed().as_secs_f64();
     sim.finish_dynamic(total.unwrap_or_default(), wall, new_frames, failure)
 }
