@@ -1,8 +1,9 @@
 //! Analyses: initial conditions (assembly), kinematic analysis of zero-DOF
-//! systems, and dynamic analysis with GSTIFF/I3. A failed run keeps the
-//! frames it computed.
+//! systems, and dynamic analysis with GSTIFF/CONSTANT_BDF (I3 or SI2). A
+//! failed run keeps the frames it computed.
 
-use crate::formulation::{constraint_tolerance, equation_name, I3Problem, RedundancyWatch};
+use crate::bdf_problem::{frame_of, BdfProblem};
+use crate::formulation::{constraint_tolerance, equation_name};
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
@@ -11,7 +12,7 @@ use mbsolve_integrate::{
     DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, Wstiff,
 };
 use mbsolve_mech::System;
-use mbsolve_model::{IntegratorSettings, Model, ModelError};
+use mbsolve_model::{Formulation, IntegratorSettings, Model, ModelError};
 use std::fmt;
 use std::time::Instant;
 
@@ -316,7 +317,8 @@ impl Simulation {
         Ok(())
     }
 
-    /// Dynamic analysis with GSTIFF, I3 (HHT and NEWMARK: `hht_run`).
+    /// Dynamic analysis with GSTIFF or CONSTANT_BDF, I3 or SI2 (HHT and
+    /// NEWMARK: `hht_run`).
     pub fn dynamic(
         &mut self,
         end: f64,
@@ -334,9 +336,15 @@ impl Simulation {
         }
         let dt = times[0] - self.state.t;
         let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
+        let formulation = settings.formulation.unwrap_or(Formulation::I3);
+        let fname = if formulation == Formulation::Si2 {
+            "SI2"
+        } else {
+            "I3"
+        };
         self.log.push(match &params.fixed {
             Some(f) => format!(
-                "dynamic analysis: fixed-step {}, I3, order 1, step = {:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
+                "dynamic analysis: fixed-step {}, {fname}, order 1, step = {:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
                 settings.kind.name(),
                 params.hinit,
                 f.iterations,
@@ -344,7 +352,7 @@ impl Simulation {
                 f.maxerr
             ),
             None => format!(
-                "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}, INTERPOLATE = {}",
+                "dynamic analysis: {}, {fname}, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}, INTERPOLATE = {}",
                 settings.kind.name(),
                 params.error,
                 params.hmax,
@@ -363,8 +371,7 @@ impl Simulation {
             RtiMeter::new(params.hinit * to_s)
         });
         let mut max_local = 0.0f64;
-        let ny = 2 * n + self.sys.neq();
-        let (mut yi, mut ypi) = (vec![0.0; ny], vec![0.0; ny]);
+        let (mut yi, mut ypi) = (Vec::new(), Vec::new());
         let start = Instant::now();
         let mut new_frames = Vec::with_capacity(times.len());
         let mut failure = None;
@@ -378,17 +385,16 @@ impl Simulation {
         // updated and the integration restarts from consistent conditions).
         loop {
             let s = &self.state;
-            let m = self.sys.neq();
-            let y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
-            let yp0: Vec<f64> =
-                s.u.iter()
-                    .chain(&s.a)
-                    .copied()
-                    .chain(std::iter::repeat_n(0.0, m))
-                    .collect();
-            let mut problem = I3Problem::new(&self.sys);
-            problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
-            problem.constraint_tol = constraint_tolerance(params.error);
+            let mut problem = BdfProblem::new(
+                &self.sys,
+                formulation,
+                s,
+                constraint_tolerance(params.error),
+            );
+            let (y0, yp0) = problem.initial_values(s);
+            yi.resize(y0.len(), 0.0);
+            ypi.resize(y0.len(), 0.0);
+            let si2 = problem.is_si2();
             // The BDF family behind one interface (`bdf_params` admits only
             // these; CONSTANT_BDF is GSTIFF at a fixed step).
             let mut integ: Box<dyn DaeIntegrator + '_> = match settings.kind {
@@ -408,32 +414,28 @@ impl Simulation {
                 };
                 match advanced {
                     Ok(()) => {
-                        let mut frame =
-                            if params.interpolate && integ.interpolate(t, &mut yi, &mut ypi) {
-                                // INTERPOLATE = ON: reconcile the interpolated
-                                // positions to the constraints (velocities,
-                                // accelerations and reactions follow below).
-                                let q = self
-                                    .assemble_positions(t, &yi[..n])
-                                    .unwrap_or_else(|_| yi[..n].to_vec());
-                                Frame {
-                                    t,
-                                    q,
-                                    u: yi[n..2 * n].to_vec(),
-                                    a: ypi[n..2 * n].to_vec(),
-                                    lambda: yi[2 * n..].to_vec(),
-                                }
-                            } else {
-                                let (y, yp) = integ.solution();
-                                Frame {
-                                    t,
-                                    q: y[..n].to_vec(),
-                                    u: y[n..2 * n].to_vec(),
-                                    a: yp[n..2 * n].to_vec(),
-                                    lambda: y[2 * n..].to_vec(),
-                                }
-                            };
-                        if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a) {
+                        let interpolated =
+                            params.interpolate && integ.interpolate(t, &mut yi, &mut ypi);
+                        let mut frame = if interpolated {
+                            // INTERPOLATE = ON: reconcile the interpolated
+                            // positions to the constraints (velocities,
+                            // accelerations and reactions follow below).
+                            let mut frame = frame_of(&self.sys, si2, t, &yi, &ypi);
+                            if let Ok(q) = self.assemble_positions(t, &yi[..n]) {
+                                frame.q = q;
+                            }
+                            frame
+                        } else {
+                            let (y, yp) = integ.solution();
+                            frame_of(&self.sys, si2, t, y, yp)
+                        };
+                        // SI2's own state satisfies the velocity constraints
+                        // (its corrector converged on them); an interpolated
+                        // one does not.
+                        let project = !si2 || interpolated;
+                        if !consistent_output(
+                            &self.sys, &mut frame, &mut kkt_v, &mut kkt_a, project,
+                        ) {
                             inconsistent_outputs += 1;
                         }
                         new_frames.push(frame);
@@ -451,7 +453,7 @@ impl Simulation {
             rti = integ.take_rti();
             max_local = max_local.max(integ.max_local_error());
             drop(integ);
-            let drift = problem.watch.drift;
+            let drift = problem.drift();
             for e in &events {
                 self.log.push(e.to_string());
             }
@@ -469,6 +471,14 @@ impl Simulation {
             }
         }
         let stats = total.unwrap_or_default();
+        if let Some(SolverError::Integration { t, message }) = &mut failure {
+            if formulation == Formulation::Si2 {
+                if let Some(why) = crate::si2::non_smooth_motion(&self.sys, *t) {
+                    message.push_str("; ");
+                    message.push_str(&why);
+                }
+            }
+        }
         if inconsistent_outputs > 0 {
             self.log.push(format!(
                 "warning: at {inconsistent_outputs} output times the velocities, accelerations and reaction forces could not be made consistent (singular constraint Jacobian); the integrator's values were written"
@@ -478,7 +488,7 @@ impl Simulation {
             self.log.push(format!(
                 "fixed-step option: largest local error measure {max_local:.3e}"
             ));
-            self.push_rti_report(rti, settings, params.hinit);
+            self.push_rti_report(rti, settings, fname, params.hinit);
         }
         let wall = start.elapsed().as_secs_f64();
         self.finish_dynamic(stats, wall, new_frames, failure)
@@ -541,11 +551,12 @@ impl Simulation {
         &mut self,
         meter: Option<RtiMeter>,
         settings: &IntegratorSettings,
+        formulation: &str,
         step: f64,
     ) {
         if let Some(summary) = meter.and_then(|m| m.summary()) {
             let report = rti_report(
-                &format!("Fixed Step {}/I3", settings.kind.name()),
+                &format!("Fixed Step {}/{formulation}", settings.kind.name()),
                 &self.sys.model.units.time,
                 settings.hratio.unwrap_or(1),
                 step,
@@ -668,17 +679,30 @@ impl RestartGuard {
 /// Output values consistent with the integrated positions: the I3
 /// formulation controls the error of positions only, so at an output time
 /// the velocities are projected onto the velocity constraints
-/// (min |u − u_I3| subject to Φ_q u = −Φ_t) and the accelerations and
-/// multipliers (reaction forces) are solved from the index-1 equations
+/// (min |u − u_I3| subject to Φ_q u = −Φ_t) when `project_velocities`
+/// (SI2's velocities already satisfy them and are error-controlled, so they
+/// are kept), and the accelerations and multipliers (reaction forces) are
+/// solved from the index-1 equations
 /// [M Φ_qᵀ; Φ_q 0][a; λ] = [Q − (velocity terms); γ]. The integrator's own
 /// state is not changed. Returns false (frame untouched) if a matrix is
 /// singular.
-fn consistent_output(sys: &System, fr: &mut Frame, kkt_v: &mut Kkt, kkt_a: &mut Kkt) -> bool {
+fn consistent_output(
+    sys: &System,
+    fr: &mut Frame,
+    kkt_v: &mut Kkt,
+    kkt_a: &mut Kkt,
+    project_velocities: bool,
+) -> bool {
     let (n, m) = (sys.nq(), sys.neq());
-    let mut rhs = vec![0.0; m];
-    sys.velocity_rhs(&fr.q, fr.t, &mut rhs);
-    let Ok((u, _)) = kkt_v.solve(sys, &fr.q, fr.t, Block::Identity, &fr.u, &rhs) else {
-        return false;
+    let u = if project_velocities {
+        let mut rhs = vec![0.0; m];
+        sys.velocity_rhs(&fr.q, fr.t, &mut rhs);
+        let Ok((u, _)) = kkt_v.solve(sys, &fr.q, fr.t, Block::Identity, &fr.u, &rhs) else {
+            return false;
+        };
+        u
+    } else {
+        fr.u.clone()
     };
     let mut r0 = vec![0.0; n];
     sys.body_residual(&fr.q, &u, &vec![0.0; n], &vec![0.0; m], fr.t, &mut r0);

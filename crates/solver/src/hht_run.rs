@@ -222,7 +222,7 @@ pub fn dynamic(
             }
         }
     }
-    sim.push_rti_report(rti, settings, params.hinit);
+    sim.push_rti_report(rti, settings, "I3", params.hinit);
     let wall = start.elapsed().as_secs_f64();
     sim.finish_dynamic(total.unwrap_or_default(), wall, new_frames, failure)
 }

@@ -6,6 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
+pub mod bdf_problem;
 pub mod formulation;
 pub mod functions;
 pub mod hht_run;
@@ -16,6 +17,7 @@ pub mod redundancy;
 pub mod requests;
 pub mod rti_report;
 pub mod settings;
+pub mod si2;
 pub mod statics;
 
 pub use analysis::{Frame, Simulation, SolverError};

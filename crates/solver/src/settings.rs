@@ -132,13 +132,24 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             }
         }
     }
-    match s.formulation {
-        None | Some(Formulation::I3) => {}
-        Some(Formulation::Si2) => return Err(not_yet("the SI2 formulation")),
+    let si2 = match s.formulation {
+        None | Some(Formulation::I3) => false,
+        Some(Formulation::Si2) => true,
         Some(Formulation::Si1) => {
             return Err("INTEGRATOR: SI1 is only available with HASTIFF".into())
         }
-    }
+    };
+    // Error control: displacements and user states (I3); SI2 adds the
+    // velocities (seeds: "Error control in corrector", GSTIFF SI2).
+    let error_classes = if si2 {
+        vec![
+            VarClass::Displacement,
+            VarClass::Velocity,
+            VarClass::UserState,
+        ]
+    } else {
+        vec![VarClass::Displacement, VarClass::UserState]
+    };
     let interpolate = s.interpolate == Some(true) && s.fixit.is_none();
     if interpolate && !matches!(s.kind, IntegratorKind::Gstiff | IntegratorKind::ConstantBdf) {
         return Err(not_yet(&format!("INTERPOLATE = ON with {}", s.kind.name())));
@@ -172,7 +183,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             kmax: 1,
             maxit: f.fixed.iterations,
             pattern: f.pattern,
-            error_classes: vec![VarClass::Displacement, VarClass::UserState],
+            error_classes,
             corrector_classes: vec![VarClass::Displacement],
             adaptivity: 0.0,
             fixed: Some(f.fixed),
@@ -201,7 +212,13 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
             "INTEGRATOR: HMAX = {hmax} is out of range (HMAX > 0)"
         ));
     }
-    let hmin = s.hmin.unwrap_or(1e-6 * hmax.min(dtout));
+    // HMIN default: 1e-6·HMAX with I3, machine precision with SI2, whose
+    // Jacobian stays well conditioned at small steps (seeds: HMIN).
+    let hmin = match s.hmin {
+        Some(h) => h,
+        None if si2 => f64::EPSILON,
+        None => 1e-6 * hmax.min(dtout),
+    };
     if !(hmin > 0.0 && hmin < hmax) {
         return Err(format!(
             "INTEGRATOR: HMIN = {hmin} is out of range (0 < HMIN < HMAX = {hmax})"
@@ -243,6 +260,9 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         ));
     }
     let corrector_classes = match s.corrector.unwrap_or(CorrectorKind::Original) {
+        // SI2: displacements and velocities converge with either corrector
+        // (seeds: one row for ORIGINAL and MODIFIED).
+        _ if si2 => error_classes.clone(),
         // ORIGINAL: every state but multipliers must converge (seeds table).
         // The automatic switch to MODIFIED arrives with the BDF-family issue;
         // until then ORIGINAL behaves as ORIG_CONSTANT.
@@ -281,7 +301,7 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         kmax: kmax as usize,
         maxit: maxit as usize,
         pattern,
-        error_classes: vec![VarClass::Displacement, VarClass::UserState],
+        error_classes,
         corrector_classes,
         adaptivity,
         fixed: None,
@@ -389,13 +409,18 @@ mod tests {
             }),
             "INTEGRATOR: INTERPOLATE = ON with WSTIFF is not supported yet"
         );
-        assert_eq!(
-            refused(IntegratorSettings {
+        // SI2 runs with WSTIFF too: machine-precision HMIN, velocities
+        // under error control.
+        let p = bdf_params(
+            &IntegratorSettings {
                 formulation: Some(Formulation::Si2),
                 ..w
-            }),
-            "INTEGRATOR: the SI2 formulation is not supported yet"
-        );
+            },
+            0.01,
+        )
+        .unwrap();
+        assert_eq!(p.hmin, f64::EPSILON);
+        assert!(p.error_classes.contains(&VarClass::Velocity));
     }
 
     #[test]
@@ -418,12 +443,62 @@ mod tests {
             "INTEGRATOR: PATTERN = F (adaptive Jacobian evaluation) is not allowed with FIXIT"
         );
         let s = IntegratorSettings {
-            formulation: Some(Formulation::Si2),
+            formulation: Some(Formulation::Si1),
             ..Default::default()
         };
         assert_eq!(
             bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: the SI2 formulation is not supported yet"
+            "INTEGRATOR: SI1 is only available with HASTIFF"
         );
+    }
+
+    /// SI2 (seeds: HMIN, "Error control in corrector", fixed-step option):
+    /// HMIN defaults to machine precision, velocities join the error and
+    /// convergence classes with either corrector, and FIXIT is accepted with
+    /// velocities in the MAXERR measure. I3 keeps 1e-6·HMAX and
+    /// displacements only.
+    #[test]
+    fn si2_defaults_follow_the_seeds() {
+        let si2 = |more: IntegratorSettings| IntegratorSettings {
+            formulation: Some(Formulation::Si2),
+            ..more
+        };
+        let p = bdf_params(&si2(IntegratorSettings::default()), 0.01).unwrap();
+        assert_eq!(p.hmin, f64::EPSILON);
+        let dv = vec![
+            VarClass::Displacement,
+            VarClass::Velocity,
+            VarClass::UserState,
+        ];
+        assert_eq!(p.error_classes, dv);
+        assert_eq!(p.corrector_classes, dv);
+        let modified = si2(IntegratorSettings {
+            corrector: Some(CorrectorKind::Modified),
+            ..Default::default()
+        });
+        assert_eq!(bdf_params(&modified, 0.01).unwrap().corrector_classes, dv);
+        let fixed = si2(IntegratorSettings {
+            fixit: Some(3),
+            ..Default::default()
+        });
+        let p = bdf_params(&fixed, 0.01).unwrap();
+        assert!(p.fixed.is_some());
+        assert_eq!(p.error_classes, dv);
+        let constant = si2(IntegratorSettings {
+            kind: IntegratorKind::ConstantBdf,
+            ..Default::default()
+        });
+        assert!(bdf_params(&constant, 0.01).unwrap().constant_step);
+        let i3 = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
+        assert!((i3.hmin - 1e-8).abs() < 1e-20);
+        assert_eq!(
+            i3.error_classes,
+            vec![VarClass::Displacement, VarClass::UserState]
+        );
+        let hht = si2(IntegratorSettings {
+            kind: IntegratorKind::Hht,
+            ..Default::default()
+        });
+        assert!(bdf_params(&hht, 0.01).is_err());
     }
 }

@@ -320,6 +320,17 @@ fn flat_parallelogram_rank_change_wstiff() {
     flat_parallelogram_run(&s, "WSTIFF");
 }
 
+/// The same rank change with SI2: the restart rebuilds the SI2 problem on
+/// the new active set (its λ and μ rows pinned or released).
+#[test]
+fn flat_parallelogram_rank_change_gstiff_si2() {
+    let s = IntegratorSettings {
+        formulation: Some(mbsolve_model::Formulation::Si2),
+        ..settings(1e-6)
+    };
+    flat_parallelogram_run(&s, "GSTIFF/SI2");
+}
+
 #[test]
 fn flat_parallelogram_rank_change_hht() {
     let s = IntegratorSettings {
