@@ -462,6 +462,39 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
 
     /// Take steps until t = tout exactly (INTERPOLATE = OFF).
     pub fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        self.advance_until(tout, true)
+    }
+
+    /// INTERPOLATE = ON: take steps (never shortened for tout) until
+    /// t ≥ tout; `interpolate` then gives the solution at tout.
+    pub fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        if self.t >= tout {
+            return Ok(());
+        }
+        self.advance_until(tout, false)
+    }
+
+    /// The interpolating polynomial of the last step (DASSL's DDATRP) at
+    /// `t` within it: y = Σ c_j φ_j, y' = Σ d_j φ_j with the ψ of the step.
+    pub fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) {
+        let dt = t - self.t;
+        y.copy_from_slice(&self.phi[0]);
+        yp.iter_mut().for_each(|v| *v = 0.0);
+        let (mut c, mut d, mut gamma) = (1.0, 0.0, dt / self.psi[1]);
+        for j in 2..=self.order_old + 1 {
+            d = d * gamma + c / self.psi[j - 1];
+            c *= gamma;
+            gamma = (dt + self.psi[j - 1]) / self.psi[j];
+            let p = &self.phi[j - 1];
+            for i in 0..self.n {
+                y[i] += c * p[i];
+                yp[i] += d * p[i];
+            }
+        }
+    }
+
+    /// Steps until t reaches tout, landing on it exactly when `land`.
+    fn advance_until(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
         let mut consecutive_failures = 0usize;
         let mut error_failures = 0usize;
         while self.t < tout {
@@ -469,7 +502,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             if self.h > self.params.hmax {
                 self.h = self.params.hmax;
             }
-            let mut landing = self.h * 1.05 >= remaining;
+            let mut landing = land && self.h * 1.05 >= remaining;
             // (1 ppm: output times carry rounding, e.g. t0 + i·DTOUT.)
             if landing && remaining > self.params.hmax * (1.0 + 1e-6) {
                 // Landing would exceed HMAX: two equal steps, no sliver.
@@ -591,6 +624,13 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
 impl<P: DaeProblem> DaeIntegrator for Wstiff<'_, P> {
     fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
         Wstiff::advance_to(self, tout)
+    }
+    fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        Wstiff::advance_past(self, tout)
+    }
+    fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        Wstiff::interpolate(self, t, y, yp);
+        true
     }
     fn time(&self) -> f64 {
         self.t

@@ -151,9 +151,6 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
         vec![VarClass::Displacement, VarClass::UserState]
     };
     let interpolate = s.interpolate == Some(true) && s.fixit.is_none();
-    if interpolate && !matches!(s.kind, IntegratorKind::Gstiff | IntegratorKind::ConstantBdf) {
-        return Err(not_yet(&format!("INTERPOLATE = ON with {}", s.kind.name())));
-    }
     for (given, name) in [
         (s.alpha.is_some(), "ALPHA"),
         (s.beta.is_some(), "BETA"),
@@ -401,13 +398,6 @@ mod tests {
                 ..w.clone()
             }),
             "INTEGRATOR: ADAPTIVITY = 0.00000001 applies only to GSTIFF and HHT, not to WSTIFF"
-        );
-        assert_eq!(
-            refused(IntegratorSettings {
-                interpolate: Some(true),
-                ..w.clone()
-            }),
-            "INTEGRATOR: INTERPOLATE = ON with WSTIFF is not supported yet"
         );
         // SI2 runs with WSTIFF too: machine-precision HMIN, velocities
         // under error control.
