@@ -25,6 +25,13 @@ pub enum Event {
     SingularMatrix { t: f64, h: f64, variable: String },
     /// A numeric factorization failed and the symbolic analysis was redone.
     SymbolicRefactorization { t: f64 },
+    /// The corrector switched to MODIFIED for `steps` accepted steps (after
+    /// an integration restart), or back to ORIGINAL.
+    CorrectorSwitch {
+        t: f64,
+        to_modified: bool,
+        steps: usize,
+    },
 }
 
 impl fmt::Display for Event {
@@ -43,6 +50,13 @@ impl fmt::Display for Event {
             }
             Event::SymbolicRefactorization { t } => {
                 write!(f, "symbolic refactorization at t = {t:.6e}")
+            }
+            Event::CorrectorSwitch { t, to_modified: true, steps } => write!(
+                f,
+                "t = {t:.6e}: CORRECTOR switched from ORIGINAL to MODIFIED for the next {steps} successful steps (integration restart)"
+            ),
+            Event::CorrectorSwitch { t, to_modified: false, .. } => {
+                write!(f, "t = {t:.6e}: CORRECTOR restored to ORIGINAL")
             }
         }
     }

@@ -480,6 +480,9 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             consecutive_failures = 0;
             error_failures = 0;
             self.steps_at_order += 1;
+            if let Some(e) = self.newton.step_accepted(self.t) {
+                self.events.push(e);
+            }
             self.select_step_and_order(err);
             std::mem::swap(&mut self.acor, &mut self.acor_prev);
             if !self.problem.structure_holds(self.t, &self.y) {
@@ -761,6 +764,21 @@ impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
     }
     fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
         Gstiff::advance_past(self, tout)
+    }
+    fn use_corrector_classes(&mut self, classes: &[VarClass], steps: usize) -> bool {
+        let mask = self
+            .problem
+            .classes()
+            .iter()
+            .map(|c| classes.contains(c))
+            .collect();
+        self.newton.use_temporarily(mask, steps);
+        self.events.push(Event::CorrectorSwitch {
+            t: self.t,
+            to_modified: true,
+            steps,
+        });
+        true
     }
     fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
         Gstiff::interpolate(self, t, y, yp);

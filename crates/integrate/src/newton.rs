@@ -26,6 +26,10 @@ pub(crate) struct Newton {
     pub res: Vec<f64>,
     /// The last (scaled) correction.
     pub delta: Vec<f64>,
+    /// A temporary convergence mask (the automatic switch to the MODIFIED
+    /// corrector after an integration restart) and the accepted steps it
+    /// has left.
+    temporary: Option<(Vec<bool>, usize)>,
 }
 
 /// What one corrector solve needs from its integrator.
@@ -55,7 +59,30 @@ impl Newton {
             last_rate: 0.7,
             res: vec![0.0; n],
             delta: vec![0.0; n],
+            temporary: None,
         }
+    }
+
+    /// Use `mask` instead of the integrator's convergence mask for the
+    /// next `steps` accepted steps.
+    pub fn use_temporarily(&mut self, mask: Vec<bool>, steps: usize) {
+        self.temporary = Some((mask, steps));
+    }
+
+    /// Count an accepted step at time t; when the temporary mask runs out,
+    /// the event that says the corrector is back to its setting.
+    pub fn step_accepted(&mut self, t: f64) -> Option<Event> {
+        let (_, left) = self.temporary.as_mut()?;
+        *left = left.saturating_sub(1);
+        if *left > 0 {
+            return None;
+        }
+        self.temporary = None;
+        Some(Event::CorrectorSwitch {
+            t,
+            to_modified: false,
+            steps: 0,
+        })
     }
 
     /// ∂G/∂y + c ∂G/∂y' at (tn, y, y').
@@ -137,6 +164,28 @@ impl Newton {
         stats: &mut Statistics,
         events: &mut Vec<Event>,
     ) -> Result<bool, IntegrationError> {
+        let temporary = self.temporary.take();
+        let mask = match &temporary {
+            Some((m, _)) => m.as_slice(),
+            None => s.conv_mask,
+        };
+        let result = self.iterate(problem, s, mask, y, yp, acc, stats, events);
+        self.temporary = temporary;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn iterate<P: DaeProblem>(
+        &mut self,
+        problem: &mut P,
+        s: &Step,
+        conv_mask: &[bool],
+        y: &mut [f64],
+        yp: &mut [f64],
+        acc: &mut [f64],
+        stats: &mut Statistics,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, IntegrationError> {
         let (tn, c, n) = (s.tn, s.c, y.len());
         acc.iter_mut().for_each(|v| *v = 0.0);
         let pattern_all_false = s.pattern.iter().all(|p| !p);
@@ -192,7 +241,7 @@ impl Newton {
                 y[i] += d;
                 yp[i] += c * d;
                 acc[i] += d;
-                if s.conv_mask[i] {
+                if conv_mask[i] {
                     norm = norm.max(d.abs() / s.weights[i]);
                 }
             }
@@ -225,7 +274,7 @@ impl Newton {
             .max_by(|&a, &b| self.res[a].abs().total_cmp(&self.res[b].abs()))
             .unwrap_or(0);
         let var = (0..n)
-            .filter(|&i| s.conv_mask[i])
+            .filter(|&i| conv_mask[i])
             .max_by(|&a, &b| {
                 (self.delta[a].abs() / s.weights[a])
                     .total_cmp(&(self.delta[b].abs() / s.weights[b]))

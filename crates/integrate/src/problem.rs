@@ -81,6 +81,12 @@ pub trait DaeIntegrator {
     fn max_local_error(&self) -> f64 {
         0.0
     }
+    /// Converge only the variables of `classes` for the next `steps`
+    /// accepted steps (the automatic switch to the MODIFIED corrector);
+    /// false if the integrator has no such switch.
+    fn use_corrector_classes(&mut self, _classes: &[VarClass], _steps: usize) -> bool {
+        false
+    }
     /// INTERPOLATE = ON: steps until time() ≥ tout without landing on it
     /// (default: land on it).
     fn advance_past(&mut self, tout: f64) -> Result<(), crate::IntegrationError> {

@@ -41,7 +41,7 @@
 use crate::events::{Event, Statistics};
 use crate::gstiff::{BdfParams, IntegrationError};
 use crate::newton::{Newton, Step};
-use crate::problem::{DaeIntegrator, DaeProblem};
+use crate::problem::{DaeIntegrator, DaeProblem, VarClass};
 
 /// Error estimates of a converged step (max norm relative to the error
 /// weights, over the error-controlled variables).
@@ -603,6 +603,9 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
             consecutive_failures = 0;
             error_failures = 0;
             self.steps_at_order += 1;
+            if let Some(e) = self.newton.step_accepted(self.t) {
+                self.events.push(e);
+            }
             self.select_step_and_order(&est);
             self.update_differences(k);
             if !self.problem.structure_holds(self.t, &self.y) {
@@ -627,6 +630,21 @@ impl<P: DaeProblem> DaeIntegrator for Wstiff<'_, P> {
     }
     fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
         Wstiff::advance_past(self, tout)
+    }
+    fn use_corrector_classes(&mut self, classes: &[VarClass], steps: usize) -> bool {
+        let mask = self
+            .problem
+            .classes()
+            .iter()
+            .map(|c| classes.contains(c))
+            .collect();
+        self.newton.use_temporarily(mask, steps);
+        self.events.push(Event::CorrectorSwitch {
+            t: self.t,
+            to_modified: true,
+            steps,
+        });
+        true
     }
     fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
         Wstiff::interpolate(self, t, y, yp);

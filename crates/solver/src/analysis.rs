@@ -9,10 +9,10 @@ use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{bdf_params, fmt_pattern};
 use mbsolve_integrate::{
-    DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, Wstiff,
+    DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, VarClass, Wstiff,
 };
 use mbsolve_mech::System;
-use mbsolve_model::{Formulation, IntegratorSettings, Model, ModelError};
+use mbsolve_model::{CorrectorKind, Formulation, IntegratorSettings, Model, ModelError};
 use std::fmt;
 use std::time::Instant;
 
@@ -404,6 +404,18 @@ impl Simulation {
                 _ => Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0)),
             };
             integ.put_rti(rti.take());
+            // The automatic switch to MODIFIED after a restart: only from
+            // ORIGINAL (not ORIG_CONSTANT or MODIFIED), and only where the
+            // two correctors differ (I3; SI2 has one variable set).
+            if std::mem::take(&mut restarts.switch_corrector)
+                && settings.corrector.unwrap_or(CorrectorKind::Original) == CorrectorKind::Original
+                && !si2
+            {
+                integ.use_corrector_classes(
+                    &[VarClass::Displacement, VarClass::UserState],
+                    MODIFIED_STEPS_AFTER_RESTART,
+                );
+            }
             let mut stop = None;
             while next < times.len() {
                 let t = times[next];
@@ -461,7 +473,7 @@ impl Simulation {
                 None => total = Some(stats),
                 Some(tot) => tot.accumulate(&stats),
             }
-            match self.after_segment(&mut restarts, stop, params.fixed.is_some(), drift) {
+            match self.after_segment(&mut restarts, stop, params.fixed.is_some(), true, drift) {
                 Ok(true) => continue,
                 Ok(false) => break,
                 Err(err) => {
@@ -525,20 +537,50 @@ impl Simulation {
     /// integrator (the rank changed; consistent conditions are in
     /// `self.state`); Ok(false): the analysis is done; Err: it failed
     /// (fixed-step runs never restart, seeds).
+    ///
+    /// With `restart_failures` (the BDF family), a failure that is not a
+    /// rank change restarts the integration once per time point, at most
+    /// MAX_FAILURE_RESTARTS times per analysis (seeds: "Integration
+    /// restarts"): consistent initial conditions at the last accepted state,
+    /// order 1, and `guard.switch_corrector` asks the next integrator for
+    /// the temporary switch to the MODIFIED corrector.
     pub(crate) fn after_segment(
         &mut self,
         guard: &mut RestartGuard,
         stop: Option<(IntegrationError, f64, Vec<f64>, Vec<f64>)>,
         fixed: bool,
+        restart_failures: bool,
         drift: Option<(usize, f64)>,
     ) -> Result<bool, SolverError> {
         let Some((e, t, q, u)) = stop else {
             return Ok(false);
         };
-        if !(fixed && e.kind == StopKind::Failure)
-            && self.restart_on_rank_change(guard, &e, t, &q, &u, drift)?
-        {
+        let failure = e.kind == StopKind::Failure;
+        if fixed && failure {
+            // No restarts with the fixed-step option (seeds).
+            return Err(SolverError::Integration {
+                t: e.t,
+                message: e.message,
+            });
+        }
+        if self.restart_on_rank_change(guard, &e, t, &q, &u, drift)? {
             return Ok(true);
+        }
+        if failure
+            && restart_failures
+            && guard.failure_restarts < MAX_FAILURE_RESTARTS
+            && guard.may_retry_failure(t)
+        {
+            guard.failure_restarts += 1;
+            guard.last_t = Some(t);
+            if self.solve_configuration(t, &q, &u).is_ok() {
+                self.log.push(format!(
+                    "t = {t:.6e}: integration restart from consistent initial conditions at order 1 (after: {})",
+                    e.message
+                ));
+                guard.switch_corrector = true;
+                return Ok(true);
+            }
         }
         Err(SolverError::Integration {
             t: e.t,
@@ -666,9 +708,16 @@ impl Simulation {
 pub(crate) struct RestartGuard {
     count: usize,
     last_t: Option<f64>,
+    failure_restarts: usize,
+    /// The next integrator switches to the MODIFIED corrector for a while.
+    pub switch_corrector: bool,
 }
 
 const MAX_RANK_RESTARTS: usize = 20;
+const MAX_FAILURE_RESTARTS: usize = 3;
+/// Successful steps after a restart before the corrector returns to
+/// ORIGINAL.
+const MODIFIED_STEPS_AFTER_RESTART: usize = 10;
 
 impl RestartGuard {
     fn may_retry_failure(&self, t: f64) -> bool {

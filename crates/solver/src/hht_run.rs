@@ -213,7 +213,7 @@ pub fn dynamic(
             None => total = Some(stats),
             Some(tot) => tot.accumulate(&stats),
         }
-        match sim.after_segment(&mut restarts, stop, fixed, drift) {
+        match sim.after_segment(&mut restarts, stop, fixed, false, drift) {
             Ok(true) => continue,
             Ok(false) => break,
             Err(err) => {

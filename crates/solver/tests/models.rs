@@ -720,3 +720,64 @@ fn constant_bdf_interpolates_without_shortening_steps() {
     assert_eq!(sim.frames.len(), 201);
     assert!(phi < 1e-12, "{phi}");
 }
+
+/// Integration restarts and the automatic corrector switch (seeds:
+/// "Automatic corrector algorithm switches"). The free slider-crank under
+/// gravity at ERROR = 1e-11 (HMIN 1e-12): the index-3 corrector cannot make
+/// the velocity corrections converge at the ~1e-8 start-up steps this
+/// needs, so GSTIFF fails early. With CORRECTOR = ORIGINAL (default) the run
+/// restarts from consistent initial conditions at order 1 with the MODIFIED
+/// corrector (velocities left out of the convergence test) for 10 steps,
+/// then restores ORIGINAL, and completes — within 5e-5 of the ERROR = 1e-10
+/// run. With ORIG_CONSTANT the same restart happens without the switch and
+/// the run fails, keeping what it computed.
+#[test]
+fn restart_switches_to_modified_corrector() {
+    use mbsolve_model::CorrectorKind;
+    let mut model = models::free_slider_crank(0.5, 1.5, 4.0 * std::f64::consts::PI);
+    model.gravity.y = -9.81;
+    let run = |corrector: CorrectorKind, error: f64| {
+        let mut sim = Simulation::new(&model).unwrap();
+        let s = IntegratorSettings {
+            error: Some(error),
+            hmin: Some(1e-12),
+            corrector: Some(corrector),
+            ..Default::default()
+        };
+        let r = sim
+            .dynamic(2.0, Some(100), None, &s)
+            .map_err(|e| e.to_string());
+        (sim, r)
+    };
+    let count = |sim: &Simulation, what: &str| sim.log.iter().filter(|l| l.contains(what)).count();
+    let (auto, r) = run(CorrectorKind::Original, 1e-11);
+    let steps = r.unwrap().steps;
+    assert_eq!(
+        count(
+            &auto,
+            "integration restart from consistent initial conditions"
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &auto,
+            "CORRECTOR switched from ORIGINAL to MODIFIED for the next 10"
+        ),
+        1
+    );
+    assert_eq!(count(&auto, "CORRECTOR restored to ORIGINAL"), 1);
+    let (reference, r) = run(CorrectorKind::Original, 1e-10);
+    r.unwrap();
+    let dev = max_diff(&auto, &reference);
+    let (fixed, r) = run(CorrectorKind::OrigConstant, 1e-11);
+    let err = r.unwrap_err();
+    println!(
+        "ERROR 1e-11: ORIGINAL restarts and completes in {steps} steps (deviation from ERROR 1e-10: {dev:.2e}); ORIG_CONSTANT: {err} after {} frames",
+        fixed.frames.len()
+    );
+    assert!(dev < 5e-5, "{dev}");
+    assert!(err.contains("fell below HMIN"), "{err}");
+    assert!(count(&fixed, "integration restart") >= 1);
+    assert_eq!(count(&fixed, "CORRECTOR switched"), 0);
+}
