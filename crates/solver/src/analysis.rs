@@ -61,6 +61,9 @@ pub struct Simulation {
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
+    /// Called with the time of each output frame as the kinematic,
+    /// dynamic and quasi-static analyses write it (e.g. a progress bar).
+    pub progress: Option<Box<dyn FnMut(f64)>>,
     pub(crate) ic_done: bool,
 }
 
@@ -97,6 +100,7 @@ impl Simulation {
             frames: Vec::new(),
             log,
             stats: Vec::new(),
+            progress: None,
             ic_done: false,
         })
     }
@@ -282,6 +286,9 @@ impl Simulation {
             let u0: Vec<f64> = (0..s.u.len()).map(|i| s.u[i] + dt * s.a[i]).collect();
             self.solve_configuration(t, &q0, &u0)?;
             self.frames.push(self.state.clone());
+            if let Some(report) = self.progress.as_mut() {
+                report(t);
+            }
         }
         self.log.push(format!(
             "kinematic analysis to t = {end}: {:.3} s wall clock",
@@ -349,6 +356,9 @@ impl Simulation {
                         inconsistent_outputs += 1;
                     }
                     new_frames.push(frame);
+                    if let Some(report) = self.progress.as_mut() {
+                        report(t);
+                    }
                 }
                 Err(e) => {
                     failure = Some(e);

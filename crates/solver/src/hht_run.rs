@@ -145,13 +145,18 @@ pub fn dynamic(
     let mut failure = None;
     for &t in times {
         match integ.advance_to(t) {
-            Ok(()) => new_frames.push(Frame {
-                t,
-                q: integ.q().to_vec(),
-                u: integ.u().to_vec(),
-                a: integ.a().to_vec(),
-                lambda: integ.lambda().to_vec(),
-            }),
+            Ok(()) => {
+                new_frames.push(Frame {
+                    t,
+                    q: integ.q().to_vec(),
+                    u: integ.u().to_vec(),
+                    a: integ.a().to_vec(),
+                    lambda: integ.lambda().to_vec(),
+                });
+                if let Some(report) = sim.progress.as_mut() {
+                    report(t);
+                }
+            }
             Err(e) => {
                 failure = Some(e);
                 break;
