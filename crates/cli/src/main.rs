@@ -3,6 +3,7 @@
 mod args;
 mod check;
 mod plot;
+mod progress;
 mod run;
 
 use std::process::ExitCode;
@@ -33,7 +34,11 @@ COMMANDS:
 OPTIONS:
     --acf FILE   (run) Adams command file to execute
     --out DIR    (run) output directory
-    --quiet      (run) print nothing but errors
+    --quiet      (run) print nothing but errors: no summary, no progress
+                 bar. The progress bar (simulated time against END) is
+                 drawn on stderr when it is a terminal, once an analysis
+                 has run for a second; MBSOLVE_PROGRESS=always or never
+                 overrides that.
     -o FILE      (plot) output image, .svg or .png
     -h, --help   this text
 
