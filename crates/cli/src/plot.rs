@@ -301,22 +301,45 @@ pub fn plot(opts: &PlotOptions) -> Result<PathBuf, String> {
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let result = match format {
-        Format::Svg => draw(
-            &SVGBackend::new(&out, (WIDTH, HEIGHT)).into_drawing_area(),
-            &table,
-            &cols,
-            &title,
-        ),
-        Format::Png => draw(
-            &BitMapBackend::new(&out, (WIDTH, HEIGHT)).into_drawing_area(),
-            &table,
-            &cols,
-            &title,
-        ),
+    // Drawn in memory, then written: a bad output path gets a plain
+    // file-system error.
+    let bytes = match format {
+        Format::Svg => {
+            let mut svg = String::new();
+            draw(
+                &SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area(),
+                &table,
+                &cols,
+                &title,
+            )?;
+            svg.into_bytes()
+        }
+        Format::Png => {
+            let mut rgb = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
+            draw(
+                &BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area(),
+                &table,
+                &cols,
+                &title,
+            )?;
+            encode_png(&rgb, WIDTH, HEIGHT)?
+        }
     };
-    result.map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    std::fs::write(&out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     Ok(out)
+}
+
+/// 8-bit RGB pixels → PNG file bytes.
+fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(rgb))
+        .map_err(|e| format!("PNG encoding failed: {e}"))?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

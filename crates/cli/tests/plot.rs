@@ -203,3 +203,17 @@ fn other_image_formats_are_rejected() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn unwritable_output_is_a_file_error_naming_it() {
+    let d = scratch("unwritable");
+    for name in ["p.svg", "p.png"] {
+        let out = d.join("no-such-dir").join(name);
+        let o = plot(&["request_1.x"], &out);
+        assert_eq!(o.status.code(), Some(1));
+        let e = stderr(&o);
+        let prefix = format!("mbsolve: error: cannot write {}: ", out.display());
+        assert!(e.starts_with(&prefix), "{e}");
+        assert!(!e.contains("backend"), "{e}");
+    }
+}
