@@ -125,7 +125,7 @@ impl<W: Write> Drop for ProgressBar<W> {
 
 /// A `Simulation::progress` hook drawing on stderr, or None when nothing
 /// is to be shown.
-pub fn hook(show: Show, label: &str, t0: f64, end: f64) -> Option<Box<dyn FnMut(f64)>> {
+pub fn hook(show: Show, label: &str, t0: f64, end: f64) -> Option<Box<dyn FnMut(f64) + Send>> {
     if show == Show::Never {
         return None;
     }

@@ -63,7 +63,7 @@ pub struct Simulation {
     pub stats: Vec<(String, Statistics, f64)>,
     /// Called with the time of each output frame as the kinematic,
     /// dynamic and quasi-static analyses write it (e.g. a progress bar).
-    pub progress: Option<Box<dyn FnMut(f64)>>,
+    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
     pub(crate) ic_done: bool,
 }
 

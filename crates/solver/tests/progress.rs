@@ -4,14 +4,13 @@
 
 use mbsolve_model::*;
 use mbsolve_solver::{models, Simulation};
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 /// Attach a hook that records the times it is called with.
-fn recorder(sim: &mut Simulation) -> Rc<RefCell<Vec<f64>>> {
-    let seen = Rc::new(RefCell::new(Vec::new()));
+fn recorder(sim: &mut Simulation) -> Arc<Mutex<Vec<f64>>> {
+    let seen = Arc::new(Mutex::new(Vec::new()));
     let s = seen.clone();
-    sim.progress = Some(Box::new(move |t| s.borrow_mut().push(t)));
+    sim.progress = Some(Box::new(move |t| s.lock().unwrap().push(t)));
     seen
 }
 
@@ -33,7 +32,7 @@ fn dynamic_gstiff_and_hht_report_each_output_time() {
             ..Default::default()
         };
         sim.dynamic(0.5, Some(10), None, &settings).unwrap();
-        assert_reported(&sim, &seen.borrow(), 10, 0.5);
+        assert_reported(&sim, &seen.lock().unwrap(), 10, 0.5);
     }
 }
 
@@ -42,7 +41,7 @@ fn kinematic_reports_each_output_time() {
     let mut sim = Simulation::new(&models::slider_crank(0.5, 1.5, 6.0)).unwrap();
     let seen = recorder(&mut sim);
     sim.kinematic(0.2, None, Some(0.05)).unwrap();
-    assert_reported(&sim, &seen.borrow(), 4, 0.2);
+    assert_reported(&sim, &seen.lock().unwrap(), 4, 0.2);
 }
 
 #[test]
@@ -56,6 +55,23 @@ fn quasi_static_reports_each_output_time() {
         };
         sim.quasi_static(1.0, Some(5), None, &set, &IntegratorSettings::default())
             .unwrap();
-        assert_reported(&sim, &seen.borrow(), 5, 1.0);
+        assert_reported(&sim, &seen.lock().unwrap(), 5, 1.0);
     }
+}
+
+/// The hook is `Send`, so a simulation can still move to another thread.
+#[test]
+fn a_simulation_with_a_hook_is_send() {
+    fn is_send<T: Send>(_: &T) {}
+    let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
+    let _ = recorder(&mut sim);
+    is_send(&sim);
+    let frames = std::thread::spawn(move || {
+        sim.dynamic(0.1, Some(2), None, &IntegratorSettings::default())
+            .unwrap();
+        sim.frames.len()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(frames, 3);
 }
