@@ -4,18 +4,23 @@
 //! marker's part, a joint's markers, ids inside expressions) are collected and
 //! checked at the end, because Adams allows forward references.
 
+mod jprim;
+mod variables;
+
 use crate::args::{resolve, Args};
 use crate::error::{AdmError, Pos};
 use crate::syntax::{ExprText, Statement};
 use mbsolve_expr::{ArgRole, Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 use mbsolve_model::{
     euler313, CorrectorKind, ElementRef, Force, ForceKind, Formulation, FunctionRequest, Gcon, Id,
-    Inertia, IntegratorKind, IntegratorSettings, Joint, JointKind, Marker, Model, Motion,
-    MotionDof, Part, Placement, Request, RequestKind, StaticMethod, StaticSettings, Units,
+    Inertia, IntegratorKind, IntegratorSettings, Joint, JointKind, Marker, MarkerMotionAxis, Model,
+    Motion, MotionDof, MotionTarget, Part, Placement, Request, RequestKind, StaticMethod,
+    StaticSettings, Units,
 };
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
 use std::sync::Arc;
+use variables::{ElementCall, PendingFunction, Unresolved};
 
 /// Every Adams dataset statement name (for abbreviation and for a clear
 /// "not supported yet" instead of "unknown statement").
@@ -102,6 +107,7 @@ enum Space {
     Motion,
     Sforce,
     Variable,
+    Jprim,
 }
 
 impl Space {
@@ -113,6 +119,7 @@ impl Space {
             Space::Motion => "MOTION",
             Space::Sforce => "SFORCE",
             Space::Variable => "VARIABLE",
+            Space::Jprim => "JPRIM",
         }
     }
 }
@@ -144,6 +151,14 @@ pub(crate) struct Builder<'a> {
     velocities: Vec<PartVelocity>,
     /// Motions that did not say TRANSLATION/ROTATION: (motion index, pos, label).
     motion_dof_pending: Vec<(usize, Pos, String)>,
+    /// VARIABLE functions by id, with their text (for positions) and label.
+    variables: Vec<(Id, Expr, ExprText, String)>,
+    /// Force, motion and GCON functions that read VARVAL: converted once
+    /// every VARIABLE is known.
+    pending_functions: Vec<PendingFunction>,
+    /// Element results (SFORCE(…)) named in expressions, checked against
+    /// the element once every statement is read.
+    element_calls: Vec<ElementCall>,
     seen_units: bool,
     seen_accgrav: bool,
     seen_integrator: bool,
@@ -163,6 +178,9 @@ impl<'a> Builder<'a> {
             refs: Vec::new(),
             velocities: Vec::new(),
             motion_dof_pending: Vec::new(),
+            variables: Vec::new(),
+            pending_functions: Vec::new(),
+            element_calls: Vec::new(),
             seen_units: false,
             seen_accgrav: false,
             seen_integrator: false,
@@ -204,7 +222,15 @@ impl<'a> Builder<'a> {
         };
         let needs_id = matches!(
             name,
-            "PART" | "MARKER" | "JOINT" | "MOTION" | "SPRINGDAMPER" | "SFORCE" | "REQUEST"
+            "PART"
+                | "MARKER"
+                | "JOINT"
+                | "JPRIM"
+                | "MOTION"
+                | "SPRINGDAMPER"
+                | "SFORCE"
+                | "REQUEST"
+                | "VARIABLE"
         );
         let id = match (needs_id, st.id) {
             (true, Some(id)) => id,
@@ -224,6 +250,8 @@ impl<'a> Builder<'a> {
             "PART" => self.part(st, label, id),
             "MARKER" => self.marker(st, label, id),
             "JOINT" => self.joint(st, label, id),
+            "JPRIM" => self.jprim(st, label, id),
+            "VARIABLE" => self.variable(st, label, id),
             "MOTION" => self.motion(st, label, id),
             "SPRINGDAMPER" => self.springdamper(st, label, id),
             "SFORCE" => self.sforce(st, label, id),
@@ -339,12 +367,20 @@ impl<'a> Builder<'a> {
                 let space = match role {
                     ArgRole::Marker => Space::Marker,
                     ArgRole::Joint => Space::Joint,
+                    ArgRole::Jprim => Space::Jprim,
                     ArgRole::Motion => Space::Motion,
                     ArgRole::Sforce => Space::Sforce,
                     ArgRole::Variable => Space::Variable,
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));
+            }
+            if call.kind == mbsolve_expr::MeasureKind::Sforce {
+                self.element_calls.push(ElementCall {
+                    call: call.clone(),
+                    pos,
+                    label: label.to_string(),
+                });
             }
         }
         Ok(expr)
@@ -519,12 +555,27 @@ impl<'a> Builder<'a> {
                 kind = Some(k);
             }
         }
+        // RACKPIN, PD = pitch diameter (seeds: JOINT/RACKPIN).
+        if a.flag("RACKPIN")? {
+            if kind.is_some() {
+                return Err(a.err(a.pos_of("RACKPIN"), "more than one joint type"));
+            }
+            let Some(pd) = a.number("PD")? else {
+                return Err(a.err_here("RACKPIN needs PD = pitch diameter of the pinion"));
+            };
+            kind = Some(JointKind::RackPin { pitch_diameter: pd });
+        } else if a.has("PD") {
+            return Err(a.err(
+                a.pos_of("PD"),
+                "PD (pitch diameter) applies to a RACKPIN joint only",
+            ));
+        }
         let i = self.required_marker(&mut a, "I")?;
         let j = self.required_marker(&mut a, "J")?;
-        // an unsupported joint type (RACKPIN, SCREW, …) is reported by finish()
-        if kind.is_none() && !["RACKPIN", "SCREW", "CONVEL"].iter().any(|k| a.has(k)) {
+        // an unsupported joint type (SCREW, CONVEL) is reported by finish()
+        if kind.is_none() && !["SCREW", "CONVEL"].iter().any(|k| a.has(k)) {
             return Err(a.err_here(
-                "missing joint type (REVOLUTE, TRANSLATIONAL, SPHERICAL, FIXED, CYLINDRICAL, UNIVERSAL, HOOKE or PLANAR)",
+                "missing joint type (REVOLUTE, TRANSLATIONAL, SPHERICAL, FIXED, CYLINDRICAL, UNIVERSAL, HOOKE, PLANAR or RACKPIN)",
             ));
         }
         a.finish()?;
@@ -534,6 +585,8 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// MOTION/id on a joint (JOINT=, TRANSLATION|ROTATION) or between two
+    /// markers (I=, J=, X|Y|Z|B1|B2|B3), FUNCTION = expression of time.
     fn motion(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(
             self.file,
@@ -543,26 +596,77 @@ impl<'a> Builder<'a> {
             &[("TRANSLATIONAL", "TRANSLATION"), ("ROTATIONAL", "ROTATION")],
         )?;
         self.define(Space::Motion, id, st.pos, &a.label)?;
-        if a.has("I") || a.has("J") {
-            return Err(a.err_here("MOTION with I and J markers is not supported yet"));
-        }
         for k in ["VELOCITY", "ACCELERATION"] {
             if a.flag(k)? {
                 return Err(a.err(a.pos_of(k), format!("{k} motions are not supported yet")));
             }
         }
         a.flag("DISPLACEMENT")?;
-        let joint = a.id("JOINT")?;
-        let (joint, jpos) = a.require(joint, "JOINT")?;
-        self.refer(Space::Joint, joint, jpos, &a.label, "JOINT");
-        let t = a.flag("TRANSLATION")?;
-        let r = a.flag("ROTATION")?;
-        if t && r {
-            return Err(a.err(
-                a.pos_of("ROTATION"),
-                "TRANSLATION and ROTATION are exclusive",
-            ));
+        let components = [
+            ("X", MarkerMotionAxis::X),
+            ("Y", MarkerMotionAxis::Y),
+            ("Z", MarkerMotionAxis::Z),
+            ("B1", MarkerMotionAxis::B1),
+            ("B2", MarkerMotionAxis::B2),
+            ("B3", MarkerMotionAxis::B3),
+        ];
+        let mut component = None;
+        for (key, axis) in components {
+            if a.flag(key)? {
+                if component.is_some() {
+                    return Err(a.err(
+                        a.pos_of(key),
+                        "a MOTION drives one component: X, Y, Z, B1, B2 or B3",
+                    ));
+                }
+                component = Some(axis);
+            }
         }
+        let by_markers = a.has("I") || a.has("J") || component.is_some();
+        let mut pending_dof = false;
+        let target = if by_markers {
+            if a.has("JOINT") {
+                return Err(a.err(
+                    a.pos_of("JOINT"),
+                    "a MOTION acts either on a JOINT or between markers I and J, not both",
+                ));
+            }
+            for k in ["TRANSLATION", "ROTATION"] {
+                if a.has(k) {
+                    return Err(a.err(
+                        a.pos_of(k),
+                        format!("{k} applies to a joint motion; between markers say X, Y, Z, B1, B2 or B3"),
+                    ));
+                }
+            }
+            let i = self.required_marker(&mut a, "I")?;
+            let j = self.required_marker(&mut a, "J")?;
+            let Some(axis) = component else {
+                return Err(a.err_here(
+                    "a MOTION between markers needs its component: X, Y, Z, B1, B2 or B3",
+                ));
+            };
+            MotionTarget::Markers { i, j, axis }
+        } else {
+            let joint = a.id("JOINT")?;
+            let (joint, jpos) = a.require(joint, "JOINT")?;
+            self.refer(Space::Joint, joint, jpos, &a.label, "JOINT");
+            let t = a.flag("TRANSLATION")?;
+            let r = a.flag("ROTATION")?;
+            if t && r {
+                return Err(a.err(
+                    a.pos_of("ROTATION"),
+                    "TRANSLATION and ROTATION are exclusive",
+                ));
+            }
+            pending_dof = !t && !r;
+            let dof = if t {
+                MotionDof::Translation
+            } else {
+                MotionDof::Rotation
+            };
+            MotionTarget::Joint { joint, dof }
+        };
         let e = a.expr("FUNCTION")?;
         let Some(e) = e else {
             if a.has("ROUTINE") {
@@ -572,21 +676,27 @@ impl<'a> Builder<'a> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
-        let f = self.convert(ExprTimeFunction::new(expr), e, &label)?;
+        let function: Arc<dyn mbsolve_model::TimeFunction> =
+            if expr.variables_read().next().is_some() {
+                self.pending_functions.push(PendingFunction::motion(
+                    self.model.motions.len(),
+                    expr,
+                    e.clone(),
+                    label.clone(),
+                ));
+                Arc::new(Unresolved)
+            } else {
+                Arc::new(self.convert(ExprTimeFunction::new(expr), e, &label)?)
+            };
         a.finish()?;
-        if !t && !r {
+        if pending_dof {
             self.motion_dof_pending
                 .push((self.model.motions.len(), st.pos, label));
         }
         self.model.motions.push(Motion {
             id,
-            joint,
-            dof: if t {
-                MotionDof::Translation
-            } else {
-                MotionDof::Rotation
-            },
-            function: Arc::new(f),
+            target,
+            function,
         });
         self.source(ElementRef::Motion(id), st.pos);
         Ok(())
@@ -692,7 +802,17 @@ impl<'a> Builder<'a> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
-        let f = Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?);
+        let f: Arc<dyn mbsolve_model::StateFunction> = if expr.variables_read().next().is_some() {
+            self.pending_functions.push(PendingFunction::force(
+                self.model.forces.len(),
+                expr,
+                e.clone(),
+                label.clone(),
+            ));
+            Arc::new(Unresolved)
+        } else {
+            Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?)
+        };
         a.finish()?;
         let kind = match (t, action_only) {
             (true, false) => ForceKind::TranslationalActionReaction { function: f },
@@ -723,7 +843,18 @@ impl<'a> Builder<'a> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
-        let f = Arc::new(self.convert(ExprConstraintFunction::new(expr), e, &label)?);
+        let f: Arc<dyn mbsolve_model::ConstraintFunction> =
+            if expr.variables_read().next().is_some() {
+                self.pending_functions.push(PendingFunction::gcon(
+                    self.model.gcons.len(),
+                    expr,
+                    e.clone(),
+                    label.clone(),
+                ));
+                Arc::new(Unresolved)
+            } else {
+                Arc::new(self.convert(ExprConstraintFunction::new(expr), e, &label)?)
+            };
         a.finish()?;
         self.model.gcons.push(Gcon { id, i, function: f });
         self.source(ElementRef::Gcon(id), st.pos);
@@ -857,14 +988,16 @@ impl<'a> Builder<'a> {
             part.angular_velocity = w;
         }
         for (k, pos, label) in std::mem::take(&mut self.motion_dof_pending) {
-            let joint = self.model.motions[k].joint;
+            let MotionTarget::Joint { joint, .. } = self.model.motions[k].target else {
+                continue;
+            };
             let kind = self
                 .model
                 .joints
                 .iter()
                 .find(|j| j.id == joint)
                 .map(|j| j.kind);
-            self.model.motions[k].dof = match kind {
+            let dof = match kind {
                 Some(JointKind::Revolute) => MotionDof::Rotation,
                 Some(JointKind::Translational) => MotionDof::Translation,
                 _ => {
@@ -875,7 +1008,10 @@ impl<'a> Builder<'a> {
                     ))
                 }
             };
+            self.model.motions[k].target = MotionTarget::Joint { joint, dof };
         }
+        self.resolve_variables()?;
+        self.check_element_calls()?;
         Ok((self.model, self.skipped))
     }
 }
@@ -1027,6 +1163,7 @@ pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, Ad
             }
             seen = Some(k);
             s.kind = kind;
+            s.kind_given = true;
         }
     }
     let forms = [
@@ -1169,7 +1306,7 @@ const JOINT_KEYS: &[&str] = &[
     "PIN_RADIUS",
     "BALL_RADIUS",
 ];
-const MOTION_KEYS: &[&str] = &[
+pub(crate) const MOTION_KEYS: &[&str] = &[
     "JOINT",
     "TRANSLATION",
     "ROTATION",

@@ -3,7 +3,7 @@
 use mbsolve_adm::{read_acf_str, read_adm_full, read_adm_str};
 use mbsolve_model::{
     Command, CorrectorKind, ElementRef, ForceKind, Formulation, IntegratorKind, JointKind,
-    MotionDof, OutputSpec, RequestKind, SimulateMode,
+    MotionDof, MotionTarget, OutputSpec, RequestKind, SimulateMode,
 };
 use std::f64::consts::PI;
 
@@ -96,8 +96,11 @@ fn joints_motions_forces_requests() {
     assert_eq!(m.joints[1].kind, JointKind::Hooke);
     let mo = &m.motions[0];
     assert_eq!(
-        mo.dof,
-        MotionDof::Rotation,
+        mo.target,
+        MotionTarget::Joint {
+            joint: 1,
+            dof: MotionDof::Rotation
+        },
         "inferred from the revolute joint"
     );
     let [v, d, dd] = mo.function.eval(2.0);
@@ -167,8 +170,16 @@ fn error_messages() {
         ("MARKER/5, PART = 9\n", "m.adm:9:18: MARKER/5: PART 9 does not exist"),
         ("JOINT/1, REVOLUTE, I = 0202, J = 0999\n", "m.adm:9:34: JOINT/1: J marker 999 does not exist"),
         ("MARKER/0201, PART = 02\n", "m.adm:9:1: MARKER/201: duplicate id: MARKER/201 is already defined at m.adm:7"),
-        ("JOINT/3, RACKPIN, I = 0202, J = 0101, PD = 1\n", "m.adm:9:10: JOINT/3: RACKPIN is not supported yet"),
-        ("JOINT/3, I = 0202, J = 0101\n", "m.adm:9:1: JOINT/3: missing joint type (REVOLUTE, TRANSLATIONAL, SPHERICAL, FIXED, CYLINDRICAL, UNIVERSAL, HOOKE or PLANAR)"),
+        ("JOINT/3, RACKPIN, I = 0202, J = 0101\n", "m.adm:9:1: JOINT/3: RACKPIN needs PD = pitch diameter of the pinion"),
+        ("JOINT/3, REVOLUTE, I = 0202, J = 0101, PD = 1\n", "m.adm:9:40: JOINT/3: PD (pitch diameter) applies to a RACKPIN joint only"),
+        ("JOINT/3, SCREW, PITCH = 2, I = 0202, J = 0101\n", "m.adm:9:10: JOINT/3: SCREW is not supported yet"),
+        ("JOINT/3, I = 0202, J = 0101\n", "m.adm:9:1: JOINT/3: missing joint type (REVOLUTE, TRANSLATIONAL, SPHERICAL, FIXED, CYLINDRICAL, UNIVERSAL, HOOKE, PLANAR or RACKPIN)"),
+        ("JPRIM/1, SIDEWAYS, I = 202, J = 101\n", "m.adm:9:10: JPRIM/1: unknown JPRIM type SIDEWAYS (ATPOINT, INLINE, INPLANE, ORIENTATION, PARALLEL_AXES or PERPENDICULAR)"),
+        ("JPRIM/1, I = 202, J = 101\n", "m.adm:9:1: JPRIM/1: missing JPRIM type (ATPOINT, INLINE, INPLANE, ORIENTATION, PARALLEL_AXES or PERPENDICULAR)"),
+        ("JPRIM/1, INLINE, ATPOINT, I = 202, J = 101\n", "m.adm:9:10: JPRIM/1: more than one JPRIM type"),
+        ("JPRIM/1, IN, I = 202, J = 101\n", "m.adm:9:10: JPRIM/1: ambiguous keyword abbreviation IN (INLINE, INPLANE)"),
+        ("JPRIM/1, PERP, I = 202, J = 0999\n", "m.adm:9:29: JPRIM/1: J marker 999 does not exist"),
+        ("JPRIM/1, INLINE, I = 202\n", "m.adm:9:1: JPRIM/1: missing J ="),
         ("MARKER/9, PART = 2, FLOATING\n", "m.adm:9:21: MARKER/9: FLOATING is not supported yet"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*FOO(1)\n", "m.adm:9:59: SFORCE/1: unknown function FOO"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*(DM(202,101)\n", "m.adm:9:59: SFORCE/1: unclosed parenthesis: missing ')'"),
@@ -178,7 +189,21 @@ fn error_messages() {
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = USER(1,2)\n", "m.adm:9:57: SFORCE/1: function USER is not supported yet"),
         ("JOINT/1, CYLINDRICAL, I = 0202, J = 0101\nMOTION/1, JOINT = 1, FUNCTION = TIME\n", "m.adm:10:1: MOTION/1: say TRANSLATION or ROTATION (the joint type does not decide it)"),
         ("MOTION/1, JOINT = 1, VELOCITY, FUNCTION = TIME\n", "m.adm:9:22: MOTION/1: VELOCITY motions are not supported yet"),
-        ("MOTION/1, I = 202, J = 101, B3, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: MOTION with I and J markers is not supported yet"),
+        ("MOTION/1, I = 202, J = 101, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: a MOTION between markers needs its component: X, Y, Z, B1, B2 or B3"),
+        ("MOTION/1, I = 202, J = 101, X, B3, FUNCTION = TIME\n", "m.adm:9:32: MOTION/1: a MOTION drives one component: X, Y, Z, B1, B2 or B3"),
+        ("MOTION/1, JOINT = 1, I = 202, J = 101, X, FUNCTION = TIME\n", "m.adm:9:11: MOTION/1: a MOTION acts either on a JOINT or between markers I and J, not both"),
+        ("MOTION/1, I = 202, J = 101, X, ROTATION, FUNCTION = TIME\n", "m.adm:9:32: MOTION/1: ROTATION applies to a joint motion; between markers say X, Y, Z, B1, B2 or B3"),
+        ("MOTION/1, I = 202, J = 101, B1, ACCELERATION, FUNCTION = TIME\n", "m.adm:9:33: MOTION/1: ACCELERATION motions are not supported yet"),
+        ("MOTION/1, I = 202, J = 101, B1, ICDISP = 0, FUNCTION = TIME\n", "m.adm:9:33: MOTION/1: ICDISP is not supported yet"),
+        ("MOTION/1, J = 101, Z, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: missing I ="),
+        ("MOTION/1, I = 202, J = 101, Z, FUNCTION = VARVAL(5)\nVARIABLE/5, FUNCTION = DM(202,101)\n", "m.adm:9:43: MOTION/1: a motion function may depend on TIME only; found DM(202,101)"),
+        ("VARIABLE/1, FUNCTION = VARVAL(2) + 1\nVARIABLE/2, FUNCTION = 2*VARVAL(1)\n", "m.adm:9:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
+        ("VARIABLE/3, FUNCTION = 1 - VARVAL(3)\n", "m.adm:9:28: VARIABLE/3: implicit VARIABLE not supported yet: VARIABLE/3 depends on itself (VARIABLE/3 → VARIABLE/3)"),
+        ("VARIABLE/3, IC = 0, FUNCTION = 1\n", "m.adm:9:13: VARIABLE/3: IC is not supported yet"),
+        ("VARIABLE/3, FUNCTION = 1\nVARIABLE/3, FUNCTION = 2\n", "m.adm:10:1: VARIABLE/3: duplicate id: VARIABLE/3 is already defined at m.adm:9"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = VARVAL(5)\n", "m.adm:9:57: SFORCE/1: VARVAL(5): VARIABLE 5 does not exist"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*VARVAL(5)\nVARIABLE/5, FUNCTION = 3*ACCX(202)\n", "m.adm:9:59: SFORCE/1: ACCX is not supported yet in a force function"),
+        ("SFORCE/1, ROTATIONAL, I = 0202, J = 0101, FUNCTION = 1\nREQUEST/5, F2=SFORCE(1,0,8,0)\\F3=SFORCE(1,0,2,101)\n", "m.adm:10:34: REQUEST/5: illegal function expression SFORCE(1,0,2,101): Wrong component: 2. No force in corresponding object (SFORCE/1 is ROTATIONAL: it applies a torque only)"),
         ("MOTION/1, JOINT = 1, ROTATION, FUNCTION = DM(202,101)\n", "m.adm:9:43: MOTION/1: a motion function may depend on TIME only; found DM(202,101)"),
         ("SPRINGDAMPER/1, TRANSLATIONAL, I = 202, J = 101, KT = 3\n", "m.adm:9:50: SPRINGDAMPER/1: KT does not apply to a TRANSLATIONAL SPRINGDAMPER"),
         ("SPRINGDAMPER/1, TRANSLATIONAL, I = 202, J = 101\nSFORCE/1, ROTATIONAL, I = 202, J = 101, FUNCTION = 1\n", "m.adm:10:1: SFORCE/1: duplicate id: a force with id 1 is already defined at m.adm:9"),
@@ -205,12 +230,8 @@ fn error_messages() {
 
 #[test]
 fn error_carries_the_statement() {
-    let e = read_adm_str(
-        &format!("{BASE}JPRIM/1, INLINE, I = 202, J = 101\nEND\n"),
-        "m.adm",
-    )
-    .unwrap_err();
-    assert_eq!(e.statement.as_deref(), Some("JPRIM/1"));
+    let e = read_adm_str(&format!("{BASE}GEAR/1, JOINTS = 1, 2\nEND\n"), "m.adm").unwrap_err();
+    assert_eq!(e.statement.as_deref(), Some("GEAR/1"));
     assert_eq!((e.file.as_str(), e.pos.line, e.pos.col), ("m.adm", 9, 1));
 }
 
@@ -293,4 +314,87 @@ fn command_files() {
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");
+}
+
+#[test]
+fn jprims_rackpin_marker_motions_and_variables() {
+    use mbsolve_model::{JprimKind, MarkerMotionAxis};
+    let m = build(
+        "JPRIM/1, INLINE, I = 0202, J = 0101\n\
+         JPRIM/2, PARA, I = 0202, J = 0101\n\
+         JPRIM/3, PERPENDICULAR, I = 0202, J = 0101\n\
+         JOINT/3, RACKPIN, I = 0202, J = 0101, PD = 0.1\n\
+         MOTION/2, I = 0202, J = 0101, B3, FUNCTION = VARVAL(7) + 10D\n\
+         MOTION/3, X, I = 0202, J = 0101, DISPLACEMENT, FUNCTION = 2*TIME\n\
+         SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = -VARVAL(8)\n\
+         VARIABLE/7, FUNCTION = 30D*TIME\n\
+         VARIABLE/8, FUNCTION = 100*(DM(0202,0101) - 2) + VARVAL(7)\n\
+         REQUEST/4, F2 = VARVAL(8)\\F3 = JPRIM(2,0,6,0)\n",
+    );
+    let kinds: Vec<_> = m.jprims.iter().map(|j| (j.id, j.kind, j.i, j.j)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (1, JprimKind::Inline, 202, 101),
+            (2, JprimKind::ParallelAxes, 202, 101),
+            (3, JprimKind::Perpendicular, 202, 101),
+        ]
+    );
+    assert_eq!(
+        m.joints[0].kind,
+        JointKind::RackPin {
+            pitch_diameter: 0.1
+        }
+    );
+    assert_eq!(
+        m.motions[0].target,
+        MotionTarget::Markers {
+            i: 202,
+            j: 101,
+            axis: MarkerMotionAxis::B3
+        }
+    );
+    // B3 = 30°/s · t + 10°: value and derivatives through the VARIABLE.
+    let [v, d, dd] = m.motions[0].function.eval(2.0);
+    assert!((v - 70f64.to_radians()).abs() < 1e-14, "{v}");
+    assert!((d - 30f64.to_radians()).abs() < 1e-14 && dd == 0.0);
+    assert_eq!(
+        m.motions[1].target,
+        MotionTarget::Markers {
+            i: 202,
+            j: 101,
+            axis: MarkerMotionAxis::X
+        }
+    );
+    // The SFORCE reads DM through VARIABLE/8, with its derivative.
+    match &m.forces[0].kind {
+        ForceKind::TranslationalActionReaction { function } => {
+            assert_eq!(
+                function.measures(),
+                &[mbsolve_model::Measure::Dm {
+                    i: 202,
+                    j: Some(101)
+                }]
+            );
+            let mut dm = [0.0];
+            let (f, ft) = function.eval(3.0, &[2.5], &mut dm);
+            assert!((f + (50.0 + 90f64.to_radians())).abs() < 1e-12, "{f}");
+            assert!((ft + 30f64.to_radians()).abs() < 1e-14, "{ft}");
+            assert_eq!(dm[0], -100.0);
+        }
+        k => panic!("{k:?}"),
+    }
+    // Variables are kept as text for function requests, which keep VARVAL.
+    assert_eq!(m.variables.len(), 2);
+    assert_eq!(m.variables[0].function, "30D*TIME");
+    assert_eq!(
+        m.function_requests[0].components[1].as_deref(),
+        Some("VARVAL(8)")
+    );
+    assert!(m
+        .sources
+        .contains(&(ElementRef::Jprim(2), "m.adm:10".to_string())));
+    assert!(m
+        .sources
+        .contains(&(ElementRef::Variable(8), "m.adm:17".to_string())));
 }

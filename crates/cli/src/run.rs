@@ -13,14 +13,41 @@ use std::time::Instant;
 /// Apply an INTEGRATOR command to the current settings: DEFAULT resets to
 /// the defaults first; otherwise every argument given overrides. The
 /// integrator kind is always the command's (GSTIFF when it names none).
-pub fn apply_integrator(current: &mut IntegratorSettings, new: &IntegratorSettings, default: bool) {
+/// Without DEFAULT, a command that changes the integrator and gives no
+/// ERROR inherits the effective ERROR of the previous one (seeds: GSTIFF's
+/// 1e-3 carries over to INTEGRATOR/HHT unless DEFAULT is given); the
+/// returned note says so for the message log.
+pub fn apply_integrator(
+    current: &mut IntegratorSettings,
+    new: &IntegratorSettings,
+    default: bool,
+) -> Option<String> {
+    let mut note = None;
+    // A command that names no integrator keeps the current one.
+    let kind = if new.kind_given {
+        new.kind
+    } else {
+        current.kind
+    };
     if default {
         *current = IntegratorSettings {
-            kind: new.kind,
+            kind,
             ..Default::default()
         };
+    } else if kind != current.kind && current.error.is_none() && new.error.is_none() {
+        let inherited = current.kind.default_error();
+        current.error = Some(inherited);
+        if inherited != kind.default_error() {
+            note = Some(format!(
+                "ERROR = {inherited:e} inherited from {} ({}'s own default {:e} needs INTEGRATOR/{}, DEFAULT)",
+                current.kind.name(),
+                kind.name(),
+                kind.default_error(),
+                kind.name()
+            ));
+        }
     }
-    current.kind = new.kind;
+    current.kind = kind;
     macro_rules! over {
         ($($f:ident),*) => { $( if new.$f.is_some() { current.$f = new.$f.clone(); } )* };
     }
@@ -43,6 +70,7 @@ pub fn apply_integrator(current: &mut IntegratorSettings, new: &IntegratorSettin
         beta,
         gamma
     );
+    note
 }
 
 /// "GSTIFF, ERROR = 1e-6, HMAX = 0.01" — the arguments given so far; the
@@ -109,11 +137,14 @@ fn execute(
             settings: s,
             default,
         } => {
-            apply_integrator(settings, s, *default);
+            let note = apply_integrator(settings, s, *default);
             sim.log.push(format!(
                 "INTEGRATOR command: {}",
                 describe_settings(settings)
             ));
+            if let Some(note) = note {
+                sim.log.push(note);
+            }
             Ok(())
         }
         Command::Equilibrium {
@@ -414,6 +445,9 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
                 s.steps, s.rejected_steps, s.jacobian_evaluations, wall
             );
         }
+        for r in &sim.reports {
+            println!("{r}");
+        }
         println!("  wrote {} and {}", csv_path.display(), msg_path.display());
     }
     match failure {
@@ -442,12 +476,54 @@ mod tests {
             hmax: Some(0.01),
             ..Default::default()
         };
-        apply_integrator(&mut cur, &cmd, false);
+        let _ = apply_integrator(&mut cur, &cmd, false);
         assert_eq!(cur.error, Some(1e-5));
         assert_eq!(cur.hmax, Some(0.01));
-        apply_integrator(&mut cur, &cmd, true);
+        let _ = apply_integrator(&mut cur, &cmd, true);
         assert_eq!(cur.error, None);
         assert_eq!(cur.hmax, Some(0.01));
         assert_eq!(cur.kind, IntegratorKind::Gstiff);
+    }
+
+    /// The seeds' HHT example: GSTIFF's default ERROR (1e-3) is inherited by
+    /// INTEGRATOR/HHT without DEFAULT; with DEFAULT HHT's own 1e-5 applies;
+    /// an explicit ERROR always wins.
+    #[test]
+    fn error_is_inherited_across_integrators_without_default() {
+        let hht = IntegratorSettings {
+            kind: IntegratorKind::Hht,
+            kind_given: true,
+            ..Default::default()
+        };
+        let mut cur = IntegratorSettings::default();
+        let note = apply_integrator(&mut cur, &hht, false);
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-3)));
+        assert_eq!(
+            note.as_deref(),
+            Some("ERROR = 1e-3 inherited from GSTIFF (HHT's own default 1e-5 needs INTEGRATOR/HHT, DEFAULT)")
+        );
+        let mut cur = IntegratorSettings::default();
+        assert_eq!(apply_integrator(&mut cur, &hht, true), None);
+        assert_eq!(cur.error, None, "DEFAULT: HHT's own default applies");
+        let mut cur = IntegratorSettings::default();
+        let explicit = IntegratorSettings {
+            error: Some(1e-4),
+            ..hht
+        };
+        assert_eq!(apply_integrator(&mut cur, &explicit, false), None);
+        assert_eq!(cur.error, Some(1e-4));
+        // INTEGRATOR/ERROR = 1e-6 names no integrator: HHT stays, and
+        // DEFAULT without a name resets HHT to its own defaults.
+        let error_only = IntegratorSettings {
+            error: Some(1e-6),
+            ..Default::default()
+        };
+        assert_eq!(apply_integrator(&mut cur, &error_only, false), None);
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-6)));
+        assert_eq!(
+            apply_integrator(&mut cur, &IntegratorSettings::default(), true),
+            None
+        );
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, None));
     }
 }

@@ -76,3 +76,67 @@ fn unstable_newmark_gamma_is_refused() {
         "{e}"
     );
 }
+
+/// Fixed-step HHT (FIXIT, HRATIO): the Real Time Index report appears on
+/// the terminal and in the message log in the seeds' layout; its figures
+/// are consistent (min ≤ average ≤ max, each frequency = 1 / (RTI × step),
+/// requested frequency = HRATIO / DTOUT).
+#[test]
+fn fixed_step_hht_prints_the_rti_report() {
+    let d = scratch("rti");
+    let acf = d.join("p.acf");
+    std::fs::write(
+        &acf,
+        "pendulum.adm\nrti\nINTEGRATOR/HHT, FIXIT = 4, HRATIO = 4\nSIMULATE/DYNAMIC, END = 1, STEPS = 100\nSTOP\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+        .arg("run")
+        .arg(examples().join("pendulum.adm"))
+        .arg("--acf")
+        .arg(&acf)
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+    let msg = std::fs::read_to_string(d.join("rti.msg")).unwrap();
+    for text in [&stdout, &msg] {
+        let start = text
+            .find("Real Time Index (RTI) statistics")
+            .unwrap_or_else(|| panic!("no RTI report in:\n{text}"));
+        let lines: Vec<&str> = text[start..].lines().collect();
+        assert_eq!(lines[1], "--------------------------------");
+        assert_eq!(lines[2], "Integrator name : Fixed Step HHT/I3");
+        assert_eq!(lines[3], "Time units : s (seconds)");
+        assert_eq!(lines[4], "HRATIO : 4");
+        assert_eq!(lines[5], "Time step : 2.50000e-03 s");
+        assert_eq!(lines[6], "Requested frequency : 400.00 Hz");
+        let rti = |l: &str, label: &str| -> (f64, Option<f64>) {
+            let rest = l.strip_prefix(label).unwrap_or_else(|| panic!("{l}"));
+            let mut it = rest.split_whitespace();
+            let v: f64 = it.next().unwrap().parse().unwrap();
+            let hz = it.next().unwrap().trim_start_matches('(').parse().ok();
+            (v, hz)
+        };
+        let (min, fmin) = rti(lines[7], "Minimum RTI index : ");
+        let (avg, _) = rti(lines[8], "Average RTI index : ");
+        let (max, fmax) = rti(lines[9], "Maximum RTI index : ");
+        assert!(min <= avg && avg <= max && max > 0.0, "{min} {avg} {max}");
+        let fmax = fmax.unwrap();
+        let expect = 1.0 / (max * 2.5e-3);
+        assert!(
+            (fmax - expect).abs() <= 0.5 + 1e-3 * expect,
+            "{fmax} vs {expect}"
+        );
+        if let Some(f) = fmin {
+            assert!(f >= fmax, "the fastest step has the highest frequency");
+        }
+        assert!(lines[7].contains("(at time ") && lines[9].contains("(at time "));
+        assert_eq!(
+            lines[11],
+            "1. Minimum, Average and Maximum RTI are computed after the first integration step."
+        );
+    }
+}

@@ -20,6 +20,7 @@ mod eval;
 mod jet;
 mod names;
 mod parse;
+mod subst;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};

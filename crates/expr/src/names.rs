@@ -137,6 +137,8 @@ pub enum MeasureKind {
     Varval,
     /// JOINT(id, jflag, comp, rm)
     Joint,
+    /// JPRIM(id, jflag, comp, rm)
+    Jprim,
     /// MOTION(id, jflag, comp, rm)
     Motion,
     /// SFORCE(id, jflag, comp, rm)
@@ -151,13 +153,16 @@ pub enum ArgRole {
     Marker,
     Variable,
     Joint,
+    Jprim,
     Motion,
     Sforce,
     /// A flag, a component number or a type code.
     Number,
 }
 
-use ArgRole::{Joint as J_, Marker as M, Motion as MO, Number as N, Sforce as SF, Variable as V};
+use ArgRole::{
+    Joint as J_, Jprim as JP, Marker as M, Motion as MO, Number as N, Sforce as SF, Variable as V,
+};
 
 impl MeasureKind {
     /// (name, kind, argument roles, minimum argument count)
@@ -200,6 +205,7 @@ impl MeasureKind {
         ("TM", MeasureKind::Tm, &[M, M], 1),
         ("VARVAL", MeasureKind::Varval, &[V], 1),
         ("JOINT", MeasureKind::Joint, &[J_, N, N, M], 4),
+        ("JPRIM", MeasureKind::Jprim, &[JP, N, N, M], 4),
         ("MOTION", MeasureKind::Motion, &[MO, N, N, M], 4),
         ("SFORCE", MeasureKind::Sforce, &[SF, N, N, M], 4),
         ("ORIENT", MeasureKind::Orient, &[N, N, M, M], 3),

@@ -17,7 +17,7 @@ use crate::{ExprError, Span};
 /// Recursion limit of the parser (parentheses, unary signs, calls).
 const MAX_NESTING: usize = 200;
 /// Depth limit of the resulting tree (evaluation recurses over it).
-const MAX_TREE_DEPTH: u32 = 1000;
+pub(crate) const MAX_TREE_DEPTH: u32 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum BinOp {

@@ -481,3 +481,128 @@ fn hessian_by_polarization_matches_finite_differences() {
         "VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)"
     );
 }
+
+fn vars(list: &[(u32, &str)]) -> std::collections::HashMap<u32, Expr> {
+    list.iter()
+        .map(|(id, src)| (*id, Expr::parse(src).unwrap()))
+        .collect()
+}
+
+/// VARVAL substitution gives the value and the exact first and second
+/// derivatives of the expression written out by hand.
+#[test]
+fn variables_are_substituted_with_exact_derivatives() {
+    let v = vars(&[
+        (1, "DM(204,205) - 2.0"),
+        (2, "VARVAL(1)**2 + SIN(TIME)*VR(204,205)"),
+        (3, "3*VARVAL(2) - VARVAL(1)"),
+    ]);
+    let e = Expr::parse("-100*VARVAL(3) + VARVAL(1)*TIME")
+        .unwrap()
+        .with_variables(&v)
+        .unwrap();
+    let by_hand = Expr::parse(
+        "-100*(3*((DM(204,205) - 2.0)**2 + SIN(TIME)*VR(204,205)) - (DM(204,205) - 2.0)) \
+         + (DM(204,205) - 2.0)*TIME",
+    )
+    .unwrap();
+    assert_eq!(e.measures(), by_hand.measures(), "DM then VR, each once");
+    assert!(e.reads_time());
+    let (t, m) = (0.7, [2.3, -0.4]);
+    let (n, k) = (3, 2);
+    let (mut g1, mut h1) = (vec![0.0; n], vec![0.0; n * n]);
+    let (mut g2, mut h2) = (vec![0.0; n], vec![0.0; n * n]);
+    let v1 = e.eval_hessian(t, &m, &mut g1, &mut h1).unwrap();
+    let v2 = by_hand.eval_hessian(t, &m, &mut g2, &mut h2).unwrap();
+    assert_close!(v1, v2, 1e-14, "value");
+    for r in 0..=k {
+        assert_close!(g1[r], g2[r], 1e-14, "gradient");
+        for c in 0..=k {
+            assert_close!(h1[r * n + c], h2[r * n + c], 1e-13, "Hessian");
+        }
+    }
+    // A variable of time only keeps a motion function a function of time.
+    let f = ExprTimeFunction::new(
+        Expr::parse("VARVAL(9) * 2")
+            .unwrap()
+            .with_variables(&vars(&[(9, "30D*TIME")]))
+            .unwrap(),
+    )
+    .unwrap();
+    let [x, xd, xdd] = f.try_eval(1.5).unwrap();
+    assert_close!(x, PI / 2.0, 1e-15, "motion value");
+    assert_close!(xd, PI / 3.0, 1e-15, "motion rate");
+    assert_eq!(xdd, 0.0);
+}
+
+#[test]
+fn variable_cycles_and_unknown_ids_are_reported() {
+    let v = vars(&[
+        (1, "VARVAL(2) + 1"),
+        (2, "2*VARVAL(3)"),
+        (3, "VARVAL(1) - DM(1,2)"),
+        (4, "VARVAL(4)"),
+    ]);
+    let src = "DX(5) + VARVAL(1)";
+    let err = Expr::parse(src).unwrap().with_variables(&v).unwrap_err();
+    assert_eq!(
+        err.message,
+        "implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/3 → VARIABLE/1)"
+    );
+    assert_eq!(&src[err.span.start..err.span.end], "VARVAL(1)");
+    let err = Expr::parse("VARVAL(4)")
+        .unwrap()
+        .with_variables(&v)
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "implicit VARIABLE not supported yet: VARIABLE/4 depends on itself (VARIABLE/4 → VARIABLE/4)"
+    );
+    let src = "1 + VARVAL(77)";
+    let err = Expr::parse(src).unwrap().with_variables(&v).unwrap_err();
+    assert_eq!(err.message, "VARVAL(77): VARIABLE/77 does not exist");
+    assert_eq!(&src[err.span.start..err.span.end], "VARVAL(77)");
+    // A long chain of variables is refused, not a stack overflow.
+    let chain: std::collections::HashMap<u32, Expr> = (1..=3000u32)
+        .map(|k| (k, Expr::parse(&format!("VARVAL({}) + 1", k + 1)).unwrap()))
+        .chain(std::iter::once((3001, Expr::parse("TIME").unwrap())))
+        .collect();
+    let err = Expr::parse("VARVAL(1)")
+        .unwrap()
+        .with_variables(&chain)
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "VARIABLEs nested more than 200 deep (VARVAL within VARVAL) are not supported"
+    );
+    // Within the nesting bound, a tree grown too deep is refused as well:
+    // each level puts the next VARVAL 8 additions down (150 · 8 > 1000).
+    let deep: std::collections::HashMap<u32, Expr> = (1..=150u32)
+        .map(|k| {
+            (
+                k,
+                Expr::parse(&format!("VARVAL({})+1+1+1+1+1+1+1+1", k + 1)).unwrap(),
+            )
+        })
+        .chain(std::iter::once((151, Expr::parse("TIME").unwrap())))
+        .collect();
+    match Expr::parse("VARVAL(1)").unwrap().with_variables(&deep) {
+        Err(e) => assert_eq!(
+            e.message,
+            // VARIABLE/25 holds 126 levels: 1008 deep.
+            "VARIABLE/25 is too long once its own VARIABLEs are substituted"
+        ),
+        Ok(_) => panic!("a 1200-deep tree was accepted"),
+    }
+}
+
+#[test]
+fn jprim_results_parse_with_their_roles() {
+    let e = Expr::parse("JPRIM(212,1,8,346)").unwrap();
+    let m = &e.measures()[0];
+    assert_eq!(m.kind, MeasureKind::Jprim);
+    assert_eq!(
+        m.references().collect::<Vec<_>>(),
+        vec![(ArgRole::Jprim, 212), (ArgRole::Marker, 346)]
+    );
+}

@@ -39,7 +39,7 @@ impl fmt::Display for Event {
                 "corrector failure at t = {t:.6e}: h = {h:.3e}, no convergence after {iterations} iterations; largest residual in {equation}, largest correction in {variable}"
             ),
             Event::SingularMatrix { t, h, variable } => {
-                write!(f, "singular matrix at t = {t:.6e} (h = {h:.3e}), first failed unknown: {variable}")
+                write!(f, "singular matrix at t = {t:.6e} (h = {h:.3e}), unknown {variable}")
             }
             Event::SymbolicRefactorization { t } => {
                 write!(f, "symbolic refactorization at t = {t:.6e}")
@@ -62,6 +62,23 @@ pub struct Statistics {
     pub max_order_used: usize,
     pub min_step: f64,
     pub max_step: f64,
+}
+
+impl Statistics {
+    /// Add the counters of a later run segment (after a restart).
+    pub fn accumulate(&mut self, o: &Statistics) {
+        self.steps += o.steps;
+        self.rejected_steps += o.rejected_steps;
+        self.corrector_failures += o.corrector_failures;
+        self.corrector_iterations += o.corrector_iterations;
+        self.jacobian_evaluations += o.jacobian_evaluations;
+        self.factorizations += o.factorizations;
+        self.symbolic_factorizations += o.symbolic_factorizations;
+        self.residual_evaluations += o.residual_evaluations;
+        self.max_order_used = self.max_order_used.max(o.max_order_used);
+        self.min_step = self.min_step.min(o.min_step);
+        self.max_step = self.max_step.max(o.max_step);
+    }
 }
 
 impl fmt::Display for Statistics {

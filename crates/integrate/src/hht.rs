@@ -39,7 +39,9 @@
 use crate::events::{Event, Statistics};
 use crate::gstiff::IntegrationError;
 use crate::problem::ProblemError;
+use crate::rti::RtiMeter;
 use crate::sparse::{SlotAssembler, SparseLu};
+use std::time::Instant;
 
 /// A second-order index-3 system: n coordinates q (with u = q̇, a = q̈) and
 /// m algebraic rows with multipliers λ.
@@ -91,6 +93,11 @@ pub trait SecondOrderProblem {
     /// converges (infinite = no extra test).
     fn constraint_tolerance(&self) -> f64 {
         f64::INFINITY
+    }
+    /// Called with each accepted position vector q(t). Return false when the
+    /// problem's structure no longer fits it (see `DaeProblem::structure_holds`).
+    fn structure_holds(&mut self, _t: f64, _q: &[f64]) -> bool {
+        true
     }
     /// Name of coordinate i ("PART/2 x").
     fn describe_coordinate(&self, i: usize) -> String;
@@ -212,6 +219,9 @@ pub struct Hht<'a, P: SecondOrderProblem> {
     last_rate: f64,
     /// Largest local error measure of the run (fixed-step MAXERR check).
     pub max_local_error: f64,
+    /// Real Time Index of each fixed step (set by the caller, who knows
+    /// the step in seconds).
+    pub rti: Option<RtiMeter>,
     pub stats: Statistics,
     pub events: Vec<Event>,
 }
@@ -260,6 +270,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             jac_fresh: false,
             last_rate: 0.5,
             max_local_error: 0.0,
+            rti: None,
             stats: Statistics {
                 min_step: f64::INFINITY,
                 ..Default::default()
@@ -269,10 +280,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
         };
         s.problem
             .body_residual(t0, q0, u0, &s.zeros, lam0, &mut s.f_prev)
-            .map_err(|e| IntegrationError {
-                t: t0,
-                message: e.0,
-            })?;
+            .map_err(|e| IntegrationError::failure(t0, e.0))?;
         s.stats.residual_evaluations += 1;
         Ok(s)
     }
@@ -390,11 +398,9 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             }
             Err(_) => {
                 self.jac_valid = false;
-                self.events.push(Event::SingularMatrix {
-                    t: tn,
-                    h,
-                    variable: "(factorization failed)".into(),
-                });
+                let variable = self.diagnose_singular(None);
+                self.events
+                    .push(Event::SingularMatrix { t: tn, h, variable });
                 Ok(false)
             }
         }
@@ -455,10 +461,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     /// Quasi-Newton iteration for (a, λ) at t + h from the predictor.
     fn correct(&mut self, h: f64) -> Result<Corrector, IntegrationError> {
         let tn = self.t + h;
-        let perr = |e: ProblemError| IntegrationError {
-            t: tn,
-            message: e.0,
-        };
+        let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
         self.jac_fresh = false;
         let adaptive = self.params.pattern.iter().all(|p| !p);
         let maxit = match &self.params.fixed {
@@ -489,11 +492,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             }
             if let Err(s) = self.lu.solve(&mut self.delta) {
                 self.jac_valid = false;
-                let variable = if s.row < self.n {
-                    format!("{} acceleration", self.problem.describe_coordinate(s.row))
-                } else {
-                    format!("multiplier of {}", self.problem.describe_equation(s.row))
-                };
+                let variable = self.diagnose_singular(Some(s.row));
                 self.events
                     .push(Event::SingularMatrix { t: tn, h, variable });
                 return Ok(Corrector::Failed);
@@ -601,6 +600,25 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
         worst
     }
 
+    /// Name of unknown i: accelerations, then multipliers.
+    fn unknown_name(&self, i: usize) -> String {
+        if i < self.n {
+            format!("{} acceleration", self.problem.describe_coordinate(i))
+        } else {
+            format!("multiplier of {}", self.problem.describe_equation(i))
+        }
+    }
+
+    /// As GSTIFF's: the first dependent equation and unknown of the
+    /// singular iteration matrix, else the unknown that came out non-finite.
+    fn diagnose_singular(&self, nonfinite: Option<usize>) -> String {
+        self.jac.describe_singular(
+            nonfinite,
+            |r| self.problem.describe_equation(r),
+            |c| self.unknown_name(c),
+        )
+    }
+
     /// Make the trial state the accepted state at t + h.
     fn accept(&mut self, h: f64, land: Option<f64>) -> Result<(), IntegrationError> {
         let tn = land.unwrap_or(self.t + h);
@@ -620,16 +638,17 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                 &self.lam,
                 &mut self.f_prev,
             )
-            .map_err(|e| IntegrationError {
-                t: tn,
-                message: e.0,
-            })?;
+            .map_err(|e| IntegrationError::failure(tn, e.0))?;
         self.stats.residual_evaluations += 1;
         self.t = tn;
         self.stats.steps += 1;
         self.stats.min_step = self.stats.min_step.min(h);
         self.stats.max_step = self.stats.max_step.max(h);
         self.stats.max_order_used = self.params.order();
+        if !self.problem.structure_holds(tn, &self.q) {
+            self.sync_stats();
+            return Err(IntegrationError::structure_changed(tn));
+        }
         Ok(())
     }
 
@@ -655,22 +674,22 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             };
             let shortened = h < natural;
             if natural < self.params.hmin * (1.0 - 1e-12) && h < remaining {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t,
+                    format!(
                         "step size {:.3e} fell below HMIN = {:.3e} after repeated failures",
                         natural, self.params.hmin
                     ),
-                });
+                ));
             }
             if self.t + h == self.t {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t,
+                    format!(
                         "step size {h:.3e} is below the resolution of the time {:.6e}",
                         self.t
                     ),
-                });
+                ));
             }
             self.predict(h);
             match self.correct(h)? {
@@ -679,10 +698,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                     self.stats.corrector_failures += 1;
                     consecutive_failures += 1;
                     if consecutive_failures > 20 {
-                        return Err(IntegrationError {
-                            t: self.t,
-                            message: "repeated corrector failures; see the message log for the equation that dominates".into(),
-                        });
+                        return Err(IntegrationError::failure(self.t, "repeated corrector failures; see the message log for the equation that dominates"));
                     }
                     // A reused Jacobian gets one retry at the same h with a
                     // fresh one; a fresh Jacobian that fails cuts the step.
@@ -706,10 +722,10 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
                     variable: format!("{} displacement", self.problem.describe_coordinate(worst)),
                 });
                 if consecutive_failures > 30 {
-                    return Err(IntegrationError {
-                        t: self.t,
-                        message: "too many consecutive integration failures".into(),
-                    });
+                    return Err(IntegrationError::failure(
+                        self.t,
+                        "too many consecutive integration failures",
+                    ));
                 }
                 let r = if consecutive_failures >= 3 {
                     0.1
@@ -763,25 +779,26 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             } else {
                 (natural, None)
             };
+            let started = Instant::now();
             self.predict(h);
             if let Corrector::Failed = self.correct(h)? {
-                return Err(IntegrationError {
-                    t: self.t,
-                    message: "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT".into(),
-                });
+                return Err(IntegrationError::failure(self.t, "the fixed-step corrector could not solve its linear system (singular matrix); restarts are not done with FIXIT"));
             }
             let (_, worst, abs_err) = self.error_ratio(h);
             self.max_local_error = self.max_local_error.max(abs_err);
             if abs_err > maxerr {
-                return Err(IntegrationError {
-                    t: self.t + h,
-                    message: format!(
+                return Err(IntegrationError::failure(
+                    self.t + h,
+                    format!(
                         "local error {abs_err:.3e} in {} exceeds MAXERR = {maxerr:e}",
                         self.problem.describe_coordinate(worst)
                     ),
-                });
+                ));
             }
             self.accept(h, land)?;
+            if let Some(m) = &mut self.rti {
+                m.record(self.t, started.elapsed());
+            }
         }
         self.sync_stats();
         Ok(())

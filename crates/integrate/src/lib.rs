@@ -9,11 +9,16 @@
 pub mod events;
 pub mod gstiff;
 pub mod hht;
+mod newton;
 pub mod problem;
+pub mod rti;
 pub mod sparse;
+pub mod wstiff;
 
 pub use events::{Event, Statistics};
-pub use gstiff::{BdfParams, Gstiff, IntegrationError};
+pub use gstiff::{BdfParams, Gstiff, IntegrationError, StopKind};
 pub use hht::{FixedStep, Hht, HhtParams, SecondOrderProblem};
-pub use problem::{DaeProblem, ProblemError, VarClass};
+pub use problem::{DaeIntegrator, DaeProblem, ProblemError, VarClass};
+pub use rti::{RtiMeter, RtiSummary};
 pub use sparse::{SlotAssembler, SparseLu};
+pub use wstiff::Wstiff;

@@ -128,6 +128,60 @@ impl SlotAssembler {
             }
         }
     }
+    /// For a singular matrix: the first row (in order) that depends on the
+    /// rows before it and the first such column, by modified Gram–Schmidt
+    /// on a dense copy (relative tolerance 1e-10). None when nothing is
+    /// dependent at that tolerance or the matrix is too large (n > 3000)
+    /// for a dense diagnosis.
+    pub fn dependent_row_and_column(&self) -> Option<(Option<usize>, Option<usize>)> {
+        if self.n > 3000 {
+            return None;
+        }
+        let d = self.to_dense();
+        let first_dependent = |vecs: &mut dyn Iterator<Item = Vec<f64>>| {
+            let mut basis: Vec<Vec<f64>> = Vec::new();
+            for (k, mut v) in vecs.enumerate() {
+                let n0 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+                for _ in 0..2 {
+                    for b in &basis {
+                        let p: f64 = b.iter().zip(&v).map(|(x, y)| x * y).sum();
+                        v.iter_mut().zip(b).for_each(|(x, y)| *x -= p * y);
+                    }
+                }
+                let nr = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+                if n0 == 0.0 || nr <= 1e-10 * n0 {
+                    return Some(k);
+                }
+                v.iter_mut().for_each(|x| *x /= nr);
+                basis.push(v);
+            }
+            None
+        };
+        let row = first_dependent(&mut d.iter().cloned());
+        let col = first_dependent(&mut (0..self.n).map(|c| d.iter().map(|r| r[c]).collect()));
+        (row.is_some() || col.is_some()).then_some((row, col))
+    }
+
+    /// The singular-matrix diagnosis as text: "UNKNOWN (equation EQ
+    /// depends on the equations before it)", else the unknown that came out
+    /// non-finite, else "(factorization failed)". `eq` and `var` name rows
+    /// and columns.
+    pub fn describe_singular(
+        &self,
+        nonfinite: Option<usize>,
+        eq: impl Fn(usize) -> String,
+        var: impl Fn(usize) -> String,
+    ) -> String {
+        match self.dependent_row_and_column() {
+            Some((row, col)) => format!(
+                "{} (equation {} depends on the equations before it)",
+                col.map_or("?".into(), &var),
+                row.map_or("?".into(), &eq)
+            ),
+            None => nonfinite.map_or("(factorization failed)".into(), var),
+        }
+    }
+
     /// Dense copy (small problems and tests only).
     pub fn to_dense(&self) -> Vec<Vec<f64>> {
         let mut d = vec![vec![0.0; self.n]; self.n];

@@ -2,7 +2,7 @@
 //! joint-motion drivers, evaluated with exact derivatives on local coordinates.
 
 use crate::local::{atan2, dot, norm, Grad, Hess, Pose, Scalar, V3};
-use crate::system::{GeneralMeasure, MarkerFrame, Primitive};
+use crate::system::{AxisProduct, GeneralMeasure, MarkerFrame, Primitive};
 use mbsolve_model::{ConstraintFunction, Measure};
 use nalgebra::Vector3;
 
@@ -129,8 +129,124 @@ fn general(
     }
 }
 
+/// The rack-and-pinion's two measures: the travel z_J·(x_I − x_J) and the
+/// pinion's turn about z_I from the rack's z axis, atan2(−y_I·z_J, x_I·z_J)
+/// in (−π, π]; the turn is None where it is undefined (z_J ∥ z_I).
+pub fn rack_pin_measures(
+    i: &MarkerFrame,
+    j: &MarkerFrame,
+    poses: &[Option<Pose>; 2],
+    hess: bool,
+) -> (Option<Scalar>, Option<Scalar>) {
+    let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
+    let zj = axis(j, 1, poses, 2);
+    let travel = dot(&zj, &d, hess);
+    let c = dot(&axis(i, 0, poses, 0), &zj, hess);
+    let mut s = dot(&axis(i, 0, poses, 1), &zj, hess);
+    s.val = -s.val;
+    s.grad = -s.grad;
+    s.hess = -s.hess;
+    if s.val.hypot(c.val) < 1e-9 {
+        return (Some(travel), None);
+    }
+    (Some(travel), Some(atan2(&s, &c, hess)))
+}
+
+/// Φ of the rack and pinion with the pinion's turn on the branch nearest the
+/// committed one; returns the continued turn as well.
+fn rack_pin(prim: &Primitive, poses: &[Option<Pose>; 2], hess: bool) -> (EqValue, f64) {
+    let Primitive::RackPin {
+        i,
+        j,
+        radius,
+        offset,
+        branch,
+    } = prim
+    else {
+        unreachable!("rack_pin is called on RackPin only")
+    };
+    let (travel, angle) = rack_pin_measures(i, j, poses, hess);
+    let travel = travel.expect("the travel is always defined");
+    let nan = || Scalar {
+        val: f64::NAN,
+        grad: Grad::zeros(),
+        hess: Hess::zeros(),
+    };
+    let angle = angle.unwrap_or_else(nan);
+    let turn = branch.continued(angle.val);
+    let s = Scalar {
+        val: travel.val + radius * turn - offset,
+        grad: travel.grad + angle.grad * *radius,
+        hess: travel.hess + angle.hess * *radius,
+    };
+    (static_value(s), turn)
+}
+
+/// Φ(q, t) as the corrector sees it: like [`evaluate`], and an angle
+/// continued across ±π commits its branch.
+pub fn evaluate_committing(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> f64 {
+    match prim {
+        Primitive::RackPin { branch, .. } => {
+            let (v, turn) = rack_pin(prim, poses, false);
+            branch.commit(turn);
+            v.s.val
+        }
+        _ => evaluate(prim, poses, t, false).s.val,
+    }
+}
+
+/// sign · (A_I e_ai)·(A_J e_aj) with derivatives.
+fn axis_product(
+    p: &AxisProduct,
+    i: &MarkerFrame,
+    j: &MarkerFrame,
+    poses: &[Option<Pose>; 2],
+    hess: bool,
+) -> Scalar {
+    let mut s = dot(&axis(i, 0, poses, p.ai), &axis(j, 1, poses, p.aj), hess);
+    s.val *= p.sign;
+    s.grad *= p.sign;
+    s.hess *= p.sign;
+    s
+}
+
 pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool) -> EqValue {
     match prim {
+        Primitive::RackPin { .. } => rack_pin(prim, poses, hess).0,
+        Primitive::AngleMotion { i, j, s, c, f } => {
+            // Φ = S cos f − C sin f; with W = −S sin f − C cos f = ∂Φ/∂f:
+            // Φ_t = f′W, Φ_tt = f″W − f′²Φ, Φ_qt = f′∇W.
+            let [fv, fd, fdd] = f.eval(t);
+            let (sn, cs) = fv.sin_cos();
+            let sv = axis_product(s, i, j, poses, hess);
+            let cv = axis_product(c, i, j, poses, hess);
+            let phi = Scalar {
+                val: sv.val * cs - cv.val * sn,
+                grad: sv.grad * cs - cv.grad * sn,
+                hess: sv.hess * cs - cv.hess * sn,
+            };
+            let w = -sv.val * sn - cv.val * cs;
+            let wgrad = -(sv.grad * sn) - cv.grad * cs;
+            EqValue {
+                phi_t: fd * w,
+                phi_tt: fdd * w - fd * fd * phi.val,
+                phi_qt: wgrad * fd,
+                s: phi,
+            }
+        }
+        Primitive::SineMotion { i, ai, j, aj, f } => {
+            // Φ = a_I·a_J − sin f: Φ_t = −f′cos f, Φ_tt = f′² sin f − f″ cos f.
+            let [fv, fd, fdd] = f.eval(t);
+            let (sn, cs) = fv.sin_cos();
+            let mut s = dot(&axis(i, 0, poses, *ai), &axis(j, 1, poses, *aj), hess);
+            s.val -= sn;
+            EqValue {
+                s,
+                phi_t: -fd * cs,
+                phi_tt: fd * fd * sn - fdd * cs,
+                phi_qt: Grad::zeros(),
+            }
+        }
         Primitive::General { measures, f, .. } => general(measures, f.as_ref(), poses, t, hess),
         Primitive::Normalize { .. } => {
             let p = poses[0].expect("normalization has a body").p;
@@ -161,9 +277,9 @@ pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool)
             let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
             static_value(dot(&axis(j, 1, poses, *aj), &d, hess))
         }
-        Primitive::TranslationMotion { i, j, f } => {
+        Primitive::TranslationMotion { i, j, axis: a, f } => {
             let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
-            let mut s = dot(&axis(j, 1, poses, 2), &d, hess);
+            let mut s = dot(&axis(j, 1, poses, *a), &d, hess);
             let [fv, fd, fdd] = f.eval(t);
             s.val -= fv;
             EqValue {

@@ -5,10 +5,11 @@ use crate::forces::ForceElement;
 use crate::local::{Grad, Hess, Pose, NL};
 use crate::rotation::{g_mat, params_from_matrix, t_mat};
 use mbsolve_model::{
-    validate, ConstraintFunction, ElementRef, Gcon, Id, JointKind, Measure, Model, ModelError,
-    MotionDof, Placement, TimeFunction,
+    validate, ConstraintFunction, ElementRef, Gcon, Id, JointKind, JprimKind, MarkerMotionAxis,
+    Measure, Model, ModelError, MotionDof, MotionTarget, Placement, TimeFunction,
 };
 use nalgebra::{Matrix3, Vector3, Vector4};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Receives sparse matrix entries; duplicates are summed. Callers must emit
@@ -83,11 +84,40 @@ pub enum Primitive {
         j: MarkerFrame,
         aj: usize,
     },
-    /// z_J·(x_I − x_J) − f(t) = 0.
+    /// a_J·(x_I − x_J) − f(t) = 0 for J's axis `axis` (z for joint motions).
     TranslationMotion {
         i: MarkerFrame,
         j: MarkerFrame,
+        axis: usize,
         f: Arc<dyn TimeFunction>,
+    },
+    /// S cos f − C sin f = 0, i.e. sin(α − f) = 0 for the angle
+    /// α = atan2(S, C), with S and C products of one I axis and one J axis
+    /// (marker motions B1 and B3).
+    AngleMotion {
+        i: MarkerFrame,
+        j: MarkerFrame,
+        s: AxisProduct,
+        c: AxisProduct,
+        f: Arc<dyn TimeFunction>,
+    },
+    /// (A_I a_I)·(A_J a_J) − sin f(t) = 0 (marker motion B2).
+    SineMotion {
+        i: MarkerFrame,
+        ai: usize,
+        j: MarkerFrame,
+        aj: usize,
+        f: Arc<dyn TimeFunction>,
+    },
+    /// Rack and pinion: z_J·(x_I − x_J) + r θ − offset = 0 with θ the turn of
+    /// the pinion (I) about z_I measured from the rack's z axis,
+    /// θ = atan2(−y_I·z_J, x_I·z_J), continued across ±π by `branch`.
+    RackPin {
+        i: MarkerFrame,
+        j: MarkerFrame,
+        radius: f64,
+        offset: f64,
+        branch: Arc<AngleBranch>,
     },
     /// x_I·(y_J cos f − x_J sin f) = 0, i.e. sin(θ − f) = 0.
     RotationMotion {
@@ -95,6 +125,44 @@ pub enum Primitive {
         j: MarkerFrame,
         f: Arc<dyn TimeFunction>,
     },
+}
+
+/// sign · (A_I e_ai)·(A_J e_aj): the product of an I axis and a J axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxisProduct {
+    pub ai: usize,
+    pub aj: usize,
+    pub sign: f64,
+}
+
+/// The turn count of an angle that the constraint needs beyond ±π (the
+/// rack-and-pinion's pinion angle): an angle measured as atan2 is continued
+/// to the branch nearest the last committed value. Only the constraint
+/// values `System::constraints` computes (the corrector's residuals along
+/// the solution) commit; every other evaluation reads the branch without
+/// moving it, and derivatives do not depend on it.
+#[derive(Debug)]
+pub struct AngleBranch(AtomicU64);
+
+impl AngleBranch {
+    pub fn new(angle: f64) -> Self {
+        AngleBranch(AtomicU64::new(angle.to_bits()))
+    }
+    /// The branch of `raw` (in (−π, π]) nearest the committed angle.
+    pub fn continued(&self, raw: f64) -> f64 {
+        let last = f64::from_bits(self.0.load(Ordering::Relaxed));
+        let tau = std::f64::consts::TAU;
+        raw + tau * ((last - raw) / tau).round()
+    }
+    pub fn commit(&self, angle: f64) {
+        if angle.is_finite() {
+            self.0.store(angle.to_bits(), Ordering::Relaxed);
+        }
+    }
+    /// The last committed angle.
+    pub fn committed(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -115,6 +183,9 @@ impl Equation {
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
             | Primitive::TranslationMotion { i, j, .. }
+            | Primitive::AngleMotion { i, j, .. }
+            | Primitive::SineMotion { i, j, .. }
+            | Primitive::RackPin { i, j, .. }
             | Primitive::RotationMotion { i, j, .. } => [i.body, j.body],
         }
     }
@@ -221,6 +292,8 @@ impl System {
 
     fn build_equations(&mut self) -> Result<(), ModelError> {
         let mut eqs = Vec::new();
+        // Input configuration: the rack-and-pinion's phase is measured in it.
+        let q0 = self.initial_state().0;
         for b in 0..self.bodies.len() {
             eqs.push(Equation {
                 element: ElementRef::Part(self.bodies[b].part),
@@ -295,15 +368,77 @@ impl System {
                     dot1(&mut push, 2, 0);
                     dot1(&mut push, 2, 1);
                 }
+                JointKind::RackPin { pitch_diameter } => {
+                    push(
+                        "Zj.(Oi-Oj)+PD/2*AZ".into(),
+                        self.rack_pin(e, i, j, 0.5 * pitch_diameter, &q0)?,
+                    );
+                }
+            }
+        }
+        // Joint primitives, named like the joints' equations (seeds: JPRIM).
+        for jp in &self.model.jprims {
+            let e = ElementRef::Jprim(jp.id);
+            let (i, j) = (*self.marker(jp.i), *self.marker(jp.j));
+            let mut push = |name: String, prim: Primitive| {
+                eqs.push(Equation {
+                    element: e,
+                    name,
+                    prim,
+                })
+            };
+            match jp.kind {
+                JprimKind::Atpoint => {
+                    for axis in 0..3 {
+                        push(
+                            format!("{0}i-{0}j", AX[axis]),
+                            Primitive::PointDiff { i, j, axis },
+                        );
+                    }
+                }
+                JprimKind::Inline | JprimKind::Inplane => {
+                    let axes: &[usize] = if jp.kind == JprimKind::Inline {
+                        &[0, 1]
+                    } else {
+                        &[2]
+                    };
+                    for &aj in axes {
+                        push(format!("{}j.(Oi-Oj)", AX[aj]), Primitive::Dot2 { i, j, aj });
+                    }
+                }
+                JprimKind::Orientation | JprimKind::ParallelAxes | JprimKind::Perpendicular => {
+                    let pairs: &[(usize, usize)] = match jp.kind {
+                        JprimKind::Orientation => &[(2, 0), (2, 1), (0, 1)],
+                        JprimKind::ParallelAxes => &[(2, 0), (2, 1)],
+                        _ => &[(2, 2)],
+                    };
+                    for &(ai, aj) in pairs {
+                        push(
+                            format!("{}i.{}j", AX[ai], AX[aj]),
+                            Primitive::Dot1 { i, ai, j, aj },
+                        );
+                    }
+                }
             }
         }
         for mo in &self.model.motions {
-            let jt = self.model.joints.iter().find(|j| j.id == mo.joint).unwrap();
-            let (i, j) = (*self.marker(jt.i), *self.marker(jt.j));
             let f = mo.function.clone();
-            let (name, prim) = match mo.dof {
-                MotionDof::Translation => ("translation", Primitive::TranslationMotion { i, j, f }),
-                MotionDof::Rotation => ("rotation", Primitive::RotationMotion { i, j, f }),
+            let (name, prim) = match mo.target {
+                MotionTarget::Joint { joint, dof } => {
+                    let jt = self.model.joints.iter().find(|j| j.id == joint).unwrap();
+                    let (i, j) = (*self.marker(jt.i), *self.marker(jt.j));
+                    match dof {
+                        MotionDof::Translation => (
+                            "translation",
+                            Primitive::TranslationMotion { i, j, axis: 2, f },
+                        ),
+                        MotionDof::Rotation => ("rotation", Primitive::RotationMotion { i, j, f }),
+                    }
+                }
+                MotionTarget::Markers { i, j, axis } => {
+                    let (i, j) = (*self.marker(i), *self.marker(j));
+                    (axis.name(), marker_motion(i, j, axis, f))
+                }
             };
             eqs.push(Equation {
                 element: ElementRef::Motion(mo.id),
@@ -320,6 +455,38 @@ impl System {
         }
         self.equations = eqs;
         Ok(())
+    }
+
+    /// The rack-and-pinion equation, with its offset making it hold in the
+    /// input configuration `q0` (inferred: the seeds say the joint relates
+    /// the pinion's turn to the rack's travel, not where they start).
+    fn rack_pin(
+        &self,
+        e: ElementRef,
+        i: MarkerFrame,
+        j: MarkerFrame,
+        radius: f64,
+        q0: &[f64],
+    ) -> Result<Primitive, ModelError> {
+        let poses = [i.body.map(|b| pose(q0, b)), j.body.map(|b| pose(q0, b))];
+        let (travel, angle) = crate::constraints::rack_pin_measures(&i, &j, &poses, false);
+        let (Some(travel), Some(angle)) = (travel, angle) else {
+            return Err(ModelError {
+                element: Some(e),
+                location: self.model.describe(e),
+                message: format!(
+                    "RACKPIN: the rack's z axis (MARKER/{}) is parallel to the pinion's axis (z of MARKER/{}), so the pinion's turn is undefined; the pinion's x axis should lie along the rack's z axis",
+                    j.id, i.id
+                ),
+            });
+        };
+        Ok(Primitive::RackPin {
+            i,
+            j,
+            radius,
+            offset: travel.val + radius * angle.val,
+            branch: Arc::new(AngleBranch::new(angle.val)),
+        })
     }
 
     /// The GCON's measures with their markers assigned to the (at most two)
@@ -541,11 +708,15 @@ impl System {
         crate::constraints::evaluate(&eq.prim, &poses, t, hess)
     }
 
-    /// Φ(q, t); deactivated equations give 0.
+    /// Φ(q, t); deactivated equations give 0. These are the values the
+    /// correctors drive to zero along the solution, so angles continued
+    /// across ±π (`AngleBranch`) commit here.
     pub fn constraints(&self, q: &[f64], t: f64, out: &mut [f64]) {
         for k in 0..self.neq() {
             out[k] = if self.active[k] {
-                self.eval_equation(k, q, t, false).s.val
+                let eq = &self.equations[k];
+                let poses = self.slot_poses(q, &eq.bodies());
+                crate::constraints::evaluate_committing(&eq.prim, &poses, t)
             } else {
                 0.0
             };
@@ -648,6 +819,47 @@ impl System {
             let ul = gather(&bodies, u);
             out[k] = -(ul.dot(&(v.s.hess * ul))) - 2.0 * v.phi_qt.dot(&ul) - v.phi_tt;
         }
+    }
+}
+
+/// The equation of a marker motion (seeds: MOTION, I=, J=): X, Y, Z are
+/// DX, DY, DZ(I, J, J); B1, B2, B3 the body-fixed 1-2-3 angles of I's axes
+/// relative to J's, A_Jᵀ A_I = Rx(B1) Ry(B2) Rz(B3), so that
+/// sin B2 = x_J·z_I, tan B1 = −(y_J·z_I)/(z_J·z_I) and
+/// tan B3 = −(x_J·y_I)/(x_J·x_I). B2 is prescribed through its sine, valid
+/// for |B2| < π/2 (the range of the 1-2-3 sequence's middle angle).
+fn marker_motion(
+    i: MarkerFrame,
+    j: MarkerFrame,
+    axis: MarkerMotionAxis,
+    f: Arc<dyn TimeFunction>,
+) -> Primitive {
+    let product = |ai: usize, aj: usize, sign: f64| AxisProduct { ai, aj, sign };
+    match axis {
+        MarkerMotionAxis::X => Primitive::TranslationMotion { i, j, axis: 0, f },
+        MarkerMotionAxis::Y => Primitive::TranslationMotion { i, j, axis: 1, f },
+        MarkerMotionAxis::Z => Primitive::TranslationMotion { i, j, axis: 2, f },
+        MarkerMotionAxis::B1 => Primitive::AngleMotion {
+            i,
+            j,
+            s: product(2, 1, -1.0),
+            c: product(2, 2, 1.0),
+            f,
+        },
+        MarkerMotionAxis::B2 => Primitive::SineMotion {
+            i,
+            ai: 2,
+            j,
+            aj: 0,
+            f,
+        },
+        MarkerMotionAxis::B3 => Primitive::AngleMotion {
+            i,
+            j,
+            s: product(1, 0, -1.0),
+            c: product(0, 0, 1.0),
+            f,
+        },
     }
 }
 

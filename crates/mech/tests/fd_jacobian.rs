@@ -1,6 +1,7 @@
 #![allow(clippy::needless_range_loop)]
 //! Finite-difference check of every analytic derivative the kernel provides:
-//! Φ_q for every joint type and motion, ∂R/∂q, ∂R/∂u, ∂R/∂a of the body
+//! Φ_q for every joint type (RACKPIN included), joint primitive, joint
+//! motion and marker motion (X … B3), ∂R/∂q, ∂R/∂u, ∂R/∂a of the body
 //! equations (inertia, every force element, Φ_qᵀλ), Φ_t, and γ.
 //! Tolerance: central differences with h = 1e-6, relative error ≤ 1e-6.
 
@@ -24,7 +25,8 @@ fn marker(m: &mut Model, id: Id, part: Id, pos: [f64; 3], eul: [f64; 3]) {
     });
 }
 
-/// Every joint kind, both motion kinds, a GCON and every force kind on three bodies.
+/// Every joint kind, every JPRIM kind, joint and marker motions, a GCON and
+/// every force kind on three bodies.
 fn kitchen_sink() -> Model {
     let mut m = Model::new("fd");
     m.gravity = Vector3::new(0.0, -9.81, 0.3);
@@ -90,18 +92,52 @@ fn kitchen_sink() -> Model {
             ]
         }))
     };
-    m.motions.push(Motion {
-        id: 1,
-        joint: 1,
-        dof: MotionDof::Rotation,
-        function: f(0.7),
+    m.joints.push(Joint {
+        id: 9,
+        kind: JointKind::RackPin {
+            pitch_diameter: 0.35,
+        },
+        i: 22,
+        j: 31,
     });
-    m.motions.push(Motion {
-        id: 2,
-        joint: 2,
-        dof: MotionDof::Translation,
-        function: f(0.3),
-    });
+    m.motions
+        .push(Motion::on_joint(1, 1, MotionDof::Rotation, f(0.7)));
+    m.motions
+        .push(Motion::on_joint(2, 2, MotionDof::Translation, f(0.3)));
+    // Every marker-motion component, between two moving parts and to ground.
+    let axes = [
+        MarkerMotionAxis::X,
+        MarkerMotionAxis::Y,
+        MarkerMotionAxis::Z,
+        MarkerMotionAxis::B1,
+        MarkerMotionAxis::B2,
+        MarkerMotionAxis::B3,
+    ];
+    for (n, axis) in axes.into_iter().enumerate() {
+        let (i, j) = if n % 2 == 0 { (21, 32) } else { (41, 12) };
+        m.motions.push(Motion {
+            id: 3 + n as Id,
+            target: MotionTarget::Markers { i, j, axis },
+            function: f(0.2 + 0.05 * n as f64),
+        });
+    }
+    // Every joint primitive.
+    let prims = [
+        (JprimKind::Atpoint, 21, 41),
+        (JprimKind::Inline, 32, 22),
+        (JprimKind::Inplane, 41, 11),
+        (JprimKind::Orientation, 31, 21),
+        (JprimKind::ParallelAxes, 12, 41),
+        (JprimKind::Perpendicular, 22, 32),
+    ];
+    for (n, (kind, i, j)) in prims.into_iter().enumerate() {
+        m.jprims.push(Jprim {
+            id: n as Id + 1,
+            kind,
+            i,
+            j,
+        });
+    }
     let meas = vec![
         Measure::Dm { i: 21, j: Some(31) },
         Measure::Vr { i: 21, j: Some(31) },
@@ -165,11 +201,21 @@ fn kitchen_sink() -> Model {
         ForceKind::TranslationalActionOnly { function: func() },
         ForceKind::RotationalActionOnly { function: func() },
     ];
+    // The rotational action-reaction SFORCE needs J's z axis along I's
+    // (seeds: SFORCE): marker 33 on part 3 has marker 21's ground axes.
+    let r21 = m.marker_in_ground(21).unwrap().rotation;
+    let p3 = m.part(3).unwrap().placement.clone();
+    m.markers.push(Marker {
+        id: 33,
+        part: 3,
+        placement: Placement::new(Vector3::new(0.1, 0.3, -0.2), p3.rotation.transpose() * r21),
+    });
     for (n, kind) in kinds.into_iter().enumerate() {
+        let rotational = matches!(kind, ForceKind::RotationalActionReaction { .. });
         m.forces.push(Force {
             id: n as Id + 1,
             i: 21,
-            j: 31,
+            j: if rotational { 33 } else { 31 },
             kind,
         });
     }

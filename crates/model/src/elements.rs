@@ -87,7 +87,7 @@ pub struct Marker {
     pub placement: Placement,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JointKind {
     Revolute,
     Translational,
@@ -99,6 +99,13 @@ pub enum JointKind {
     /// HOOKE: origins coincide, x_I ⟂ y_J (the cross arms are x_I and y_J).
     Hooke,
     Planar,
+    /// RACKPIN: couples the rotation of the pinion (I, about z_I) with the
+    /// translation of the rack (J, along z_J): a positive turn of the pinion
+    /// moves the rack by `pitch_diameter`/2 per radian along +z_J. The
+    /// joint itself constrains nothing else (seeds: Adams JOINT/RACKPIN).
+    RackPin {
+        pitch_diameter: f64,
+    },
 }
 
 impl JointKind {
@@ -112,6 +119,7 @@ impl JointKind {
             JointKind::Universal => "UNIVERSAL",
             JointKind::Hooke => "HOOKE",
             JointKind::Planar => "PLANAR",
+            JointKind::RackPin { .. } => "RACKPIN",
         }
     }
 }
@@ -134,13 +142,121 @@ pub enum MotionDof {
     Rotation,
 }
 
-/// A prescribed joint motion (MOTION/id, JOINT=, TRANSLATION|ROTATION, FUNCTION=).
+/// The component a marker motion (MOTION/id, I=, J=, X|Y|Z|B1|B2|B3)
+/// prescribes, I relative to J.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerMotionAxis {
+    /// (O_I − O_J)·x_J, i.e. DX(I, J, J); Y and Z likewise.
+    X,
+    Y,
+    Z,
+    /// The body-fixed 1-2-3 (x, y, z) Euler angles of I's axes relative to
+    /// J's: A_Jᵀ A_I = Rx(B1) Ry(B2) Rz(B3).
+    B1,
+    B2,
+    B3,
+}
+
+impl MarkerMotionAxis {
+    pub fn name(self) -> &'static str {
+        match self {
+            MarkerMotionAxis::X => "X",
+            MarkerMotionAxis::Y => "Y",
+            MarkerMotionAxis::Z => "Z",
+            MarkerMotionAxis::B1 => "B1",
+            MarkerMotionAxis::B2 => "B2",
+            MarkerMotionAxis::B3 => "B3",
+        }
+    }
+}
+
+/// What a motion drives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MotionTarget {
+    /// MOTION/id, JOINT=, TRANSLATION|ROTATION.
+    Joint { joint: Id, dof: MotionDof },
+    /// MOTION/id, I=, J=, X|Y|Z|B1|B2|B3.
+    Markers {
+        i: Id,
+        j: Id,
+        axis: MarkerMotionAxis,
+    },
+}
+
+/// A prescribed motion (displacement as a function of time).
 #[derive(Clone, Debug)]
 pub struct Motion {
     pub id: Id,
-    pub joint: Id,
-    pub dof: MotionDof,
+    pub target: MotionTarget,
     pub function: Arc<dyn TimeFunction>,
+}
+
+impl Motion {
+    /// A motion on a joint's degree of freedom.
+    pub fn on_joint(id: Id, joint: Id, dof: MotionDof, function: Arc<dyn TimeFunction>) -> Self {
+        Motion {
+            id,
+            target: MotionTarget::Joint { joint, dof },
+            function,
+        }
+    }
+    /// The driven joint, for joint motions.
+    pub fn joint(&self) -> Option<Id> {
+        match self.target {
+            MotionTarget::Joint { joint, .. } => Some(joint),
+            MotionTarget::Markers { .. } => None,
+        }
+    }
+}
+
+/// Joint primitives (JPRIM): constraints between marker I and marker J
+/// (seeds: Adams JPRIM statement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JprimKind {
+    /// O_I = O_J (three translations).
+    Atpoint,
+    /// O_I on the z axis of J (two translations).
+    Inline,
+    /// O_I in the x-y plane of J (one translation).
+    Inplane,
+    /// The axes of I identical to those of J (three rotations).
+    Orientation,
+    /// z_I parallel to z_J (two rotations).
+    ParallelAxes,
+    /// z_I perpendicular to z_J (one rotation).
+    Perpendicular,
+}
+
+impl JprimKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            JprimKind::Atpoint => "ATPOINT",
+            JprimKind::Inline => "INLINE",
+            JprimKind::Inplane => "INPLANE",
+            JprimKind::Orientation => "ORIENTATION",
+            JprimKind::ParallelAxes => "PARALLEL_AXES",
+            JprimKind::Perpendicular => "PERPENDICULAR",
+        }
+    }
+}
+
+/// JPRIM/id, kind, I=, J=.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Jprim {
+    pub id: Id,
+    pub kind: JprimKind,
+    pub i: Id,
+    pub j: Id,
+}
+
+/// VARIABLE/id, FUNCTION = expression: an explicit algebraic variable,
+/// read by VARVAL(id). The text is in mbsolve-expr syntax; readers inline
+/// it where force and motion functions use it, and function requests
+/// inline it when they are compiled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    pub id: Id,
+    pub function: String,
 }
 
 /// A general constraint (GCON): `function` = 0, a function of time and

@@ -109,9 +109,13 @@ pub struct Model {
     pub markers: Vec<Marker>,
     pub joints: Vec<Joint>,
     pub motions: Vec<Motion>,
+    /// Joint primitives (JPRIM).
+    pub jprims: Vec<Jprim>,
     /// General constraints (GCON): f(measures, t) = 0.
     pub gcons: Vec<Gcon>,
     pub forces: Vec<Force>,
+    /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
+    pub variables: Vec<Variable>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
     pub function_requests: Vec<FunctionRequest>,
@@ -134,6 +138,8 @@ pub enum ElementRef {
     Force(Id),
     Request(Id),
     Gcon(Id),
+    Jprim(Id),
+    Variable(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -146,6 +152,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Force(i) => write!(f, "FORCE/{i}"),
             ElementRef::Request(i) => write!(f, "REQUEST/{i}"),
             ElementRef::Gcon(i) => write!(f, "GCON/{i}"),
+            ElementRef::Jprim(i) => write!(f, "JPRIM/{i}"),
+            ElementRef::Variable(i) => write!(f, "VARIABLE/{i}"),
         }
     }
 }

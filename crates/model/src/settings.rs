@@ -15,6 +15,15 @@ pub enum IntegratorKind {
 }
 
 impl IntegratorKind {
+    /// The documented default ERROR: 1e-3 for the BDF family, 1e-5 for HHT
+    /// and NEWMARK (seeds: "The default ERROR for HHT and Newmark is 1.E-5").
+    pub fn default_error(self) -> f64 {
+        match self {
+            IntegratorKind::Hht | IntegratorKind::Newmark => 1e-5,
+            _ => 1e-3,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             IntegratorKind::Gstiff => "GSTIFF",
@@ -45,6 +54,9 @@ pub enum CorrectorKind {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IntegratorSettings {
     pub kind: IntegratorKind,
+    /// The statement/command named the integrator (GSTIFF, HHT, …). An
+    /// INTEGRATOR command that names none keeps the current one.
+    pub kind_given: bool,
     pub formulation: Option<Formulation>,
     pub error: Option<f64>,
     pub hmax: Option<f64>,

@@ -1,7 +1,9 @@
 //! Model validation: everything that makes a model impossible to run is
 //! rejected here, before any numerics, with the element named.
 
-use crate::{ElementRef, ForceKind, Id, JointKind, Measure, Model, MotionDof, StateFunction};
+use crate::{
+    ElementRef, ForceKind, Id, JointKind, Measure, Model, MotionDof, MotionTarget, StateFunction,
+};
 use std::collections::HashSet;
 use std::fmt;
 
@@ -138,23 +140,76 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                 ),
             ));
         }
+        if let JointKind::RackPin { pitch_diameter } = jt.kind {
+            if !pitch_diameter.is_finite() || pitch_diameter == 0.0 {
+                return Err(err(
+                    model,
+                    e,
+                    format!("RACKPIN pitch diameter PD must be finite and not zero, got {pitch_diameter}"),
+                ));
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for jp in &model.jprims {
+        let e = ElementRef::Jprim(jp.id);
+        if !seen.insert(jp.id) {
+            return Err(err(model, e, "duplicate JPRIM id".into()));
+        }
+        let pi = marker_part(e, jp.i, "I")?;
+        let pj = marker_part(e, jp.j, "J")?;
+        if pi == pj {
+            return Err(err(
+                model,
+                e,
+                format!(
+                    "{} primitive connects markers {} and {} of the same part PART/{pi}",
+                    jp.kind.name(),
+                    jp.i,
+                    jp.j
+                ),
+            ));
+        }
     }
     let mut seen = HashSet::new();
     let mut driven = HashSet::new();
+    let mut driven_markers = HashSet::new();
     for mo in &model.motions {
         let e = ElementRef::Motion(mo.id);
         if !seen.insert(mo.id) {
             return Err(err(model, e, "duplicate motion id".into()));
         }
-        let Some(jt) = model.joints.iter().find(|j| j.id == mo.joint) else {
+        let (joint, dof) = match mo.target {
+            MotionTarget::Joint { joint, dof } => (joint, dof),
+            MotionTarget::Markers { i, j, axis } => {
+                let pi = marker_part(e, i, "I")?;
+                let pj = marker_part(e, j, "J")?;
+                if pi == pj {
+                    return Err(err(
+                        model,
+                        e,
+                        format!("motion between markers {i} and {j} of the same part PART/{pi}"),
+                    ));
+                }
+                if !driven_markers.insert((i, j, axis as u8)) {
+                    return Err(err(
+                        model,
+                        e,
+                        format!("markers {i} and {j} already have a {} motion", axis.name()),
+                    ));
+                }
+                continue;
+            }
+        };
+        let Some(jt) = model.joints.iter().find(|j| j.id == joint) else {
             return Err(err(
                 model,
                 e,
-                format!("motion acts on JOINT/{}, which does not exist", mo.joint),
+                format!("motion acts on JOINT/{joint}, which does not exist"),
             ));
         };
         let ok = matches!(
-            (jt.kind, mo.dof),
+            (jt.kind, dof),
             (JointKind::Revolute, MotionDof::Rotation)
                 | (JointKind::Translational, MotionDof::Translation)
                 | (JointKind::Cylindrical, _)
@@ -165,17 +220,27 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                 e,
                 format!(
                     "a {:?} motion cannot drive {} JOINT/{}",
-                    mo.dof,
+                    dof,
                     jt.kind.name(),
                     jt.id
                 ),
             ));
         }
-        if !driven.insert((mo.joint, mo.dof as u8)) {
+        if !driven.insert((joint, dof as u8)) {
             return Err(err(
                 model,
                 e,
-                format!("JOINT/{} already has a {:?} motion", mo.joint, mo.dof),
+                format!("JOINT/{joint} already has a {dof:?} motion"),
+            ));
+        }
+    }
+    let mut seen = HashSet::new();
+    for v in &model.variables {
+        if !seen.insert(v.id) {
+            return Err(err(
+                model,
+                ElementRef::Variable(v.id),
+                "duplicate VARIABLE id".into(),
             ));
         }
     }
@@ -220,8 +285,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     }
                 }
             }
+            ForceKind::RotationalActionReaction { function } => {
+                check_measures(model, e, function.as_ref())?;
+                check_parallel_z(model, e, f.i, f.j)?;
+            }
             ForceKind::TranslationalActionReaction { function }
-            | ForceKind::RotationalActionReaction { function }
             | ForceKind::TranslationalActionOnly { function }
             | ForceKind::RotationalActionOnly { function } => {
                 check_measures(model, e, function.as_ref())?;
@@ -241,6 +309,31 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         if let Some(rm) = r.rm {
             marker_part(e, rm, "RM")?;
         }
+    }
+    Ok(())
+}
+
+/// Seeds (Adams SFORCE): "in the case of action-reaction torques, the
+/// z-axis of the J marker must be parallel to, and pointed in the same
+/// direction as, the z-axis of the I marker". Checked in the input
+/// configuration, where the angle between the axes must be below 1e-5 rad
+/// (cosine ≥ 1 − 5e-11): REULER angles written to ten digits in degrees
+/// reproduce an axis to about 1e-10.
+fn check_parallel_z(model: &Model, e: ElementRef, i: Id, j: Id) -> Result<(), ModelError> {
+    let (Some(pi), Some(pj)) = (model.marker_in_ground(i), model.marker_in_ground(j)) else {
+        return Ok(()); // unknown markers are reported by the caller
+    };
+    let (zi, zj) = (pi.rotation.column(2), pj.rotation.column(2));
+    let c = zi.dot(&zj).clamp(-1.0, 1.0);
+    if c < 1.0 - 5e-11 {
+        return Err(err(
+            model,
+            e,
+            format!(
+                "a ROTATIONAL action-reaction SFORCE needs the z axes of I (MARKER/{i}) and J (MARKER/{j}) parallel and pointed the same way; they are {:.6} degrees apart",
+                c.acos().to_degrees()
+            ),
+        ));
     }
     Ok(())
 }
@@ -377,17 +470,93 @@ mod tests {
             i: 20,
             j: 10,
         });
-        m.motions.push(Motion {
-            id: 1,
-            joint: 5,
-            dof: MotionDof::Rotation,
-            function: std::sync::Arc::new(Constant(0.0)),
-        });
+        m.motions.push(Motion::on_joint(
+            1,
+            5,
+            MotionDof::Rotation,
+            std::sync::Arc::new(Constant(0.0)),
+        ));
         let e = validate(&m).unwrap_err();
         assert_eq!(
             e.to_string(),
             "MOTION/1: a Rotation motion cannot drive TRANSLATIONAL JOINT/5"
         );
+    }
+
+    #[test]
+    fn rejects_bad_rackpin_jprim_and_marker_motion() {
+        let mut m = base();
+        m.joints.push(Joint {
+            id: 3,
+            kind: JointKind::RackPin {
+                pitch_diameter: 0.0,
+            },
+            i: 20,
+            j: 10,
+        });
+        assert_eq!(
+            validate(&m).unwrap_err().to_string(),
+            "JOINT/3: RACKPIN pitch diameter PD must be finite and not zero, got 0"
+        );
+        let mut m = base();
+        m.markers.push(Marker {
+            id: 21,
+            part: 2,
+            placement: Placement::default(),
+        });
+        m.jprims.push(Jprim {
+            id: 4,
+            kind: JprimKind::Inline,
+            i: 20,
+            j: 21,
+        });
+        assert_eq!(
+            validate(&m).unwrap_err().to_string(),
+            "JPRIM/4: INLINE primitive connects markers 20 and 21 of the same part PART/2"
+        );
+        let mut m = base();
+        for id in [1, 2] {
+            m.motions.push(Motion {
+                id,
+                target: MotionTarget::Markers {
+                    i: 20,
+                    j: 10,
+                    axis: MarkerMotionAxis::B2,
+                },
+                function: std::sync::Arc::new(Constant(0.0)),
+            });
+        }
+        assert_eq!(
+            validate(&m).unwrap_err().to_string(),
+            "MOTION/2: markers 20 and 10 already have a B2 motion"
+        );
+    }
+
+    /// Seeds (SFORCE): an action-reaction torque needs z_I ∥ z_J, same sense.
+    #[test]
+    fn rotational_sforce_needs_parallel_z_axes() {
+        let mut m = base();
+        m.markers[1].placement = Placement::default().with_euler313(0.0, 0.5, 0.0);
+        let torque = |m: &mut Model| {
+            m.forces.push(Force {
+                id: 1,
+                i: 20,
+                j: 10,
+                kind: ForceKind::RotationalActionReaction {
+                    function: std::sync::Arc::new(Constant(1.0)),
+                },
+            })
+        };
+        torque(&mut m);
+        assert_eq!(
+            validate(&m).unwrap_err().to_string(),
+            "FORCE/1: a ROTATIONAL action-reaction SFORCE needs the z axes of I (MARKER/20) and J (MARKER/10) parallel and pointed the same way; they are 28.647890 degrees apart"
+        );
+        // Turned about the common z axis only: accepted.
+        let mut m = base();
+        m.markers[1].placement = Placement::default().with_euler313(1.2, 0.0, 0.0);
+        torque(&mut m);
+        assert!(validate(&m).is_ok());
     }
 
     #[test]

@@ -2,11 +2,14 @@
 //! systems, and dynamic analysis with GSTIFF/I3. A failed run keeps the
 //! frames it computed.
 
-use crate::formulation::{equation_name, I3Problem};
+use crate::formulation::{constraint_tolerance, equation_name, I3Problem, RedundancyWatch};
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
-use crate::settings::bdf_params;
-use mbsolve_integrate::{Gstiff, Statistics};
+use crate::rti_report::{rti_report, time_unit};
+use crate::settings::{bdf_params, fmt_pattern};
+use mbsolve_integrate::{
+    DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, Wstiff,
+};
 use mbsolve_mech::System;
 use mbsolve_model::{IntegratorSettings, Model, ModelError};
 use std::fmt;
@@ -64,6 +67,9 @@ pub struct Simulation {
     /// Called with the time of each output frame as the kinematic,
     /// dynamic and quasi-static analyses write it (e.g. a progress bar).
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Reports for the terminal as well as the message log (e.g. the Real
+    /// Time Index of a fixed-step run).
+    pub reports: Vec<String>,
     pub(crate) ic_done: bool,
 }
 
@@ -101,6 +107,7 @@ impl Simulation {
             log,
             stats: Vec::new(),
             progress: None,
+            reports: Vec::new(),
             ic_done: false,
         })
     }
@@ -135,61 +142,30 @@ impl Simulation {
     }
 
     /// Positions near `q0`, velocities near `u0`, then accelerations and
-    /// multipliers, all at time t; checks deactivated equations hold.
+    /// multipliers, all at time t. Deactivated equations must hold; one that
+    /// does not triggers a rank re-check at the assembled configuration (a
+    /// configuration change can make a redundant equation independent again).
     pub(crate) fn solve_configuration(
         &mut self,
         t: f64,
         q0: &[f64],
         u0: &[f64],
     ) -> Result<(), SolverError> {
+        let mut q = self.assemble_positions(t, q0)?;
+        if self.violated_inactive(t, &q).is_some() && self.recheck_redundancy(t, &q) {
+            q = self.assemble_positions(t, q0)?;
+        }
+        if let Some((k, v)) = self.violated_inactive(t, &q) {
+            return Err(SolverError::Assembly(format!(
+                "redundant constraint equation {} in {} is not satisfied by the assembled configuration (residual {:.3e}): the model is inconsistently over-constrained",
+                self.sys.equations[k].name,
+                self.sys.model.describe(self.sys.equations[k].element),
+                v
+            )));
+        }
         let sys = &self.sys;
         let (n, m) = (sys.nq(), sys.neq());
         let mut kkt = Kkt::new(sys);
-        let mut q = q0.to_vec();
-        let mut phi = vec![0.0; m];
-        let mut converged = false;
-        for _ in 0..50 {
-            sys.constraints(&q, t, &mut phi);
-            let r1: Vec<f64> = (0..n).map(|i| -(q[i] - q0[i])).collect();
-            let r2: Vec<f64> = phi.iter().map(|v| -v).collect();
-            let (dq, _) = kkt
-                .solve(sys, &q, t, Block::Identity, &r1, &r2)
-                .map_err(|row| self.singular(row, "position"))?;
-            let step = dq.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            for i in 0..n {
-                q[i] += dq[i];
-            }
-            let pmax = phi.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            if pmax < POS_TOL && step < 1e-8 {
-                converged = true;
-                break;
-            }
-        }
-        sys.constraints(&q, t, &mut phi);
-        if !converged {
-            let k = (0..m)
-                .max_by(|a, b| phi[*a].abs().total_cmp(&phi[*b].abs()))
-                .unwrap_or(0);
-            return Err(SolverError::Assembly(format!(
-                "positions could not be assembled at t = {t}: largest constraint violation {:.3e} in {}",
-                phi[k].abs(),
-                equation_name(sys, k)
-            )));
-        }
-        // Deactivated equations must hold in the assembled configuration.
-        for k in 0..m {
-            if !sys.active[k] {
-                let v = sys.eval_equation(k, &q, t, false).s.val;
-                if v.abs() > 1e-6 {
-                    return Err(SolverError::Assembly(format!(
-                        "redundant constraint equation {} in {} is not satisfied by the assembled configuration (residual {:.3e}): the model is inconsistently over-constrained",
-                        sys.equations[k].name,
-                        sys.model.describe(sys.equations[k].element),
-                        v
-                    )));
-                }
-            }
-        }
         // Velocities: min |u − u0| subject to Φ_q u = −Φ_t.
         let mut rhs = vec![0.0; m];
         sys.velocity_rhs(&q, t, &mut rhs);
@@ -207,6 +183,48 @@ impl Simulation {
             .map_err(|row| self.singular(row, "acceleration"))?;
         self.state = Frame { t, q, u, a, lambda };
         Ok(())
+    }
+
+    /// Newton on the active constraints for the positions nearest `q0`.
+    fn assemble_positions(&self, t: f64, q0: &[f64]) -> Result<Vec<f64>, SolverError> {
+        let sys = &self.sys;
+        let (n, m) = (sys.nq(), sys.neq());
+        let mut kkt = Kkt::new(sys);
+        let mut q = q0.to_vec();
+        let mut phi = vec![0.0; m];
+        for _ in 0..50 {
+            sys.constraints(&q, t, &mut phi);
+            let r1: Vec<f64> = (0..n).map(|i| -(q[i] - q0[i])).collect();
+            let r2: Vec<f64> = phi.iter().map(|v| -v).collect();
+            let (dq, _) = kkt
+                .solve(sys, &q, t, Block::Identity, &r1, &r2)
+                .map_err(|row| self.singular(row, "position"))?;
+            let step = dq.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            for i in 0..n {
+                q[i] += dq[i];
+            }
+            let pmax = phi.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            if pmax < POS_TOL && step < 1e-8 {
+                return Ok(q);
+            }
+        }
+        sys.constraints(&q, t, &mut phi);
+        let k = (0..m)
+            .max_by(|a, b| phi[*a].abs().total_cmp(&phi[*b].abs()))
+            .unwrap_or(0);
+        Err(SolverError::Assembly(format!(
+            "positions could not be assembled at t = {t}: largest constraint violation {:.3e} in {}",
+            phi[k].abs(),
+            equation_name(sys, k)
+        )))
+    }
+
+    /// A deactivated equation violated (beyond 1e-6) at q, with its residual.
+    fn violated_inactive(&self, t: f64, q: &[f64]) -> Option<(usize, f64)> {
+        (0..self.sys.neq())
+            .filter(|k| !self.sys.active[*k])
+            .map(|k| (k, self.sys.eval_equation(k, q, t, false).s.val))
+            .find(|(_, v)| v.abs() > 1e-6)
     }
 
     fn singular(&self, row: usize, phase: &str) -> SolverError {
@@ -270,8 +288,16 @@ impl Simulation {
     ) -> Result<(), SolverError> {
         self.ensure_ic()?;
         if self.sys.dof() != 0 {
+            let removed = self.sys.active.iter().filter(|a| !**a).count();
+            let hint = if removed > 0 && self.sys.dof() > 0 {
+                format!(
+                    " after removing {removed} redundant constraint equations in the current configuration (if that configuration is singular, e.g. links aligned, start the model away from it)"
+                )
+            } else {
+                String::new()
+            };
             return Err(SolverError::Settings(format!(
-                "kinematic analysis needs a zero-DOF model; this one has {} degrees of freedom",
+                "kinematic analysis needs a zero-DOF model; this one has {} degrees of freedom{hint}",
                 self.sys.dof()
             )));
         }
@@ -315,70 +341,168 @@ impl Simulation {
         }
         let dt = times[0] - self.state.t;
         let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
-        self.log.push(format!(
-            "dynamic analysis: GSTIFF, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}",
-            params.error,
-            params.hmax,
-            params.hmin,
-            params.hinit,
-            params.kmax,
-            params.maxit,
-            params.pattern.iter().map(|p| if *p { "T" } else { "F" }).collect::<Vec<_>>().join(":")
-        ));
-        let (n, m) = (self.sys.nq(), self.sys.neq());
-        let s = &self.state;
-        let y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
-        let yp0: Vec<f64> =
-            s.u.iter()
-                .chain(&s.a)
-                .copied()
-                .chain(std::iter::repeat_n(0.0, m))
-                .collect();
+        self.log.push(match &params.fixed {
+            Some(f) => format!(
+                "dynamic analysis: fixed-step {}, I3, order 1, step = {:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
+                settings.kind.name(),
+                params.hinit,
+                f.iterations,
+                fmt_pattern(&params.pattern),
+                f.maxerr
+            ),
+            None => format!(
+                "dynamic analysis: {}, I3, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}, INTERPOLATE = {}",
+                settings.kind.name(),
+                params.error,
+                params.hmax,
+                params.hmin,
+                params.hinit,
+                params.kmax,
+                params.maxit,
+                fmt_pattern(&params.pattern),
+                params.adaptivity,
+                if params.interpolate { "ON" } else { "OFF" }
+            ),
+        });
+        let n = self.sys.nq();
+        let mut rti = params.fixed.as_ref().map(|_| {
+            let (_, _, to_s) = time_unit(&self.sys.model.units.time);
+            RtiMeter::new(params.hinit * to_s)
+        });
+        let mut max_local = 0.0f64;
+        let ny = 2 * n + self.sys.neq();
+        let (mut yi, mut ypi) = (vec![0.0; ny], vec![0.0; ny]);
         let start = Instant::now();
-        let mut problem = I3Problem::new(&self.sys);
-        let mut integ = Gstiff::new(&mut problem, params, s.t, &y0, &yp0);
-        let mut new_frames = Vec::new();
+        let mut new_frames = Vec::with_capacity(times.len());
         let mut failure = None;
         let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
         let mut inconsistent_outputs = 0usize;
-        for &t in &times {
-            match integ.advance_to(t) {
-                Ok(()) => {
-                    let (y, yp) = (integ.y(), integ.yp());
-                    let mut frame = Frame {
-                        t,
-                        q: y[..n].to_vec(),
-                        u: y[n..2 * n].to_vec(),
-                        a: yp[n..2 * n].to_vec(),
-                        lambda: y[2 * n..].to_vec(),
-                    };
-                    if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a) {
-                        inconsistent_outputs += 1;
+        let mut total: Option<Statistics> = None;
+        let mut restarts = RestartGuard::default();
+        let mut next = 0usize;
+        // One integrator per segment; a segment ends at the last output time
+        // or when the constraint rank changes (then the redundant set is
+        // updated and the integration restarts from consistent conditions).
+        loop {
+            let s = &self.state;
+            let m = self.sys.neq();
+            let y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
+            let yp0: Vec<f64> =
+                s.u.iter()
+                    .chain(&s.a)
+                    .copied()
+                    .chain(std::iter::repeat_n(0.0, m))
+                    .collect();
+            let mut problem = I3Problem::new(&self.sys);
+            problem.watch = RedundancyWatch::new(&self.sys, &s.q, s.t);
+            problem.constraint_tol = constraint_tolerance(params.error);
+            // The BDF family behind one interface (`bdf_params` admits only
+            // these; CONSTANT_BDF is GSTIFF at a fixed step).
+            let mut integ: Box<dyn DaeIntegrator + '_> = match settings.kind {
+                mbsolve_model::IntegratorKind::Wstiff => {
+                    Box::new(Wstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0))
+                }
+                _ => Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0)),
+            };
+            integ.put_rti(rti.take());
+            let mut stop = None;
+            while next < times.len() {
+                let t = times[next];
+                let advanced = if params.interpolate {
+                    integ.advance_past(t)
+                } else {
+                    integ.advance_to(t)
+                };
+                match advanced {
+                    Ok(()) => {
+                        let mut frame =
+                            if params.interpolate && integ.interpolate(t, &mut yi, &mut ypi) {
+                                // INTERPOLATE = ON: reconcile the interpolated
+                                // positions to the constraints (velocities,
+                                // accelerations and reactions follow below).
+                                let q = self
+                                    .assemble_positions(t, &yi[..n])
+                                    .unwrap_or_else(|_| yi[..n].to_vec());
+                                Frame {
+                                    t,
+                                    q,
+                                    u: yi[n..2 * n].to_vec(),
+                                    a: ypi[n..2 * n].to_vec(),
+                                    lambda: yi[2 * n..].to_vec(),
+                                }
+                            } else {
+                                let (y, yp) = integ.solution();
+                                Frame {
+                                    t,
+                                    q: y[..n].to_vec(),
+                                    u: y[n..2 * n].to_vec(),
+                                    a: yp[n..2 * n].to_vec(),
+                                    lambda: y[2 * n..].to_vec(),
+                                }
+                            };
+                        if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a) {
+                            inconsistent_outputs += 1;
+                        }
+                        new_frames.push(frame);
+                        next += 1;
+                        if let Some(report) = self.progress.as_mut() {
+                            report(t);
+                        }
                     }
-                    new_frames.push(frame);
-                    if let Some(report) = self.progress.as_mut() {
-                        report(t);
+                    Err(e) => {
+                        let y = integ.accepted();
+                        stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
+                        break;
                     }
                 }
-                Err(e) => {
-                    failure = Some(e);
+            }
+            let stats = integ.statistics();
+            let events = integ.take_events();
+            rti = integ.take_rti();
+            max_local = max_local.max(integ.max_local_error());
+            drop(integ);
+            let drift = problem.watch.drift;
+            for e in &events {
+                self.log.push(e.to_string());
+            }
+            match &mut total {
+                None => total = Some(stats),
+                Some(tot) => tot.accumulate(&stats),
+            }
+            match self.after_segment(&mut restarts, stop, params.fixed.is_some(), drift) {
+                Ok(true) => continue,
+                Ok(false) => break,
+                Err(err) => {
+                    failure = Some(err);
                     break;
                 }
             }
         }
-        integ.sync_stats();
-        let stats = integ.stats.clone();
-        let events = std::mem::take(&mut integ.events);
-        drop(integ);
-        for e in &events {
-            self.log.push(e.to_string());
-        }
+        let stats = total.unwrap_or_default();
         if inconsistent_outputs > 0 {
             self.log.push(format!(
                 "warning: at {inconsistent_outputs} output times the velocities, accelerations and reaction forces could not be made consistent (singular constraint Jacobian); the integrator's values were written"
             ));
         }
+        if params.fixed.is_some() {
+            self.log.push(format!(
+                "fixed-step option: largest local error measure {max_local:.3e}"
+            ));
+            self.push_rti_report(rti, settings, params.hinit);
+        }
         let wall = start.elapsed().as_secs_f64();
+        self.finish_dynamic(stats, wall, new_frames, failure)
+    }
+
+    /// Log the statistics, keep the frames and the last state, and report
+    /// the failure (if any) after the frames computed before it.
+    pub(crate) fn finish_dynamic(
+        &mut self,
+        stats: Statistics,
+        wall: f64,
+        new_frames: Vec<Frame>,
+        failure: Option<SolverError>,
+    ) -> Result<Statistics, SolverError> {
         self.log.push(format!(
             "dynamic analysis statistics ({wall:.3} s wall clock):\n{stats}"
         ));
@@ -391,12 +515,163 @@ impl Simulation {
             None => Ok(stats),
             Some(e) => {
                 self.log.push(format!("ERROR: {e}"));
-                Err(SolverError::Integration {
-                    t: e.t,
-                    message: e.message,
-                })
+                Err(e)
             }
         }
+    }
+
+    /// A segment ended: `stop` is None at the last output time, else the
+    /// integrator's stop with its last accepted state. Ok(true): restart the
+    /// integrator (the rank changed; consistent conditions are in
+    /// `self.state`); Ok(false): the analysis is done; Err: it failed
+    /// (fixed-step runs never restart, seeds).
+    pub(crate) fn after_segment(
+        &mut self,
+        guard: &mut RestartGuard,
+        stop: Option<(IntegrationError, f64, Vec<f64>, Vec<f64>)>,
+        fixed: bool,
+        drift: Option<(usize, f64)>,
+    ) -> Result<bool, SolverError> {
+        let Some((e, t, q, u)) = stop else {
+            return Ok(false);
+        };
+        if !(fixed && e.kind == StopKind::Failure)
+            && self.restart_on_rank_change(guard, &e, t, &q, &u, drift)?
+        {
+            return Ok(true);
+        }
+        Err(SolverError::Integration {
+            t: e.t,
+            message: e.message,
+        })
+    }
+
+    /// The Real Time Index report of a fixed-step run, logged and shown.
+    pub(crate) fn push_rti_report(
+        &mut self,
+        meter: Option<RtiMeter>,
+        settings: &IntegratorSettings,
+        step: f64,
+    ) {
+        if let Some(summary) = meter.and_then(|m| m.summary()) {
+            let report = rti_report(
+                &format!("Fixed Step {}/I3", settings.kind.name()),
+                &self.sys.model.units.time,
+                settings.hratio.unwrap_or(1),
+                step,
+                &summary,
+            );
+            self.log.push(report.clone());
+            self.reports.push(report);
+        }
+    }
+
+    /// The integration stopped at the accepted state (t, q, u): because a
+    /// deactivated equation drifted (`drift`), or because it failed. Re-check
+    /// the constraint rank there; if the redundant set changed, log it,
+    /// compute consistent initial conditions at t and return Ok(true): the
+    /// caller restarts its integrator (order 1). Ok(false): nothing changed,
+    /// the stop stands.
+    pub(crate) fn restart_on_rank_change(
+        &mut self,
+        guard: &mut RestartGuard,
+        e: &IntegrationError,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        drift: Option<(usize, f64)>,
+    ) -> Result<bool, SolverError> {
+        let structural = e.kind == StopKind::StructureChanged;
+        if !structural && !guard.may_retry_failure(t) {
+            return Ok(false);
+        }
+        if guard.count >= MAX_RANK_RESTARTS {
+            return Err(SolverError::Integration {
+                t,
+                message: format!(
+                    "the constraint rank changed {MAX_RANK_RESTARTS} times; the model keeps passing through singular configurations"
+                ),
+            });
+        }
+        if !self.recheck_redundancy(t, q) {
+            return match drift {
+                Some((k, v)) if structural => Err(SolverError::Integration {
+                    t,
+                    message: format!(
+                        "redundant constraint equation {} in {} is violated ({v:.3e}) although it is still dependent on the active equations: the model is inconsistently over-constrained",
+                        self.sys.equations[k].name,
+                        self.sys.model.describe(self.sys.equations[k].element)
+                    ),
+                }),
+                _ => Ok(false),
+            };
+        }
+        guard.count += 1;
+        guard.last_t = Some(t);
+        self.solve_configuration(t, q, u)
+            .map_err(|err| SolverError::Integration {
+                t,
+                message: format!("no consistent restart after the constraint rank changed: {err}"),
+            })?;
+        self.log.push(format!(
+            "integration restarted at t = {t:.6e} from consistent initial conditions (order 1)"
+        ));
+        Ok(true)
+    }
+
+    /// Redundancy detection at (t, q); deactivates and reactivates
+    /// equations to match, logging each change. Returns whether anything
+    /// changed.
+    pub(crate) fn recheck_redundancy(&mut self, t: f64, q: &[f64]) -> bool {
+        let redundant = find_redundant(&self.sys, q, t);
+        let mut changed = false;
+        for k in 0..self.sys.neq() {
+            let active = redundant.binary_search(&k).is_err();
+            if self.sys.active[k] == active {
+                continue;
+            }
+            changed = true;
+            self.sys.active[k] = active;
+            let e = &self.sys.equations[k];
+            let what = if active {
+                "reactivating constraint equation"
+            } else {
+                "deactivating constraint equation"
+            };
+            let why = if active {
+                "no longer redundant"
+            } else {
+                "redundant"
+            };
+            self.log.push(format!(
+                "t = {t:.6e}: {what} {} in {} ({why} in the current configuration)",
+                e.name,
+                self.sys.model.describe(e.element)
+            ));
+        }
+        if changed {
+            self.log.push(format!(
+                "degrees of freedom after the rank change: {}",
+                self.sys.dof()
+            ));
+        }
+        changed
+    }
+}
+
+/// Restarts after rank changes in one analysis are limited; a failure is
+/// retried with a rank check once per time point.
+#[derive(Default)]
+pub(crate) struct RestartGuard {
+    count: usize,
+    last_t: Option<f64>,
+}
+
+const MAX_RANK_RESTARTS: usize = 20;
+
+impl RestartGuard {
+    fn may_retry_failure(&self, t: f64) -> bool {
+        self.last_t != Some(t)
     }
 }
 

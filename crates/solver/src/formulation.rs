@@ -19,6 +19,11 @@ pub struct I3Problem<'a> {
     pub sys: &'a System,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
+    /// Deactivated equations checked after every accepted step (empty
+    /// unless set by the caller).
+    pub watch: RedundancyWatch,
+    /// |Φ| bound for corrector convergence (see `constraint_tolerance`).
+    pub constraint_tol: f64,
 }
 
 impl<'a> I3Problem<'a> {
@@ -31,6 +36,8 @@ impl<'a> I3Problem<'a> {
             sys,
             classes,
             phi: vec![0.0; m],
+            watch: RedundancyWatch::default(),
+            constraint_tol: CONSTRAINT_TOL,
         }
     }
 }
@@ -78,14 +85,68 @@ pub(crate) fn check_finite(v: &[f64], what: impl Fn(usize) -> String) -> Result<
     }
 }
 
+/// A deactivated (redundant) equation violated by more than this (absolute,
+/// model units) is no longer dependent on the active ones: the configuration
+/// has changed the constraint rank. A truly dependent row follows the active
+/// rows to a small multiple of CONSTRAINT_TOL.
+pub const REDUNDANT_DRIFT_TOL: f64 = 1e-7;
+
+/// Watches the deactivated (redundant) equations during an integration: an
+/// equation whose residual grows by more than REDUNDANT_DRIFT_TOL from its
+/// value at the start has become independent of the active ones.
+#[derive(Default)]
+pub struct RedundancyWatch {
+    inactive: Vec<usize>,
+    allowed: Vec<f64>,
+    /// The equation (and its residual) that broke the watch.
+    pub drift: Option<(usize, f64)>,
+}
+
+impl RedundancyWatch {
+    /// Watch the equations deactivated in `sys`, starting from (q, t).
+    pub fn new(sys: &System, q: &[f64], t: f64) -> Self {
+        let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !sys.active[*k]).collect();
+        let allowed = inactive
+            .iter()
+            .map(|&k| REDUNDANT_DRIFT_TOL + sys.eval_equation(k, q, t, false).s.val.abs())
+            .collect();
+        RedundancyWatch {
+            inactive,
+            allowed,
+            drift: None,
+        }
+    }
+
+    /// False (and `drift` set) if a watched equation left its band at q.
+    pub fn holds(&mut self, sys: &System, q: &[f64], t: f64) -> bool {
+        for (&k, &tol) in self.inactive.iter().zip(&self.allowed) {
+            let v = sys.eval_equation(k, q, t, false).s.val;
+            if v.abs() > tol {
+                self.drift = Some((k, v));
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// Position constraints must hold to this absolute tolerance (model length
 /// units) when the corrector converges, so outputs satisfy |Φ| ≪ ERROR.
 pub const CONSTRAINT_TOL: f64 = 1e-10;
 
+/// The constraint tolerance for an integration at `error`: CONSTRAINT_TOL,
+/// tightened to ERROR/100 (not below 1e-12, the round-off floor of the
+/// index-3 iteration at small steps) for very small ERROR — otherwise the constraint
+/// noise the corrector leaves is as large as the error weights and the local
+/// error estimate stops shrinking with the step (seen at ERROR = 1e-10).
+pub fn constraint_tolerance(error: f64) -> f64 {
+    CONSTRAINT_TOL.min(0.01 * error).max(1e-12)
+}
+
 impl DaeProblem for I3Problem<'_> {
     fn residual_acceptable(&self, res: &[f64]) -> bool {
         let start = 2 * self.sys.nq();
-        res[start..].iter().all(|v| v.abs() <= CONSTRAINT_TOL)
+        res[start..].iter().all(|v| v.abs() <= self.constraint_tol)
     }
     fn size(&self) -> usize {
         2 * self.sys.nq() + self.sys.neq()
@@ -133,6 +194,9 @@ impl DaeProblem for I3Problem<'_> {
         self.sys
             .constraint_jacobian(q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
         Ok(())
+    }
+    fn structure_holds(&mut self, t: f64, y: &[f64]) -> bool {
+        self.watch.holds(self.sys, &y[..self.sys.nq()], t)
     }
     fn describe_variable(&self, i: usize) -> String {
         let n = self.sys.nq();

@@ -2,15 +2,16 @@
 //! of REQUESTs. Implements the expression crate's [`EvalContext`] with the
 //! Adams measures (seeds: function expressions): marker displacements,
 //! velocities, accelerations and angles, net forces between markers, and
-//! the element results JOINT, MOTION, SFORCE and ORIENT.
+//! the element results JOINT, JPRIM, MOTION, SFORCE and ORIENT.
 
 use crate::analysis::Frame;
 use crate::requests::{euler313_angles, marker_state, wrench, MarkerState, Source};
 use mbsolve_expr::{EvalContext, EvalError, Expr, MeasureCall, MeasureKind};
 use mbsolve_mech::rotation::params_from_matrix;
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{ElementRef, FunctionRequest};
+use mbsolve_model::{ElementRef, FunctionRequest, MotionTarget, Variable};
 use nalgebra::{Matrix3, Quaternion, Vector3};
+use std::collections::HashMap;
 
 /// Time and measures of one frame.
 pub struct FrameContext<'a> {
@@ -106,14 +107,25 @@ impl FrameContext<'_> {
                 let jt = jt.ok_or_else(|| EvalError::new(format!("JOINT/{id} does not exist")))?;
                 (ElementRef::Joint(id), jt.i, jt.j)
             }
+            MeasureKind::Jprim => {
+                let jp = model.jprims.iter().find(|x| x.id == id);
+                let jp = jp.ok_or_else(|| EvalError::new(format!("JPRIM/{id} does not exist")))?;
+                (ElementRef::Jprim(id), jp.i, jp.j)
+            }
             MeasureKind::Motion => {
                 let mo = model.motions.iter().find(|x| x.id == id);
                 let mo = mo.ok_or_else(|| EvalError::new(format!("MOTION/{id} does not exist")))?;
-                let jt = model.joints.iter().find(|x| x.id == mo.joint);
-                let jt = jt.ok_or_else(|| {
-                    EvalError::new(format!("MOTION/{id}: JOINT/{} does not exist", mo.joint))
-                })?;
-                (ElementRef::Motion(id), jt.i, jt.j)
+                let (i, j) = match mo.target {
+                    MotionTarget::Markers { i, j, .. } => (i, j),
+                    MotionTarget::Joint { joint, .. } => {
+                        let jt = model.joints.iter().find(|x| x.id == joint);
+                        let jt = jt.ok_or_else(|| {
+                            EvalError::new(format!("MOTION/{id}: JOINT/{joint} does not exist"))
+                        })?;
+                        (jt.i, jt.j)
+                    }
+                };
+                (ElementRef::Motion(id), i, j)
             }
             _ => {
                 let fe = self
@@ -251,7 +263,7 @@ impl EvalContext for FrameContext<'_> {
                     _ => comp(n, 2),
                 }
             }
-            K::Joint | K::Motion | K::Sforce => self.element_result(m),
+            K::Joint | K::Jprim | K::Motion | K::Sforce => self.element_result(m),
             K::Orient => {
                 let ty = m.args.first().copied().unwrap_or(0);
                 let c = m.args.get(1).copied().unwrap_or(0);
@@ -275,9 +287,10 @@ impl EvalContext for FrameContext<'_> {
                 let sign = if p0.w < 0.0 { -1.0 } else { 1.0 };
                 Ok(sign * [p.w, p.i, p.j, p.k][c as usize - 1])
             }
-            K::Varval => Err(EvalError::new(
-                "VARVAL: VARIABLE elements are not supported yet",
-            )),
+            // Function requests inline their VARIABLEs when compiled.
+            K::Varval => Err(EvalError::new(format!(
+                "{m}: VARIABLEs are substituted when a request is compiled; this expression was not"
+            ))),
         }
     }
 }
@@ -289,13 +302,28 @@ pub struct CompiledFunctionRequest {
     pub components: Vec<(usize, Expr)>,
 }
 
+/// The model's VARIABLEs compiled, by id, for [`Expr::with_variables`].
+pub fn compile_variables(variables: &[Variable]) -> Result<HashMap<u32, Expr>, String> {
+    variables
+        .iter()
+        .map(|v| {
+            Expr::parse(&v.function)
+                .map(|e| (v.id, e))
+                .map_err(|e| format!("VARIABLE/{}: {e}", v.id))
+        })
+        .collect()
+}
+
 impl CompiledFunctionRequest {
-    pub fn new(req: &FunctionRequest) -> Result<Self, String> {
+    /// Compiles the defined components with every VARVAL(id) replaced by
+    /// VARIABLE/id's expression (`variables`, from [`compile_variables`]).
+    pub fn new(req: &FunctionRequest, variables: &HashMap<u32, Expr>) -> Result<Self, String> {
         let mut components = Vec::new();
         for (k, src) in req.components.iter().enumerate() {
             if let Some(src) = src {
-                let e =
-                    Expr::parse(src).map_err(|e| format!("REQUEST/{}: F{}: {e}", req.id, k + 1))?;
+                let e = Expr::parse(src)
+                    .and_then(|e| e.with_variables(variables))
+                    .map_err(|e| format!("REQUEST/{}: F{}: {e}", req.id, k + 1))?;
                 components.push((k, e));
             }
         }

@@ -3,12 +3,16 @@
 //! F = velocity terms − Q + Φ_qᵀλ, position constraints Φ; deactivated
 //! redundant rows pin λ_k = 0).
 
-use crate::analysis::{Frame, Simulation, SolverError};
+use crate::analysis::{Frame, RestartGuard, Simulation, SolverError};
 use crate::formulation::{
-    check_finite, constraint_rows, coordinate_name, equation_name, AsmSink, CONSTRAINT_TOL,
+    check_finite, constraint_rows, constraint_tolerance, coordinate_name, equation_name, AsmSink,
+    RedundancyWatch, CONSTRAINT_TOL,
 };
 use crate::hht_settings::{describe, hht_params};
-use mbsolve_integrate::{Hht, ProblemError, SecondOrderProblem, SlotAssembler, Statistics};
+use crate::rti_report::time_unit;
+use mbsolve_integrate::{
+    Hht, ProblemError, RtiMeter, SecondOrderProblem, SlotAssembler, Statistics,
+};
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::IntegratorSettings;
 use std::time::Instant;
@@ -29,6 +33,9 @@ impl Sink for ScaledSink<'_> {
 pub struct I3SecondOrder<'a> {
     pub sys: &'a System,
     phi: Vec<f64>,
+    /// See `I3Problem::watch`.
+    pub watch: RedundancyWatch,
+    pub constraint_tol: f64,
 }
 
 impl<'a> I3SecondOrder<'a> {
@@ -36,6 +43,8 @@ impl<'a> I3SecondOrder<'a> {
         I3SecondOrder {
             sys,
             phi: vec![0.0; sys.neq()],
+            watch: RedundancyWatch::default(),
+            constraint_tol: CONSTRAINT_TOL,
         }
     }
 }
@@ -100,7 +109,10 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         Ok(())
     }
     fn constraint_tolerance(&self) -> f64 {
-        CONSTRAINT_TOL
+        self.constraint_tol
+    }
+    fn structure_holds(&mut self, t: f64, q: &[f64]) -> bool {
+        self.watch.holds(self.sys, q, t)
     }
     fn describe_coordinate(&self, i: usize) -> String {
         coordinate_name(self.sys, i)
@@ -132,71 +144,88 @@ pub fn dynamic(
         ));
     }
     let start = Instant::now();
-    let mut problem = I3SecondOrder::new(&sim.sys);
-    let s = &sim.state;
-    let mut integ =
-        Hht::new(&mut problem, params, s.t, &s.q, &s.u, &s.a, &s.lambda).map_err(|e| {
-            SolverError::Integration {
-                t: e.t,
-                message: e.message,
-            }
-        })?;
     let mut new_frames = Vec::with_capacity(times.len());
     let mut failure = None;
-    for &t in times {
-        match integ.advance_to(t) {
-            Ok(()) => {
-                new_frames.push(Frame {
-                    t,
-                    q: integ.q().to_vec(),
-                    u: integ.u().to_vec(),
-                    a: integ.a().to_vec(),
-                    lambda: integ.lambda().to_vec(),
-                });
-                if let Some(report) = sim.progress.as_mut() {
-                    report(t);
+    let mut total: Option<Statistics> = None;
+    let mut restarts = RestartGuard::default();
+    let mut next = 0usize;
+    let mut rti = params.fixed.as_ref().map(|_| {
+        let (_, _, to_s) = time_unit(&sim.sys.model.units.time);
+        RtiMeter::new(params.hinit * to_s)
+    });
+    // Segments between rank changes, as for GSTIFF (analysis.rs).
+    loop {
+        let mut problem = I3SecondOrder::new(&sim.sys);
+        let s = &sim.state;
+        problem.watch = RedundancyWatch::new(&sim.sys, &s.q, s.t);
+        problem.constraint_tol = constraint_tolerance(params.error);
+        let mut integ = Hht::new(
+            &mut problem,
+            params.clone(),
+            s.t,
+            &s.q,
+            &s.u,
+            &s.a,
+            &s.lambda,
+        )
+        .map_err(|e| SolverError::Integration {
+            t: e.t,
+            message: e.message,
+        })?;
+        integ.rti = rti.take();
+        let mut stop = None;
+        while next < times.len() {
+            let t = times[next];
+            match integ.advance_to(t) {
+                Ok(()) => {
+                    new_frames.push(Frame {
+                        t,
+                        q: integ.q().to_vec(),
+                        u: integ.u().to_vec(),
+                        a: integ.a().to_vec(),
+                        lambda: integ.lambda().to_vec(),
+                    });
+                    next += 1;
+                    if let Some(report) = sim.progress.as_mut() {
+                        report(t);
+                    }
+                }
+                Err(e) => {
+                    stop = Some((e, integ.t, integ.q().to_vec(), integ.u().to_vec()));
+                    break;
                 }
             }
-            Err(e) => {
-                failure = Some(e);
+        }
+        integ.sync_stats();
+        let stats = integ.stats.clone();
+        let fixed = integ.params().fixed.is_some();
+        let max_local = integ.max_local_error;
+        rti = integ.rti.take();
+        let events = std::mem::take(&mut integ.events);
+        drop(integ);
+        let drift = problem.watch.drift;
+        for e in &events {
+            sim.log.push(e.to_string());
+        }
+        if fixed {
+            sim.log.push(format!(
+                "fixed-step option: largest local error measure {max_local:.3e}"
+            ));
+        }
+        match &mut total {
+            None => total = Some(stats),
+            Some(tot) => tot.accumulate(&stats),
+        }
+        match sim.after_segment(&mut restarts, stop, fixed, drift) {
+            Ok(true) => continue,
+            Ok(false) => break,
+            Err(err) => {
+                failure = Some(err);
                 break;
             }
         }
     }
-    integ.sync_stats();
-    let stats = integ.stats.clone();
-    let fixed = integ.params().fixed.is_some();
-    let max_local = integ.max_local_error;
-    let events = std::mem::take(&mut integ.events);
-    drop(integ);
-    for e in &events {
-        sim.log.push(e.to_string());
-    }
-    if fixed {
-        sim.log.push(format!(
-            "fixed-step option: largest local error measure {max_local:.3e}"
-        ));
-    }
+    sim.push_rti_report(rti, settings, params.hinit);
     let wall = start.elapsed().as_secs_f64();
-    sim.log.push(format!(
-        "dynamic analysis statistics ({wall:.3} s wall clock):\n{stats}"
-    ));
-    sim.stats.push(("dynamic".into(), stats.clone(), wall));
-    if let Some(last) = new_frames.last() {
-        sim.state = last.clone();
-    }
-    sim.frames.extend(new_frames);
-    match failure {
-        None => Ok(stats),
-        Some(e) => {
-            sim.log.push(format!(
-                "ERROR: integration stopped at t = {:.6e}: {}",
-                e.t, e.message
-            ));
-            Err(SolverError::Integration {
-                t: e.t,
-                message: e.message,
-            })
-        }
-    }
+    sim.finish_dynamic(total.unwrap_or_default(), wall, new_frames, failure)
 }

@@ -2,19 +2,10 @@
 //! documented defaults (seeds: INTEGRATOR arguments, "The HHT and Newmark
 //! Integrators", "Fixed Step Integrator Option"; SPEC §2).
 
-use mbsolve_integrate::{FixedStep, HhtParams};
+use mbsolve_integrate::HhtParams;
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
-const DEFAULT_PATTERN: [bool; 10] = [
-    true, false, false, false, true, false, false, false, true, false,
-];
-
-fn fmt_pattern(p: &[bool]) -> String {
-    p.iter()
-        .map(|b| if *b { "T" } else { "F" })
-        .collect::<Vec<_>>()
-        .join(":")
-}
+use crate::settings::{fixed_step_option, fmt_pattern};
 
 /// Validate the settings of an HHT or NEWMARK run whose output step is
 /// `dtout`. Defaults: ALPHA −0.3 (HHT), BETA 0.36 and GAMMA 0.7 (NEWMARK),
@@ -119,86 +110,27 @@ pub fn hht_params(s: &IntegratorSettings, dtout: f64) -> Result<HhtParams, Strin
     }
     let converge_multipliers = !matches!(s.corrector, Some(CorrectorKind::Modified));
 
-    if let Some(fixit) = s.fixit {
-        if newmark {
-            return Err(
-                "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not NEWMARK"
-                    .into(),
-            );
-        }
-        if !(1..=10).contains(&fixit) {
-            return Err(format!(
-                "INTEGRATOR: FIXIT = {fixit} is out of range (1 to 10)"
-            ));
-        }
-        let hratio = s.hratio.unwrap_or(1);
-        if hratio < 1 {
-            return Err(format!(
-                "INTEGRATOR: HRATIO = {hratio} is out of range (a positive integer)"
-            ));
-        }
-        let maxerr = s.maxerr.unwrap_or(f64::INFINITY);
-        if maxerr.is_nan() || maxerr <= 0.0 {
-            return Err(format!(
-                "INTEGRATOR: MAXERR = {maxerr} is out of range (MAXERR > 0)"
-            ));
-        }
-        let pattern = s
-            .pattern
-            .clone()
-            .unwrap_or_else(|| DEFAULT_PATTERN.to_vec());
-        if pattern.iter().all(|p| !p) {
-            return Err(format!(
-                "INTEGRATOR: PATTERN = {} (adaptive Jacobian evaluation) is not allowed with FIXIT",
-                fmt_pattern(&pattern)
-            ));
-        }
-        // The step is DTOUT/HRATIO; a larger HINIT is reset to it, and HMAX,
-        // HMIN, ERROR, MAXIT and CORRECTOR are ignored (seeds).
-        let step = dtout / hratio as f64;
-        let h = match s.hinit {
-            Some(hi) if hi > 0.0 && hi.is_finite() => hi.min(step),
-            Some(hi) => {
-                return Err(format!(
-                    "INTEGRATOR: HINIT = {hi} is out of range (HINIT > 0)"
-                ))
-            }
-            None => step,
-        };
-        if let Some(a) = s.adaptivity {
-            if !(a >= 0.0 && a.is_finite()) {
-                return Err(format!(
-                    "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0)"
-                ));
-            }
-        }
+    if s.fixit.is_some() && newmark {
+        return Err(
+            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not NEWMARK"
+                .into(),
+        );
+    }
+    if let Some(f) = fixed_step_option(s, dtout)? {
         return Ok(HhtParams {
             alpha,
             beta,
             gamma,
             error,
-            hmax: h,
-            hmin: h,
-            hinit: h,
-            maxit: fixit as usize,
-            pattern,
+            hmax: f.step,
+            hmin: f.step,
+            hinit: f.step,
+            maxit: f.fixed.iterations,
+            pattern: f.pattern,
             converge_multipliers,
             adaptivity: 0.0,
-            fixed: Some(FixedStep {
-                iterations: fixit as usize,
-                maxerr,
-            }),
+            fixed: Some(f.fixed),
         });
-    }
-    for (given, arg) in [
-        (s.hratio.is_some(), "HRATIO"),
-        (s.maxerr.is_some(), "MAXERR"),
-    ] {
-        if given {
-            return Err(format!(
-                "INTEGRATOR: {arg} applies only to the fixed-step option (give FIXIT)"
-            ));
-        }
     }
 
     let hmax = s.hmax.unwrap_or(dtout);
@@ -394,7 +326,7 @@ mod tests {
         s.hratio = Some(4);
         let p = hht_params(&s, 0.01).unwrap();
         assert_eq!(p.hinit, 0.0025);
-        assert_eq!(p.pattern, DEFAULT_PATTERN.to_vec());
+        assert_eq!(p.pattern, crate::settings::DEFAULT_PATTERN.to_vec());
         assert_eq!(p.fixed.as_ref().unwrap().iterations, 3);
         s.pattern = Some(vec![false]);
         assert!(hht_params(&s, 0.01)

@@ -14,6 +14,7 @@ pub mod linear;
 pub mod models;
 pub mod redundancy;
 pub mod requests;
+pub mod rti_report;
 pub mod settings;
 pub mod statics;
 

@@ -146,12 +146,27 @@ pub fn slider_crank(r: f64, l: f64, omega: f64) -> Model {
         i: 41,
         j: 11,
     });
-    m.motions.push(Motion {
-        id: 1,
-        joint: 1,
-        dof: MotionDof::Rotation,
-        function: Arc::new(TimeFn(move |t: f64| [omega * t, omega, 0.0])),
-    });
+    m.motions.push(Motion::on_joint(
+        1,
+        1,
+        MotionDof::Rotation,
+        Arc::new(TimeFn(move |t: f64| [omega * t, omega, 0.0])),
+    ));
+    m
+}
+
+/// The slider-crank of `slider_crank` without its motion or gravity: the
+/// crank starts at ω about the pivot and the linkage spins freely
+/// (benchmark and convergence model; 1 DOF).
+pub fn free_slider_crank(r: f64, l: f64, omega: f64) -> Model {
+    let mut m = slider_crank(r, l, 0.0);
+    m.title = "free slider-crank".into();
+    m.motions.clear();
+    m.gravity = Vector3::zeros();
+    if let Some(crank) = m.parts.iter_mut().find(|p| p.id == 2) {
+        crank.angular_velocity = Vector3::new(0.0, 0.0, omega);
+        crank.velocity = Vector3::new(0.0, 0.5 * r * omega, 0.0);
+    }
     m
 }
 
@@ -186,7 +201,23 @@ pub fn four_bar() -> Model {
         pa[0] + along * dx / dist - h * dy / dist,
         pa[1] + along * dy / dist + h * dx / dist,
     ];
-    let mut m = Model::new("four-bar");
+    linkage("four-bar", d, pa, pb)
+}
+
+/// Parallelogram four-bar (cranks r, coupler and ground link l) starting
+/// flat: both cranks along +x, every link on the x axis. That is a singular
+/// configuration — the in-plane constraint rank drops by one, so assembly
+/// finds a fourth redundant equation that becomes independent again as soon
+/// as the linkage moves.
+pub fn flat_parallelogram(r: f64, l: f64) -> Model {
+    linkage("flat parallelogram", l, [r, 0.0], [l + r, 0.0])
+}
+
+/// Four-bar of uniform 1 kg rods from four 3-D revolute joints about z under
+/// gravity −y: ground pivots (0,0) and (d,0), crank to `pa`, coupler to
+/// `pb`, rocker back to (d,0).
+fn linkage(title: &str, d: f64, pa: [f64; 2], pb: [f64; 2]) -> Model {
+    let mut m = Model::new(title);
     m.gravity = Vector3::new(0.0, -9.81, 0.0);
     m.parts.push(Part::ground(1));
     marker(&mut m, 10, 1, [0.0; 3]);

@@ -53,11 +53,18 @@ pub fn find_redundant(sys: &System, q: &[f64], t: f64) -> Vec<usize> {
             .filter(|(_, a, _)| roots[*a] == root)
             .count();
         // Motions on joints add an edge without a loop; count them out.
+        // (A marker motion is an element of its own: it can close a loop.)
+        let joint_motion = |el: &mbsolve_model::ElementRef| match el {
+            mbsolve_model::ElementRef::Motion(id) => sys
+                .model
+                .motions
+                .iter()
+                .any(|m| m.id == *id && m.joint().is_some()),
+            _ => false,
+        };
         let motions = joint_edges
             .iter()
-            .filter(|(el, a, _)| {
-                roots[*a] == root && matches!(el, mbsolve_model::ElementRef::Motion(_))
-            })
+            .filter(|(el, a, _)| roots[*a] == root && joint_motion(el))
             .count();
         if edges - motions < nodes {
             continue; // a tree: its equations are independent

@@ -6,12 +6,12 @@
 //! the body-fixed 3-1-3 Euler angles of I's axes relative to J's, in degrees.
 
 use crate::analysis::Frame;
-use crate::functions::{CompiledFunctionRequest, FrameContext};
+use crate::functions::{compile_variables, CompiledFunctionRequest, FrameContext};
 use mbsolve_mech::forces::Direction;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::{e_mat, rot};
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{ElementRef, Id, Measure, Model, Request, RequestKind};
+use mbsolve_model::{ElementRef, Id, Measure, Model, MotionTarget, Request, RequestKind};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
 /// Column suffixes of each request kind, in output order.
@@ -92,10 +92,10 @@ pub fn euler313_angles(r: &Matrix3<f64>) -> (f64, f64, f64) {
 /// Which force-producing elements a wrench sums.
 #[derive(Clone, Copy)]
 pub(crate) enum Source {
-    /// Every joint, motion and force element acting between markers I and J
-    /// (in either order): the FORCE request and FX…TM.
+    /// Every joint, joint primitive, motion and force element acting between
+    /// markers I and J (in either order): the FORCE request and FX…TM.
     Between(Id, Option<Id>),
-    /// One element (JOINT(…), MOTION(…), SFORCE(…)).
+    /// One element (JOINT(…), JPRIM(…), MOTION(…), SFORCE(…)).
     Element(ElementRef),
 }
 
@@ -160,12 +160,19 @@ pub(crate) fn wrench(
             .find(|jt| jt.id == id)
             .map(|jt| (jt.i, Some(jt.j)))
     };
-    let motion_joint = |id: Id| {
+    let jprim_markers = |id: Id| {
         sys.model
-            .motions
+            .jprims
             .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.joint)
+            .find(|jp| jp.id == id)
+            .map(|jp| (jp.i, Some(jp.j)))
+    };
+    let motion_markers = |id: Id| {
+        let mo = sys.model.motions.iter().find(|m| m.id == id)?;
+        match mo.target {
+            MotionTarget::Joint { joint, .. } => joint_markers(joint),
+            MotionTarget::Markers { i, j, .. } => Some((i, Some(j))),
+        }
     };
     // A GCON acts at its I marker; it connects I with the request's other
     // marker when its function reads that marker.
@@ -198,7 +205,8 @@ pub(crate) fn wrench(
         }
         let markers = match eq.element {
             ElementRef::Joint(id) => joint_markers(id),
-            ElementRef::Motion(id) => motion_joint(id).and_then(joint_markers),
+            ElementRef::Jprim(id) => jprim_markers(id),
+            ElementRef::Motion(id) => motion_markers(id),
             ElementRef::Gcon(id) => gcon_markers(id),
             _ => continue,
         };
@@ -308,8 +316,12 @@ impl Outputs {
             .iter()
             .map(|r| (r.id, Item::Standard(r.clone())))
             .collect();
+        let variables = compile_variables(&model.variables)?;
         for f in &model.function_requests {
-            items.push((f.id, Item::Function(CompiledFunctionRequest::new(f)?)));
+            items.push((
+                f.id,
+                Item::Function(CompiledFunctionRequest::new(f, &variables)?),
+            ));
         }
         items.sort_by_key(|(id, _)| *id);
         let mut header = Vec::new();

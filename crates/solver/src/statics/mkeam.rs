@@ -198,6 +198,10 @@ fn search(
         pattern: vec![true],
         error_classes: vec![VarClass::Displacement],
         corrector_classes: vec![VarClass::Displacement, VarClass::Velocity],
+        adaptivity: 0.0,
+        fixed: None,
+        constant_step: false,
+        interpolate: false,
     };
     let mut prob = FrozenTime {
         inner: I3Problem::new(sys),

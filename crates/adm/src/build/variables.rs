@@ -1,0 +1,215 @@
+//! VARIABLE statements and the functions that read them (VARVAL), and the
+//! checks on element results named in expressions, done once every
+//! statement is read (Adams allows forward references).
+//!
+//! Explicit VARIABLEs are inlined: VARVAL(id) in an SFORCE, MOTION or GCON
+//! function is replaced by the variable's expression
+//! ([`mbsolve_expr::Expr::with_variables`]), so values and exact
+//! derivatives flow through the usual measures. Function REQUESTs keep
+//! their text; the solver inlines the model's variables when it compiles
+//! them. A VARIABLE that depends on itself is an implicit VARIABLE, reported
+//! as not supported yet.
+
+use super::{Builder, Space};
+use crate::args::Args;
+use crate::error::Pos;
+use crate::syntax::{ExprText, Statement};
+use crate::AdmError;
+use mbsolve_expr::{
+    Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction, MeasureCall,
+};
+use mbsolve_model::{
+    ConstraintFunction, ElementRef, ForceKind, Id, Measure, StateFunction, TimeFunction, Variable,
+};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Which model function a pending expression becomes.
+enum Target {
+    Force(usize),
+    Motion(usize),
+    Gcon(usize),
+}
+
+/// A force, motion or GCON function that reads VARVAL.
+pub(crate) struct PendingFunction {
+    target: Target,
+    expr: Expr,
+    text: ExprText,
+    label: String,
+}
+
+impl PendingFunction {
+    pub fn force(index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+        PendingFunction {
+            target: Target::Force(index),
+            expr,
+            text,
+            label,
+        }
+    }
+    pub fn motion(index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+        PendingFunction {
+            target: Target::Motion(index),
+            expr,
+            text,
+            label,
+        }
+    }
+    pub fn gcon(index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+        PendingFunction {
+            target: Target::Gcon(index),
+            expr,
+            text,
+            label,
+        }
+    }
+}
+
+/// An element result (SFORCE(id, jflag, comp, rm)) named in an expression.
+pub(crate) struct ElementCall {
+    pub call: MeasureCall,
+    pub pos: Pos,
+    pub label: String,
+}
+
+/// Stands in for a function until its VARIABLEs are known; always replaced
+/// by `Builder::finish` (or the build fails), never evaluated.
+#[derive(Clone, Copy)]
+pub(crate) struct Unresolved;
+
+impl fmt::Debug for Unresolved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Unresolved")
+    }
+}
+impl TimeFunction for Unresolved {
+    fn eval(&self, _t: f64) -> [f64; 3] {
+        [f64::NAN; 3]
+    }
+}
+impl StateFunction for Unresolved {
+    fn measures(&self) -> &[Measure] {
+        &[]
+    }
+    fn eval(&self, _t: f64, _m: &[f64], _dm: &mut [f64]) -> (f64, f64) {
+        (f64::NAN, f64::NAN)
+    }
+}
+impl ConstraintFunction for Unresolved {
+    fn measures(&self) -> &[Measure] {
+        &[]
+    }
+    fn eval2(&self, _t: f64, _m: &[f64], _g: &mut [f64], _h: &mut [f64]) -> f64 {
+        f64::NAN
+    }
+}
+
+impl Builder<'_> {
+    /// VARIABLE/id, FUNCTION = expression.
+    pub(super) fn variable(
+        &mut self,
+        st: &Statement,
+        label: String,
+        id: Id,
+    ) -> Result<(), AdmError> {
+        let mut a = Args::new(self.file, st, label, &["FUNCTION", "IC", "ROUTINE"], &[])?;
+        self.define(Space::Variable, id, st.pos, &a.label)?;
+        let Some(e) = a.expr("FUNCTION")? else {
+            if a.has("ROUTINE") {
+                return a.finish();
+            }
+            return Err(a.err_here("missing FUNCTION ="));
+        };
+        let label = a.label.clone();
+        let expr = self.compile(e, &label)?;
+        a.finish()?;
+        self.model.variables.push(Variable {
+            id,
+            function: expr.source().to_string(),
+        });
+        self.variables.push((id, expr, e.clone(), label));
+        self.source(ElementRef::Variable(id), st.pos);
+        Ok(())
+    }
+
+    /// Every VARIABLE must be explicit (no cycle through VARVAL); then the
+    /// pending functions are inlined and converted.
+    pub(super) fn resolve_variables(&mut self) -> Result<(), AdmError> {
+        let map: HashMap<Id, Expr> = self
+            .variables
+            .iter()
+            .map(|(id, e, _, _)| (*id, e.clone()))
+            .collect();
+        for (id, _, text, label) in &self.variables {
+            if let Err(x) = Expr::variable_with_variables(*id, &map) {
+                return Err(self.err(text.pos_at(x.span.start), label, &x.message));
+            }
+        }
+        for p in std::mem::take(&mut self.pending_functions) {
+            let inlined = expr_result(self, p.expr.with_variables(&map), &p)?;
+            match p.target {
+                Target::Force(k) => {
+                    let f = expr_result(self, ExprStateFunction::new(inlined), &p)?;
+                    let f: Arc<dyn StateFunction> = Arc::new(f);
+                    match &mut self.model.forces[k].kind {
+                        ForceKind::TranslationalActionReaction { function }
+                        | ForceKind::RotationalActionReaction { function }
+                        | ForceKind::TranslationalActionOnly { function }
+                        | ForceKind::RotationalActionOnly { function } => *function = f,
+                        _ => {}
+                    }
+                }
+                Target::Motion(k) => {
+                    let f = expr_result(self, ExprTimeFunction::new(inlined), &p)?;
+                    self.model.motions[k].function = Arc::new(f);
+                }
+                Target::Gcon(k) => {
+                    let f = expr_result(self, ExprConstraintFunction::new(inlined), &p)?;
+                    self.model.gcons[k].function = Arc::new(f);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// SFORCE(id, jflag, comp, rm) must name a component the SFORCE has: a
+    /// ROTATIONAL SFORCE applies a torque only, so its force components
+    /// (1–4) are rejected as Adams rejects them ("Wrong component: 2. No
+    /// force in corresponding object.", ADM-GRAMMAR §6, chrono RotSpring).
+    pub(super) fn check_element_calls(&self) -> Result<(), AdmError> {
+        for c in &self.element_calls {
+            let id = c.call.args.first().copied().unwrap_or(0);
+            let comp = c.call.args.get(2).copied().unwrap_or(0);
+            let Some(f) = self.model.forces.iter().find(|f| f.id == id) else {
+                continue;
+            };
+            let rotational = matches!(
+                f.kind,
+                ForceKind::RotationalActionReaction { .. } | ForceKind::RotationalActionOnly { .. }
+            );
+            if rotational && (1..=4).contains(&comp) {
+                return Err(self.err(
+                    c.pos,
+                    &c.label,
+                    format!(
+                        "illegal function expression {}: Wrong component: {comp}. No force in corresponding object (SFORCE/{id} is ROTATIONAL: it applies a torque only)",
+                        c.call
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An expression-crate result as a reader error at the pending function's
+/// text.
+fn expr_result<T>(
+    b: &Builder,
+    r: Result<T, mbsolve_expr::ExprError>,
+    p: &PendingFunction,
+) -> Result<T, AdmError> {
+    r.map_err(|x| b.err(p.text.pos_at(x.span.start), &p.label, &x.message))
+}

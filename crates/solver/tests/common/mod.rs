@@ -1,0 +1,84 @@
+//! Reference helpers shared by the whole-model tests: the elliptic-integral
+//! pendulum period, zero crossings between output frames, constraint
+//! residuals and run-to-run differences.
+#![allow(dead_code)]
+
+use mbsolve_solver::{Frame, Simulation};
+
+/// Complete elliptic integral of the first kind K(k) by the AGM.
+pub fn ellip_k(k: f64) -> f64 {
+    let (mut a, mut b) = (1.0, (1.0 - k * k).sqrt());
+    for _ in 0..30 {
+        let (an, bn) = ((a + b) / 2.0, (a * b).sqrt());
+        a = an;
+        b = bn;
+    }
+    std::f64::consts::PI / (2.0 * a)
+}
+
+/// Exact period of a pendulum of equivalent length `l` released from
+/// horizontal (amplitude 90°).
+pub fn horizontal_pendulum_period(l: f64, g: f64) -> f64 {
+    4.0 * (l / g).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin())
+}
+
+/// Time where x (body 0 CM) crosses zero between two frames, by cubic
+/// Hermite interpolation with the velocity.
+pub fn crossing(f0: &Frame, f1: &Frame) -> f64 {
+    let h = f1.t - f0.t;
+    let (p0, p1, m0, m1) = (f0.q[0], f1.q[0], f0.u[0] * h, f1.u[0] * h);
+    let x = |s: f64| {
+        let (s2, s3) = (s * s, s * s * s);
+        (2.0 * s3 - 3.0 * s2 + 1.0) * p0
+            + (s3 - 2.0 * s2 + s) * m0
+            + (-2.0 * s3 + 3.0 * s2) * p1
+            + (s3 - s2) * m1
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if (x(lo) > 0.0) == (x(mid) > 0.0) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    f0.t + 0.5 * (lo + hi) * h
+}
+
+/// All zero crossings of body 0's x over a run.
+pub fn crossings(frames: &[Frame]) -> Vec<f64> {
+    frames
+        .windows(2)
+        .filter(|w| (w[0].q[0] > 0.0) != (w[1].q[0] > 0.0))
+        .map(|w| crossing(&w[0], &w[1]))
+        .collect()
+}
+
+/// Largest |Φ| (active equations) at one frame.
+pub fn max_phi(sim: &Simulation, f: &Frame) -> f64 {
+    let mut phi = vec![0.0; sim.sys.neq()];
+    sim.sys.constraints(&f.q, f.t, &mut phi);
+    phi.iter().fold(0.0, |a, v| a.max(v.abs()))
+}
+
+/// Largest |Φ| over every frame of a run.
+pub fn worst_phi(sim: &Simulation) -> f64 {
+    sim.frames
+        .iter()
+        .map(|f| max_phi(sim, f))
+        .fold(0.0, f64::max)
+}
+
+/// Largest coordinate difference over all frames of two runs.
+pub fn max_diff(a: &Simulation, b: &Simulation) -> f64 {
+    a.frames
+        .iter()
+        .zip(&b.frames)
+        .map(|(x, y)| {
+            (0..x.q.len())
+                .map(|i| (x.q[i] - y.q[i]).abs())
+                .fold(0.0, f64::max)
+        })
+        .fold(0.0, f64::max)
+}
