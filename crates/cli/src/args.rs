@@ -11,10 +11,22 @@ pub struct RunOptions {
 }
 
 #[derive(Debug, PartialEq)]
+pub struct PlotOptions {
+    pub csv: PathBuf,
+    /// Column names or request names (`request_3` = all its components);
+    /// empty = every column.
+    pub columns: Vec<String>,
+    /// Output image; its extension (.svg or .png) picks the format.
+    /// Default: the CSV's path with `.svg`.
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, PartialEq)]
 pub enum Cli {
     Help,
     Check { model: PathBuf },
     Run(RunOptions),
+    Plot(PlotOptions),
 }
 
 pub fn parse(argv: &[String]) -> Result<Cli, String> {
@@ -22,7 +34,12 @@ pub fn parse(argv: &[String]) -> Result<Cli, String> {
         return Ok(Cli::Help);
     }
     let sub = argv[0].as_str();
-    let mut model = None;
+    if !matches!(sub, "run" | "check" | "plot") {
+        return Err(format!(
+            "unknown command `{sub}` (expected run, check or plot)"
+        ));
+    }
+    let mut positional: Vec<String> = Vec::new();
     let mut acf = None;
     let mut out = None;
     let mut quiet = false;
@@ -33,34 +50,41 @@ pub fn parse(argv: &[String]) -> Result<Cli, String> {
                 .map(PathBuf::from)
                 .ok_or_else(|| format!("{name} needs a value"))
         };
-        match a.as_str() {
-            "--acf" if sub == "run" => acf = Some(value("--acf")?),
-            "--out" if sub == "run" => out = Some(value("--out")?),
-            "--quiet" | "-q" if sub == "run" => quiet = true,
-            s if s.starts_with('-') && s.len() > 1 => {
+        match (sub, a.as_str()) {
+            ("run", "--acf") => acf = Some(value("--acf")?),
+            ("run", "--out") => out = Some(value("--out")?),
+            ("run", "--quiet" | "-q") => quiet = true,
+            ("plot", "-o" | "--output") => out = Some(value(a)?),
+            (_, s) if s.starts_with('-') && s.len() > 1 => {
                 return Err(format!("unknown option {s} for `{sub}`"))
             }
-            s => {
-                if model.is_some() {
-                    return Err(format!("unexpected argument {s}"));
-                }
-                model = Some(PathBuf::from(s));
-            }
+            (_, s) => positional.push(s.to_string()),
         }
     }
-    let need_model = || format!("`{sub}` needs a MODEL file");
-    match sub {
-        "run" => Ok(Cli::Run(RunOptions {
-            model: model.ok_or_else(need_model)?,
+    let mut positional = positional.into_iter();
+    let first = positional.next();
+    if sub == "plot" {
+        return Ok(Cli::Plot(PlotOptions {
+            csv: first
+                .map(PathBuf::from)
+                .ok_or("`plot` needs a results file (PREFIX.csv)")?,
+            columns: positional.collect(),
+            out,
+        }));
+    }
+    let model = PathBuf::from(first.ok_or_else(|| format!("`{sub}` needs a MODEL file"))?);
+    if let Some(extra) = positional.next() {
+        return Err(format!("unexpected argument {extra}"));
+    }
+    Ok(match sub {
+        "run" => Cli::Run(RunOptions {
+            model,
             acf,
             out,
             quiet,
-        })),
-        "check" => Ok(Cli::Check {
-            model: model.ok_or_else(need_model)?,
         }),
-        other => Err(format!("unknown command `{other}` (expected run or check)")),
-    }
+        _ => Cli::Check { model },
+    })
 }
 
 #[cfg(test)]
@@ -89,12 +113,56 @@ mod tests {
     }
 
     #[test]
+    fn parses_plot_columns_and_output() {
+        let c = parse(&v(&[
+            "plot",
+            "r.csv",
+            "request_1.x",
+            "-o",
+            "p.png",
+            "request_2",
+        ]))
+        .unwrap();
+        assert_eq!(
+            c,
+            Cli::Plot(PlotOptions {
+                csv: "r.csv".into(),
+                columns: vec!["request_1.x".into(), "request_2".into()],
+                out: Some("p.png".into()),
+            })
+        );
+        assert_eq!(
+            parse(&v(&["plot", "r.csv"])).unwrap(),
+            Cli::Plot(PlotOptions {
+                csv: "r.csv".into(),
+                columns: vec![],
+                out: None,
+            })
+        );
+    }
+
+    #[test]
     fn rejects_bad_usage() {
         assert!(parse(&v(&["run"])).is_err());
         assert!(parse(&v(&["run", "a", "b"])).is_err());
         assert!(parse(&v(&["run", "a", "--acf"])).is_err());
         assert!(parse(&v(&["check", "a", "--acf", "x"])).is_err());
-        assert!(parse(&v(&["frobnicate", "a"])).is_err());
+        assert_eq!(
+            parse(&v(&["frobnicate", "a"])).unwrap_err(),
+            "unknown command `frobnicate` (expected run, check or plot)"
+        );
+        assert_eq!(
+            parse(&v(&["plot"])).unwrap_err(),
+            "`plot` needs a results file (PREFIX.csv)"
+        );
+        assert_eq!(
+            parse(&v(&["plot", "r.csv", "-o"])).unwrap_err(),
+            "-o needs a value"
+        );
+        assert_eq!(
+            parse(&v(&["plot", "r.csv", "--quiet"])).unwrap_err(),
+            "unknown option --quiet for `plot`"
+        );
         assert_eq!(parse(&v(&["--help"])).unwrap(), Cli::Help);
     }
 }

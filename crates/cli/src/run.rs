@@ -3,6 +3,7 @@
 //! command sequence, but what was computed is still written.
 
 use crate::args::RunOptions;
+use crate::progress;
 use mbsolve_model::{Command, IntegratorSettings, Model, OutputSpec, SimulateMode, StaticSettings};
 use mbsolve_solver::{requests, Simulation};
 use std::fmt::Write as _;
@@ -129,6 +130,7 @@ fn execute(
     cmd: &Command,
     settings: &mut IntegratorSettings,
     ic_done: &mut bool,
+    show: progress::Show,
 ) -> Result<(), String> {
     match cmd {
         Command::Integrator {
@@ -168,7 +170,11 @@ fn execute(
                 SimulateMode::Transient => SimulateMode::Dynamic,
                 m => *m,
             };
-            match mode {
+            if let Some(o) = spec {
+                let label = format!("SIMULATE/{mode:?}").to_uppercase();
+                sim.progress = progress::hook(show, &label, sim.state.t, o.end);
+            }
+            let result = match mode {
                 SimulateMode::Static => run_static(sim, *spec, settings),
                 SimulateMode::InitialConditions => {
                     sim.initial_conditions().map_err(|e| e.to_string())?;
@@ -187,7 +193,10 @@ fn execute(
                         .map_err(|e| e.to_string())
                 }
                 SimulateMode::Transient => unreachable!("resolved above"),
-            }
+            };
+            // Dropping the hook clears the progress line.
+            sim.progress = None;
+            result
         }
     }
 }
@@ -367,8 +376,9 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
     let mut settings = model.integrator.clone();
     let mut failure = None;
     let mut ic_done = false;
+    let show = progress::Show::choose(opts.quiet);
     for cmd in &commands {
-        if let Err(e) = execute(&mut sim, cmd, &mut settings, &mut ic_done) {
+        if let Err(e) = execute(&mut sim, cmd, &mut settings, &mut ic_done, show) {
             sim.log.push(format!("ERROR: {e}"));
             failure = Some(e);
             break;

@@ -65,6 +65,9 @@ pub struct Simulation {
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
+    /// Called with the time of each output frame as the kinematic,
+    /// dynamic and quasi-static analyses write it (e.g. a progress bar).
+    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
     /// Reports for the terminal as well as the message log (e.g. the Real
     /// Time Index of a fixed-step run).
     pub reports: Vec<String>,
@@ -104,6 +107,7 @@ impl Simulation {
             frames: Vec::new(),
             log,
             stats: Vec::new(),
+            progress: None,
             reports: Vec::new(),
             ic_done: false,
         })
@@ -309,6 +313,9 @@ impl Simulation {
             let u0: Vec<f64> = (0..s.u.len()).map(|i| s.u[i] + dt * s.a[i]).collect();
             self.solve_configuration(t, &q0, &u0)?;
             self.frames.push(self.state.clone());
+            if let Some(report) = self.progress.as_mut() {
+                report(t);
+            }
         }
         self.log.push(format!(
             "kinematic analysis to t = {end}: {:.3} s wall clock",
@@ -452,6 +459,9 @@ impl Simulation {
                         }
                         new_frames.push(frame);
                         next += 1;
+                        if let Some(report) = self.progress.as_mut() {
+                            report(t);
+                        }
                     }
                     Err(e) => {
                         let y = integ.accepted();

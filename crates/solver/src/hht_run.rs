@@ -186,6 +186,9 @@ pub fn dynamic(
                         lambda: integ.lambda().to_vec(),
                     });
                     next += 1;
+                    if let Some(report) = sim.progress.as_mut() {
+                        report(t);
+                    }
                 }
                 Err(e) => {
                     stop = Some((e, integ.t, integ.q().to_vec(), integ.u().to_vec()));

@@ -213,6 +213,9 @@ impl Simulation {
                     jacobians += eq.iterations;
                     imbalance = imbalance.max(eq.imbalance);
                     self.frames.push(static_frame(t, &eq.q, &eq.lam));
+                    if let Some(report) = self.progress.as_mut() {
+                        report(t);
+                    }
                     (q, lam) = (eq.q, eq.lam);
                 }
                 q
@@ -308,6 +311,9 @@ impl Simulation {
                         self.sys.body_residual(&q, z, z, &lam, t, &mut r);
                         imbalance = r.iter().fold(imbalance, |a, v| a.max(v.abs()));
                         frames.push(static_frame(t, &q, &lam));
+                        if let Some(report) = self.progress.as_mut() {
+                            report(t);
+                        }
                         idx += 1;
                     }
                     Err(e) => {
@@ -340,6 +346,9 @@ impl Simulation {
                 jacobians += eq.iterations;
                 imbalance = imbalance.max(eq.imbalance);
                 self.frames.push(static_frame(tk, &eq.q, &eq.lam));
+                if let Some(report) = self.progress.as_mut() {
+                    report(tk);
+                }
                 (t, q, lam) = (tk, eq.q, eq.lam);
                 match fb.path_derivative(&self.sys, &q, &lam, t, p.stability) {
                     Ok(d) => u.copy_from_slice(&d[..n]),
