@@ -392,7 +392,7 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
             }
             if r != 1.0 && !self.params.constant_step {
                 self.rescale(r);
-                self.steps_at_order = 0;
+                // (the order-raise count survives a landing rescale)
             }
             if self.h < self.params.hmin * (1.0 - 1e-12) && self.h < remaining * (1.0 - 1e-9) {
                 return Err(IntegrationError::failure(

@@ -544,10 +544,10 @@ fn constant_bdf_fixed_step_variable_order() {
 /// (1) With the same HMAX = 0.01 and outputs every 0.1 s, ON and OFF take
 /// the same steps but for the landings: the reconciled outputs satisfy
 /// |Φ| < 1e-12 (the interpolant alone is off by 5e-10 here, 3.5e-6 with
-/// the default HMAX) and differ from OFF's by less than ERROR (measured 5.7e-6 at
+/// the default HMAX) and differ from OFF's by less than ERROR (measured 2.6e-9 at
 /// ERROR = 1e-5). (2) With the defaults (HMAX = output step when OFF, no
 /// limit when ON) and outputs every 5 ms, ON takes far fewer steps (129 vs
-/// 448 measured) with |Φ| < 1e-12 at every output.
+/// 437 measured) with |Φ| < 1e-12 at every output.
 #[test]
 fn interpolate_on_reconciles_and_saves_steps() {
     interpolate_run(mbsolve_model::IntegratorKind::Gstiff, 1e-5);
@@ -561,7 +561,7 @@ fn interpolate_on_with_wstiff() {
 }
 
 /// `max_dev`: bound on |ON − OFF| at the same HMAX. GSTIFF's two runs
-/// differ only at the landings (1e-5 = ERROR; measured 5.7e-6); WSTIFF's
+/// differ only at the landings (1e-5 = ERROR; measured 2.6e-9); WSTIFF's
 /// OFF run also reshapes the steps before an output (two equal steps
 /// instead of a sliver), so its sequences differ more (1e-4; measured
 /// 4.4e-5) while both stay as close to the tight reference.
@@ -627,7 +627,7 @@ fn interpolate_run(kind: mbsolve_model::IntegratorKind, max_dev: f64) {
 /// rate predicts no convergence within MAXIT, or when the leading
 /// coefficient has moved outside [0.75, 1.33] of the one it was formed
 /// with. On the four-bar it takes fewer evaluations than the default
-/// T:F:F:F:T:F:F:F:T:F (227 vs 352 measured) with no corrector failures and
+/// T:F:F:F:T:F:F:F:T:F (55 vs 211 measured) with no corrector failures and
 /// an error against a tight reference no worse than 2× the default's; on
 /// the stiff spring (K = 1e8, C = 2e4) it still matches the closed form
 /// within 1e-4 of the amplitude.
