@@ -148,6 +148,9 @@ pub(crate) struct Builder<'a> {
     pub skipped: Vec<Skipped>,
     defined: HashMap<(Space, Id), Pos>,
     refs: Vec<Ref>,
+    /// FLOATING markers: defined (so their ids resolve) but positioned only
+    /// by the elements that use them, none of which is supported yet.
+    floating: std::collections::HashSet<Id>,
     velocities: Vec<PartVelocity>,
     /// Motions that did not say TRANSLATION/ROTATION: (motion index, pos, label).
     motion_dof_pending: Vec<(usize, Pos, String)>,
@@ -176,6 +179,7 @@ impl<'a> Builder<'a> {
             skipped: Vec::new(),
             defined: HashMap::new(),
             refs: Vec::new(),
+            floating: Default::default(),
             velocities: Vec::new(),
             motion_dof_pending: Vec::new(),
             variables: Vec::new(),
@@ -521,6 +525,14 @@ impl<'a> Builder<'a> {
         let part = a.id("PART")?;
         let (part, ppos) = a.require(part, "PART")?;
         self.refer(Space::Part, part, ppos, &a.label, "PART");
+        if a.flag("FLOATING")? {
+            // Its position comes from the element that uses it (VFORCE,
+            // VTORQUE, GFORCE, PTCV, CVCV, CONTACT …).
+            a.finish()?;
+            self.floating.insert(id);
+            self.source(ElementRef::Marker(id), st.pos);
+            return Ok(());
+        }
         let qp = a.vec3("QP")?.unwrap_or_else(Vector3::zeros);
         let rotation = orientation(&mut a, "REULER", "ZP", "XP", qp)?;
         a.finish()?;
@@ -967,6 +979,16 @@ impl<'a> Builder<'a> {
                     r.pos,
                     &r.label,
                     format!("{} {} does not exist", r.role, r.id),
+                ));
+            }
+            if r.space == Space::Marker && self.floating.contains(&r.id) {
+                return Err(self.err(
+                    r.pos,
+                    &r.label,
+                    format!(
+                        "{} {} is a FLOATING marker: only the elements that position it (VFORCE, VTORQUE, GFORCE, PTCV, CVCV, CONTACT) may use it",
+                        r.role, r.id
+                    ),
                 ));
             }
         }

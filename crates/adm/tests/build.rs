@@ -180,7 +180,7 @@ fn error_messages() {
         ("JPRIM/1, IN, I = 202, J = 101\n", "m.adm:9:10: JPRIM/1: ambiguous keyword abbreviation IN (INLINE, INPLANE)"),
         ("JPRIM/1, PERP, I = 202, J = 0999\n", "m.adm:9:29: JPRIM/1: J marker 999 does not exist"),
         ("JPRIM/1, INLINE, I = 202\n", "m.adm:9:1: JPRIM/1: missing J ="),
-        ("MARKER/9, PART = 2, FLOATING\n", "m.adm:9:21: MARKER/9: FLOATING is not supported yet"),
+        ("MARKER/9, PART = 2, FLOATING\nJOINT/5, REVOLUTE, I = 9, J = 101\n", "m.adm:10:24: JOINT/5: I marker 9 is a FLOATING marker: only the elements that position it (VFORCE, VTORQUE, GFORCE, PTCV, CVCV, CONTACT) may use it"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*FOO(1)\n", "m.adm:9:59: SFORCE/1: unknown function FOO"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*(DM(202,101)\n", "m.adm:9:59: SFORCE/1: unclosed parenthesis: missing ')'"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*\n", "m.adm:9:58: SFORCE/1: unterminated expression: expected an operand after '*'"),

@@ -56,7 +56,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-drillstring/test.adm",
-        Some(":1417:3: MARKER/3002291: FLOATING is not supported yet"),
+        Some(":8632:1: BEAM/1: statement BEAM is not supported yet"),
     ),
     ("adamspy-generic-model/generic_model.adm", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.adm", None),
