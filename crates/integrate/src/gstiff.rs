@@ -12,7 +12,7 @@
 use crate::events::{Event, Statistics};
 use crate::hht::FixedStep;
 use crate::newton::{Newton, Step};
-use crate::problem::{DaeIntegrator, DaeProblem, VarClass};
+use crate::problem::{class_mask, DaeIntegrator, DaeProblem, VarClass};
 use crate::rti::RtiMeter;
 use std::time::Instant;
 
@@ -150,14 +150,8 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
         let n = problem.size();
         let kmax = params.kmax;
         let classes = problem.classes().to_vec();
-        let err_mask = classes
-            .iter()
-            .map(|c| params.error_classes.contains(c))
-            .collect();
-        let conv_mask = classes
-            .iter()
-            .map(|c| params.corrector_classes.contains(c))
-            .collect();
+        let err_mask = class_mask(&classes, &params.error_classes);
+        let conv_mask = class_mask(&classes, &params.corrector_classes);
         let h = params.hinit;
         let mut z = vec![vec![0.0; n]; kmax + 2];
         z[0].copy_from_slice(y0);
@@ -766,18 +760,10 @@ impl<P: DaeProblem> DaeIntegrator for Gstiff<'_, P> {
         Gstiff::advance_past(self, tout)
     }
     fn use_corrector_classes(&mut self, classes: &[VarClass], steps: usize) -> bool {
-        let mask = self
-            .problem
-            .classes()
-            .iter()
-            .map(|c| classes.contains(c))
-            .collect();
-        self.newton.use_temporarily(mask, steps);
-        self.events.push(Event::CorrectorSwitch {
-            t: self.t,
-            to_modified: true,
-            steps,
-        });
+        let e = self
+            .newton
+            .use_temporarily(self.problem.classes(), classes, steps, self.t);
+        self.events.push(e);
         true
     }
     fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {

@@ -7,7 +7,7 @@
 
 use crate::events::{Event, Statistics};
 use crate::gstiff::IntegrationError;
-use crate::problem::{DaeProblem, ProblemError};
+use crate::problem::{class_mask, DaeProblem, ProblemError, VarClass};
 use crate::sparse::{SlotAssembler, SparseLu};
 
 /// Jacobian, its factorization and the corrector's memory between steps.
@@ -63,10 +63,22 @@ impl Newton {
         }
     }
 
-    /// Use `mask` instead of the integrator's convergence mask for the
-    /// next `steps` accepted steps.
-    pub fn use_temporarily(&mut self, mask: Vec<bool>, steps: usize) {
-        self.temporary = Some((mask, steps));
+    /// Converge only the unknowns whose class is in `converge` for the
+    /// next `steps` accepted steps (the switch to MODIFIED after a
+    /// restart); the event announcing it.
+    pub fn use_temporarily(
+        &mut self,
+        classes: &[VarClass],
+        converge: &[VarClass],
+        steps: usize,
+        t: f64,
+    ) -> Event {
+        self.temporary = Some((class_mask(classes, converge), steps));
+        Event::CorrectorSwitch {
+            t,
+            to_modified: true,
+            steps,
+        }
     }
 
     /// Count an accepted step at time t; when the temporary mask runs out,

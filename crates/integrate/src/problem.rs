@@ -13,6 +13,12 @@ pub enum VarClass {
     UserState,
 }
 
+/// Per unknown: whether its class is one of `wanted` (error-control and
+/// corrector-convergence masks).
+pub fn class_mask(classes: &[VarClass], wanted: &[VarClass]) -> Vec<bool> {
+    classes.iter().map(|c| wanted.contains(c)).collect()
+}
+
 /// A problem evaluation failed (e.g. a function expression could not be
 /// evaluated); the message names the element.
 #[derive(Clone, Debug, PartialEq)]

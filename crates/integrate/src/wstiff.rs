@@ -41,7 +41,7 @@
 use crate::events::{Event, Statistics};
 use crate::gstiff::{BdfParams, IntegrationError};
 use crate::newton::{Newton, Step};
-use crate::problem::{DaeIntegrator, DaeProblem, VarClass};
+use crate::problem::{class_mask, DaeIntegrator, DaeProblem, VarClass};
 
 /// Error estimates of a converged step (max norm relative to the error
 /// weights, over the error-controlled variables).
@@ -118,14 +118,8 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
         let n = problem.size();
         let kmax = params.kmax.clamp(1, 6);
         let classes = problem.classes().to_vec();
-        let err_mask = classes
-            .iter()
-            .map(|c| params.error_classes.contains(c))
-            .collect();
-        let conv_mask = classes
-            .iter()
-            .map(|c| params.corrector_classes.contains(c))
-            .collect();
+        let err_mask = class_mask(&classes, &params.error_classes);
+        let conv_mask = class_mask(&classes, &params.corrector_classes);
         let h = params.hinit;
         let mut phi = vec![vec![0.0; n]; kmax + 2];
         phi[0].copy_from_slice(y0);
@@ -632,18 +626,10 @@ impl<P: DaeProblem> DaeIntegrator for Wstiff<'_, P> {
         Wstiff::advance_past(self, tout)
     }
     fn use_corrector_classes(&mut self, classes: &[VarClass], steps: usize) -> bool {
-        let mask = self
-            .problem
-            .classes()
-            .iter()
-            .map(|c| classes.contains(c))
-            .collect();
-        self.newton.use_temporarily(mask, steps);
-        self.events.push(Event::CorrectorSwitch {
-            t: self.t,
-            to_modified: true,
-            steps,
-        });
+        let e = self
+            .newton
+            .use_temporarily(self.problem.classes(), classes, steps, self.t);
+        self.events.push(e);
         true
     }
     fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {

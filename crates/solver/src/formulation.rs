@@ -199,23 +199,33 @@ impl DaeProblem for I3Problem<'_> {
         self.watch.holds(self.sys, &y[..self.sys.nq()], t)
     }
     fn describe_variable(&self, i: usize) -> String {
-        let n = self.sys.nq();
-        if i < n {
-            format!("{} displacement", coordinate_name(self.sys, i))
-        } else if i < 2 * n {
-            format!("{} velocity", coordinate_name(self.sys, i - n))
-        } else {
-            format!("multiplier of {}", equation_name(self.sys, i - 2 * n))
-        }
+        qul_variable_name(self.sys, i)
     }
     fn describe_equation(&self, i: usize) -> String {
-        let n = self.sys.nq();
-        if i < n {
-            format!("{} velocity definition", coordinate_name(self.sys, i))
-        } else if i < 2 * n {
-            format!("{} force balance", coordinate_name(self.sys, i - n))
-        } else {
-            equation_name(self.sys, i - 2 * n)
-        }
+        qul_equation_name(self.sys, i)
+    }
+}
+
+/// Name of unknown i of y = (q, u, λ).
+pub(crate) fn qul_variable_name(sys: &System, i: usize) -> String {
+    let n = sys.nq();
+    if i < n {
+        format!("{} displacement", coordinate_name(sys, i))
+    } else if i < 2 * n {
+        format!("{} velocity", coordinate_name(sys, i - n))
+    } else {
+        format!("multiplier of {}", equation_name(sys, i - 2 * n))
+    }
+}
+
+/// Name of equation i of G = (velocity definitions, force balance, Φ).
+pub(crate) fn qul_equation_name(sys: &System, i: usize) -> String {
+    let n = sys.nq();
+    if i < n {
+        format!("{} velocity definition", coordinate_name(sys, i))
+    } else if i < 2 * n {
+        format!("{} force balance", coordinate_name(sys, i - n))
+    } else {
+        equation_name(sys, i - 2 * n)
     }
 }

@@ -186,37 +186,11 @@ fn spring_pair_matches_closed_form_and_stiff_case_takes_large_steps() {
 /// the amplitude error F·h/(M·ω): measured 1.1% (h ≈ 1e-3 at ERROR = 1e-6).
 #[test]
 fn force_discontinuity_rejects_and_recovers() {
-    use mbsolve_model::*;
-    use std::sync::Arc;
     let (k, f, t0) = (100.0, 5.0, 0.505);
-    let mut model = models::spring_mass(1.0, k, 0.0, 0.0);
-    model.forces.push(Force {
-        id: 2,
-        i: 20,
-        j: 10,
-        kind: ForceKind::TranslationalActionOnly {
-            function: Arc::new(StateFn {
-                measures: vec![],
-                f: move |t: f64, _m: &[f64], _d: &mut [f64]| (if t >= t0 { f } else { 0.0 }, 0.0),
-            }),
-        },
-    });
-    let mut sim = Simulation::new(&model).unwrap();
+    let mut sim = Simulation::new(&switched_force_spring(k, f, t0)).unwrap();
     let stats = sim.dynamic(1.5, None, Some(0.01), &settings(1e-6)).unwrap();
     let amp = f / k;
-    let w = k.sqrt();
-    let worst = sim
-        .frames
-        .iter()
-        .map(|fr| {
-            let exact = if fr.t < t0 {
-                0.0
-            } else {
-                amp * (1.0 - (w * (fr.t - t0)).cos())
-            };
-            ((fr.q[0] - 1.0) - exact).abs()
-        })
-        .fold(0.0, f64::max);
+    let worst = switched_force_error(&sim.frames, k, f, t0);
     let failures: Vec<&String> = sim
         .log
         .iter()

@@ -17,7 +17,7 @@ use super::{
 };
 use crate::analysis::{Frame, Simulation, SolverError};
 use crate::formulation::{
-    check_finite, constraint_rows, coordinate_name, equation_name, AsmSink, CONSTRAINT_TOL,
+    check_finite, constraint_rows, qul_equation_name, qul_variable_name, AsmSink, CONSTRAINT_TOL,
 };
 use crate::settings::bdf_params;
 use mbsolve_integrate::{DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
@@ -120,24 +120,10 @@ impl DaeProblem for QuasiStaticProblem<'_> {
         Ok(())
     }
     fn describe_variable(&self, i: usize) -> String {
-        let n = self.sys.nq();
-        if i < n {
-            format!("{} displacement", coordinate_name(self.sys, i))
-        } else if i < 2 * n {
-            format!("{} velocity", coordinate_name(self.sys, i - n))
-        } else {
-            format!("multiplier of {}", equation_name(self.sys, i - 2 * n))
-        }
+        qul_variable_name(self.sys, i)
     }
     fn describe_equation(&self, i: usize) -> String {
-        let n = self.sys.nq();
-        if i < n {
-            format!("{} velocity definition", coordinate_name(self.sys, i))
-        } else if i < 2 * n {
-            format!("{} force balance", coordinate_name(self.sys, i - n))
-        } else {
-            equation_name(self.sys, i - 2 * n)
-        }
+        qul_equation_name(self.sys, i)
     }
 }
 

@@ -82,3 +82,39 @@ pub fn max_diff(a: &Simulation, b: &Simulation) -> f64 {
         })
         .fold(0.0, f64::max)
 }
+
+/// The seeds' discontinuity case: an undamped spring-mass (`spring_mass`
+/// with M = 1, K = k) on which a constant force f switches on at t0.
+pub fn switched_force_spring(k: f64, f: f64, t0: f64) -> mbsolve_model::Model {
+    use mbsolve_model::{Force, ForceKind, StateFn};
+    let mut model = mbsolve_solver::models::spring_mass(1.0, k, 0.0, 0.0);
+    model.forces.push(Force {
+        id: 2,
+        i: 20,
+        j: 10,
+        kind: ForceKind::TranslationalActionOnly {
+            function: std::sync::Arc::new(StateFn {
+                measures: vec![],
+                f: move |t: f64, _m: &[f64], _d: &mut [f64]| (if t >= t0 { f } else { 0.0 }, 0.0),
+            }),
+        },
+    });
+    model
+}
+
+/// Largest deviation of `switched_force_spring` from its closed form
+/// x = (f/k)(1 − cos √k (t − t0)) after t0 (0 before).
+pub fn switched_force_error(frames: &[Frame], k: f64, f: f64, t0: f64) -> f64 {
+    let (amp, w) = (f / k, k.sqrt());
+    frames
+        .iter()
+        .map(|fr| {
+            let exact = if fr.t < t0 {
+                0.0
+            } else {
+                amp * (1.0 - (w * (fr.t - t0)).cos())
+            };
+            ((fr.q[0] - 1.0) - exact).abs()
+        })
+        .fold(0.0, f64::max)
+}
