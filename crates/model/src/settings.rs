@@ -74,6 +74,9 @@ pub struct IntegratorSettings {
     pub alpha: Option<f64>,
     pub beta: Option<f64>,
     pub gamma: Option<f64>,
+    /// Where the statement or command was written ("model.acf:3:1"), so a
+    /// range error can name it; None for settings built in code.
+    pub origin: Option<String>,
 }
 
 /// SIMULATE mode.
@@ -156,4 +159,7 @@ pub struct StaticSettings {
     /// Adams EQUILIBRIUM ALIMIT: largest rotation of a part per Newton
     /// iteration, radians (FIM_S); no limit when absent.
     pub alimit: Option<f64>,
+    /// Where the statement or command was written ("model.acf:3:1"), so a
+    /// range error can name it; None for settings built in code.
+    pub origin: Option<String>,
 }
