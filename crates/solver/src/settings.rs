@@ -1,13 +1,249 @@
-//! INTEGRATOR settings → validated integrator parameters, with the documented
-//! defaults (SPEC §2). Arguments that belong to integrators or options not
-//! built yet are rejected, never ignored.
+//! One settings validator driven by one table of (integrator, formulation)
+//! pairs (SPEC §1–2; seeds: INTEGRATOR arguments, "The HHT and Newmark
+//! Integrators", "Fixed Step Integrator Option").
+//!
+//! `PAIRS` lists every pair that runs, with the arguments it honours; an
+//! argument given to a pair that does not list it is rejected by name,
+//! never ignored. `Arg` carries each argument's name in every front end
+//! (the Adams INTEGRATOR statement/command now; MotionSolve
+//! `Param_Transient` maps its attributes onto the same arguments), so a
+//! range error speaks the user's own language, prefixed with the
+//! statement's origin ("model.acf:3:1: INTEGRATOR: HMAX = -1 must be > 0").
+//! Adding an integrator is one row here and one arm in `method_params`.
 
-use mbsolve_integrate::{BdfParams, FixedStep, VarClass};
+use crate::formulation::{formulation_of, DaeFormulation};
+use mbsolve_integrate::{BdfParams, FixedStep, HhtParams, VarClass};
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
-fn not_yet(what: &str) -> String {
-    format!("INTEGRATOR: {what} is not supported yet")
+/// Every argument of the dynamic integrators, by meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    Error,
+    Hmax,
+    Hmin,
+    Hinit,
+    Kmax,
+    Maxit,
+    Pattern,
+    Corrector,
+    Adaptivity,
+    Interpolate,
+    Fixit,
+    Hratio,
+    Maxerr,
+    Alpha,
+    Beta,
+    Gamma,
 }
+
+/// Which reader the settings came from: its names are used in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// Adams INTEGRATOR / EQUILIBRIUM statements and commands.
+    Adams,
+    /// MotionSolve Param_Transient / Param_Static.
+    MotionSolve,
+}
+
+impl FrontEnd {
+    /// The front end an origin ("file:line:column") was written in: Adams
+    /// for .adm/.acf files, MotionSolve for .xml; `default` without one.
+    pub fn of_origin(origin: Option<&str>, default: FrontEnd) -> FrontEnd {
+        let Some(o) = origin else { return default };
+        let file = o.split(':').next().unwrap_or("").to_ascii_lowercase();
+        if file.ends_with(".xml") {
+            FrontEnd::MotionSolve
+        } else if file.ends_with(".adm") || file.ends_with(".acf") {
+            FrontEnd::Adams
+        } else {
+            default
+        }
+    }
+
+    /// The statement name that prefixes integrator messages.
+    fn integrator_statement(self) -> &'static str {
+        match self {
+            FrontEnd::Adams => "INTEGRATOR",
+            FrontEnd::MotionSolve => "Param_Transient",
+        }
+    }
+}
+
+impl Arg {
+    /// The argument's name in `front` (SPEC §2 for Adams, §3 for
+    /// MotionSolve; arguments MotionSolve lacks keep the Adams name).
+    pub fn name(self, front: FrontEnd) -> &'static str {
+        let (adams, motionsolve) = match self {
+            Arg::Error => ("ERROR", Some("integr_tol")),
+            Arg::Hmax => ("HMAX", Some("h_max")),
+            Arg::Hmin => ("HMIN", Some("h_min")),
+            Arg::Hinit => ("HINIT", Some("h0_max")),
+            Arg::Kmax => ("KMAX", Some("max_order")),
+            Arg::Maxit => ("MAXIT", Some("dae_corrector_maxit")),
+            Arg::Pattern => ("PATTERN", Some("dae_jacob_eval")),
+            Arg::Corrector => ("CORRECTOR", None),
+            Arg::Adaptivity => ("ADAPTIVITY", None),
+            Arg::Interpolate => ("INTERPOLATE", Some("dae_interpolation")),
+            Arg::Fixit => ("FIXIT", None),
+            Arg::Hratio => ("HRATIO", None),
+            Arg::Maxerr => ("MAXERR", None),
+            Arg::Alpha => ("ALPHA", None),
+            Arg::Beta => ("BETA", None),
+            Arg::Gamma => ("GAMMA", None),
+        };
+        match front {
+            FrontEnd::MotionSolve => motionsolve.unwrap_or(adams),
+            FrontEnd::Adams => adams,
+        }
+    }
+
+    /// Whether `s` gives this argument (INTERPOLATE = OFF is the default
+    /// and counts as not given).
+    fn given(self, s: &IntegratorSettings) -> bool {
+        match self {
+            Arg::Error => s.error.is_some(),
+            Arg::Hmax => s.hmax.is_some(),
+            Arg::Hmin => s.hmin.is_some(),
+            Arg::Hinit => s.hinit.is_some(),
+            Arg::Kmax => s.kmax.is_some(),
+            Arg::Maxit => s.maxit.is_some(),
+            Arg::Pattern => s.pattern.is_some(),
+            Arg::Corrector => s.corrector.is_some(),
+            Arg::Adaptivity => s.adaptivity.is_some(),
+            Arg::Interpolate => s.interpolate == Some(true),
+            Arg::Fixit => s.fixit.is_some(),
+            Arg::Hratio => s.hratio.is_some(),
+            Arg::Maxerr => s.maxerr.is_some(),
+            Arg::Alpha => s.alpha.is_some(),
+            Arg::Beta => s.beta.is_some(),
+            Arg::Gamma => s.gamma.is_some(),
+        }
+    }
+}
+
+/// How the integrator of a pair advances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Fixed-coefficient BDF (GSTIFF; CONSTANT_BDF with `constant_step`).
+    Gstiff,
+    /// Variable-coefficient BDF (WSTIFF).
+    Wstiff,
+    /// HHT / Newmark on the second-order equations.
+    Hht,
+}
+
+/// The HMIN default of a pair (SPEC §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HminDefault {
+    /// 1e-6·HMAX (the output step when HMAX is unlimited): BDF on I3, whose
+    /// Jacobian is ill-conditioned at small steps.
+    MicroHmax,
+    /// Machine precision (SI2; relative to max(1, HMAX) for HHT/NEWMARK).
+    MachinePrecision,
+}
+
+/// One (integrator, formulation) pair the solver runs.
+#[derive(Debug)]
+pub struct Pair {
+    pub kind: IntegratorKind,
+    pub formulation: Formulation,
+    pub family: Family,
+    /// Arguments honoured (everything else is rejected by name).
+    pub args: &'static [Arg],
+    /// Arguments of this pair that are not implemented yet: rejected as
+    /// "not supported yet" rather than as misplaced.
+    pub not_yet: &'static [Arg],
+    pub hmin: HminDefault,
+    /// The step is HMAX throughout (CONSTANT_BDF).
+    pub constant_step: bool,
+}
+
+use Arg::*;
+const BDF: &[Arg] = &[
+    Error,
+    Hmax,
+    Hmin,
+    Hinit,
+    Kmax,
+    Maxit,
+    Pattern,
+    Corrector,
+    Interpolate,
+];
+const GSTIFF: &[Arg] = &[
+    Error,
+    Hmax,
+    Hmin,
+    Hinit,
+    Kmax,
+    Maxit,
+    Pattern,
+    Corrector,
+    Interpolate,
+    Adaptivity,
+    Fixit,
+    Hratio,
+    Maxerr,
+];
+/// CONSTANT_BDF: the step is HMAX, so HINIT and HMIN would be ignored.
+const CONSTANT_BDF: &[Arg] = &[Error, Hmax, Kmax, Maxit, Pattern, Corrector, Interpolate];
+/// KMAX is accepted and ignored by HHT/NEWMARK (constant order; SPEC §2).
+const HHT: &[Arg] = &[
+    Error, Hmax, Hmin, Hinit, Kmax, Maxit, Pattern, Corrector, Adaptivity, Fixit, Hratio, Maxerr,
+    Alpha,
+];
+const NEWMARK: &[Arg] = &[
+    Error, Hmax, Hmin, Hinit, Kmax, Maxit, Pattern, Corrector, Adaptivity, Beta, Gamma,
+];
+/// INTERPOLATE for HHT/NEWMARK waits for the step skeleton in `integrate`
+/// (the temporary `hht_adapter` cannot interpolate).
+const HHT_NOT_YET: &[Arg] = &[Interpolate];
+
+macro_rules! pair {
+    ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
+        pair!($kind, $form, $family, $args, $hmin, &[], false)
+    };
+    ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident, $not_yet:expr, $constant:expr) => {
+        Pair {
+            kind: IntegratorKind::$kind,
+            formulation: Formulation::$form,
+            family: Family::$family,
+            args: $args,
+            not_yet: $not_yet,
+            hmin: HminDefault::$hmin,
+            constant_step: $constant,
+        }
+    };
+}
+
+/// Every (integrator, formulation) pair that runs. The first row of an
+/// integrator gives its default formulation.
+pub const PAIRS: &[Pair] = &[
+    pair!(Gstiff, I3, Gstiff, GSTIFF, MicroHmax),
+    pair!(Gstiff, Si2, Gstiff, GSTIFF, MachinePrecision),
+    pair!(Wstiff, I3, Wstiff, BDF, MicroHmax),
+    pair!(Wstiff, Si2, Wstiff, BDF, MachinePrecision),
+    pair!(ConstantBdf, I3, Gstiff, CONSTANT_BDF, MicroHmax, &[], true),
+    pair!(
+        ConstantBdf,
+        Si2,
+        Gstiff,
+        CONSTANT_BDF,
+        MachinePrecision,
+        &[],
+        true
+    ),
+    pair!(Hht, I3, Hht, HHT, MachinePrecision, HHT_NOT_YET, false),
+    pair!(
+        Newmark,
+        I3,
+        Hht,
+        NEWMARK,
+        MachinePrecision,
+        HHT_NOT_YET,
+        false
+    ),
+];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
     true, false, false, false, true, false, false, false, true, false,
@@ -20,475 +256,845 @@ pub(crate) fn fmt_pattern(p: &[bool]) -> String {
         .join(":")
 }
 
-/// The validated fixed-step option (seeds: "Fixed Step Integrator Option").
-pub(crate) struct FixedOption {
-    pub fixed: FixedStep,
-    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
-    pub step: f64,
-    pub pattern: Vec<bool>,
-}
-
-/// FIXIT given: validate FIXIT (1..10), HRATIO (positive integer), MAXERR
-/// (> 0), PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
-/// CORRECTOR are then ignored. Without FIXIT, HRATIO and MAXERR are errors.
-pub(crate) fn fixed_step_option(
-    s: &IntegratorSettings,
-    dtout: f64,
-) -> Result<Option<FixedOption>, String> {
-    let Some(fixit) = s.fixit else {
-        for (given, arg) in [
-            (s.hratio.is_some(), "HRATIO"),
-            (s.maxerr.is_some(), "MAXERR"),
-        ] {
-            if given {
-                return Err(format!(
-                    "INTEGRATOR: {arg} applies only to the fixed-step option (give FIXIT)"
-                ));
-            }
-        }
-        return Ok(None);
-    };
-    if !(1..=10).contains(&fixit) {
-        return Err(format!(
-            "INTEGRATOR: FIXIT = {fixit} is out of range (1 to 10)"
-        ));
-    }
-    let hratio = s.hratio.unwrap_or(1);
-    if hratio < 1 {
-        return Err(format!(
-            "INTEGRATOR: HRATIO = {hratio} is out of range (a positive integer)"
-        ));
-    }
-    let maxerr = s.maxerr.unwrap_or(f64::INFINITY);
-    if maxerr.is_nan() || maxerr <= 0.0 {
-        return Err(format!(
-            "INTEGRATOR: MAXERR = {maxerr} is out of range (MAXERR > 0)"
-        ));
-    }
-    let pattern = s
-        .pattern
-        .clone()
-        .unwrap_or_else(|| DEFAULT_PATTERN.to_vec());
-    if pattern.is_empty() || pattern.len() > 10 {
-        return Err(format!(
-            "INTEGRATOR: PATTERN has {} values; it takes 1 to 10 of T/F",
-            pattern.len()
-        ));
-    }
-    if pattern.iter().all(|p| !p) {
-        return Err(format!(
-            "INTEGRATOR: PATTERN = {} (adaptive Jacobian evaluation) is not allowed with FIXIT",
-            fmt_pattern(&pattern)
-        ));
-    }
-    if !(dtout > 0.0 && dtout.is_finite()) {
-        return Err(format!("output step {dtout} must be positive"));
-    }
-    let step = dtout / hratio as f64;
-    let step = match s.hinit {
-        Some(hi) if hi > 0.0 && hi.is_finite() => hi.min(step),
-        Some(hi) => {
-            return Err(format!(
-                "INTEGRATOR: HINIT = {hi} is out of range (HINIT > 0)"
-            ))
-        }
-        None => step,
-    };
-    if let Some(a) = s.adaptivity {
-        if !(a >= 0.0 && a.is_finite()) {
-            return Err(format!(
-                "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0)"
-            ));
-        }
-    }
-    Ok(Some(FixedOption {
-        fixed: FixedStep {
-            iterations: fixit as usize,
-            maxerr,
-        },
-        step,
-        pattern,
-    }))
-}
-
-/// Validate the settings for a dynamic run whose output step is `dtout`
-/// (GSTIFF, WSTIFF, CONSTANT_BDF: the same arguments, defaults and ranges;
-/// ADAPTIVITY, FIXIT and INTERPOLATE = ON are GSTIFF's).
-pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
-    let constant_step = s.kind == IntegratorKind::ConstantBdf;
-    if !matches!(
-        s.kind,
-        IntegratorKind::Gstiff | IntegratorKind::Wstiff | IntegratorKind::ConstantBdf
-    ) {
-        return Err(not_yet(&format!("the {} integrator", s.kind.name())));
-    }
-    if constant_step {
-        // The step is HMAX throughout: HINIT and HMIN would be ignored.
-        for (given, arg) in [(s.hinit.is_some(), "HINIT"), (s.hmin.is_some(), "HMIN")] {
-            if given {
-                return Err(format!(
-                    "INTEGRATOR: {arg} has no effect with CONSTANT_BDF (its step is HMAX, default the output step)"
-                ));
-            }
-        }
-    }
-    let si2 = match s.formulation {
-        None | Some(Formulation::I3) => false,
-        Some(Formulation::Si2) => true,
-        Some(Formulation::Si1) => {
-            return Err("INTEGRATOR: SI1 is only available with HASTIFF".into())
-        }
-    };
-    // Error control: displacements and user states (I3); SI2 adds the
-    // velocities (seeds: "Error control in corrector", GSTIFF SI2).
-    let error_classes = if si2 {
-        vec![
-            VarClass::Displacement,
-            VarClass::Velocity,
-            VarClass::UserState,
-        ]
+/// A number as a user reads it: plain for 1e-4 ≤ |v| < 1e6 (0.01, -1,
+/// 0.36), scientific otherwise (1e300, 1e-8), never a 301-digit integer.
+pub fn fmt_num(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
+        format!("{v}")
     } else {
-        vec![VarClass::Displacement, VarClass::UserState]
-    };
-    let interpolate = s.interpolate == Some(true) && s.fixit.is_none();
-    for (given, name) in [
-        (s.alpha.is_some(), "ALPHA"),
-        (s.beta.is_some(), "BETA"),
-        (s.gamma.is_some(), "GAMMA"),
-    ] {
-        if given {
-            return Err(format!(
-                "INTEGRATOR: {name} applies only to HHT and NEWMARK, not to {}",
-                s.kind.name()
-            ));
+        format!("{v:e}")
+    }
+}
+
+/// The parameters the integrator of a pair takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MethodParams {
+    Bdf(BdfParams),
+    Hht(HhtParams),
+}
+
+/// Validated settings of a dynamic run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub pair: &'static Pair,
+    pub method: MethodParams,
+    /// CORRECTOR as given or its default (ORIGINAL).
+    pub corrector: CorrectorKind,
+    /// Notes for the message log (arguments the seeds say are ignored).
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    pub fn formulation(&self) -> &'static dyn DaeFormulation {
+        formulation_of(self.pair.formulation)
+    }
+    pub fn error(&self) -> f64 {
+        match &self.method {
+            MethodParams::Bdf(p) => p.error,
+            MethodParams::Hht(p) => p.error,
         }
     }
-    if s.fixit.is_some() && s.kind != IntegratorKind::Gstiff {
+    /// The step of the fixed-step option (None: variable step).
+    pub fn fixed_step(&self) -> Option<f64> {
+        match &self.method {
+            MethodParams::Bdf(p) => p.fixed.as_ref().map(|_| p.hinit),
+            MethodParams::Hht(p) => p.fixed.as_ref().map(|_| p.hinit),
+        }
+    }
+    pub fn interpolate(&self) -> bool {
+        matches!(&self.method, MethodParams::Bdf(p) if p.interpolate)
+    }
+
+    /// One line for the message log with the effective values.
+    pub fn describe(&self) -> String {
+        let kind = self.pair.kind.name();
+        let form = self.formulation().name();
+        let (error, hmax, hmin, hinit, maxit, pattern, adaptivity, fixed) = match &self.method {
+            MethodParams::Bdf(p) => (
+                p.error,
+                p.hmax,
+                p.hmin,
+                p.hinit,
+                p.maxit,
+                &p.pattern,
+                p.adaptivity,
+                &p.fixed,
+            ),
+            MethodParams::Hht(p) => (
+                p.error,
+                p.hmax,
+                p.hmin,
+                p.hinit,
+                p.maxit,
+                &p.pattern,
+                p.adaptivity,
+                &p.fixed,
+            ),
+        };
+        // HHT/NEWMARK: their coefficients first; BDF: KMAX and INTERPOLATE.
+        let (coeffs, kmax) = match &self.method {
+            MethodParams::Bdf(p) => (
+                String::new(),
+                format!(
+                    ", KMAX = {}, INTERPOLATE = {}",
+                    p.kmax,
+                    if p.interpolate { "ON" } else { "OFF" }
+                ),
+            ),
+            MethodParams::Hht(p) if self.pair.kind == IntegratorKind::Newmark => (
+                format!(", BETA = {}, GAMMA = {}", p.beta, p.gamma),
+                String::new(),
+            ),
+            MethodParams::Hht(p) => (
+                format!(
+                    ", ALPHA = {} (beta = {}, gamma = {})",
+                    p.alpha, p.beta, p.gamma
+                ),
+                String::new(),
+            ),
+        };
+        let order = if coeffs.is_empty() { ", order 1" } else { "" };
+        match fixed {
+            Some(f) => format!(
+                "dynamic analysis: fixed-step {kind}, {form}{order}{coeffs}, step = {hinit:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
+                f.iterations,
+                fmt_pattern(pattern),
+                f.maxerr
+            ),
+            None => format!(
+                "dynamic analysis: {kind}, {form}{coeffs}, ERROR = {error:e}, HMAX = {hmax:e}, HMIN = {hmin:e}, HINIT = {hinit:e}{kmax}, MAXIT = {maxit}, PATTERN = {}, CORRECTOR = {}, ADAPTIVITY = {adaptivity:e}",
+                fmt_pattern(pattern),
+                corrector_name(self.corrector)
+            ),
+        }
+    }
+}
+
+fn corrector_name(c: CorrectorKind) -> &'static str {
+    match c {
+        CorrectorKind::Original => "ORIGINAL",
+        CorrectorKind::Modified => "MODIFIED",
+        CorrectorKind::OrigConstant => "ORIG_CONSTANT",
+    }
+}
+
+/// The pair the settings name, or the error saying why none runs.
+pub fn pair_of(s: &IntegratorSettings) -> Result<&'static Pair, String> {
+    let rows = || PAIRS.iter().filter(|p| p.kind == s.kind);
+    let Some(first) = rows().next() else {
         return Err(format!(
-            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not {}",
+            "the {} integrator is not supported yet",
             s.kind.name()
         ));
-    }
-    if let Some(f) = fixed_step_option(s, dtout)? {
-        // Order 1 at h = DTOUT/HRATIO; ERROR, HMAX, HMIN, KMAX, MAXIT and
-        // CORRECTOR have no effect (seeds).
-        return Ok(BdfParams {
-            error: s.error.unwrap_or(1e-3),
-            hmax: f.step,
-            hmin: f.step,
-            hinit: f.step,
-            kmax: 1,
-            maxit: f.fixed.iterations,
-            pattern: f.pattern,
-            error_classes,
-            corrector_classes: vec![VarClass::Displacement],
-            adaptivity: 0.0,
-            fixed: Some(f.fixed),
-            constant_step: false,
-            interpolate: false,
-        });
-    }
-    let error = s.error.unwrap_or(1e-3);
-    if !(error > 0.0 && error.is_finite()) {
-        return Err(format!(
-            "INTEGRATOR: ERROR = {error} is out of range (ERROR > 0)"
-        ));
-    }
-    if !(dtout > 0.0 && dtout.is_finite()) {
-        return Err(format!("output step {dtout} must be positive"));
-    }
-    // HMAX default: the output step; with INTERPOLATE = ON no limit (seeds),
-    // and then HMIN's default 1e-6·HMAX is taken on the output step.
-    let hmax = match s.hmax {
-        Some(h) => h,
-        None if interpolate && !constant_step => f64::INFINITY,
-        None => dtout,
     };
-    if !(hmax > 0.0 && (hmax.is_finite() || s.hmax.is_none())) {
-        return Err(format!(
-            "INTEGRATOR: HMAX = {hmax} is out of range (HMAX > 0)"
-        ));
-    }
-    // HMIN default: 1e-6·HMAX with I3, machine precision with SI2, whose
-    // Jacobian stays well conditioned at small steps (seeds: HMIN).
-    let hmin = match s.hmin {
-        Some(h) => h,
-        None if si2 => f64::EPSILON,
-        None => 1e-6 * hmax.min(dtout),
+    let Some(f) = s.formulation else {
+        return Ok(first);
     };
-    if !(hmin > 0.0 && hmin < hmax) {
-        return Err(format!(
-            "INTEGRATOR: HMIN = {hmin} is out of range (0 < HMIN < HMAX = {hmax})"
-        ));
+    rows().find(|p| p.formulation == f).ok_or_else(|| {
+        let with: Vec<&str> = PAIRS
+            .iter()
+            .filter(|p| p.formulation == f)
+            .map(|p| p.kind.name())
+            .collect();
+        let form = formulation_name(f);
+        if with.is_empty() {
+            format!("{form} is not supported yet")
+        } else {
+            format!(
+                "{form} is not available with {} (it runs with {})",
+                s.kind.name(),
+                with.join(", ")
+            )
+        }
+    })
+}
+
+fn formulation_name(f: Formulation) -> &'static str {
+    match f {
+        Formulation::I3 => "I3",
+        Formulation::Si2 => "SI2",
+        Formulation::Si1 => "SI1",
     }
-    let hinit = match s.hinit {
-        Some(h) => {
-            if !(h > hmin && h <= hmax) {
+}
+
+/// Validate the Adams INTEGRATOR settings of a dynamic run whose first
+/// output step is `dtout`.
+pub fn validate(s: &IntegratorSettings, dtout: f64) -> Result<Plan, String> {
+    let front = FrontEnd::of_origin(s.origin.as_deref(), FrontEnd::Adams);
+    validate_as(s, dtout, front)
+}
+
+/// `validate` with the messages in the names of `front`.
+pub fn validate_as(s: &IntegratorSettings, dtout: f64, front: FrontEnd) -> Result<Plan, String> {
+    let prefix = match &s.origin {
+        Some(o) => format!("{o}: {}: ", front.integrator_statement()),
+        None => format!("{}: ", front.integrator_statement()),
+    };
+    Checker { s, front }
+        .plan(dtout)
+        .map_err(|e| format!("{prefix}{e}"))
+}
+
+/// The BDF parameters of GSTIFF, WSTIFF or CONSTANT_BDF settings (the
+/// quasi-static FIM_D integration).
+pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
+    match validate(s, dtout)?.method {
+        MethodParams::Bdf(p) => Ok(p),
+        MethodParams::Hht(_) => Err(format!(
+            "INTEGRATOR: {} is not a BDF integrator (GSTIFF, WSTIFF or CONSTANT_BDF)",
+            s.kind.name()
+        )),
+    }
+}
+
+struct Checker<'a> {
+    s: &'a IntegratorSettings,
+    front: FrontEnd,
+}
+
+/// The validated fixed-step option.
+struct FixedOption {
+    fixed: FixedStep,
+    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
+    step: f64,
+    pattern: Vec<bool>,
+}
+
+impl Checker<'_> {
+    fn n(&self, a: Arg) -> &'static str {
+        a.name(self.front)
+    }
+
+    /// `v` satisfies `ok`, else "ARG = v must be `rule`".
+    fn real(&self, a: Arg, v: f64, ok: bool, rule: &str) -> Result<f64, String> {
+        if ok && !v.is_nan() {
+            Ok(v)
+        } else {
+            Err(format!("{} = {} must be {rule}", self.n(a), fmt_num(v)))
+        }
+    }
+
+    fn int(&self, a: Arg, v: i64, lo: i64, hi: Option<i64>) -> Result<usize, String> {
+        let ok = v >= lo && hi.is_none_or(|h| v <= h);
+        if ok {
+            Ok(v as usize)
+        } else {
+            let rule = match hi {
+                Some(h) => format!("from {lo} to {h}"),
+                None => format!(">= {lo}"),
+            };
+            Err(format!("{} = {v} must be {rule}", self.n(a)))
+        }
+    }
+
+    /// Reject every given argument the pair does not honour.
+    fn applicable(&self, pair: &Pair) -> Result<(), String> {
+        let s = self.s;
+        for a in [
+            Error,
+            Hmax,
+            Hmin,
+            Hinit,
+            Kmax,
+            Maxit,
+            Pattern,
+            Corrector,
+            Adaptivity,
+            Interpolate,
+            Fixit,
+            Hratio,
+            Maxerr,
+            Alpha,
+            Beta,
+            Gamma,
+        ] {
+            if !a.given(s) || pair.args.contains(&a) {
+                continue;
+            }
+            if pair.not_yet.contains(&a) {
                 return Err(format!(
-                    "INTEGRATOR: HINIT = {h} is out of range (HMIN = {hmin} < HINIT <= HMAX = {hmax})"
+                    "{} is not supported yet with {}",
+                    self.n(a),
+                    pair.kind.name()
                 ));
             }
-            h
-        }
-        None if constant_step => hmax,
-        None => (dtout / 20.0).min(hmax).max(hmin),
-    };
-    let kmax = s.kmax.unwrap_or(6);
-    if !(1..=6).contains(&kmax) {
-        return Err(format!(
-            "INTEGRATOR: KMAX = {kmax} is out of range (1 to 6)"
-        ));
-    }
-    let maxit = s.maxit.unwrap_or(10);
-    if maxit < 1 {
-        return Err(format!(
-            "INTEGRATOR: MAXIT = {maxit} is out of range (MAXIT > 0)"
-        ));
-    }
-    let pattern = s.pattern.clone().unwrap_or_else(|| {
-        vec![
-            true, false, false, false, true, false, false, false, true, false,
-        ]
-    });
-    if pattern.is_empty() || pattern.len() > 10 {
-        return Err(format!(
-            "INTEGRATOR: PATTERN has {} values; it takes 1 to 10 of T/F",
-            pattern.len()
-        ));
-    }
-    let corrector_classes = match s.corrector.unwrap_or(CorrectorKind::Original) {
-        // SI2: displacements and velocities converge with either corrector
-        // (seeds: one row for ORIGINAL and MODIFIED).
-        _ if si2 => error_classes.clone(),
-        // ORIGINAL: every state but multipliers must converge (seeds table).
-        // The automatic switch to MODIFIED arrives with the BDF-family issue;
-        // until then ORIGINAL behaves as ORIG_CONSTANT.
-        CorrectorKind::Original | CorrectorKind::OrigConstant => {
-            vec![
-                VarClass::Displacement,
-                VarClass::Velocity,
-                VarClass::UserState,
-            ]
-        }
-        CorrectorKind::Modified => vec![VarClass::Displacement, VarClass::UserState],
-    };
-    // ADAPTIVITY (GSTIFF only, seeds): on by default with the same default
-    // as HHT — at h = 100·HMIN it doubles the tolerance; 0 turns it off.
-    let adaptivity = match s.adaptivity {
-        Some(a) if s.kind != IntegratorKind::Gstiff => {
+            if pair.constant_step && matches!(a, Hinit | Hmin) {
+                return Err(format!(
+                    "{} has no effect with CONSTANT_BDF (its step is HMAX, default the output step)",
+                    self.n(a)
+                ));
+            }
+            let mut takers: Vec<&str> = PAIRS
+                .iter()
+                .filter(|p| p.args.contains(&a))
+                .map(|p| p.kind.name())
+                .collect();
+            takers.dedup();
             return Err(format!(
-                "INTEGRATOR: ADAPTIVITY = {a} applies only to GSTIFF and HHT, not to {}",
-                s.kind.name()
-            ))
+                "{} applies only to {}, not to {}",
+                self.n(a),
+                takers.join(" and "),
+                pair.kind.name()
+            ));
         }
-        Some(a) if a >= 0.0 && a.is_finite() => a,
-        Some(a) => {
+        Ok(())
+    }
+
+    fn plan(&self, dtout: f64) -> Result<Plan, String> {
+        let s = self.s;
+        let pair = pair_of(s)?;
+        self.applicable(pair)?;
+        if !(dtout > 0.0 && dtout.is_finite()) {
+            return Err(format!("the output step {} must be > 0", fmt_num(dtout)));
+        }
+        let mut notes = Vec::new();
+        if s.kmax.is_some() && pair.family == Family::Hht {
+            notes.push(format!(
+                "KMAX ignored: {} is a constant-order integrator",
+                pair.kind.name()
+            ));
+        }
+        let kmax = self.int(Kmax, s.kmax.unwrap_or(6), 1, Some(6))?;
+        let maxit = self.int(Maxit, s.maxit.unwrap_or(10), 1, None)?;
+        let error = s.error.unwrap_or(s.kind.default_error());
+        self.real(Error, error, error > 0.0 && error.is_finite(), "> 0")?;
+        if let Some(p) = &s.pattern {
+            if p.is_empty() || p.len() > 10 {
+                return Err(format!(
+                    "{} has {} values; it takes 1 to 10 of T/F",
+                    self.n(Pattern),
+                    p.len()
+                ));
+            }
+        }
+        if let Some(a) = s.adaptivity {
+            self.real(
+                Adaptivity,
+                a,
+                a >= 0.0 && a.is_finite(),
+                ">= 0 (0 turns it off)",
+            )?;
+        }
+        let corrector = s.corrector.unwrap_or(CorrectorKind::Original);
+        let fixed = self.fixed_option(dtout)?;
+        let steps = match &fixed {
+            Some(f) => (f.step, f.step, f.step),
+            None => self.steps(pair, dtout)?,
+        };
+        let method = match pair.family {
+            Family::Hht => MethodParams::Hht(self.hht(pair, error, maxit, steps, fixed)?),
+            Family::Gstiff | Family::Wstiff => {
+                MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
+            }
+        };
+        Ok(Plan {
+            pair,
+            method,
+            corrector,
+            notes,
+        })
+    }
+
+    /// (HMAX, HMIN, HINIT) of a variable-step run.
+    fn steps(&self, pair: &Pair, dtout: f64) -> Result<(f64, f64, f64), String> {
+        let s = self.s;
+        // HMAX: the output step; with INTERPOLATE = ON no limit (seeds).
+        let hmax = match s.hmax {
+            Some(h) => self.real(Hmax, h, h > 0.0 && h.is_finite(), "> 0")?,
+            None if s.interpolate == Some(true) && !pair.constant_step => f64::INFINITY,
+            None => dtout,
+        };
+        let hmin = match (s.hmin, pair.hmin) {
+            (Some(h), _) => h,
+            (None, HminDefault::MicroHmax) => 1e-6 * hmax.min(dtout),
+            (None, HminDefault::MachinePrecision) if pair.family == Family::Hht => {
+                f64::EPSILON * hmax.max(1.0)
+            }
+            (None, HminDefault::MachinePrecision) => f64::EPSILON,
+        };
+        self.real(
+            Hmin,
+            hmin,
+            hmin > 0.0 && hmin < hmax,
+            &format!("> 0 and < {} = {}", self.n(Hmax), fmt_num(hmax)),
+        )?;
+        let hinit = match s.hinit {
+            Some(h) => self.real(
+                Hinit,
+                h,
+                h > hmin && h <= hmax,
+                &format!(
+                    "> {} = {} and <= {} = {}",
+                    self.n(Hmin),
+                    fmt_num(hmin),
+                    self.n(Hmax),
+                    fmt_num(hmax)
+                ),
+            )?,
+            None if pair.constant_step => hmax,
+            None => (dtout / 20.0).min(hmax).max(hmin),
+        };
+        Ok((hmax, hmin, hinit))
+    }
+
+    /// FIXIT given: FIXIT (1..10), HRATIO (positive integer), MAXERR (> 0),
+    /// PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
+    /// CORRECTOR are then ignored (seeds). Without FIXIT, HRATIO and MAXERR
+    /// are errors.
+    fn fixed_option(&self, dtout: f64) -> Result<Option<FixedOption>, String> {
+        let s = self.s;
+        let Some(fixit) = s.fixit else {
+            for a in [Hratio, Maxerr] {
+                if a.given(s) {
+                    return Err(format!(
+                        "{} applies only to the fixed-step option (give {})",
+                        self.n(a),
+                        self.n(Fixit)
+                    ));
+                }
+            }
+            return Ok(None);
+        };
+        let iterations = self.int(Fixit, fixit, 1, Some(10))?;
+        let hratio = self.int(Hratio, s.hratio.unwrap_or(1), 1, None)?;
+        let maxerr = s.maxerr.unwrap_or(f64::INFINITY);
+        self.real(Maxerr, maxerr, maxerr > 0.0, "> 0")?;
+        let pattern = s
+            .pattern
+            .clone()
+            .unwrap_or_else(|| DEFAULT_PATTERN.to_vec());
+        if pattern.iter().all(|p| !p) {
             return Err(format!(
-                "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0; 0 turns it off)"
-            ))
+                "{} = {} (adaptive Jacobian evaluation) is not allowed with {}",
+                self.n(Pattern),
+                fmt_pattern(&pattern),
+                self.n(Fixit)
+            ));
         }
-        None if s.kind == IntegratorKind::Gstiff => error * 100.0 * hmin,
-        None => 0.0,
-    };
-    Ok(BdfParams {
-        error,
-        hmax,
-        hmin,
-        hinit,
-        kmax: kmax as usize,
-        maxit: maxit as usize,
-        pattern,
-        error_classes,
-        corrector_classes,
-        adaptivity,
-        fixed: None,
-        constant_step,
-        interpolate,
-    })
+        let step = dtout / hratio as f64;
+        let step = match s.hinit {
+            Some(hi) => self
+                .real(Hinit, hi, hi > 0.0 && hi.is_finite(), "> 0")?
+                .min(step),
+            None => step,
+        };
+        Ok(Some(FixedOption {
+            fixed: FixedStep { iterations, maxerr },
+            step,
+            pattern,
+        }))
+    }
+
+    fn adaptivity(&self, pair: &Pair, error: f64, hmin: f64) -> f64 {
+        // On by default where the pair takes it: at h = 100·HMIN it doubles
+        // the tolerance; 0 turns it off.
+        match self.s.adaptivity {
+            Some(a) => a,
+            None if pair.args.contains(&Adaptivity) => error * 100.0 * hmin,
+            None => 0.0,
+        }
+    }
+
+    fn bdf(
+        &self,
+        pair: &Pair,
+        error: f64,
+        kmax: usize,
+        maxit: usize,
+        (hmax, hmin, hinit): (f64, f64, f64),
+        fixed: Option<FixedOption>,
+    ) -> BdfParams {
+        let form = formulation_of(pair.formulation);
+        let error_classes = form.error_classes().to_vec();
+        if let Some(f) = fixed {
+            // Order 1 at h = DTOUT/HRATIO (seeds).
+            return BdfParams {
+                error,
+                hmax,
+                hmin,
+                hinit,
+                kmax: 1,
+                maxit: f.fixed.iterations,
+                pattern: f.pattern,
+                error_classes,
+                // Exactly FIXIT iterations: convergence is only watched on
+                // the displacements.
+                corrector_classes: vec![VarClass::Displacement],
+                adaptivity: 0.0,
+                fixed: Some(f.fixed),
+                constant_step: false,
+                interpolate: false,
+            };
+        }
+        let corrector = self.s.corrector.unwrap_or(CorrectorKind::Original);
+        BdfParams {
+            error,
+            hmax,
+            hmin,
+            hinit,
+            kmax,
+            maxit,
+            pattern: self
+                .s
+                .pattern
+                .clone()
+                .unwrap_or_else(|| DEFAULT_PATTERN.to_vec()),
+            error_classes,
+            corrector_classes: form.corrector_classes(corrector).to_vec(),
+            adaptivity: self.adaptivity(pair, error, hmin),
+            fixed: None,
+            constant_step: pair.constant_step,
+            interpolate: self.s.interpolate == Some(true),
+        }
+    }
+
+    fn hht(
+        &self,
+        pair: &Pair,
+        error: f64,
+        maxit: usize,
+        (hmax, hmin, hinit): (f64, f64, f64),
+        fixed: Option<FixedOption>,
+    ) -> Result<HhtParams, String> {
+        let s = self.s;
+        // α, β, γ (seeds: β = (1−α)²/4, γ = 1/2 − α for HHT; Newmark
+        // stability: γ ≥ 1/2, β ≥ (γ + 1/2)²/4).
+        let (alpha, beta, gamma) = if pair.kind == IntegratorKind::Newmark {
+            let beta = s.beta.unwrap_or(0.36);
+            let gamma = s.gamma.unwrap_or(0.7);
+            if !(gamma.is_finite() && gamma >= 0.5) {
+                return Err(format!(
+                    "{} = {} violates the Newmark stability condition GAMMA >= 0.5",
+                    self.n(Gamma),
+                    fmt_num(gamma)
+                ));
+            }
+            let bmin = (gamma + 0.5) * (gamma + 0.5) / 4.0;
+            if !(beta.is_finite() && beta >= bmin * (1.0 - 1e-12)) {
+                return Err(format!(
+                    "{} = {} violates the Newmark stability condition BETA >= (GAMMA + 0.5)^2/4 = {} for GAMMA = {}",
+                    self.n(Beta),
+                    fmt_num(beta),
+                    fmt_num(bmin),
+                    fmt_num(gamma)
+                ));
+            }
+            (0.0, beta, gamma)
+        } else {
+            let alpha = s.alpha.unwrap_or(-0.3);
+            self.real(
+                Alpha,
+                alpha,
+                (-1.0 / 3.0 - 1e-12..=0.0).contains(&alpha),
+                ">= -1/3 and <= 0",
+            )?;
+            (alpha, (1.0 - alpha) * (1.0 - alpha) / 4.0, 0.5 - alpha)
+        };
+        let converge_multipliers = !matches!(s.corrector, Some(CorrectorKind::Modified));
+        let (maxit, pattern, adaptivity, fixed) = match fixed {
+            Some(f) => (f.fixed.iterations, f.pattern, 0.0, Some(f.fixed)),
+            None => (
+                maxit,
+                s.pattern.clone().unwrap_or_else(|| vec![false]),
+                self.adaptivity(pair, error, hmin),
+                None,
+            ),
+        };
+        Ok(HhtParams {
+            alpha,
+            beta,
+            gamma,
+            error,
+            hmax,
+            hmin,
+            hinit,
+            maxit,
+            pattern,
+            converge_multipliers,
+            adaptivity,
+            fixed,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn kind(k: IntegratorKind) -> IntegratorSettings {
+        IntegratorSettings {
+            kind: k,
+            ..Default::default()
+        }
+    }
+    fn bdf(s: &IntegratorSettings) -> BdfParams {
+        match validate(s, 0.01).unwrap().method {
+            MethodParams::Bdf(p) => p,
+            m => panic!("{m:?}"),
+        }
+    }
+    fn hht(s: &IntegratorSettings) -> HhtParams {
+        match validate(s, 0.01).unwrap().method {
+            MethodParams::Hht(p) => p,
+            m => panic!("{m:?}"),
+        }
+    }
+    fn refused(s: IntegratorSettings) -> String {
+        validate(&s, 0.01).unwrap_err()
+    }
+
     #[test]
-    fn defaults_follow_the_seeds() {
-        let p = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
+    fn numbers_print_readably() {
+        assert_eq!(fmt_num(1e300), "1e300");
+        assert_eq!(fmt_num(-1.0), "-1");
+        assert_eq!(fmt_num(0.01), "0.01");
+        assert_eq!(fmt_num(1e-8), "1e-8");
+        assert_eq!(fmt_num(f64::INFINITY), "inf");
+    }
+
+    #[test]
+    fn bdf_defaults_follow_the_seeds() {
+        let p = bdf(&IntegratorSettings::default());
         assert_eq!(p.error, 1e-3);
         assert_eq!(p.hmax, 0.01);
         assert!((p.hmin - 1e-8).abs() < 1e-20);
         assert!((p.hinit - 0.0005).abs() < 1e-15);
         assert_eq!((p.kmax, p.maxit), (6, 10));
+        assert_eq!(p.pattern, DEFAULT_PATTERN.to_vec());
+        assert!((p.adaptivity - 1e-3 * 100.0 * 1e-8).abs() < 1e-25);
+        // WSTIFF: the same, without ADAPTIVITY (GSTIFF and HHT only).
+        let w = bdf(&kind(IntegratorKind::Wstiff));
         assert_eq!(
-            p.pattern,
-            vec![true, false, false, false, true, false, false, false, true, false]
-        );
-    }
-
-    #[test]
-    fn out_of_range_values_are_rejected_with_the_argument_named() {
-        let mut s = IntegratorSettings {
-            kmax: Some(7),
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: KMAX = 7 is out of range (1 to 6)"
-        );
-        s.kmax = None;
-        s.error = Some(-1.0);
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: ERROR = -1 is out of range (ERROR > 0)"
-        );
-        s.error = None;
-        s.hmin = Some(0.1);
-        s.hmax = Some(0.01);
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: HMIN = 0.1 is out of range (0 < HMIN < HMAX = 0.01)"
-        );
-    }
-
-    /// WSTIFF takes GSTIFF's arguments with the same defaults (SPEC §2:
-    /// HMIN = 1e-6·HMAX for WSTIFF/I3) and ranges, except ADAPTIVITY (on
-    /// by default for GSTIFF only); GSTIFF-only options are refused by name.
-    #[test]
-    fn wstiff_shares_the_bdf_defaults_and_ranges() {
-        let w = IntegratorSettings {
-            kind: IntegratorKind::Wstiff,
-            ..Default::default()
-        };
-        let p = bdf_params(&w, 0.01).unwrap();
-        let g = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
-        assert_eq!(p.adaptivity, 0.0);
-        assert_eq!(
-            p,
+            w,
             BdfParams {
                 adaptivity: 0.0,
-                ..g
+                ..p
             }
         );
-        assert!((p.hmin - 1e-8).abs() < 1e-20);
-        let refused = |s: IntegratorSettings| bdf_params(&s, 0.01).unwrap_err();
+    }
+
+    #[test]
+    fn hht_defaults_follow_the_seeds() {
+        let p = hht(&kind(IntegratorKind::Hht));
+        assert_eq!(p.alpha, -0.3);
+        assert!((p.beta - 0.4225).abs() < 1e-15 && (p.gamma - 0.8).abs() < 1e-15);
+        assert_eq!(p.error, 1e-5);
+        assert_eq!((p.hmax, p.hmin), (0.01, f64::EPSILON));
+        assert!((p.hinit - 5e-4).abs() < 1e-15);
+        assert_eq!((p.maxit, p.pattern.clone()), (10, vec![false]));
+        assert!(p.converge_multipliers && p.fixed.is_none());
+        let p = hht(&kind(IntegratorKind::Newmark));
+        assert_eq!((p.alpha, p.beta, p.gamma), (0.0, 0.36, 0.7));
+    }
+
+    #[test]
+    fn range_errors_name_the_origin_and_the_users_argument() {
+        let s = IntegratorSettings {
+            hmax: Some(-1.0),
+            origin: Some("model.acf:3:1".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            refused(s),
+            "model.acf:3:1: INTEGRATOR: HMAX = -1 must be > 0"
+        );
         assert_eq!(
             refused(IntegratorSettings {
-                kmax: Some(0),
-                ..w.clone()
+                hinit: Some(1e300),
+                ..Default::default()
             }),
-            "INTEGRATOR: KMAX = 0 is out of range (1 to 6)"
+            "INTEGRATOR: HINIT = 1e300 must be > HMIN = 1e-8 and <= HMAX = 0.01"
         );
+        assert_eq!(
+            refused(IntegratorSettings {
+                kmax: Some(7),
+                ..Default::default()
+            }),
+            "INTEGRATOR: KMAX = 7 must be from 1 to 6"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                error: Some(-1.0),
+                ..Default::default()
+            }),
+            "INTEGRATOR: ERROR = -1 must be > 0"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                hmin: Some(0.1),
+                hmax: Some(0.01),
+                ..Default::default()
+            }),
+            "INTEGRATOR: HMIN = 0.1 must be > 0 and < HMAX = 0.01"
+        );
+        // The MotionSolve names, for the Param_Transient front end.
+        let s = IntegratorSettings {
+            hmax: Some(-1.0),
+            origin: Some("m.xml:12:5".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            validate(&s, 0.01).unwrap_err(),
+            "m.xml:12:5: Param_Transient: h_max = -1 must be > 0"
+        );
+    }
+
+    #[test]
+    fn misplaced_arguments_are_rejected_by_name() {
+        let w = kind(IntegratorKind::Wstiff);
         assert_eq!(
             refused(IntegratorSettings {
                 alpha: Some(-0.1),
                 ..w.clone()
             }),
-            "INTEGRATOR: ALPHA applies only to HHT and NEWMARK, not to WSTIFF"
+            "INTEGRATOR: ALPHA applies only to HHT, not to WSTIFF"
         );
         assert_eq!(
             refused(IntegratorSettings {
                 fixit: Some(2),
                 ..w.clone()
             }),
-            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not WSTIFF"
+            "INTEGRATOR: FIXIT applies only to GSTIFF and HHT, not to WSTIFF"
         );
         assert_eq!(
             refused(IntegratorSettings {
                 adaptivity: Some(1e-8),
                 ..w.clone()
             }),
-            "INTEGRATOR: ADAPTIVITY = 0.00000001 applies only to GSTIFF and HHT, not to WSTIFF"
+            "INTEGRATOR: ADAPTIVITY applies only to GSTIFF and HHT and NEWMARK, not to WSTIFF"
         );
-        // SI2 runs with WSTIFF too: machine-precision HMIN, velocities
-        // under error control.
-        let p = bdf_params(
-            &IntegratorSettings {
-                formulation: Some(Formulation::Si2),
-                ..w
-            },
-            0.01,
-        )
-        .unwrap();
-        assert_eq!(p.hmin, f64::EPSILON);
-        assert!(p.error_classes.contains(&VarClass::Velocity));
+        assert_eq!(
+            refused(IntegratorSettings {
+                beta: Some(0.3),
+                ..kind(IntegratorKind::Hht)
+            }),
+            "INTEGRATOR: BETA applies only to NEWMARK, not to HHT"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                hinit: Some(1e-3),
+                ..kind(IntegratorKind::ConstantBdf)
+            }),
+            "INTEGRATOR: HINIT has no effect with CONSTANT_BDF (its step is HMAX, default the output step)"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                hratio: Some(2),
+                ..Default::default()
+            }),
+            "INTEGRATOR: HRATIO applies only to the fixed-step option (give FIXIT)"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                interpolate: Some(true),
+                ..kind(IntegratorKind::Hht)
+            }),
+            "INTEGRATOR: INTERPOLATE is not supported yet with HHT"
+        );
     }
 
     #[test]
-    fn later_features_are_rejected_not_ignored() {
-        let s = IntegratorSettings {
-            kind: IntegratorKind::Hht,
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: the HHT integrator is not supported yet"
-        );
-        let s = IntegratorSettings {
-            fixit: Some(3),
-            pattern: Some(vec![false]),
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: PATTERN = F (adaptive Jacobian evaluation) is not allowed with FIXIT"
-        );
-        let s = IntegratorSettings {
-            formulation: Some(Formulation::Si1),
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: SI1 is only available with HASTIFF"
-        );
-    }
-
-    /// SI2 (seeds: HMIN, "Error control in corrector", fixed-step option):
-    /// HMIN defaults to machine precision, velocities join the error and
-    /// convergence classes with either corrector, and FIXIT is accepted with
-    /// velocities in the MAXERR measure. I3 keeps 1e-6·HMAX and
-    /// displacements only.
-    #[test]
-    fn si2_defaults_follow_the_seeds() {
-        let si2 = |more: IntegratorSettings| IntegratorSettings {
+    fn formulations_follow_the_table() {
+        let si2 = |k| IntegratorSettings {
             formulation: Some(Formulation::Si2),
-            ..more
+            ..kind(k)
         };
-        let p = bdf_params(&si2(IntegratorSettings::default()), 0.01).unwrap();
-        assert_eq!(p.hmin, f64::EPSILON);
+        assert_eq!(
+            refused(si2(IntegratorKind::Hht)),
+            "INTEGRATOR: SI2 is not available with HHT (it runs with GSTIFF, WSTIFF, CONSTANT_BDF)"
+        );
+        assert_eq!(
+            refused(IntegratorSettings {
+                formulation: Some(Formulation::Si1),
+                ..Default::default()
+            }),
+            "INTEGRATOR: SI1 is not supported yet"
+        );
+        assert_eq!(
+            refused(kind(IntegratorKind::Hastiff)),
+            "INTEGRATOR: the HASTIFF integrator is not supported yet"
+        );
+        // SI2: machine-precision HMIN, velocities under error control and
+        // converged with either corrector (seeds: "Error control in
+        // corrector"); I3 keeps 1e-6·HMAX and displacements only.
         let dv = vec![
             VarClass::Displacement,
             VarClass::Velocity,
             VarClass::UserState,
         ];
-        assert_eq!(p.error_classes, dv);
-        assert_eq!(p.corrector_classes, dv);
-        let modified = si2(IntegratorSettings {
+        let p = bdf(&si2(IntegratorKind::Gstiff));
+        assert_eq!(p.hmin, f64::EPSILON);
+        assert_eq!(
+            (p.error_classes.clone(), p.corrector_classes),
+            (dv.clone(), dv.clone())
+        );
+        let modified = IntegratorSettings {
             corrector: Some(CorrectorKind::Modified),
-            ..Default::default()
-        });
-        assert_eq!(bdf_params(&modified, 0.01).unwrap().corrector_classes, dv);
-        let fixed = si2(IntegratorSettings {
-            fixit: Some(3),
-            ..Default::default()
-        });
-        let p = bdf_params(&fixed, 0.01).unwrap();
-        assert!(p.fixed.is_some());
-        assert_eq!(p.error_classes, dv);
-        let constant = si2(IntegratorSettings {
-            kind: IntegratorKind::ConstantBdf,
-            ..Default::default()
-        });
-        assert!(bdf_params(&constant, 0.01).unwrap().constant_step);
-        let i3 = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
-        assert!((i3.hmin - 1e-8).abs() < 1e-20);
+            ..si2(IntegratorKind::Wstiff)
+        };
+        assert_eq!(bdf(&modified).corrector_classes, dv);
+        assert!(bdf(&si2(IntegratorKind::ConstantBdf)).constant_step);
+        let i3 = bdf(&IntegratorSettings::default());
         assert_eq!(
             i3.error_classes,
             vec![VarClass::Displacement, VarClass::UserState]
         );
-        let hht = si2(IntegratorSettings {
-            kind: IntegratorKind::Hht,
+        assert_eq!(i3.corrector_classes, dv);
+    }
+
+    #[test]
+    fn newmark_stability_and_alpha_range() {
+        let mut s = kind(IntegratorKind::Newmark);
+        s.gamma = Some(0.4);
+        assert_eq!(
+            refused(s.clone()),
+            "INTEGRATOR: GAMMA = 0.4 violates the Newmark stability condition GAMMA >= 0.5"
+        );
+        s.gamma = Some(0.7);
+        s.beta = Some(0.3);
+        assert!(refused(s.clone())
+            .starts_with("INTEGRATOR: BETA = 0.3 violates the Newmark stability condition"));
+        s.beta = Some(0.25);
+        s.gamma = Some(0.5);
+        assert_eq!(hht(&s).order(), 2);
+        let mut s = kind(IntegratorKind::Hht);
+        s.alpha = Some(-0.4);
+        assert_eq!(
+            refused(s.clone()),
+            "INTEGRATOR: ALPHA = -0.4 must be >= -1/3 and <= 0"
+        );
+        s.alpha = Some(-0.333333);
+        assert!(validate(&s, 0.01).is_ok());
+    }
+
+    #[test]
+    fn fixed_step_option() {
+        let mut s = kind(IntegratorKind::Hht);
+        s.fixit = Some(3);
+        s.hratio = Some(4);
+        let p = hht(&s);
+        assert_eq!(p.hinit, 0.0025);
+        assert_eq!(p.pattern, DEFAULT_PATTERN.to_vec());
+        assert_eq!(p.fixed.as_ref().unwrap().iterations, 3);
+        s.pattern = Some(vec![false]);
+        assert_eq!(
+            refused(s),
+            "INTEGRATOR: PATTERN = F (adaptive Jacobian evaluation) is not allowed with FIXIT"
+        );
+        let s = IntegratorSettings {
+            fixit: Some(3),
+            formulation: Some(Formulation::Si2),
             ..Default::default()
-        });
-        assert!(bdf_params(&hht, 0.01).is_err());
+        };
+        let p = bdf(&s);
+        assert_eq!((p.kmax, p.hinit), (1, 0.01));
+        assert!(p.error_classes.contains(&VarClass::Velocity));
+        assert_eq!(
+            refused(IntegratorSettings {
+                fixit: Some(11),
+                ..Default::default()
+            }),
+            "INTEGRATOR: FIXIT = 11 must be from 1 to 10"
+        );
     }
 }
