@@ -7,7 +7,7 @@ mod common;
 use common::accuracy::*;
 use common::*;
 
-use mbsolve_model::{Inertia, IntegratorSettings};
+use mbsolve_model::IntegratorSettings;
 use mbsolve_solver::settings::{validate, Arg, Family, MethodParams, Pair};
 use mbsolve_solver::{models, Simulation};
 

@@ -50,7 +50,7 @@ fn pendulum_period_and_energy() {
     }
     assert!(crossings.len() >= 2, "pendulum must swing through twice");
     let period = 2.0 * (crossings[1] - crossings[0]);
-    let exact = pendulum_period(1.0, 9.81);
+    let exact = common::pendulum_period(1.0, 9.81);
     let rel = (period - exact).abs() / exact;
     println!(
         "period {period:.8} vs {exact:.8}: relative error {rel:.2e}; {} steps",
@@ -391,7 +391,7 @@ fn fixed_step_gstiff() {
             }
         }
         let period = 2.0 * (crossings[1] - crossings[0]);
-        let exact = pendulum_period(1.0, 9.81);
+        let exact = common::pendulum_period(1.0, 9.81);
         let phi = sim
             .frames
             .iter()
@@ -456,7 +456,7 @@ fn constant_bdf_fixed_step_variable_order() {
             }
         }
         let period = 2.0 * (crossings[1] - crossings[0]);
-        let exact = pendulum_period(1.0, 9.81);
+        let exact = common::pendulum_period(1.0, 9.81);
         (st, (period - exact).abs() / exact)
     };
     let (st, e1) = period_error(1e-3);

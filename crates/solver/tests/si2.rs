@@ -373,7 +373,7 @@ fn period_error(sim: &Simulation) -> f64 {
         "the pendulum must swing through twice"
     );
     let period = 2.0 * (crossings[1] - crossings[0]);
-    let exact = pendulum_period(1.0, 9.81);
+    let exact = common::pendulum_period(1.0, 9.81);
     (period - exact).abs() / exact
 }
 

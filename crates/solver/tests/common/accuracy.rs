@@ -6,7 +6,6 @@
 use mbsolve_model::{IntegratorKind, IntegratorSettings, Model};
 use mbsolve_solver::settings::{Family, Pair, PAIRS};
 use mbsolve_solver::{models, Frame, Simulation};
-use nalgebra::Vector3;
 
 /// The ERROR values of the sweep, 1e-2 … 1e-9.
 pub const ERRORS: [f64; 8] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9];
@@ -92,8 +91,9 @@ pub fn spinning_four_bar(omega: f64) -> Model {
     m.title = "four-bar, spinning crank".into();
     let th = 1.0f64;
     if let Some(crank) = m.parts.iter_mut().find(|p| p.id == 2) {
-        crank.angular_velocity = Vector3::new(0.0, 0.0, omega);
-        crank.velocity = Vector3::new(-0.5 * th.sin() * omega, 0.5 * th.cos() * omega, 0.0);
+        crank.angular_velocity.z = omega;
+        crank.velocity.x = -0.5 * th.sin() * omega;
+        crank.velocity.y = 0.5 * th.cos() * omega;
     }
     m
 }
@@ -139,17 +139,14 @@ pub fn problems() -> Vec<Problem> {
     ]
 }
 
-/// The body CM positions (x, y of every body) at each output of a run, or
-/// the failure message.
-pub fn positions(
-    p: &Problem,
-    s: &IntegratorSettings,
-) -> Result<(Vec<Vec<f64>>, mbsolve_integrate::Statistics), String> {
+/// The body CM positions (x, y of every body) at each output of a run and
+/// its step count, or the failure message.
+pub fn positions(p: &Problem, s: &IntegratorSettings) -> Result<(Vec<Vec<f64>>, u64), String> {
     let mut sim = Simulation::new(&p.model).map_err(|e| e.to_string())?;
     let stats = sim
         .dynamic(p.end, Some(p.outputs), None, s)
         .map_err(|e| e.to_string())?;
-    Ok((sim.frames.iter().map(cm_xy).collect(), stats))
+    Ok((sim.frames.iter().map(cm_xy).collect(), stats.steps))
 }
 
 fn cm_xy(f: &Frame) -> Vec<f64> {
@@ -193,11 +190,19 @@ pub fn max_error(run: &[Vec<f64>], reference: &[Vec<f64>]) -> f64 {
 /// Global error of `pair` on `p` at each ERROR of the sweep (NaN where the
 /// run failed).
 pub fn sweep(pair: &Pair, p: &Problem, reference: &[Vec<f64>]) -> Vec<f64> {
+    sweep_with_steps(pair, p, reference)
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect()
+}
+
+/// `sweep` with the step count of each run (0 where it failed).
+pub fn sweep_with_steps(pair: &Pair, p: &Problem, reference: &[Vec<f64>]) -> Vec<(f64, u64)> {
     ERRORS
         .iter()
         .map(|&e| match positions(p, &pair_settings(pair, e)) {
-            Ok((run, _)) => max_error(&run, reference),
-            Err(_) => f64::NAN,
+            Ok((run, steps)) => (max_error(&run, reference), steps),
+            Err(_) => (f64::NAN, 0),
         })
         .collect()
 }
