@@ -238,6 +238,19 @@ impl Sink for AsmSink<'_> {
     }
 }
 
+/// A mech sink writing `scale`·value into the integrator's assembler (SI2's
+/// row scaling; HHT's βh² factor on the body rows).
+pub(crate) struct ScaledSink<'a> {
+    pub asm: &'a mut SlotAssembler,
+    pub scale: f64,
+}
+impl Sink for ScaledSink<'_> {
+    #[inline]
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        self.asm.add(r, c, self.scale * v);
+    }
+}
+
 pub struct I3Problem<'a> {
     pub sys: &'a System,
     classes: Vec<VarClass>,

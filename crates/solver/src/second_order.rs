@@ -5,23 +5,10 @@
 
 use crate::formulation::{
     check_finite, constraint_rows, coordinate_name, equation_name, AsmSink, RedundancyWatch,
-    CONSTRAINT_TOL,
+    ScaledSink, CONSTRAINT_TOL,
 };
 use mbsolve_integrate::{ProblemError, SecondOrderProblem, SlotAssembler};
-use mbsolve_mech::{Sink, System};
-
-/// A sink that multiplies every value (rows of the body equations get the
-/// βh² factor of ∂R/∂q; see `jacobian`).
-struct ScaledSink<'a> {
-    inner: AsmSink<'a>,
-    scale: f64,
-}
-impl Sink for ScaledSink<'_> {
-    #[inline]
-    fn add(&mut self, r: usize, c: usize, v: f64) {
-        self.inner.add(r, c, self.scale * v);
-    }
-}
+use mbsolve_mech::System;
 
 pub struct I3SecondOrder<'a> {
     pub sys: &'a System,
@@ -90,10 +77,7 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         // body_jacobian emits ∂R/∂q + c'u ∂R/∂u + c'a ∂R/∂a; with c' = c/cq
         // and every value multiplied by cq the matrix receives
         // βh² ∂R/∂q + γh ∂R/∂u + M/(1+α), all in one pass over the forces.
-        let mut s = ScaledSink {
-            inner: AsmSink(asm),
-            scale: cq,
-        };
+        let mut s = ScaledSink { asm, scale: cq };
         self.sys
             .body_jacobian(q, u, a, lam, t, &mut s, 0, Some(0), 0, cu / cq, ca / cq);
         let mut s = AsmSink(asm);

@@ -70,6 +70,26 @@ impl FrontEnd {
 }
 
 impl Arg {
+    /// Every argument, in the order the checks report them.
+    pub const ALL: [Arg; 16] = [
+        Arg::Error,
+        Arg::Hmax,
+        Arg::Hmin,
+        Arg::Hinit,
+        Arg::Kmax,
+        Arg::Maxit,
+        Arg::Pattern,
+        Arg::Corrector,
+        Arg::Adaptivity,
+        Arg::Interpolate,
+        Arg::Fixit,
+        Arg::Hratio,
+        Arg::Maxerr,
+        Arg::Alpha,
+        Arg::Beta,
+        Arg::Gamma,
+    ];
+
     /// The argument's name in `front` (SPEC §2 for Adams, §3 for
     /// MotionSolve; arguments MotionSolve lacks keep the Adams name).
     pub fn name(self, front: FrontEnd) -> &'static str {
@@ -149,7 +169,7 @@ pub struct Pair {
     pub formulation: Formulation,
     pub family: Family,
     /// Arguments honoured (everything else is rejected by name).
-    pub args: &'static [Arg],
+    pub args: Args,
     /// Arguments of this pair that are not implemented yet: rejected as
     /// "not supported yet" rather than as misplaced.
     pub not_yet: &'static [Arg],
@@ -158,43 +178,44 @@ pub struct Pair {
     pub constant_step: bool,
 }
 
+/// A set of arguments (one bit per `Arg`), so that rows of the table can
+/// be built from one another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Args(u32);
+
+impl Args {
+    pub const fn of(args: &[Arg]) -> Args {
+        let mut bits = 0u32;
+        let mut i = 0;
+        while i < args.len() {
+            bits |= 1 << args[i] as u32;
+            i += 1;
+        }
+        Args(bits)
+    }
+    pub const fn with(self, more: &[Arg]) -> Args {
+        Args(self.0 | Args::of(more).0)
+    }
+    pub const fn without(self, less: &[Arg]) -> Args {
+        Args(self.0 & !Args::of(less).0)
+    }
+    pub fn contains(self, a: Arg) -> bool {
+        self.0 & (1 << a as u32) != 0
+    }
+}
+
 use Arg::*;
-const BDF: &[Arg] = &[
-    Error,
-    Hmax,
-    Hmin,
-    Hinit,
-    Kmax,
-    Maxit,
-    Pattern,
-    Corrector,
-    Interpolate,
-];
-const GSTIFF: &[Arg] = &[
-    Error,
-    Hmax,
-    Hmin,
-    Hinit,
-    Kmax,
-    Maxit,
-    Pattern,
-    Corrector,
-    Interpolate,
-    Adaptivity,
-    Fixit,
-    Hratio,
-    Maxerr,
-];
+/// The arguments every variable-step pair takes.
+const COMMON: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit, Pattern, Corrector]);
+const BDF: Args = COMMON.with(&[Interpolate]);
+/// The fixed-step option and ADAPTIVITY (GSTIFF and HHT; seeds).
+const FIXED_STEP: &[Arg] = &[Fixit, Hratio, Maxerr];
+const GSTIFF: Args = BDF.with(FIXED_STEP).with(&[Adaptivity]);
 /// CONSTANT_BDF: the step is HMAX, so HINIT and HMIN would be ignored.
-const CONSTANT_BDF: &[Arg] = &[Error, Hmax, Kmax, Maxit, Pattern, Corrector, Interpolate];
+const CONSTANT_BDF: Args = BDF.without(&[Hinit, Hmin]);
 /// KMAX is accepted and ignored by HHT/NEWMARK (constant order; SPEC §2).
-const HHT: &[Arg] = &[
-    Error, Hmax, Hmin, Hinit, Kmax, Maxit, Pattern, Corrector, Adaptivity, Fixit, Hratio, Maxerr,
-    Alpha,
-];
-const NEWMARK: &[Arg] = &[
-    Error, Hmax, Hmin, Hinit, Kmax, Maxit, Pattern, Corrector, Adaptivity, Beta, Gamma,
-];
+const HHT: Args = COMMON.with(FIXED_STEP).with(&[Adaptivity, Alpha]);
+const NEWMARK: Args = COMMON.with(&[Adaptivity, Beta, Gamma]);
 /// INTERPOLATE for HHT/NEWMARK waits for the step skeleton in `integrate`
 /// (the temporary `hht_adapter` cannot interpolate).
 const HHT_NOT_YET: &[Arg] = &[Interpolate];
@@ -490,25 +511,8 @@ impl Checker<'_> {
     /// Reject every given argument the pair does not honour.
     fn applicable(&self, pair: &Pair) -> Result<(), String> {
         let s = self.s;
-        for a in [
-            Error,
-            Hmax,
-            Hmin,
-            Hinit,
-            Kmax,
-            Maxit,
-            Pattern,
-            Corrector,
-            Adaptivity,
-            Interpolate,
-            Fixit,
-            Hratio,
-            Maxerr,
-            Alpha,
-            Beta,
-            Gamma,
-        ] {
-            if !a.given(s) || pair.args.contains(&a) {
+        for a in Arg::ALL {
+            if !a.given(s) || pair.args.contains(a) {
                 continue;
             }
             if pair.not_yet.contains(&a) {
@@ -526,7 +530,7 @@ impl Checker<'_> {
             }
             let mut takers: Vec<&str> = PAIRS
                 .iter()
-                .filter(|p| p.args.contains(&a))
+                .filter(|p| p.args.contains(a))
                 .map(|p| p.kind.name())
                 .collect();
             takers.dedup();
@@ -690,7 +694,7 @@ impl Checker<'_> {
         // the tolerance; 0 turns it off.
         match self.s.adaptivity {
             Some(a) => a,
-            None if pair.args.contains(&Adaptivity) => error * 100.0 * hmin,
+            None if pair.args.contains(Adaptivity) => error * 100.0 * hmin,
             None => 0.0,
         }
     }

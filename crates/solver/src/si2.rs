@@ -36,26 +36,14 @@
 use crate::analysis::Frame;
 use crate::formulation::{
     bdf_integrator, check_finite, constraint_rows, coordinate_name, equation_name, wrong_family,
-    AsmSink, DaeFormulation, Integrator, RedundancyWatch, Segment, CONSTRAINT_TOL,
+    AsmSink, DaeFormulation, Integrator, RedundancyWatch, ScaledSink, Segment, CONSTRAINT_TOL,
 };
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
-use mbsolve_mech::{Sink, System};
+use mbsolve_mech::System;
 use mbsolve_model::CorrectorKind;
-
-/// A mech sink writing `scale`·value into the integrator's assembler.
-struct ScaledSink<'a> {
-    asm: &'a mut SlotAssembler,
-    scale: f64,
-}
-impl Sink for ScaledSink<'_> {
-    #[inline]
-    fn add(&mut self, r: usize, c: usize, v: f64) {
-        self.asm.add(r, c, self.scale * v);
-    }
-}
 
 pub struct Si2Problem<'a> {
     pub sys: &'a System,

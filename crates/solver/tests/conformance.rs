@@ -71,7 +71,7 @@ fn expected_order(pair: &Pair) -> f64 {
 fn order_settings(pair: &Pair, h: f64) -> IntegratorSettings {
     IntegratorSettings {
         hmax: Some(h),
-        hinit: pair.args.contains(&Arg::Hinit).then_some(h),
+        hinit: pair.args.contains(Arg::Hinit).then_some(h),
         kmax: (pair.family != Family::Hht).then_some(2),
         ..pair_settings(pair, 1e-3)
     }
