@@ -309,18 +309,34 @@ impl Plan {
     pub fn formulation(&self) -> &'static dyn DaeFormulation {
         formulation_of(self.pair.formulation)
     }
-    pub fn error(&self) -> f64 {
-        match &self.method {
-            MethodParams::Bdf(p) => p.error,
-            MethodParams::Hht(p) => p.error,
+    /// The settings BDF and HHT parameters share.
+    fn shared(&self) -> Shared<'_> {
+        macro_rules! shared {
+            ($p:expr) => {
+                Shared {
+                    error: $p.error,
+                    hmax: $p.hmax,
+                    hmin: $p.hmin,
+                    hinit: $p.hinit,
+                    maxit: $p.maxit,
+                    pattern: &$p.pattern,
+                    adaptivity: $p.adaptivity,
+                    fixed: $p.fixed.as_ref(),
+                }
+            };
         }
+        match &self.method {
+            MethodParams::Bdf(p) => shared!(p),
+            MethodParams::Hht(p) => shared!(p),
+        }
+    }
+    pub fn error(&self) -> f64 {
+        self.shared().error
     }
     /// The step of the fixed-step option (None: variable step).
     pub fn fixed_step(&self) -> Option<f64> {
-        match &self.method {
-            MethodParams::Bdf(p) => p.fixed.as_ref().map(|_| p.hinit),
-            MethodParams::Hht(p) => p.fixed.as_ref().map(|_| p.hinit),
-        }
+        let s = self.shared();
+        s.fixed.map(|_| s.hinit)
     }
     pub fn interpolate(&self) -> bool {
         matches!(&self.method, MethodParams::Bdf(p) if p.interpolate)
@@ -330,28 +346,16 @@ impl Plan {
     pub fn describe(&self) -> String {
         let kind = self.pair.kind.name();
         let form = self.formulation().name();
-        let (error, hmax, hmin, hinit, maxit, pattern, adaptivity, fixed) = match &self.method {
-            MethodParams::Bdf(p) => (
-                p.error,
-                p.hmax,
-                p.hmin,
-                p.hinit,
-                p.maxit,
-                &p.pattern,
-                p.adaptivity,
-                &p.fixed,
-            ),
-            MethodParams::Hht(p) => (
-                p.error,
-                p.hmax,
-                p.hmin,
-                p.hinit,
-                p.maxit,
-                &p.pattern,
-                p.adaptivity,
-                &p.fixed,
-            ),
-        };
+        let Shared {
+            error,
+            hmax,
+            hmin,
+            hinit,
+            maxit,
+            pattern,
+            adaptivity,
+            fixed,
+        } = self.shared();
         // HHT/NEWMARK: their coefficients first; BDF: KMAX and INTERPOLATE.
         let (coeffs, kmax) = match &self.method {
             MethodParams::Bdf(p) => (
@@ -389,6 +393,18 @@ impl Plan {
             ),
         }
     }
+}
+
+/// See `Plan::shared`.
+struct Shared<'a> {
+    error: f64,
+    hmax: f64,
+    hmin: f64,
+    hinit: f64,
+    maxit: usize,
+    pattern: &'a [bool],
+    adaptivity: f64,
+    fixed: Option<&'a FixedStep>,
 }
 
 fn corrector_name(c: CorrectorKind) -> &'static str {
