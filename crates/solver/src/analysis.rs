@@ -363,6 +363,7 @@ impl Simulation {
         loop {
             let s = &self.state;
             let mut segment = form.segment(&self.sys, s, constraint_tolerance(plan.error()));
+            let mut frames = segment.frame_map();
             let mut integ = match segment.integrator(&plan, s) {
                 Ok(i) => i,
                 Err(e) => {
@@ -406,16 +407,16 @@ impl Simulation {
                     // INTERPOLATE = ON: reconcile the interpolated positions
                     // to the constraints (velocities, accelerations and
                     // reactions follow below).
-                    let mut frame = form.frame(&self.sys, t, &yi, &ypi, integ.multipliers());
+                    let mut frame = frames.frame(&self.sys, t, &yi, &ypi, integ.multipliers());
                     if let Ok(q) = self.assemble_positions(t, &yi[..n]) {
                         frame.q = q;
                     }
                     frame
                 } else {
                     let (y, yp) = integ.solution();
-                    form.frame(&self.sys, t, y, yp, integ.multipliers())
+                    frames.frame(&self.sys, t, y, yp, integ.multipliers())
                 };
-                let project = !form.keeps_velocities() || interpolated;
+                let project = !frames.keeps_velocities() || interpolated;
                 if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a, project) {
                     inconsistent_outputs += 1;
                 }

@@ -35,21 +35,6 @@ pub trait DaeFormulation: Sync {
     fn error_classes(&self) -> &'static [VarClass];
     /// Variables whose corrections must converge with corrector `c`.
     fn corrector_classes(&self, c: CorrectorKind) -> &'static [VarClass];
-    /// Whether the integrator's velocities are written as they are (they
-    /// satisfy the velocity constraints and are error-controlled); if not,
-    /// outputs project them onto the velocity constraints.
-    fn keeps_velocities(&self) -> bool;
-    /// The output frame at t from the integrator's (y, y') in this
-    /// formulation's layout; `multipliers` when the integrator keeps λ
-    /// outside y (HHT).
-    fn frame(
-        &self,
-        sys: &System,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        multipliers: Option<&[f64]>,
-    ) -> Frame;
     /// The problem of one integration segment starting at the consistent
     /// state `s`, watching the equations deactivated in `sys`.
     fn segment<'a>(
@@ -72,9 +57,32 @@ pub trait DaeFormulation: Sync {
     }
 }
 
+/// Output frames from the integrator's state in a formulation's layout.
+/// A segment makes its map before lending itself to the integrator, so the
+/// map may carry what the segment chose (the ODE form's partition into
+/// independent and dependent coordinates, say).
+pub trait FrameMap {
+    /// The output frame at t from the integrator's (y, y'); `multipliers`
+    /// when the integrator keeps λ outside y (HHT).
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        multipliers: Option<&[f64]>,
+    ) -> Frame;
+    /// Whether the integrator's velocities are written as they are (they
+    /// satisfy the velocity constraints and are error-controlled); if not,
+    /// outputs project them onto the velocity constraints.
+    fn keeps_velocities(&self) -> bool;
+}
+
 /// One segment's problem: it lends itself to the integrator, and after the
 /// integrator is dropped says whether a deactivated equation drifted.
 pub trait Segment<'a> {
+    /// How this segment's integrator state becomes output frames.
+    fn frame_map(&self) -> Box<dyn FrameMap>;
     /// The integrator of `plan` on this problem, starting from `s`.
     fn integrator(
         &mut self,
@@ -141,29 +149,6 @@ impl DaeFormulation for I3 {
             CorrectorKind::Modified => I3_ERROR,
         }
     }
-    fn keeps_velocities(&self) -> bool {
-        // Velocities are not error-controlled and need not satisfy
-        // Φ_q u = −Φ_t: projected at outputs.
-        false
-    }
-    fn frame(
-        &self,
-        sys: &System,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        multipliers: Option<&[f64]>,
-    ) -> Frame {
-        let (n, m) = (sys.nq(), sys.neq());
-        let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[n..2 * n].to_vec(),
-            lambda: lambda.to_vec(),
-        }
-    }
     fn segment<'a>(
         &self,
         sys: &'a System,
@@ -180,6 +165,36 @@ impl DaeFormulation for I3 {
     }
 }
 
+/// I3 frames: y = (q, u, λ) for the BDF family, (q, u) with λ apart for
+/// HHT; y' = (u, a, ...).
+struct I3Frames;
+
+impl FrameMap for I3Frames {
+    fn keeps_velocities(&self) -> bool {
+        // Velocities are not error-controlled and need not satisfy
+        // Φ_q u = −Φ_t: projected at outputs.
+        false
+    }
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        multipliers: Option<&[f64]>,
+    ) -> Frame {
+        let (n, m) = (sys.nq(), sys.neq());
+        let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
+        Frame {
+            t,
+            q: y[..n].to_vec(),
+            u: y[n..2 * n].to_vec(),
+            a: yp[n..2 * n].to_vec(),
+            lambda: lambda.to_vec(),
+        }
+    }
+}
+
 /// I3 in first-order form (BDF) or second-order form (HHT/NEWMARK),
 /// whichever the plan's integrator takes.
 struct I3Segment<'a> {
@@ -191,6 +206,9 @@ struct I3Segment<'a> {
 }
 
 impl<'a> Segment<'a> for I3Segment<'a> {
+    fn frame_map(&self) -> Box<dyn FrameMap> {
+        Box::new(I3Frames)
+    }
     fn integrator(
         &mut self,
         plan: &Plan,

@@ -36,7 +36,8 @@
 use crate::analysis::Frame;
 use crate::formulation::{
     bdf_integrator, check_finite, constraint_rows, coordinate_name, equation_name, wrong_family,
-    AsmSink, DaeFormulation, Integrator, RedundancyWatch, ScaledSink, Segment, CONSTRAINT_TOL,
+    AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch, ScaledSink, Segment,
+    CONSTRAINT_TOL,
 };
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
@@ -317,29 +318,6 @@ impl DaeFormulation for Si2 {
     fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
         SI2_CLASSES
     }
-    fn keeps_velocities(&self) -> bool {
-        // The corrector converged on Φ_q u + Φ_t = 0 and u is
-        // error-controlled: written as integrated.
-        true
-    }
-    fn frame(
-        &self,
-        sys: &System,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        _multipliers: Option<&[f64]>,
-    ) -> Frame {
-        // λ is carried in differential form: λ = ν'.
-        let (n, m) = (sys.nq(), sys.neq());
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[n..2 * n].to_vec(),
-            lambda: yp[2 * n..2 * n + m].to_vec(),
-        }
-    }
     fn segment<'a>(
         &self,
         sys: &'a System,
@@ -356,9 +334,41 @@ impl DaeFormulation for Si2 {
     }
 }
 
+/// SI2 frames: y = (q, u, ν, η), y' = (u, a, λ, μ).
+struct Si2Frames;
+
+impl FrameMap for Si2Frames {
+    fn keeps_velocities(&self) -> bool {
+        // The corrector converged on Φ_q u + Φ_t = 0 and u is
+        // error-controlled: written as integrated.
+        true
+    }
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        _multipliers: Option<&[f64]>,
+    ) -> Frame {
+        // λ is carried in differential form: λ = ν'.
+        let (n, m) = (sys.nq(), sys.neq());
+        Frame {
+            t,
+            q: y[..n].to_vec(),
+            u: y[n..2 * n].to_vec(),
+            a: yp[n..2 * n].to_vec(),
+            lambda: yp[2 * n..2 * n + m].to_vec(),
+        }
+    }
+}
+
 struct Si2Segment<'a>(Si2Problem<'a>);
 
 impl<'a> Segment<'a> for Si2Segment<'a> {
+    fn frame_map(&self) -> Box<dyn FrameMap> {
+        Box::new(Si2Frames)
+    }
     fn integrator(
         &mut self,
         plan: &Plan,
