@@ -6,7 +6,7 @@ use crate::formulation::{constraint_tolerance, equation_name};
 use crate::linear::{Block, Kkt};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
-use crate::settings::validate;
+use crate::settings::{validate, Family};
 use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
 use mbsolve_mech::System;
 use mbsolve_model::{CorrectorKind, IntegratorSettings, Model, ModelError};
@@ -355,7 +355,14 @@ impl Simulation {
         let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
         let mut inconsistent_outputs = 0usize;
         let mut total: Option<Statistics> = None;
-        let mut restarts = RestartGuard::default();
+        let mut restarts = RestartGuard {
+            restart_order: if plan.pair.family == Family::Hht {
+                ""
+            } else {
+                " at order 1"
+            },
+            ..Default::default()
+        };
         let mut next = 0usize;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
@@ -531,7 +538,8 @@ impl Simulation {
             guard.last_t = Some(t);
             if self.solve_configuration(t, &q, &u).is_ok() {
                 self.log.push(format!(
-                    "t = {t:.6e}: integration restart from consistent initial conditions at order 1 (after: {})",
+                    "t = {t:.6e}: integration restart from consistent initial conditions{} (after: {})",
+                    guard.restart_order,
                     e.message
                 ));
                 guard.switch_corrector = true;
@@ -613,7 +621,8 @@ impl Simulation {
                 message: format!("no consistent restart after the constraint rank changed: {err}"),
             })?;
         self.log.push(format!(
-            "integration restarted at t = {t:.6e} from consistent initial conditions (order 1)"
+            "integration restarted at t = {t:.6e} from consistent initial conditions{}",
+            guard.restart_order
         ));
         Ok(true)
     }
@@ -667,6 +676,9 @@ pub(crate) struct RestartGuard {
     failure_restarts: usize,
     /// The next integrator switches to the MODIFIED corrector for a while.
     pub switch_corrector: bool,
+    /// How the log describes the restart's order (" at order 1" for the
+    /// variable-order BDF family, empty for the constant-order HHT).
+    pub restart_order: &'static str,
 }
 
 const MAX_RANK_RESTARTS: usize = 20;
