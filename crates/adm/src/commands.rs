@@ -19,6 +19,7 @@ pub struct AcfFile {
 
 /// Adams Solver command names (for abbreviations and clear messages).
 const COMMANDS: &[&str] = &[
+    "ACCGRAV",
     "ACTIVATE",
     "ARRAY",
     "BEAM",

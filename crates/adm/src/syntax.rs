@@ -275,6 +275,17 @@ pub fn is_expression_key(key: &str) -> bool {
         )
 }
 
+/// Keys whose value is a file name (`FILE/MODEL=`, `OUTPUT_PREFIX=`,
+/// `COMMAND=` of the `.acf` FILE command). A name runs to a comma or the end
+/// of the line: a Windows path (`C:\Users\…\test`, as the Adams View export
+/// writes it) holds backslashes that elsewhere end an argument.
+fn is_path_key(statement: &str, key: &str) -> bool {
+    let file = statement.len() >= 3 && "FILE".starts_with(statement);
+    file && ["MODEL", "OUTPUT_PREFIX", "COMMAND"]
+        .iter()
+        .any(|k| k.starts_with(key))
+}
+
 /// Keys whose value is raw text (REQUEST COMMENT= / C= / TITLE=).
 fn is_text_key(statement: &str, key: &str) -> bool {
     let request = statement.len() >= 3 && "REQUEST".starts_with(statement);
@@ -425,7 +436,9 @@ impl StatementParser<'_> {
                 if is_expression_key(&key) {
                     Value::Expr(self.expression())
                 } else if is_text_key(&st.name, &key) {
-                    Value::Text(self.text())
+                    Value::Text(self.text(true))
+                } else if is_path_key(&st.name, &key) {
+                    Value::Text(self.text(false))
                 } else {
                     Value::List(self.values(st, &key, pos)?)
                 }
@@ -436,11 +449,13 @@ impl StatementParser<'_> {
         }
     }
 
-    fn text(&mut self) -> Item {
+    /// Raw text to a comma or the end of the line, and to a `\\` when
+    /// `backslash_ends` (a file name keeps its backslashes).
+    fn text(&mut self, backslash_ends: bool) -> Item {
         let pos = self.here();
         let mut text = String::new();
         while let Some(ch) = self.peek() {
-            if ch.c == ',' || ch.c == '\\' || ch.kind == Kind::LineBreak {
+            if ch.c == ',' || (backslash_ends && ch.c == '\\') || ch.kind == Kind::LineBreak {
                 break;
             }
             text.push(ch.c);
@@ -649,6 +664,20 @@ mod tests {
         assert_eq!(names, ["PART/1", "PART/2", "INTEGRATOR"]);
         assert_eq!(s.statements[2].args[0].key, "HHT");
         assert_eq!(items(&s.statements[2].args[1].value), ["1.0E-05"]);
+    }
+
+    #[test]
+    fn file_names_keep_backslashes() {
+        let st = parse_command_lines(&[r"file/model=C:\Users\a.b\test, out=C:\o\x"], 2, "t.acf")
+            .unwrap()
+            .remove(0);
+        let text = |v: &Value| match v {
+            Value::Text(i) => i.text.clone(),
+            other => panic!("not text: {other:?}"),
+        };
+        assert_eq!(text(&st.args[0].value), r"C:\Users\a.b\test");
+        assert_eq!(st.args[1].key, "OUT");
+        assert_eq!(text(&st.args[1].value), r"C:\o\x");
     }
 
     #[test]
