@@ -106,6 +106,8 @@ enum Space {
     Joint,
     Motion,
     Sforce,
+    Springdamper,
+    Gcon,
     Variable,
     Jprim,
 }
@@ -118,6 +120,8 @@ impl Space {
             Space::Joint => "JOINT",
             Space::Motion => "MOTION",
             Space::Sforce => "SFORCE",
+            Space::Springdamper => "SPRINGDAMPER",
+            Space::Gcon => "GCON",
             Space::Variable => "VARIABLE",
             Space::Jprim => "JPRIM",
         }
@@ -166,6 +170,48 @@ pub(crate) struct Builder<'a> {
     seen_accgrav: bool,
     seen_integrator: bool,
 }
+
+/// The values Adams accepts on the UNITS statement (Adams Solver reference,
+/// UNITS): nothing else is echoed as if it were understood.
+const FORCE_UNITS: &[&str] = &[
+    "DYNE",
+    "KILOGRAM_FORCE",
+    "KNEWTON",
+    "KPOUND_FORCE",
+    "MEGANEWTON",
+    "MICRONEWTON",
+    "MILLINEWTON",
+    "NEWTON",
+    "OUNCE_FORCE",
+    "POUND_FORCE",
+    "POUNDAL",
+];
+const MASS_UNITS: &[&str] = &[
+    "GRAM",
+    "KILOGRAM",
+    "KPOUND_MASS",
+    "MEGAGRAM",
+    "MICROGRAM",
+    "MILLIGRAM",
+    "OUNCE_MASS",
+    "POUND_MASS",
+    "SLUG",
+    "TONNE",
+    "US_TON",
+];
+const LENGTH_UNITS: &[&str] = &[
+    "ANGSTROM",
+    "CENTIMETER",
+    "FOOT",
+    "KILOMETER",
+    "INCH",
+    "METER",
+    "MICROMETER",
+    "MILE",
+    "MILLIMETER",
+    "YARD",
+];
+const TIME_UNITS: &[&str] = &["HOUR", "MILLISECOND", "MINUTE", "SECOND"];
 
 fn loc(file: &str, pos: Pos) -> String {
     format!("{file}:{}", pos.line)
@@ -235,6 +281,7 @@ impl<'a> Builder<'a> {
                 | "SFORCE"
                 | "REQUEST"
                 | "VARIABLE"
+                | "GCON"
         );
         let id = match (needs_id, st.id) {
             (true, Some(id)) => id,
@@ -412,17 +459,24 @@ impl<'a> Builder<'a> {
         }
         self.seen_units = true;
         let mut u = Units::default();
-        if let Some((w, _)) = a.word("FORCE")? {
-            u.force = w;
-        }
-        if let Some((w, _)) = a.word("MASS")? {
-            u.mass = w;
-        }
-        if let Some((w, _)) = a.word("LENGTH")? {
-            u.length = w;
-        }
-        if let Some((w, _)) = a.word("TIME")? {
-            u.time = w;
+        for (key, allowed, field) in [
+            ("FORCE", FORCE_UNITS, &mut u.force),
+            ("MASS", MASS_UNITS, &mut u.mass),
+            ("LENGTH", LENGTH_UNITS, &mut u.length),
+            ("TIME", TIME_UNITS, &mut u.time),
+        ] {
+            if let Some((w, pos)) = a.word(key)? {
+                if !allowed.contains(&w.as_str()) {
+                    return Err(a.err(
+                        pos,
+                        format!(
+                            "{key} = {w} is not an Adams unit (one of {})",
+                            allowed.join(", ")
+                        ),
+                    ));
+                }
+                *field = w;
+            }
         }
         a.finish()?;
         self.model.units = u;
@@ -721,23 +775,14 @@ impl<'a> Builder<'a> {
         label: &str,
         sforce: bool,
     ) -> Result<(), AdmError> {
-        // SFORCE and SPRINGDAMPER share the model's force id space.
-        if let Some((_, p)) = self
-            .model
-            .sources
-            .iter()
-            .find(|(e, _)| *e == ElementRef::Force(id))
-        {
-            return Err(self.err(
-                pos,
-                label,
-                format!("duplicate id: a force with id {id} is already defined at {p}"),
-            ));
-        }
-        if sforce {
-            self.define(Space::Sforce, id, pos, label)?;
-        }
-        Ok(())
+        // Ids are unique per statement type (Adams; the FRS5 corpus deck
+        // has SPRINGDAMPER/n beside SFORCE/n), so each has its own space.
+        let space = if sforce {
+            Space::Sforce
+        } else {
+            Space::Springdamper
+        };
+        self.define(space, id, pos, label)
     }
 
     fn springdamper(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
@@ -791,7 +836,7 @@ impl<'a> Builder<'a> {
             }
         };
         self.model.forces.push(Force { id, i, j, kind });
-        self.source(ElementRef::Force(id), st.pos);
+        self.source(ElementRef::Springdamper(id), st.pos);
         Ok(())
     }
 
@@ -841,14 +886,7 @@ impl<'a> Builder<'a> {
     /// AX AY AZ: the constraint expression = 0, reaction at marker I.
     fn gcon(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, &["I", "FUNCTION"], &[])?;
-        if let Some((_, p)) = self
-            .model
-            .sources
-            .iter()
-            .find(|(e, _)| *e == ElementRef::Gcon(id))
-        {
-            return Err(a.err_here(format!("duplicate id: GCON/{id} is already defined at {p}")));
-        }
+        self.define(Space::Gcon, id, st.pos, &a.label)?;
         let i = self.required_marker(&mut a, "I")?;
         let Some(e) = a.expr("FUNCTION")? else {
             return Err(a.err_here("missing FUNCTION ="));

@@ -74,7 +74,7 @@ struct MeasureValue {
 pub(crate) fn build(sys: &System) -> Result<Vec<ForceElement>, ModelError> {
     let mut out = Vec::new();
     for f in &sys.model.forces {
-        let e = ElementRef::Force(f.id);
+        let e = f.element();
         let (i, j) = (*sys.marker(f.i), *sys.marker(f.j));
         let bodies = [i.body, j.body];
         let slot_of = |id: u32| -> Result<(MarkerFrame, usize), ModelError> {
@@ -332,6 +332,34 @@ struct LocalForce {
     ju: Hess,
 }
 
+/// f(t, m(q, u)) with ∇_q f and ∇_u f by the chain rule over the measures;
+/// the buffers hold one entry per measure.
+#[allow(clippy::too_many_arguments)]
+fn chain_rule(
+    f: &dyn StateFunction,
+    measures: &[SlotMeasure],
+    poses: &[Option<Pose>; 2],
+    ul: &Grad,
+    t: f64,
+    vals: &mut [f64],
+    dm: &mut [f64],
+    mv: &mut [Option<MeasureValue>],
+) -> (f64, Grad, Grad) {
+    for (k, m) in measures.iter().enumerate() {
+        let v = m.eval(poses, ul);
+        vals[k] = v.val;
+        mv[k] = Some(v);
+    }
+    let (val, _dt) = f.eval(t, vals, dm);
+    let mut gq = Grad::zeros();
+    let mut gu = Grad::zeros();
+    for (v, d) in mv.iter().flatten().zip(dm.iter()) {
+        gq += v.gq * *d;
+        gu += v.gu * *d;
+    }
+    (val, gq, gu)
+}
+
 impl ForceElement {
     fn bodies(&self) -> [Option<usize>; 2] {
         [self.i.body, self.j.body]
@@ -353,26 +381,38 @@ impl ForceElement {
                 (f, -m.grad * *k - (m.hess * ul) * *c, -m.grad * *c)
             }
             Law::Function { f, measures } => {
-                // Up to a handful of measures: fixed stack buffers, no allocation.
-                const MAXM: usize = 16;
-                let n = measures.len().min(MAXM);
-                let mut vals = [0.0; MAXM];
-                let mut dm = [0.0; MAXM];
-                let mut gq = Grad::zeros();
-                let mut gu = Grad::zeros();
-                let mut mv: [Option<MeasureValue>; MAXM] = Default::default();
-                for (k, m) in measures.iter().take(n).enumerate() {
-                    let v = m.eval(poses, ul);
-                    vals[k] = v.val;
-                    mv[k] = Some(v);
+                // Usually a handful of measures: stack buffers, no
+                // allocation; any number beyond that on the heap (issue 11:
+                // they used to be cut at 16 without a word).
+                const ON_STACK: usize = 16;
+                let n = measures.len();
+                if n <= ON_STACK {
+                    let mut vals = [0.0; ON_STACK];
+                    let mut dm = [0.0; ON_STACK];
+                    let mut mv: [Option<MeasureValue>; ON_STACK] = Default::default();
+                    chain_rule(
+                        f.as_ref(),
+                        measures,
+                        poses,
+                        ul,
+                        t,
+                        &mut vals[..n],
+                        &mut dm[..n],
+                        &mut mv[..n],
+                    )
+                } else {
+                    let mut mv: Vec<Option<MeasureValue>> = (0..n).map(|_| None).collect();
+                    chain_rule(
+                        f.as_ref(),
+                        measures,
+                        poses,
+                        ul,
+                        t,
+                        &mut vec![0.0; n],
+                        &mut vec![0.0; n],
+                        &mut mv,
+                    )
                 }
-                let (val, _dt) = f.eval(t, &vals[..n], &mut dm[..n]);
-                for k in 0..n {
-                    let v = mv[k].as_ref().unwrap();
-                    gq += v.gq * dm[k];
-                    gu += v.gu * dm[k];
-                }
-                (val, gq, gu)
             }
         }
     }

@@ -255,9 +255,9 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
     }
     let mut seen = HashSet::new();
     for f in &model.forces {
-        let e = ElementRef::Force(f.id);
-        if !seen.insert(f.id) {
-            return Err(err(model, e, "duplicate force id".into()));
+        let e = f.element();
+        if !seen.insert(e) {
+            return Err(err(model, e, "duplicate id".into()));
         }
         marker_part(e, f.i, "I")?;
         marker_part(e, f.j, "J")?;
@@ -550,7 +550,7 @@ mod tests {
         torque(&mut m);
         assert_eq!(
             validate(&m).unwrap_err().to_string(),
-            "FORCE/1: a ROTATIONAL action-reaction SFORCE needs the z axes of I (MARKER/20) and J (MARKER/10) parallel and pointed the same way; they are 28.647890 degrees apart"
+            "SFORCE/1: a ROTATIONAL action-reaction SFORCE needs the z axes of I (MARKER/20) and J (MARKER/10) parallel and pointed the same way; they are 28.647890 degrees apart"
         );
         // Turned about the common z axis only: accepted.
         let mut m = base();
