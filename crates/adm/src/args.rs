@@ -83,6 +83,12 @@ pub(crate) fn parse_number(text: &str, angle: bool) -> Result<f64, NumberError> 
     Ok(if degrees { v.to_radians() } else { v })
 }
 
+/// The one rule for id 0, in statement ids (`MARKER/0`) and id arguments
+/// (`CM = 0`, `I = 0`) alike: Adams identifies elements by positive
+/// integers, so 0 names nothing. (Inside a FUNCTION an optional marker
+/// argument of 0 keeps its Adams meaning, the ground origin: `DM(2, 0)`.)
+pub(crate) const ID_RULE: &str = "ids are positive integers (Adams numbers elements from 1)";
+
 /// An id as written: digits only (leading zeros allowed).
 pub(crate) fn parse_id(text: &str) -> Option<u32> {
     let t = text.trim();
@@ -153,6 +159,12 @@ impl<'a> Args<'a> {
             Some(self.label.clone()),
             format!("{}: {}", self.label, msg.as_ref()),
         )
+    }
+
+    /// "file:line:column" of the statement, for messages raised later (the
+    /// solver's range checks of INTEGRATOR and EQUILIBRIUM settings).
+    pub fn origin(&self) -> String {
+        format!("{}:{}:{}", self.file, self.st.pos.line, self.st.pos.col)
     }
 
     /// Error at the statement name.
@@ -298,6 +310,7 @@ impl<'a> Args<'a> {
         }
         let it = &items[0];
         match parse_id(&it.text) {
+            Some(0) => Err(self.err(it.pos, format!("{key} = {}: {ID_RULE}", it.text))),
             Some(v) => Ok(Some((v, it.pos))),
             None => Err(self.err(it.pos, format!("bad id '{}' for {key}", it.text))),
         }

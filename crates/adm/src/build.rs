@@ -284,6 +284,14 @@ impl<'a> Builder<'a> {
                 | "GCON"
         );
         let id = match (needs_id, st.id) {
+            (_, Some(0)) => {
+                return Err(AdmError::new(
+                    self.file,
+                    st.pos,
+                    Some(label.clone()),
+                    format!("{label}: {}", crate::args::ID_RULE),
+                ))
+            }
             (true, Some(id)) => id,
             (true, None) => {
                 return Err(AdmError::new(
@@ -393,7 +401,6 @@ impl<'a> Builder<'a> {
     /// Marker id argument, recorded for the end-of-file check.
     fn marker_arg(&mut self, a: &mut Args, key: &str) -> Result<Option<Id>, AdmError> {
         match a.id(key)? {
-            Some((0, _)) => Ok(None),
             Some((id, pos)) => {
                 self.refer(Space::Marker, id, pos, &a.label, &format!("{key} marker"));
                 Ok(Some(id))
@@ -1008,8 +1015,38 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// Adams needs exactly one GROUND part. Its absence is most often a
+    /// forgotten title line: line 1 is always the title, so a statement
+    /// written there is not read.
+    fn no_ground(&self) -> AdmError {
+        let title = self.model.title.trim();
+        let looks_like_statement = crate::syntax::parse_command_lines(&[title], 1, self.file)
+            .ok()
+            .and_then(|s| s.into_iter().next())
+            .is_some_and(|st| {
+                resolve(&st.name, STATEMENTS, &[]).is_ok()
+                    && (st.id.is_some() || !st.args.is_empty())
+            });
+        let hint = if looks_like_statement {
+            format!(
+                "line 1 is the title and is not read as a statement, yet it holds '{title}': add a title line above it"
+            )
+        } else {
+            "no PART has GROUND (PART/id, GROUND); note that line 1 is always the title".to_string()
+        };
+        AdmError::new(
+            self.file,
+            Pos { line: 1, col: 1 },
+            None,
+            format!("the model has no ground part: {hint}"),
+        )
+    }
+
     /// Resolve references and part velocities once every statement is read.
     pub fn finish(mut self) -> Result<(Model, Vec<Skipped>), AdmError> {
+        if !self.model.parts.iter().any(|p| p.ground) {
+            return Err(self.no_ground());
+        }
         // markers and parts are defined in `defined`
         for r in &self.refs {
             if !self.defined.contains_key(&(r.space, r.id)) {
@@ -1196,6 +1233,7 @@ pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmEr
         stability: a.number("STABILITY")?,
         tlimit: a.number("TLIMIT")?,
         alimit: a.number("ALIMIT")?,
+        origin: Some(a.origin()),
         ..Default::default()
     };
     if a.flag("STATIC")? {
@@ -1206,7 +1244,10 @@ pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmEr
 
 /// INTEGRATOR arguments exactly as given (shared by the statement and the command).
 pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, AdmError> {
-    let mut s = IntegratorSettings::default();
+    let mut s = IntegratorSettings {
+        origin: Some(a.origin()),
+        ..Default::default()
+    };
     let kinds = [
         ("GSTIFF", IntegratorKind::Gstiff),
         ("WSTIFF", IntegratorKind::Wstiff),

@@ -202,6 +202,15 @@ fn join(lines: &[&str], first_line: u32) -> Vec<Logical> {
 
 /// Parse a dataset: line 1 is the title, statements run to `END`.
 pub fn parse_adm(text: &str, file: &str) -> Result<AdmSyntax, AdmError> {
+    check_layout(text, file)?;
+    if text.trim().is_empty() {
+        return Err(AdmError::new(
+            file,
+            Pos { line: 1, col: 1 },
+            None,
+            "the file is empty: an Adams dataset is a title line, then statements, then END",
+        ));
+    }
     let all = lines(text);
     let title = all
         .first()
@@ -210,6 +219,20 @@ pub fn parse_adm(text: &str, file: &str) -> Result<AdmSyntax, AdmError> {
     let body = if all.len() > 1 { &all[1..] } else { &[][..] };
     let statements = parse_statements(body, 2, file, true)?;
     Ok(AdmSyntax { title, statements })
+}
+
+/// Line endings must be LF or CRLF. A file with CR-only endings (classic
+/// Mac) would read as one long title line and nothing else.
+pub(crate) fn check_layout(text: &str, file: &str) -> Result<(), AdmError> {
+    if text.contains('\r') && !text.contains('\n') {
+        return Err(AdmError::new(
+            file,
+            Pos { line: 1, col: 1 },
+            None,
+            "the line endings are CR only (classic Mac): convert them to LF or CRLF; as it is, the whole file is one line, the title",
+        ));
+    }
+    Ok(())
 }
 
 /// Parse command lines (`.acf` body) starting at 1-based line `first_line`.

@@ -36,6 +36,39 @@ fn err(model: &Model, e: ElementRef, message: String) -> ModelError {
     }
 }
 
+/// Relative slack of the triangle-inequality check: IP values are written
+/// with a few significant digits, so a thin rod or a flat plate (Izz =
+/// Ixx + Iyy exactly in theory) may exceed the bound by a rounding.
+const TRIANGLE_SLACK: f64 = 1e-6;
+
+/// The principal moments of a real body satisfy I₁ ≤ I₂ + I₃ for every
+/// ordering (I₁ + I₂ − I₃ = 2∫z² dm ≥ 0). A positive-definite tensor can
+/// still violate it (IP = 1, 1, 5), which no mass distribution has.
+fn triangle_violation(i: &crate::Inertia) -> Option<String> {
+    let diagonal = i.ixy == 0.0 && i.ixz == 0.0 && i.iyz == 0.0;
+    let (m, names) = if diagonal {
+        ([i.ixx, i.iyy, i.izz], ["Ixx", "Iyy", "Izz"])
+    } else {
+        let ev = i.matrix().symmetric_eigenvalues();
+        ([ev[0], ev[1], ev[2]], ["I1", "I2", "I3"])
+    };
+    for k in 0..3 {
+        let (a, b) = ((k + 1) % 3, (k + 2) % 3);
+        if m[k] > (m[a] + m[b]) * (1.0 + TRIANGLE_SLACK) {
+            let what = if diagonal { "" } else { "principal moments: " };
+            return Some(format!(
+                "inertia violates the triangle inequality ({what}{} = {} > {} + {} = {}): no body has these moments",
+                names[k],
+                crate::readable(m[k]),
+                names[a],
+                names[b],
+                crate::readable(m[a] + m[b])
+            ));
+        }
+    }
+    None
+}
+
 /// Check that the model can be assembled: ids unique and resolvable, masses
 /// and inertias physical, joints between two different parts, motions on
 /// joints that have the driven degree of freedom.
@@ -78,6 +111,9 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz
                 ),
             ));
+        }
+        if let Some(msg) = triangle_violation(&p.inertia) {
+            return Err(err(model, e, msg));
         }
         if let Some(cm) = p.cm {
             match model.marker(cm) {
