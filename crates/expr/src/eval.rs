@@ -5,6 +5,7 @@ use crate::jet::Jet;
 use crate::names::Builtin;
 use crate::parse::{BinOp, Node};
 use crate::{EvalError, Span};
+use mbsolve_model::readable;
 
 /// Supplies time and measure values (as jets, so the caller chooses which
 /// direction is seeded).
@@ -24,7 +25,10 @@ fn finite(j: Jet, what: &str, span: Span) -> Result<Jet, EvalError> {
     if j.v.is_finite() {
         Ok(j)
     } else {
-        Err(fail(format!("{what} is not finite ({})", j.v), span))
+        Err(fail(
+            format!("{what} is not finite ({})", readable(j.v)),
+            span,
+        ))
     }
 }
 
@@ -119,7 +123,8 @@ fn power(x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
             return Err(fail(
                 format!(
                     "negative number ({}) raised to a non-integer power ({})",
-                    x.v, p
+                    readable(x.v),
+                    readable(p)
                 ),
                 span,
             ));
@@ -135,7 +140,10 @@ fn power(x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
                 return Ok(Jet::constant(0.0));
             }
             return Err(fail(
-                format!("non-positive number ({}) raised to a variable power", x.v),
+                format!(
+                    "non-positive number ({}) raised to a variable power",
+                    readable(x.v)
+                ),
                 span,
             ));
         }
@@ -166,7 +174,7 @@ fn call<L: Leaves>(
             let x = a(0)?;
             if !(-1.0..=1.0).contains(&x.v) {
                 return Err(fail(
-                    format!("{name} argument outside [-1, 1] ({})", x.v),
+                    format!("{name} argument outside [-1, 1] ({})", readable(x.v)),
                     span,
                 ));
             }
@@ -204,7 +212,7 @@ fn call<L: Leaves>(
             let x = a(0)?;
             if x.v <= 0.0 {
                 return Err(fail(
-                    format!("{name} of a non-positive number ({})", x.v),
+                    format!("{name} of a non-positive number ({})", readable(x.v)),
                     span,
                 ));
             }
@@ -217,7 +225,10 @@ fn call<L: Leaves>(
         Builtin::Sqrt => {
             let x = a(0)?;
             if x.v < 0.0 {
-                return Err(fail(format!("SQRT of a negative number ({})", x.v), span));
+                return Err(fail(
+                    format!("SQRT of a negative number ({})", readable(x.v)),
+                    span,
+                ));
             }
             x.sqrt()
         }
@@ -283,7 +294,11 @@ fn call<L: Leaves>(
             let h1 = a(4)?;
             if x1.v <= x0.v {
                 return Err(fail(
-                    format!("{name} needs x0 < x1 (x0 = {}, x1 = {})", x0.v, x1.v),
+                    format!(
+                        "{name} needs x0 < x1 (x0 = {}, x1 = {})",
+                        readable(x0.v),
+                        readable(x1.v)
+                    ),
                     span,
                 ));
             }

@@ -360,7 +360,56 @@ fn chain_rule(
     (val, gq, gu)
 }
 
+/// A distance below this fraction of the markers' distance from the
+/// origin (at least 1 model length unit) is a coincidence: the unit vector
+/// I − J is then rounding noise or 0/0.
+const COINCIDENT: f64 = 1e-12;
+
 impl ForceElement {
+    /// Why this element gives a non-finite force at (q, u, t), or None:
+    /// coincident markers of a force directed along I − J, a measure that
+    /// is not finite, or the function's own explanation.
+    pub fn diagnose(&self, q: &[f64], u: &[f64], t: f64) -> Option<String> {
+        let bodies = self.bodies();
+        let poses = [bodies[0].map(|b| pose(q, b)), bodies[1].map(|b| pose(q, b))];
+        let ul = gather(&bodies, u);
+        if let Direction::Conjugate(Conjugate::Distance) = self.direction {
+            let xi = origin(&self.i, 0, &poses).val;
+            let xj = origin(&self.j, 1, &poses).val;
+            let scale = xi.norm().max(xj.norm()).max(1.0);
+            if (xi - xj).norm() <= COINCIDENT * scale {
+                return Some(format!(
+                    "its markers I (MARKER/{}) and J (MARKER/{}) coincide, so the direction of the translational force (from J to I) is undefined",
+                    self.i.id, self.j.id
+                ));
+            }
+        }
+        let Law::Function { f, measures } = &self.law else {
+            return None;
+        };
+        let mut vals = Vec::with_capacity(measures.len());
+        for (k, m) in measures.iter().enumerate() {
+            let v = m.eval(&poses, &ul).val;
+            if !v.is_finite() {
+                return Some(format!(
+                    "measure {} of its FUNCTION ({:?}) is {v}",
+                    k + 1,
+                    m.kind
+                ));
+            }
+            vals.push(v);
+        }
+        let mut dm = vec![0.0; vals.len()];
+        let (v, dt) = f.eval(t, &vals, &mut dm);
+        if v.is_finite() && dt.is_finite() && dm.iter().all(|d| d.is_finite()) {
+            return None;
+        }
+        Some(
+            f.explain(t, &vals)
+                .unwrap_or_else(|| format!("its function value is {v}")),
+        )
+    }
+
     fn bodies(&self) -> [Option<usize>; 2] {
         [self.i.body, self.j.body]
     }
