@@ -18,6 +18,20 @@ fn deck(extra: &str) -> String {
     format!("{BASE}{extra}END\n")
 }
 
+fn build(extra: &str) -> mbsolve_model::Model {
+    read_adm_str(&deck(extra), "m.adm").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The function of the model's first force, an action-reaction SFORCE.
+fn first_sforce_function(
+    m: &mbsolve_model::Model,
+) -> std::sync::Arc<dyn mbsolve_model::StateFunction> {
+    match &m.forces[0].kind {
+        ForceKind::TranslationalActionReaction { function } => function.clone(),
+        k => panic!("{k:?}"),
+    }
+}
+
 fn read_error(extra: &str) -> String {
     match read_adm_str(&deck(extra), "m.adm") {
         Ok(_) => panic!("expected an error for {extra:?}"),
@@ -106,11 +120,7 @@ fn silent_acceptances_are_errors() {
 
 #[test]
 fn angles_still_take_degrees() {
-    let m = read_adm_str(
-        &deck("MARKER/22, PART = 2, REULER = 90D, 0, 0\nSPRINGDAMPER/1, ROTATIONAL, I = 20, J = 10, KT = 1, ANGLE = 30D\n"),
-        "m.adm",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let m = build("MARKER/22, PART = 2, REULER = 90D, 0, 0\nSPRINGDAMPER/1, ROTATIONAL, I = 20, J = 10, KT = 1, ANGLE = 30D\n");
     let r = m.marker(22).unwrap().placement.rotation;
     // 90° about z: x → y
     assert!((r[(1, 0)] - 1.0).abs() < 1e-15, "{r}");
@@ -126,44 +136,32 @@ fn angles_still_take_degrees() {
 /// model, naming the PART and where it was written.
 #[test]
 fn inertia_triangle_inequality() {
-    let m = read_adm_str(&deck("PART/3, MASS = 1, IP = 1, 1, 5\n"), "m.adm").unwrap();
+    let check = |ip: &str| -> Result<(), String> {
+        let part = format!("PART/3, MASS = 1, IP = {ip}\n");
+        validate(&build(&part)).map_err(|e| e.to_string())
+    };
     assert_eq!(
-        validate(&m).unwrap_err().to_string(),
-        "PART/3 (m.adm:7): inertia violates the triangle inequality (Izz = 5 > Ixx + Iyy = 2): no body has these moments"
+        check("1, 1, 5"),
+        Err("PART/3 (m.adm:7): inertia violates the triangle inequality (Izz = 5 > Ixx + Iyy = 2): no body has these moments".into())
     );
     // With products of inertia the principal moments are checked: the
     // tensor [[1, 0.9, 0], [0.9, 1, 0], [0, 0, 2.5]] is positive definite,
     // but its principal moments are 0.1, 1.9 and 2.5 > 0.1 + 1.9.
-    let m = read_adm_str(
-        &deck("PART/3, MASS = 1, IP = 1, 1, 2.5, 0.9, 0, 0\n"),
-        "m.adm",
-    )
-    .unwrap();
     assert_eq!(
-        validate(&m).unwrap_err().to_string(),
-        "PART/3 (m.adm:7): inertia violates the triangle inequality (principal moments: I3 = 2.5 > I1 + I2 = 2): no body has these moments"
+        check("1, 1, 2.5, 0.9, 0, 0"),
+        Err("PART/3 (m.adm:7): inertia violates the triangle inequality (principal moments: I3 = 2.5 > I1 + I2 = 2): no body has these moments".into())
     );
     // A flat plate (Izz = Ixx + Iyy up to the three digits written) is a
     // body; 2 % beyond the bound is not.
-    let m = read_adm_str(
-        &deck("PART/3, MASS = 1, IP = 0.333, 0.333, 0.667\n"),
-        "m.adm",
-    )
-    .unwrap();
-    validate(&m).unwrap();
-    let m = read_adm_str(&deck("PART/3, MASS = 1, IP = 1, 1, 2.04\n"), "m.adm").unwrap();
-    assert!(validate(&m).is_err());
+    assert_eq!(check("0.333, 0.333, 0.667"), Ok(()));
+    assert!(check("1, 1, 2.04").is_err());
 }
 
 /// Ids are unique per statement type: SPRINGDAMPER/1 beside SFORCE/1 (the
 /// FRS5 corpus deck has them) are two elements.
 #[test]
 fn ids_are_per_statement_type() {
-    let m = read_adm_str(
-        &deck("SPRINGDAMPER/1, TRANSLATIONAL, I = 20, J = 10, K = 3\nSFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = 2\nGCON/1, I = 20, FUNCTION = DM(20, 10) - 1\nGCON/2, I = 20, FUNCTION = DZ(20, 10)\n"),
-        "m.adm",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let m = build("SPRINGDAMPER/1, TRANSLATIONAL, I = 20, J = 10, K = 3\nSFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = 2\nGCON/1, I = 20, FUNCTION = DM(20, 10) - 1\nGCON/2, I = 20, FUNCTION = DZ(20, 10)\n");
     let names: Vec<String> = m.forces.iter().map(|f| f.element().to_string()).collect();
     assert_eq!(names, ["SPRINGDAMPER/1", "SFORCE/1"]);
     let gcons: Vec<u32> = m.gcons.iter().map(|g| g.id).collect();
@@ -181,18 +179,10 @@ fn ids_are_per_statement_type() {
 #[test]
 fn long_sums_and_many_measures() {
     let terms: Vec<String> = (0..1500).map(|k| format!("{k}*DX(20,10)")).collect();
-    let m = read_adm_str(
-        &deck(&format!(
-            "SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = {}\n",
-            terms.join("+")
-        )),
-        "m.adm",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let f = match &m.forces[0].kind {
-        ForceKind::TranslationalActionReaction { function } => function.clone(),
-        k => panic!("{k:?}"),
-    };
+    let f = first_sforce_function(&build(&format!(
+        "SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = {}\n",
+        terms.join("+")
+    )));
     assert_eq!(f.measures().len(), 1);
     let mut dm = [0.0];
     // Σ k for k < 1500 = 1124250: exact in doubles.
@@ -213,11 +203,7 @@ fn variable_fan_out_reads_in_linear_time() {
         );
     }
     extra += "VARIABLE/41, FUNCTION = TIME\n";
-    let m = read_adm_str(&deck(&extra), "m.adm").unwrap_or_else(|e| panic!("{e}"));
-    let f = match &m.forces[0].kind {
-        ForceKind::TranslationalActionReaction { function } => function.clone(),
-        k => panic!("{k:?}"),
-    };
+    let f = first_sforce_function(&build(&extra));
     assert_eq!(f.eval(0.5, &[], &mut []), (2f64.powi(39), 2f64.powi(40)));
 }
 
