@@ -152,6 +152,11 @@ impl Simulation {
         q0: &[f64],
         u0: &[f64],
     ) -> Result<(), SolverError> {
+        // A NaN or inf from an element is named here, not as a singular
+        // matrix after the solve (issue 11).
+        if let Some(cause) = self.sys.diagnose_non_finite(q0, u0, t) {
+            return Err(SolverError::Assembly(cause));
+        }
         let mut q = self.assemble_positions(t, q0)?;
         if self.violated_inactive(t, &q).is_some() && self.recheck_redundancy(t, &q) {
             q = self.assemble_positions(t, q0)?;
@@ -562,10 +567,17 @@ impl Simulation {
         restart_failures: bool,
         drift: Option<(usize, f64)>,
     ) -> Result<bool, SolverError> {
-        let Some((e, t, q, u)) = stop else {
+        let Some((mut e, t, q, u)) = stop else {
             return Ok(false);
         };
         let failure = e.kind == StopKind::Failure;
+        // Name the element whose function went non-finite (issue 11).
+        if let Some(cause) = failure
+            .then(|| self.sys.diagnose_non_finite(&q, &u, e.t))
+            .flatten()
+        {
+            e.message = format!("{cause} ({})", e.message);
+        }
         if fixed && failure {
             // No restarts with the fixed-step option (seeds).
             return Err(SolverError::Integration {
