@@ -240,7 +240,10 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
             r = ERROR_FAILURE_MIN_RATIO;
         }
         self.steps_at_order = 0;
-        h * r
+        // Rescale now by r itself (h is the history's step).
+        let _ = h;
+        self.hist.rescale(r);
+        self.hist.h
     }
     fn after_corrector_failure(&mut self, cut: bool) {
         if cut {
