@@ -1,0 +1,270 @@
+//! The one step loop, seen through `DaeIntegrator` for every method: HMAX
+//! at output landing, HHT's (y, y') layout, multipliers, INTERPOLATE and
+//! the temporary corrector switch, ADAPTIVITY for WSTIFF.
+
+mod common;
+
+use common::{exact, params, Linear, TestProblem};
+use mbsolve_integrate::{
+    BdfParams, DaeIntegrator, Event, Gstiff, Hht, HhtParams, ProblemError, SecondOrderProblem,
+    SlotAssembler, VarClass, Wstiff,
+};
+
+/// M a + K q = 0 with unit masses, K = diag(k), and optionally the tie
+/// q0 − q1 = 0 with multiplier λ (force +λ on q0, −λ on q1).
+struct Springs {
+    k: Vec<f64>,
+    tie: bool,
+}
+
+impl SecondOrderProblem for Springs {
+    fn nq(&self) -> usize {
+        self.k.len()
+    }
+    fn nm(&self) -> usize {
+        usize::from(self.tie)
+    }
+    fn body_residual(
+        &mut self,
+        _t: f64,
+        q: &[f64],
+        _u: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        for i in 0..q.len() {
+            out[i] = a[i] + self.k[i] * q[i];
+        }
+        if self.tie {
+            out[0] += lam[0];
+            out[1] -= lam[0];
+        }
+        Ok(())
+    }
+    fn constraint_residual(
+        &mut self,
+        _t: f64,
+        q: &[f64],
+        _lam: &[f64],
+        scale: f64,
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        if self.tie {
+            out[0] = scale * (q[0] - q[1]);
+        }
+        Ok(())
+    }
+    fn jacobian(
+        &mut self,
+        _t: f64,
+        _q: &[f64],
+        _u: &[f64],
+        _a: &[f64],
+        _lam: &[f64],
+        cq: f64,
+        _cu: f64,
+        ca: f64,
+        asm: &mut SlotAssembler,
+    ) -> Result<(), ProblemError> {
+        let n = self.k.len();
+        for i in 0..n {
+            asm.add(i, i, cq * self.k[i] + ca);
+        }
+        if self.tie {
+            asm.add(0, n, 1.0);
+            asm.add(1, n, -1.0);
+            asm.add(n, 0, 1.0);
+            asm.add(n, 1, -1.0);
+        }
+        Ok(())
+    }
+    fn describe_coordinate(&self, i: usize) -> String {
+        format!("q{i}")
+    }
+    fn describe_equation(&self, i: usize) -> String {
+        format!("eq{i}")
+    }
+}
+
+/// The tied pair of `Springs` with K = (4, 0) oscillates at ω = √2 from
+/// q = (1, 1) at rest: a0 = −2, λ0 = −2.
+fn tied_pair(params: HhtParams, p: &mut Springs) -> Hht<'_, Springs> {
+    Hht::new(
+        p,
+        params,
+        0.0,
+        &[1.0, 1.0],
+        &[0.0, 0.0],
+        &[-2.0, -2.0],
+        &[-2.0],
+    )
+    .unwrap()
+}
+
+/// Outputs every 0.104 with HMAX = 0.1: landing on each output would take
+/// a step 4% over HMAX; every method takes two equal steps instead, lands
+/// exactly on the output and never exceeds HMAX (GSTIFF and HHT took the
+/// 0.104 step before the loop was shared).
+#[test]
+fn every_method_honours_hmax_when_landing() {
+    let kind = Linear::Oscillator;
+    let check = |name: &str, integ: &mut dyn DaeIntegrator| {
+        for i in 1..=20 {
+            let t = 0.104 * i as f64;
+            integ.advance_to(t).unwrap();
+            assert_eq!(integ.time(), t, "{name}");
+        }
+        let st = integ.statistics();
+        println!("{name}: {} steps, largest {:.6}", st.steps, st.max_step);
+        assert!(
+            st.max_step <= 0.1 * (1.0 + 1e-6),
+            "{name}: step {}",
+            st.max_step
+        );
+    };
+    let (y0, yp0) = (exact(kind, 0, 0.0), exact(kind, 1, 0.0));
+    let mut p = TestProblem::new(kind);
+    check(
+        "GSTIFF",
+        &mut Gstiff::new(&mut p, params(1e-2, 6, 0.1), 0.0, &y0, &yp0),
+    );
+    let mut p = TestProblem::new(kind);
+    check(
+        "WSTIFF",
+        &mut Wstiff::new(&mut p, params(1e-2, 6, 0.1), 0.0, &y0, &yp0),
+    );
+    let mut p = Springs {
+        k: vec![1.0],
+        tie: false,
+    };
+    let hht = HhtParams::hht(-0.1, 1e-2, 0.1);
+    check(
+        "HHT",
+        &mut Hht::new(&mut p, hht, 0.0, &[1.0], &[0.0], &[-1.0], &[]).unwrap(),
+    );
+}
+
+/// HHT as the driver sees it: y = [q; u], y' = [u; a] (length 2·nq), the
+/// accepted state equal to y, and λ through `multipliers` (the tie force
+/// λ = −K q0/2 of the pair, to the accuracy of the run).
+#[test]
+fn hht_presents_q_u_a_and_multipliers() {
+    let mut p = Springs {
+        k: vec![4.0, 0.0],
+        tie: true,
+    };
+    let mut g = tied_pair(HhtParams::hht(-0.1, 1e-6, 0.01), &mut p);
+    DaeIntegrator::advance_to(&mut g, 0.5).unwrap();
+    let (q, u, a, lam) = (
+        g.q().to_vec(),
+        g.u().to_vec(),
+        g.a().to_vec(),
+        g.lambda().to_vec(),
+    );
+    let integ: &dyn DaeIntegrator = &g;
+    let (y, yp) = integ.solution();
+    assert_eq!(y, [q.as_slice(), u.as_slice()].concat());
+    assert_eq!(yp, [u.as_slice(), a.as_slice()].concat());
+    assert_eq!(integ.accepted(), y);
+    assert_eq!(integ.multipliers(), Some(lam.as_slice()));
+    let expected = -2.0 * (2f64.sqrt() * 0.5).cos();
+    println!("λ(0.5) = {:.6}, closed form {expected:.6}", lam[0]);
+    assert!((lam[0] - expected).abs() < 1e-3, "{}", lam[0]);
+}
+
+/// INTERPOLATE = ON for HHT: `advance_past` steps over output times and the
+/// cubic Hermite interpolant of (q, u) and (u, a) gives the solution there.
+/// On x'' = −x at h = 0.01 (HMAX; ERROR never binding) the interpolated q
+/// and u stay within the error of the step ends (the interpolant adds
+/// O(h⁴) = 1e-8/384), y' within HHT's own acceleration error, and at a
+/// step end the interpolant is that step's solution.
+#[test]
+fn hht_interpolates_within_the_step() {
+    let mut p = Springs {
+        k: vec![1.0],
+        tie: false,
+    };
+    let params = HhtParams::hht(-0.1, 1e3, 0.01);
+    let mut g = Hht::new(&mut p, params, 0.0, &[1.0], &[0.0], &[-1.0], &[]).unwrap();
+    let (mut y, mut yp) = (vec![0.0; 2], vec![0.0; 2]);
+    let (mut node_err, mut interp_err, mut deriv_err) = (0.0f64, 0.0f64, 0.0f64);
+    for k in 1..=40 {
+        let t = 0.0237 * k as f64;
+        g.advance_past(t).unwrap();
+        assert!(g.time() >= t && g.time() < t + 0.01 + 1e-12);
+        let tn = g.time();
+        node_err = node_err.max((g.q()[0] - tn.cos()).abs().max((g.u()[0] + tn.sin()).abs()));
+        assert!(DaeIntegrator::interpolate(&g, t, &mut y, &mut yp));
+        let e = (y[0] - t.cos()).abs().max((y[1] + t.sin()).abs());
+        interp_err = interp_err.max(e);
+        deriv_err = deriv_err.max((yp[0] + t.sin()).abs().max((yp[1] + t.cos()).abs()));
+        assert!(DaeIntegrator::interpolate(&g, tn, &mut y, &mut yp));
+        assert!((y[0] - g.q()[0]).abs() < 1e-14 && (yp[1] - g.a()[0]).abs() < 1e-14);
+    }
+    println!("HHT INTERPOLATE: step-end error {node_err:.3e}, interpolated {interp_err:.3e}, derivatives {deriv_err:.3e}");
+    assert!(
+        interp_err < 1.1 * node_err + 1e-8,
+        "{interp_err} vs {node_err}"
+    );
+}
+
+/// The temporary switch to MODIFIED works for HHT as for the BDF family:
+/// the multipliers stop being converged for the given accepted steps, an
+/// event says so, and a second event says when ORIGINAL is back; the run
+/// keeps the tie to round-off.
+#[test]
+fn hht_switches_to_modified_and_back() {
+    let mut p = Springs {
+        k: vec![4.0, 0.0],
+        tie: true,
+    };
+    let mut g = tied_pair(HhtParams::hht(-0.3, 1e-6, 0.01), &mut p);
+    assert!(DaeIntegrator::use_corrector_classes(
+        &mut g,
+        &[VarClass::Displacement],
+        5
+    ));
+    DaeIntegrator::advance_to(&mut g, 0.2).unwrap();
+    assert!((g.q()[0] - g.q()[1]).abs() < 1e-12);
+    let events = DaeIntegrator::take_events(&mut g);
+    let switches: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CorrectorSwitch {
+                to_modified, steps, ..
+            } => Some((*to_modified, *steps)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(switches, vec![(true, 5), (false, 0)]);
+}
+
+/// ADAPTIVITY is honoured by WSTIFF too (the loop owns the tolerance): on
+/// the oscillator at ERROR = 1e-12 with HMIN = 1e-5 and HMAX = 1e-3 the run
+/// fails without ADAPTIVITY and completes with ADAPTIVITY = 1e-12.
+#[test]
+fn wstiff_honours_adaptivity() {
+    let run = |adaptivity: f64| {
+        let kind = Linear::Oscillator;
+        let mut p = TestProblem::new(kind);
+        let params = BdfParams {
+            hmin: 1e-5,
+            hinit: 1e-5,
+            adaptivity,
+            ..params(1e-12, 6, 1e-3)
+        };
+        let mut w = Wstiff::new(
+            &mut p,
+            params,
+            0.0,
+            &exact(kind, 0, 0.0),
+            &exact(kind, 1, 0.0),
+        );
+        w.advance_to(1.0).map(|_| w.stats.steps)
+    };
+    let (off, on) = (run(0.0), run(1e-12));
+    println!("WSTIFF at ERROR 1e-12, HMIN 1e-5: without ADAPTIVITY {off:?}, with {on:?}");
+    assert!(off.unwrap_err().message.contains("fell below HMIN"));
+    assert!(on.is_ok());
+}
