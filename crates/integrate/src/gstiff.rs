@@ -166,8 +166,11 @@ impl<P: DaeProblem> GstiffMethod<'_, P> {
         }
         self.set_order(new_k);
         self.steps_at_order = 0;
-        self.hist
-            .rescale(r.min(GEAR_MAX_INCREASE).max(GEAR_MIN_DECREASE));
+        // min/max rather than clamp: a NaN ratio falls to a bound instead
+        // of poisoning the history.
+        #[allow(clippy::manual_clamp)]
+        let r = r.min(GEAR_MAX_INCREASE).max(GEAR_MIN_DECREASE);
+        self.hist.rescale(r);
     }
 }
 
@@ -256,7 +259,7 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
     }
     fn enter_fixed_step(&mut self) {
         if self.hist.order != 1 {
-            self.hist.to_order_one();
+            self.hist.truncate_to_order_one();
         }
     }
     fn solution(&self) -> (&[f64], &[f64]) {

@@ -100,7 +100,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     ) -> Result<Self, IntegrationError> {
         let (n, m) = (problem.nq(), problem.nm());
         let mut classes = vec![VarClass::Displacement; n];
-        classes.extend(std::iter::repeat(VarClass::Multiplier).take(m));
+        classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
         let converge: &[VarClass] = if params.converge_multipliers {
             &[VarClass::Displacement, VarClass::Multiplier]
         } else {
@@ -408,7 +408,7 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
     fn next_step(&mut self, step: &Accepted, _tol: &Tolerance, limits: &Limits) -> f64 {
         let (h, natural) = (step.h, step.natural);
         let err = step.estimate.ratio.max(HHT_ERROR_FLOOR);
-        let mut r = (HHT_SAFETY * err.powf(-1.0 / 3.0)).min(HHT_MAX_INCREASE);
+        let mut r = (HHT_SAFETY * err.powf(-HHT_ERROR_EXPONENT)).min(HHT_MAX_INCREASE);
         if (1.0..HHT_DEADBAND).contains(&r) || (step.after_failure && r > 1.0) {
             r = 1.0;
         }
@@ -429,7 +429,7 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         let r = if failures.consecutive >= ERROR_FAILURES_BEFORE_RESTART {
             ERROR_FAILURE_MIN_RATIO
         } else {
-            (ERROR_FAILURE_SAFETY * est.ratio.powf(-1.0 / 3.0))
+            (ERROR_FAILURE_SAFETY * est.ratio.powf(-HHT_ERROR_EXPONENT))
                 .clamp(ERROR_FAILURE_MIN_RATIO, ERROR_FAILURE_MAX_RATIO)
         };
         h * r

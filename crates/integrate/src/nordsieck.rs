@@ -156,7 +156,7 @@ impl Nordsieck {
     }
 
     /// Drop every column above order 1 (the fixed-step option).
-    pub fn to_order_one(&mut self) {
+    pub fn truncate_to_order_one(&mut self) {
         for v in self.z[2..].iter_mut().flatten() {
             *v = 0.0;
         }
