@@ -3,11 +3,102 @@
 //! `DaeProblem`, and the weighted max norm over the error-controlled
 //! variables.
 
+use crate::control::LANDING_STRETCH;
 use crate::newton::{Newton, NewtonSystem, Norms, Step};
-use crate::problem::{DaeProblem, ProblemError};
+use crate::params::BdfParams;
+use crate::problem::{class_mask, DaeProblem, ProblemError, VarClass};
 use crate::sparse::SlotAssembler;
-use crate::stepper::{Tolerance, Work};
+use crate::stepper::{Limits, Tolerance, Work};
 use crate::IntegrationError;
+
+/// What every BDF method holds besides its history: the problem, the
+/// parameters, the corrected (y, y') of the last step, the error weights
+/// and the error-control and convergence masks.
+pub(crate) struct BdfCore<'a, P: DaeProblem> {
+    pub problem: &'a mut P,
+    pub params: BdfParams,
+    pub y: Vec<f64>,
+    pub yp: Vec<f64>,
+    /// Error weights of the current step.
+    wt: Vec<f64>,
+    pub err_mask: Vec<bool>,
+    conv_mask: Vec<bool>,
+}
+
+impl<'a, P: DaeProblem> BdfCore<'a, P> {
+    pub fn new(problem: &'a mut P, params: BdfParams, y0: &[f64], yp0: &[f64]) -> Self {
+        let classes = problem.classes();
+        BdfCore {
+            err_mask: class_mask(classes, &params.error_classes),
+            conv_mask: class_mask(classes, &params.corrector_classes),
+            wt: vec![0.0; y0.len()],
+            y: y0.to_vec(),
+            yp: yp0.to_vec(),
+            problem,
+            params,
+        }
+    }
+
+    /// The step loop's view of the parameters.
+    pub fn limits(&self) -> Limits {
+        let p = &self.params;
+        Limits {
+            error: p.error,
+            hmin: p.hmin,
+            hmax: p.hmax,
+            hinit: p.hinit,
+            adaptivity: p.adaptivity,
+            fixed: p.fixed.clone(),
+            constant_step: p.constant_step,
+            landing_lookahead: LANDING_STRETCH,
+        }
+    }
+
+    pub fn classes(&self) -> &[VarClass] {
+        self.problem.classes()
+    }
+
+    /// Correct the prediction already in (y, y') with leading coefficient
+    /// c, weights from `yref`, the correction accumulated in `acc`.
+    pub fn correct(
+        &mut self,
+        tn: f64,
+        h: f64,
+        c: f64,
+        yref: &[f64],
+        acc: &mut [f64],
+        work: &mut Work,
+    ) -> Result<bool, IntegrationError> {
+        for i in 0..self.wt.len() {
+            self.wt[i] = work.tol.weight(yref[i]);
+        }
+        BdfCorrection {
+            problem: self.problem,
+            tn,
+            h,
+            c,
+            maxit: self.params.maxit,
+            pattern: &self.params.pattern,
+            conv_mask: &self.conv_mask,
+            weights: &self.wt,
+        }
+        .run(&mut self.y, &mut self.yp, acc, work)
+    }
+
+    /// Weighted max norm of v over the error-controlled variables.
+    pub fn norm(&self, yref: &[f64], tol: &Tolerance, v: impl Fn(usize) -> f64) -> (f64, usize) {
+        masked_norm(&self.err_mask, yref, tol, v)
+    }
+
+    pub fn structure_holds(&mut self, t: f64) -> bool {
+        self.problem.structure_holds(t, &self.y)
+    }
+}
+
+/// The fixed-step MAXERR measure: |c·acc_i| relative to max(1, |y_i|).
+pub(crate) fn relative_error(c: f64, acc: &[f64], yref: &[f64], i: usize) -> f64 {
+    (c * acc[i]).abs() / yref[i].abs().max(1.0)
+}
 
 /// The BDF corrector system: unknowns y, with y' = y'_P + c·(y − y_P); the
 /// accumulated correction e = y − y_P is kept for the error estimate.

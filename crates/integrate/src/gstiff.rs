@@ -9,31 +9,25 @@
 //! G(t, y_p + Δ, y'_p + Δ/(h l0)) = 0, and estimates the local error from the
 //! predictor–corrector difference. The step loop is stepper.rs.
 
-use crate::bdf::{masked_norm, BdfCorrection};
+use crate::bdf::{relative_error, BdfCore};
 use crate::control::*;
 use crate::error::IntegrationError;
 use crate::events::Statistics;
 use crate::newton::Newton;
 use crate::nordsieck::{factorial, Nordsieck};
 use crate::params::BdfParams;
-use crate::problem::{class_mask, DaeProblem, VarClass};
+use crate::problem::{DaeProblem, VarClass};
 use crate::stepper::{Accepted, Estimate, Failures, Limits, Method, Stepper, Tolerance, Work};
 
 pub use crate::nordsieck::bdf_l;
 
 /// The GSTIFF method: its problem, parameters and Nordsieck history.
 pub struct GstiffMethod<'a, P: DaeProblem> {
-    problem: &'a mut P,
-    params: BdfParams,
+    core: BdfCore<'a, P>,
     hist: Nordsieck,
-    y: Vec<f64>,
-    yp: Vec<f64>,
-    /// Error weights of the current step.
-    wt: Vec<f64>,
+    /// The correction l_0·e of this step and of the step before.
     acor: Vec<f64>,
     acor_prev: Vec<f64>,
-    err_mask: Vec<bool>,
-    conv_mask: Vec<bool>,
     steps_at_order: usize,
 }
 
@@ -44,30 +38,14 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     /// Start at (t0, y0, y0') with consistent initial values.
     pub fn new(problem: &'a mut P, params: BdfParams, t0: f64, y0: &[f64], yp0: &[f64]) -> Self {
         let n = problem.size();
-        let classes = problem.classes().to_vec();
-        let limits = Limits {
-            error: params.error,
-            hmin: params.hmin,
-            hmax: params.hmax,
-            hinit: params.hinit,
-            adaptivity: params.adaptivity,
-            fixed: params.fixed.clone(),
-            constant_step: params.constant_step,
-            landing_lookahead: LANDING_STRETCH,
-        };
         let method = GstiffMethod {
-            problem,
             hist: Nordsieck::new(y0, yp0, params.hinit, params.kmax),
-            y: y0.to_vec(),
-            yp: yp0.to_vec(),
-            wt: vec![0.0; n],
             acor: vec![0.0; n],
             acor_prev: vec![0.0; n],
-            err_mask: class_mask(&classes, &params.error_classes),
-            conv_mask: class_mask(&classes, &params.corrector_classes),
             steps_at_order: 0,
-            params,
+            core: BdfCore::new(problem, params, y0, yp0),
         };
+        let limits = method.core.limits();
         Stepper::with_method(method, limits, Newton::new(n), t0)
     }
 
@@ -76,18 +54,18 @@ impl<'a, P: DaeProblem> Gstiff<'a, P> {
     /// (used to measure the order of accuracy free of start-up error).
     pub fn set_exact_history(&mut self, derivs: &[Vec<f64>], order: usize) {
         let m = &mut self.method;
-        let order = order.min(m.params.kmax);
+        let order = order.min(m.core.params.kmax);
         m.hist.set_exact(derivs, order);
     }
 
     pub fn problem(&mut self) -> &mut P {
-        self.method.problem
+        self.method.core.problem
     }
 }
 
 impl<P: DaeProblem> GstiffMethod<'_, P> {
     fn norm_masked(&self, tol: &Tolerance, v: impl Fn(usize) -> f64) -> f64 {
-        masked_norm(&self.err_mask, &self.hist.z[0], tol, v).0
+        self.core.norm(&self.hist.z[0], tol, v).0
     }
 
     /// Step ratios orders k, k−1 and k+1 could sustain (Gear/LSODE safety
@@ -102,7 +80,7 @@ impl<P: DaeProblem> GstiffMethod<'_, P> {
             let ed = self.norm_masked(tol, |i| f * self.hist.z[k][i]);
             1.0 / (GEAR_SAFETY_DOWN * ed.powf(1.0 / kf) + GEAR_RATIO_GUARD)
         });
-        let r_up = (k < self.params.kmax && self.steps_at_order > k).then(|| {
+        let r_up = (k < self.core.params.kmax && self.steps_at_order > k).then(|| {
             let f = l[k + 1][0] / (kf + 2.0) * factorial(k) * l[k][k] / l[k][0];
             let eu = self.norm_masked(tol, |i| f * (self.acor[i] - self.acor_prev[i]));
             1.0 / (GEAR_SAFETY_UP * eu.powf(1.0 / (kf + 2.0)) + GEAR_RATIO_GUARD)
@@ -179,7 +157,7 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         self.hist.order
     }
     fn unknown_classes(&self) -> &[VarClass] {
-        self.problem.classes()
+        self.core.classes()
     }
     fn predict(&mut self, _t: f64, h: f64) {
         if h != self.hist.h {
@@ -188,26 +166,15 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         self.hist.predict();
     }
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
-        let c = self.hist.start_corrector(&mut self.y, &mut self.yp);
-        for i in 0..self.wt.len() {
-            self.wt[i] = work.tol.weight(self.hist.z[0][i]);
-        }
-        BdfCorrection {
-            problem: self.problem,
-            tn: t + h,
-            h,
-            c,
-            maxit: self.params.maxit,
-            pattern: &self.params.pattern,
-            conv_mask: &self.conv_mask,
-            weights: &self.wt,
-        }
-        .run(&mut self.y, &mut self.yp, &mut self.acor, work)
+        let c = self
+            .hist
+            .start_corrector(&mut self.core.y, &mut self.core.yp);
+        self.core
+            .correct(t + h, h, c, &self.hist.z[0], &mut self.acor, work)
     }
     fn estimate(&mut self, _h: f64, tol: &Tolerance) -> Estimate {
         let f = self.hist.error_constant();
-        let (ratio, worst) =
-            masked_norm(&self.err_mask, &self.hist.z[0], tol, |i| f * self.acor[i]);
+        let (ratio, worst) = self.core.norm(&self.hist.z[0], tol, |i| f * self.acor[i]);
         Estimate { ratio, worst }
     }
     fn restore(&mut self) {
@@ -254,8 +221,12 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         }
     }
     fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
-        let i = est.worst;
-        (self.hist.error_constant() * self.acor[i]).abs() / self.hist.z[0][i].abs().max(1.0)
+        relative_error(
+            self.hist.error_constant(),
+            &self.acor,
+            &self.hist.z[0],
+            est.worst,
+        )
     }
     fn enter_fixed_step(&mut self) {
         if self.hist.order != 1 {
@@ -263,7 +234,7 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         }
     }
     fn solution(&self) -> (&[f64], &[f64]) {
-        (&self.y, &self.yp)
+        (&self.core.y, &self.core.yp)
     }
     fn accepted(&self) -> &[f64] {
         &self.hist.z[0]
@@ -273,9 +244,9 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         true
     }
     fn structure_holds(&mut self, t: f64) -> bool {
-        self.problem.structure_holds(t, &self.y)
+        self.core.structure_holds(t)
     }
     fn describe_error_variable(&self, i: usize) -> String {
-        self.problem.describe_variable(i)
+        self.core.problem.describe_variable(i)
     }
 }

@@ -31,14 +31,14 @@
 //! follow the actual step history instead of interpolating the Nordsieck
 //! array to an equally spaced grid (see the step-oscillation test).
 
-use crate::bdf::{masked_norm, BdfCorrection};
+use crate::bdf::{relative_error, BdfCore};
 use crate::control::*;
 use crate::divdiff::DividedDifferences;
 use crate::error::IntegrationError;
 use crate::events::Statistics;
 use crate::newton::Newton;
 use crate::params::BdfParams;
-use crate::problem::{class_mask, DaeProblem, VarClass};
+use crate::problem::{DaeProblem, VarClass};
 use crate::stepper::{Accepted, Estimate, Failures, Limits, Method, Stepper, Tolerance, Work};
 
 /// Error estimates of a converged step (max norm relative to the error
@@ -61,8 +61,7 @@ struct Estimates {
 
 /// The WSTIFF method: its problem, parameters and divided differences.
 pub struct WstiffMethod<'a, P: DaeProblem> {
-    problem: &'a mut P,
-    params: BdfParams,
+    core: BdfCore<'a, P>,
     hist: DividedDifferences,
     /// Order of the next attempt (k).
     order: usize,
@@ -73,16 +72,10 @@ pub struct WstiffMethod<'a, P: DaeProblem> {
     startup: bool,
     /// Accepted steps at the current order since it last changed.
     steps_at_order: usize,
-    y: Vec<f64>,
-    yp: Vec<f64>,
     /// Accumulated correction e = y − y^P.
     e: Vec<f64>,
     /// Scratch for the error estimates.
     delta: Vec<f64>,
-    /// Error weights of the current step.
-    wt: Vec<f64>,
-    err_mask: Vec<bool>,
-    conv_mask: Vec<bool>,
     /// The estimates of the last converged step.
     est: Estimates,
 }
@@ -96,34 +89,23 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     pub fn new(problem: &'a mut P, params: BdfParams, t0: f64, y0: &[f64], yp0: &[f64]) -> Self {
         let n = problem.size();
         let kmax = params.kmax.clamp(1, 6);
-        let classes = problem.classes().to_vec();
-        let limits = Limits {
-            error: params.error,
-            hmin: params.hmin,
-            hmax: params.hmax,
-            hinit: params.hinit,
-            adaptivity: params.adaptivity,
-            fixed: params.fixed.clone(),
+        let params = BdfParams {
+            kmax,
             constant_step: false,
-            landing_lookahead: LANDING_STRETCH,
+            ..params
         };
         let method = WstiffMethod {
-            problem,
             hist: DividedDifferences::new(y0, yp0, params.hinit, kmax),
             order: 1,
             h: params.hinit,
             startup: true,
             steps_at_order: 0,
-            y: y0.to_vec(),
-            yp: yp0.to_vec(),
             e: vec![0.0; n],
             delta: vec![0.0; n],
-            wt: vec![0.0; n],
-            err_mask: class_mask(&classes, &params.error_classes),
-            conv_mask: class_mask(&classes, &params.corrector_classes),
             est: Estimates::default(),
-            params: BdfParams { kmax, ..params },
+            core: BdfCore::new(problem, params, y0, yp0),
         };
+        let limits = method.core.limits();
         Stepper::with_method(method, limits, Newton::new(n), t0)
     }
 
@@ -133,7 +115,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     /// of accuracy free of start-up error). `past[0]` must be y0.
     pub fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
         let m = &mut self.method;
-        let order = order.clamp(1, m.params.kmax);
+        let order = order.clamp(1, m.core.params.kmax);
         assert!(past.len() >= order + 2, "need order + 2 past solutions");
         m.hist.set_exact(past, h, order);
         m.order = order;
@@ -143,7 +125,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     }
 
     pub fn problem(&mut self) -> &mut P {
-        self.method.problem
+        self.method.core.problem
     }
 }
 
@@ -151,7 +133,7 @@ impl<P: DaeProblem> WstiffMethod<'_, P> {
     /// Weighted max norm over the error-controlled variables (weights from
     /// y_n), with the variable where it is reached.
     fn error_norm(&self, tol: &Tolerance, v: impl Fn(usize) -> f64) -> (f64, usize) {
-        masked_norm(&self.err_mask, &self.hist.phi[0], tol, v)
+        self.core.norm(&self.hist.phi[0], tol, v)
     }
 
     /// Error estimates at orders k, k−1, k−2 of the converged step (BCP
@@ -211,7 +193,7 @@ impl<P: DaeProblem> WstiffMethod<'_, P> {
     fn select_step_and_order(&mut self, tol: &Tolerance) {
         let est = self.est;
         let k = self.order;
-        let kmax = self.params.kmax;
+        let kmax = self.core.params.kmax;
         if est.knew + 1 == k || k == kmax {
             self.startup = false;
         }
@@ -264,28 +246,18 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
         self.order
     }
     fn unknown_classes(&self) -> &[VarClass] {
-        self.problem.classes()
+        self.core.classes()
     }
     fn predict(&mut self, _t: f64, h: f64) {
         self.h = h;
         self.hist.begin_step(h, self.order);
-        self.hist.predict(self.order, &mut self.y, &mut self.yp);
+        self.hist
+            .predict(self.order, &mut self.core.y, &mut self.core.yp);
     }
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
-        for i in 0..self.wt.len() {
-            self.wt[i] = work.tol.weight(self.hist.phi[0][i]);
-        }
-        BdfCorrection {
-            problem: self.problem,
-            tn: t + h,
-            h,
-            c: -DividedDifferences::alpha_s(self.order) / h,
-            maxit: self.params.maxit,
-            pattern: &self.params.pattern,
-            conv_mask: &self.conv_mask,
-            weights: &self.wt,
-        }
-        .run(&mut self.y, &mut self.yp, &mut self.e, work)
+        let c = -DividedDifferences::alpha_s(self.order) / h;
+        self.core
+            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, work)
     }
     fn estimate(&mut self, _h: f64, tol: &Tolerance) -> Estimate {
         self.est = self.estimates(tol);
@@ -308,7 +280,7 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
         if limits.fixed.is_none() {
             self.select_step_and_order(tol);
         }
-        self.hist.update(k, self.params.kmax, &self.e);
+        self.hist.update(k, self.core.params.kmax, &self.e);
         self.h
     }
     fn after_error_failure(&mut self, h: f64, _est: &Estimate, failures: &Failures) -> f64 {
@@ -341,12 +313,11 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
         self.startup = false;
     }
     fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
-        let i = est.worst;
-        (self.hist.error_constant(self.order) * self.e[i]).abs()
-            / self.hist.phi[0][i].abs().max(1.0)
+        let c = self.hist.error_constant(self.order);
+        relative_error(c, &self.e, &self.hist.phi[0], est.worst)
     }
     fn solution(&self) -> (&[f64], &[f64]) {
-        (&self.y, &self.yp)
+        (&self.core.y, &self.core.yp)
     }
     fn accepted(&self) -> &[f64] {
         &self.hist.phi[0]
@@ -356,9 +327,9 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
         true
     }
     fn structure_holds(&mut self, t: f64) -> bool {
-        self.problem.structure_holds(t, &self.y)
+        self.core.structure_holds(t)
     }
     fn describe_error_variable(&self, i: usize) -> String {
-        self.problem.describe_variable(i)
+        self.core.problem.describe_variable(i)
     }
 }

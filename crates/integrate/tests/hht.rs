@@ -1,94 +1,10 @@
 //! HHT and NEWMARK: observed orders, numerical damping, a constrained pair
 //! under error control, ERROR and ADAPTIVITY honoured.
 
-use mbsolve_integrate::{Hht, HhtParams, ProblemError, SecondOrderProblem, SlotAssembler};
+mod common;
 
-/// Linear M a + C u + K q = 0 with diagonal M, C, K (uncoupled modes) and
-/// an optional linear constraint q_0 − q_1 = 0 (m = 1).
-struct Linear {
-    m: Vec<f64>,
-    c: Vec<f64>,
-    k: Vec<f64>,
-    tie: bool,
-}
-impl SecondOrderProblem for Linear {
-    fn nq(&self) -> usize {
-        self.m.len()
-    }
-    fn nm(&self) -> usize {
-        usize::from(self.tie)
-    }
-    fn body_residual(
-        &mut self,
-        _t: f64,
-        q: &[f64],
-        u: &[f64],
-        a: &[f64],
-        lam: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), ProblemError> {
-        for i in 0..q.len() {
-            out[i] = self.m[i] * a[i] + self.c[i] * u[i] + self.k[i] * q[i];
-        }
-        if self.tie {
-            out[0] += lam[0];
-            out[1] -= lam[0];
-        }
-        Ok(())
-    }
-    fn constraint_residual(
-        &mut self,
-        _t: f64,
-        q: &[f64],
-        _lam: &[f64],
-        scale: f64,
-        out: &mut [f64],
-    ) -> Result<(), ProblemError> {
-        if self.tie {
-            out[0] = scale * (q[0] - q[1]);
-        }
-        Ok(())
-    }
-    fn jacobian(
-        &mut self,
-        _t: f64,
-        _q: &[f64],
-        _u: &[f64],
-        _a: &[f64],
-        _lam: &[f64],
-        cq: f64,
-        cu: f64,
-        ca: f64,
-        asm: &mut SlotAssembler,
-    ) -> Result<(), ProblemError> {
-        let n = self.m.len();
-        for i in 0..n {
-            asm.add(i, i, cq * self.k[i] + cu * self.c[i] + ca * self.m[i]);
-        }
-        if self.tie {
-            asm.add(0, n, 1.0);
-            asm.add(1, n, -1.0);
-            asm.add(n, 0, 1.0);
-            asm.add(n, 1, -1.0);
-        }
-        Ok(())
-    }
-    fn describe_coordinate(&self, i: usize) -> String {
-        format!("q{i}")
-    }
-    fn describe_equation(&self, i: usize) -> String {
-        format!("eq{i}")
-    }
-}
-
-fn oscillator(k: &[f64]) -> Linear {
-    Linear {
-        m: vec![1.0; k.len()],
-        c: vec![0.0; k.len()],
-        k: k.to_vec(),
-        tie: false,
-    }
-}
+use common::{oscillator, Modes};
+use mbsolve_integrate::{Hht, HhtParams};
 
 /// Undamped x'' = −x from x = 1 at fixed step h (ERROR never binding):
 /// error at t = 2 against cos t.
@@ -168,7 +84,7 @@ fn hht_damps_the_high_mode_and_keeps_the_low_one() {
 /// 1e-3 of cos(√2 t) at ERROR = 1e-6 with variable steps.
 #[test]
 fn constrained_pair_with_error_control() {
-    let mut p = Linear {
+    let mut p = Modes {
         m: vec![1.0, 1.0],
         c: vec![0.0, 0.0],
         k: vec![4.0, 0.0],

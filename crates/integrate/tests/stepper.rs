@@ -4,92 +4,14 @@
 
 mod common;
 
-use common::{exact, params, Linear, TestProblem};
+use common::{exact, oscillator, params, Linear, Modes, TestProblem};
 use mbsolve_integrate::{
-    BdfParams, DaeIntegrator, Event, Gstiff, Hht, HhtParams, ProblemError, SecondOrderProblem,
-    SlotAssembler, VarClass, Wstiff,
+    BdfParams, DaeIntegrator, Event, Gstiff, Hht, HhtParams, VarClass, Wstiff,
 };
 
-/// M a + K q = 0 with unit masses, K = diag(k), and optionally the tie
-/// q0 − q1 = 0 with multiplier λ (force +λ on q0, −λ on q1).
-struct Springs {
-    k: Vec<f64>,
-    tie: bool,
-}
-
-impl SecondOrderProblem for Springs {
-    fn nq(&self) -> usize {
-        self.k.len()
-    }
-    fn nm(&self) -> usize {
-        usize::from(self.tie)
-    }
-    fn body_residual(
-        &mut self,
-        _t: f64,
-        q: &[f64],
-        _u: &[f64],
-        a: &[f64],
-        lam: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), ProblemError> {
-        for i in 0..q.len() {
-            out[i] = a[i] + self.k[i] * q[i];
-        }
-        if self.tie {
-            out[0] += lam[0];
-            out[1] -= lam[0];
-        }
-        Ok(())
-    }
-    fn constraint_residual(
-        &mut self,
-        _t: f64,
-        q: &[f64],
-        _lam: &[f64],
-        scale: f64,
-        out: &mut [f64],
-    ) -> Result<(), ProblemError> {
-        if self.tie {
-            out[0] = scale * (q[0] - q[1]);
-        }
-        Ok(())
-    }
-    fn jacobian(
-        &mut self,
-        _t: f64,
-        _q: &[f64],
-        _u: &[f64],
-        _a: &[f64],
-        _lam: &[f64],
-        cq: f64,
-        _cu: f64,
-        ca: f64,
-        asm: &mut SlotAssembler,
-    ) -> Result<(), ProblemError> {
-        let n = self.k.len();
-        for i in 0..n {
-            asm.add(i, i, cq * self.k[i] + ca);
-        }
-        if self.tie {
-            asm.add(0, n, 1.0);
-            asm.add(1, n, -1.0);
-            asm.add(n, 0, 1.0);
-            asm.add(n, 1, -1.0);
-        }
-        Ok(())
-    }
-    fn describe_coordinate(&self, i: usize) -> String {
-        format!("q{i}")
-    }
-    fn describe_equation(&self, i: usize) -> String {
-        format!("eq{i}")
-    }
-}
-
-/// The tied pair of `Springs` with K = (4, 0) oscillates at ω = √2 from
+/// The tied pair of `Modes` with K = (4, 0) oscillates at ω = √2 from
 /// q = (1, 1) at rest: a0 = −2, λ0 = −2.
-fn tied_pair(params: HhtParams, p: &mut Springs) -> Hht<'_, Springs> {
+fn tied_pair(params: HhtParams, p: &mut Modes) -> Hht<'_, Modes> {
     Hht::new(
         p,
         params,
@@ -134,10 +56,7 @@ fn every_method_honours_hmax_when_landing() {
         "WSTIFF",
         &mut Wstiff::new(&mut p, params(1e-2, 6, 0.1), 0.0, &y0, &yp0),
     );
-    let mut p = Springs {
-        k: vec![1.0],
-        tie: false,
-    };
+    let mut p = oscillator(&[1.0]);
     let hht = HhtParams::hht(-0.1, 1e-2, 0.1);
     check(
         "HHT",
@@ -150,9 +69,9 @@ fn every_method_honours_hmax_when_landing() {
 /// λ = −K q0/2 of the pair, to the accuracy of the run).
 #[test]
 fn hht_presents_q_u_a_and_multipliers() {
-    let mut p = Springs {
-        k: vec![4.0, 0.0],
+    let mut p = Modes {
         tie: true,
+        ..oscillator(&[4.0, 0.0])
     };
     let mut g = tied_pair(HhtParams::hht(-0.1, 1e-6, 0.01), &mut p);
     DaeIntegrator::advance_to(&mut g, 0.5).unwrap();
@@ -181,10 +100,7 @@ fn hht_presents_q_u_a_and_multipliers() {
 /// step end the interpolant is that step's solution.
 #[test]
 fn hht_interpolates_within_the_step() {
-    let mut p = Springs {
-        k: vec![1.0],
-        tie: false,
-    };
+    let mut p = oscillator(&[1.0]);
     let params = HhtParams::hht(-0.1, 1e3, 0.01);
     let mut g = Hht::new(&mut p, params, 0.0, &[1.0], &[0.0], &[-1.0], &[]).unwrap();
     let (mut y, mut yp) = (vec![0.0; 2], vec![0.0; 2]);
@@ -215,9 +131,9 @@ fn hht_interpolates_within_the_step() {
 /// keeps the tie to round-off.
 #[test]
 fn hht_switches_to_modified_and_back() {
-    let mut p = Springs {
-        k: vec![4.0, 0.0],
+    let mut p = Modes {
         tie: true,
+        ..oscillator(&[4.0, 0.0])
     };
     let mut g = tied_pair(HhtParams::hht(-0.3, 1e-6, 0.01), &mut p);
     assert!(DaeIntegrator::use_corrector_classes(

@@ -1,8 +1,11 @@
 //! Test problems shared by the integrator tests: linear problems written
-//! as G = y' − f(t, y) = 0 with their exact solutions.
+//! as G = y' − f(t, y) = 0 with their exact solutions, and uncoupled
+//! mass-spring modes (optionally tied) as a second-order problem.
 #![allow(dead_code)]
 
-use mbsolve_integrate::{BdfParams, DaeProblem, ProblemError, SlotAssembler, VarClass};
+use mbsolve_integrate::{
+    BdfParams, DaeProblem, ProblemError, SecondOrderProblem, SlotAssembler, VarClass,
+};
 
 /// Linear test problems written as G = y' − f(t, y) = 0.
 #[derive(Clone, Copy)]
@@ -114,5 +117,93 @@ pub fn params(error: f64, k: usize, hmax: f64) -> BdfParams {
         fixed: None,
         constant_step: false,
         interpolate: false,
+    }
+}
+
+/// Linear M a + C u + K q = 0 with diagonal M, C, K (uncoupled modes) and
+/// an optional linear constraint q_0 − q_1 = 0 (m = 1).
+pub struct Modes {
+    pub m: Vec<f64>,
+    pub c: Vec<f64>,
+    pub k: Vec<f64>,
+    pub tie: bool,
+}
+impl SecondOrderProblem for Modes {
+    fn nq(&self) -> usize {
+        self.m.len()
+    }
+    fn nm(&self) -> usize {
+        usize::from(self.tie)
+    }
+    fn body_residual(
+        &mut self,
+        _t: f64,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        for i in 0..q.len() {
+            out[i] = self.m[i] * a[i] + self.c[i] * u[i] + self.k[i] * q[i];
+        }
+        if self.tie {
+            out[0] += lam[0];
+            out[1] -= lam[0];
+        }
+        Ok(())
+    }
+    fn constraint_residual(
+        &mut self,
+        _t: f64,
+        q: &[f64],
+        _lam: &[f64],
+        scale: f64,
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        if self.tie {
+            out[0] = scale * (q[0] - q[1]);
+        }
+        Ok(())
+    }
+    fn jacobian(
+        &mut self,
+        _t: f64,
+        _q: &[f64],
+        _u: &[f64],
+        _a: &[f64],
+        _lam: &[f64],
+        cq: f64,
+        cu: f64,
+        ca: f64,
+        asm: &mut SlotAssembler,
+    ) -> Result<(), ProblemError> {
+        let n = self.m.len();
+        for i in 0..n {
+            asm.add(i, i, cq * self.k[i] + cu * self.c[i] + ca * self.m[i]);
+        }
+        if self.tie {
+            asm.add(0, n, 1.0);
+            asm.add(1, n, -1.0);
+            asm.add(n, 0, 1.0);
+            asm.add(n, 1, -1.0);
+        }
+        Ok(())
+    }
+    fn describe_coordinate(&self, i: usize) -> String {
+        format!("q{i}")
+    }
+    fn describe_equation(&self, i: usize) -> String {
+        format!("eq{i}")
+    }
+}
+
+/// Unit masses, no damping, no tie: x_i'' = −k_i x_i.
+pub fn oscillator(k: &[f64]) -> Modes {
+    Modes {
+        m: vec![1.0; k.len()],
+        c: vec![0.0; k.len()],
+        k: k.to_vec(),
+        tie: false,
     }
 }
