@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Linear, TestProblem};
+use common::{params, Linear, TestProblem};
 use mbsolve_integrate::gstiff::bdf_l;
 use mbsolve_integrate::{
     BdfParams, DaeProblem, Event, Gstiff, ProblemError, SlotAssembler, VarClass,
@@ -12,19 +12,9 @@ use mbsolve_integrate::{
 fn global_error(k: usize, h: f64) -> f64 {
     let mut p = TestProblem::new(Linear::Oscillator);
     let params = BdfParams {
-        error: 1e3, // never binding: HMAX fixes the step
-        hmax: h,
         hmin: 1e-12,
         hinit: h,
-        kmax: k,
-        maxit: 10,
-        pattern: vec![true],
-        error_classes: vec![VarClass::Displacement],
-        corrector_classes: vec![VarClass::Displacement],
-        adaptivity: 0.0,
-        fixed: None,
-        constant_step: false,
-        interpolate: false,
+        ..params(1e3, k, h) // never binding: HMAX fixes the step
     };
     let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.0], &[0.0, -1.0]);
     // y = (cos t, −sin t): derivatives cycle through (c, −s), (−s, −c), …
@@ -154,19 +144,9 @@ fn singular_matrix_names_the_dependent_equation() {
         classes: vec![VarClass::Displacement; 3],
     };
     let params = BdfParams {
-        error: 1e-3,
-        hmax: 0.1,
         hmin: 1e-6,
         hinit: 1e-2,
-        kmax: 6,
-        maxit: 10,
-        pattern: vec![true],
-        error_classes: vec![VarClass::Displacement],
-        corrector_classes: vec![VarClass::Displacement],
-        adaptivity: 0.0,
-        fixed: None,
-        constant_step: false,
-        interpolate: false,
+        ..params(1e-3, 6, 0.1)
     };
     let mut g = Gstiff::new(&mut p, params, 0.0, &[1.0, 0.5, 0.5], &[-1.0, 0.0, 0.0]);
     assert!(g.advance_to(1.0).is_err());

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{oscillator, Modes};
+use common::{oscillator, tied_pair, Modes};
 use mbsolve_integrate::{Hht, HhtParams};
 
 /// Undamped x'' = −x from x = 1 at fixed step h (ERROR never binding):
@@ -92,17 +92,7 @@ fn constrained_pair_with_error_control() {
     };
     let mut params = HhtParams::hht(-0.3, 1e-6, 0.1);
     params.hinit = 1e-3;
-    // Consistent start: a0 = −2 for both, and −2 + 4·1 + λ0 = 0 → λ0 = −2.
-    let mut g = Hht::new(
-        &mut p,
-        params,
-        0.0,
-        &[1.0, 1.0],
-        &[0.0, 0.0],
-        &[-2.0, -2.0],
-        &[-2.0],
-    )
-    .unwrap();
+    let mut g = tied_pair(params, &mut p);
     let w = 2f64.sqrt();
     let mut worst: f64 = 0.0;
     for k in 1..=40 {

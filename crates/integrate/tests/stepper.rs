@@ -4,25 +4,10 @@
 
 mod common;
 
-use common::{exact, oscillator, params, Linear, Modes, TestProblem};
+use common::{exact, oscillator, params, tied_pair, Linear, Modes, TestProblem};
 use mbsolve_integrate::{
     BdfParams, DaeIntegrator, Event, Gstiff, Hht, HhtParams, VarClass, Wstiff,
 };
-
-/// The tied pair of `Modes` with K = (4, 0) oscillates at ω = √2 from
-/// q = (1, 1) at rest: a0 = −2, λ0 = −2.
-fn tied_pair(params: HhtParams, p: &mut Modes) -> Hht<'_, Modes> {
-    Hht::new(
-        p,
-        params,
-        0.0,
-        &[1.0, 1.0],
-        &[0.0, 0.0],
-        &[-2.0, -2.0],
-        &[-2.0],
-    )
-    .unwrap()
-}
 
 /// Outputs every 0.104 with HMAX = 0.1: landing on each output would take
 /// a step 4% over HMAX; every method takes two equal steps instead, lands

@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, ProblemError, SecondOrderProblem, SlotAssembler, VarClass,
+    BdfParams, DaeProblem, Hht, HhtParams, ProblemError, SecondOrderProblem, SlotAssembler,
+    VarClass,
 };
 
 /// Linear test problems written as G = y' − f(t, y) = 0.
@@ -206,4 +207,19 @@ pub fn oscillator(k: &[f64]) -> Modes {
         k: k.to_vec(),
         tie: false,
     }
+}
+
+/// The tied pair of `Modes` with K = (4, 0) oscillates at ω = √2 from
+/// q = (1, 1) at rest: a0 = −2, λ0 = −2.
+pub fn tied_pair(params: HhtParams, p: &mut Modes) -> Hht<'_, Modes> {
+    Hht::new(
+        p,
+        params,
+        0.0,
+        &[1.0, 1.0],
+        &[0.0, 0.0],
+        &[-2.0, -2.0],
+        &[-2.0],
+    )
+    .unwrap()
 }
