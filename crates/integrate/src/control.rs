@@ -33,8 +33,8 @@ pub const CORRECTOR_FAILURE_STEP_RATIO: f64 = 0.25;
 pub const ERROR_FAILURE_SAFETY: f64 = 0.9;
 
 /// Bounds of the step ratio after the first error-test failures (GSTIFF,
-/// HHT): at most 0.9 (a rejected step never stays), at least 0.1 (LSODE's
-/// RHMIN-like floor after repeated failures).
+/// HHT): at most 0.9 (a rejected step never stays), at least 0.1 — the
+/// ratio LSODE takes from its third failure on (KFLAG ≤ −3: RH = 0.1).
 pub const ERROR_FAILURE_MIN_RATIO: f64 = 0.1;
 pub const ERROR_FAILURE_MAX_RATIO: f64 = 0.9;
 
