@@ -169,3 +169,60 @@ fn wstiff_honours_adaptivity() {
     assert!(off.unwrap_err().message.contains("fell below HMIN"));
     assert!(on.is_ok());
 }
+
+/// The fixed-step option is the loop's, so every method honours it: h =
+/// HINIT throughout (the last step shortened to land), exactly FIXIT
+/// corrector iterations per step, the RTI meter fed once per step after
+/// the first, and the largest local error measure reported.
+#[test]
+fn fixed_step_option_for_every_method() {
+    use mbsolve_integrate::{FixedStep, RtiMeter};
+    let fixed = FixedStep {
+        iterations: 3,
+        maxerr: f64::INFINITY,
+    };
+    let check = |name: &str, integ: &mut dyn DaeIntegrator| {
+        integ.put_rti(Some(RtiMeter::new(0.01)));
+        integ.advance_to(0.995).unwrap();
+        let st = integ.statistics();
+        let rti = integ.take_rti().and_then(|m| m.summary()).unwrap();
+        println!(
+            "{name}: {} steps, {} iterations, steps {:.4}..{:.4}, largest local error {:.2e}",
+            st.steps,
+            st.corrector_iterations,
+            st.min_step,
+            st.max_step,
+            integ.max_local_error()
+        );
+        assert_eq!(st.steps, 100, "{name}");
+        assert_eq!(st.corrector_iterations, 3 * st.steps, "{name}");
+        assert_eq!(st.rejected_steps + st.corrector_failures, 0, "{name}");
+        assert!((st.max_step - 0.01).abs() < 1e-15, "{name}");
+        assert!((st.min_step - 0.005).abs() < 1e-12, "{name}");
+        assert_eq!(rti.steps_measured, st.steps - 1, "{name}");
+        assert!(integ.max_local_error() > 0.0 && integ.max_local_error() < 1e-3);
+    };
+    let kind = Linear::Oscillator;
+    let (y0, yp0) = (exact(kind, 0, 0.0), exact(kind, 1, 0.0));
+    let bdf = BdfParams {
+        hinit: 0.01,
+        fixed: Some(fixed.clone()),
+        ..params(1e-3, 6, 0.01)
+    };
+    let mut p = TestProblem::new(kind);
+    check(
+        "GSTIFF",
+        &mut Gstiff::new(&mut p, bdf.clone(), 0.0, &y0, &yp0),
+    );
+    let mut p = TestProblem::new(kind);
+    check("WSTIFF", &mut Wstiff::new(&mut p, bdf, 0.0, &y0, &yp0));
+    let mut p = oscillator(&[1.0]);
+    let hht = HhtParams {
+        fixed: Some(fixed),
+        ..HhtParams::hht(-0.1, 1e-3, 0.01)
+    };
+    check(
+        "HHT",
+        &mut Hht::new(&mut p, hht, 0.0, &[1.0], &[0.0], &[-1.0], &[]).unwrap(),
+    );
+}
