@@ -233,10 +233,22 @@ impl Newton {
     ) -> Result<bool, IntegrationError> {
         let temporary = self.temporary.take();
         let mask = match &temporary {
-            Some((m, _)) => m.clone(),
-            None => s.conv_mask.to_vec(),
+            Some((m, _)) => m.as_slice(),
+            None => s.conv_mask,
         };
+        let result = self.iterate(sys, s, mask, stats, events);
         self.temporary = temporary;
+        result
+    }
+
+    fn iterate<S: NewtonSystem>(
+        &mut self,
+        sys: &mut S,
+        s: &Step,
+        mask: &[bool],
+        stats: &mut Statistics,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, IntegrationError> {
         let adaptive = s.pattern.iter().all(|p| !p);
         self.jac_fresh = false;
         let mut prev = Norms::default();
@@ -261,7 +273,7 @@ impl Newton {
             if !self.solve(sys, s, stats, events)? {
                 return Ok(false);
             }
-            let norms = sys.apply(&self.delta, &mask);
+            let norms = sys.apply(&self.delta, mask);
             worst = norms.worst;
             let norm = norms.primary.max(norms.multipliers);
             let (mut rate_primary, mut rate_multipliers) = (rate, rate);

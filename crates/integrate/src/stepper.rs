@@ -221,7 +221,8 @@ impl<M: Method> Stepper<M> {
     }
 
     /// INTERPOLATE = ON: take steps (never shortened for output times)
-    /// until t ≥ tout; `interpolate` then gives the solution at tout.
+    /// until t ≥ tout; `interpolate` then gives the solution at tout. The
+    /// fixed-step option lands on tout as `advance_to` does.
     pub fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
         if self.t >= tout || self.limits.fixed.is_some() {
             return self.advance_to(tout);
@@ -231,14 +232,14 @@ impl<M: Method> Stepper<M> {
         result
     }
 
-    /// The attempt's step and whether it lands on `tout`: HMAX, then the
+    /// The attempt's (natural step, step, lands on `tout`): HMAX, then the
     /// landing rule (stretch up to LANDING_STRETCH to land, never beyond
     /// HMAX: two equal steps instead; split the rest when less than
     /// `landing_lookahead` steps remain).
     fn attempt_step(&self, tout: f64, land: bool) -> (f64, f64, bool) {
         let remaining = tout - self.t;
         let fixed_size = self.limits.fixed.is_some() || self.limits.constant_step;
-        let natural = if let Some(_f) = &self.limits.fixed {
+        let natural = if self.limits.fixed.is_some() {
             self.limits.hinit
         } else if self.limits.constant_step {
             self.limits.hmax
