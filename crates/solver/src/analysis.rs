@@ -13,6 +13,7 @@ use mbsolve_integrate::{
 };
 use mbsolve_mech::System;
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorSettings, Model, ModelError};
+use crate::output::{output_count, FrameOutput};
 use std::fmt;
 use std::time::Instant;
 
@@ -40,6 +41,12 @@ pub enum SolverError {
     /// A static or quasi-static solution failed; the best configuration
     /// reached was kept.
     Statics(String),
+    /// The output path stopped the analysis at `t` (a failing request, a
+    /// stop request); the frames up to `t` were written.
+    Stopped {
+        t: f64,
+        reason: String,
+    },
 }
 
 impl fmt::Display for SolverError {
@@ -52,6 +59,7 @@ impl fmt::Display for SolverError {
                 write!(f, "dynamic analysis failed at t = {t:.6e}: {message}")
             }
             SolverError::Statics(s) => write!(f, "{s}"),
+            SolverError::Stopped { t, reason } => write!(f, "{reason} at t = {t:.6e}"),
         }
     }
 }
@@ -62,12 +70,14 @@ impl std::error::Error for SolverError {}
 pub struct Simulation {
     pub sys: System,
     pub state: Frame,
+    /// The output frames kept in memory: all of them while
+    /// `output.retain` (the default), else only the last one.
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
-    /// Called with the time of each output frame as the kinematic,
-    /// dynamic and quasi-static analyses write it (e.g. a progress bar).
-    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Where each output frame goes as an analysis computes it (a sink,
+    /// the progress hook, the stop flag): `FrameOutput::emit`.
+    pub output: FrameOutput,
     /// Reports for the terminal as well as the message log (e.g. the Real
     /// Time Index of a fixed-step run).
     pub reports: Vec<String>,
@@ -107,7 +117,7 @@ impl Simulation {
             frames: Vec::new(),
             log,
             stats: Vec::new(),
-            progress: None,
+            output: FrameOutput::default(),
             reports: Vec::new(),
             ic_done: false,
         })
@@ -240,6 +250,20 @@ impl Simulation {
         ))
     }
 
+    /// Emit one output frame through `self.output` (kept in
+    /// `self.frames` when retaining); Err when the output path stops the
+    /// analysis.
+    pub(crate) fn emit_frame(&mut self, frame: Frame) -> Result<(), SolverError> {
+        if self.output.emit(&self.sys, &self.log, frame, &mut self.frames) {
+            Ok(())
+        } else {
+            Err(self.output.take_stop().unwrap_or(SolverError::Stopped {
+                t: self.state.t,
+                reason: "output stopped".into(),
+            }))
+        }
+    }
+
     pub(crate) fn output_times(
         &self,
         end: f64,
@@ -252,15 +276,7 @@ impl Simulation {
                 "SIMULATE: END = {end} must be after the current time {t0}"
             )));
         }
-        let n = match (steps, dtout) {
-            (Some(s), _) if s > 0 => s,
-            (None, Some(d)) if d > 0.0 => ((end - t0) / d - 1e-9).ceil().max(1.0) as u64,
-            _ => {
-                return Err(SolverError::Settings(
-                    "SIMULATE: give STEPS > 0 or DTOUT > 0".into(),
-                ))
-            }
-        };
+        let n = output_count(t0, end, steps, dtout)?;
         let dt = match (steps, dtout) {
             (Some(_), _) => (end - t0) / n as f64,
             (None, Some(d)) => d,
@@ -273,8 +289,8 @@ impl Simulation {
         if !self.ic_done {
             self.initial_conditions()?;
         }
-        if self.frames.is_empty() {
-            self.frames.push(self.state.clone());
+        if self.output.written == 0 {
+            self.emit_frame(self.state.clone())?;
         }
         Ok(())
     }
@@ -312,10 +328,7 @@ impl Simulation {
                 .collect();
             let u0: Vec<f64> = (0..s.u.len()).map(|i| s.u[i] + dt * s.a[i]).collect();
             self.solve_configuration(t, &q0, &u0)?;
-            self.frames.push(self.state.clone());
-            if let Some(report) = self.progress.as_mut() {
-                report(t);
-            }
+            self.emit_frame(self.state.clone())?;
         }
         self.log.push(format!(
             "kinematic analysis to t = {end}: {:.3} s wall clock",
@@ -380,7 +393,7 @@ impl Simulation {
         let mut max_local = 0.0f64;
         let (mut yi, mut ypi) = (Vec::new(), Vec::new());
         let start = Instant::now();
-        let mut new_frames = Vec::with_capacity(times.len());
+        let mut new_frames = Vec::new();
         let mut failure = None;
         let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
         let mut inconsistent_outputs = 0usize;
@@ -457,10 +470,9 @@ impl Simulation {
                         ) {
                             inconsistent_outputs += 1;
                         }
-                        new_frames.push(frame);
                         next += 1;
-                        if let Some(report) = self.progress.as_mut() {
-                            report(t);
+                        if !self.output.emit(&self.sys, &self.log, frame, &mut new_frames) {
+                            break;
                         }
                     }
                     Err(e) => {
@@ -532,7 +544,14 @@ impl Simulation {
         if let Some(last) = new_frames.last() {
             self.state = last.clone();
         }
-        self.frames.extend(new_frames);
+        if self.output.retain {
+            self.frames.extend(new_frames);
+        } else if !new_frames.is_empty() {
+            self.frames = new_frames;
+        }
+        // A stop from the output path ends the integration loop like the
+        // last output time does; it is the failure to report.
+        let failure = failure.or_else(|| self.output.take_stop());
         match failure {
             None => Ok(stats),
             Some(e) => {
