@@ -25,6 +25,10 @@ the signal are written).";
     version,
     about = "mbsolve — multibody-dynamics solver for Adams datasets",
     arg_required_else_help = true,
+    override_usage = "mbsolve run MODEL.adm [--acf FILE.acf] [--out DIR] [--quiet]
+       mbsolve check MODEL.adm
+       mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
+       mbsolve completions bash|zsh|fish",
     after_help = AFTER_HELP
 )]
 pub struct Cli {
@@ -39,14 +43,10 @@ pub enum Cmd {
     /// PREFIX.csv (time and request columns) and PREFIX.msg (message log)
     /// into DIR (default: the model's directory). PREFIX is the command
     /// file's output prefix or the model file's stem.
-    ///
-    /// Usage: mbsolve run MODEL.adm [--acf FILE.acf] [--out DIR] [--quiet]
     Run(RunOptions),
     /// Read and validate the dataset, assemble initial conditions and print
     /// a summary: parts, constraints, degrees of freedom, redundant
     /// constraints.
-    ///
-    /// Usage: mbsolve check MODEL.adm
     Check {
         /// The Adams dataset (.adm)
         model: PathBuf,
@@ -55,8 +55,6 @@ pub enum Cmd {
     /// name (request_1.x) or a request (request_1: all its components);
     /// none = every column. The image is SVG or PNG by the extension of -o
     /// (default: PREFIX.svg beside the CSV).
-    ///
-    /// Usage: mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
     Plot(PlotOptions),
     /// Print a shell completion script (bash, zsh, fish, …) to stdout.
     Completions {

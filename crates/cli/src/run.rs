@@ -88,11 +88,19 @@ struct CsvSink {
     files: Arc<Mutex<Files>>,
     outputs: requests::Outputs,
     initial_q: Vec<f64>,
+    rows: usize,
+    /// Fault injection for the tests of panic handling: panic when this
+    /// many frames are written (MBSOLVE_PANIC_AFTER_FRAMES).
+    panic_after: Option<usize>,
 }
 
 impl FrameSink for CsvSink {
     fn write(&mut self, sys: &System, log: &[String], frame: &Frame) -> Result<(), String> {
         let row = self.outputs.row(sys, frame, &self.initial_q)?;
+        if self.panic_after == Some(self.rows) {
+            panic!("fault injected by MBSOLVE_PANIC_AFTER_FRAMES after {} frames", self.rows);
+        }
+        self.rows += 1;
         let mut f = self.files.lock().unwrap_or_else(|p| p.into_inner());
         let mut line = String::with_capacity(16 * row.len());
         for (k, v) in row.iter().enumerate() {
@@ -360,6 +368,10 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         files: files.clone(),
         outputs,
         initial_q: sim.sys.initial_state().0,
+        rows: 0,
+        panic_after: std::env::var("MBSOLVE_PANIC_AFTER_FRAMES")
+            .ok()
+            .and_then(|v| v.parse().ok()),
     }));
     let (stop_flag, signal) = catch_signals();
     sim.output.stop = Some(stop_flag.clone());
@@ -380,7 +392,9 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         }));
         match done {
             Ok(Ok(())) => {}
-            Ok(Err(SolverError::Stopped { reason, .. })) if reason == "interrupted" => {
+            Ok(Err(SolverError::Stopped { reason, .. }))
+                if reason.starts_with(mbsolve_solver::output::INTERRUPTED) =>
+            {
                 stopped = Some(Stop::Signal(signal.load(Ordering::SeqCst) as i32));
                 break;
             }
@@ -411,8 +425,8 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     }
     let (rows, last_t) = (f.rows, f.last_t);
     let kept = match last_t {
-        Some(t) => format!("{rows} output frames up to t = {t:e} kept"),
-        None => "no output frame was computed".to_string(),
+        Some(t) => format!("{rows} output frames up to t = {t:e} written"),
+        None => "no output frame was written".to_string(),
     };
     if let Some(Stop::Signal(sig)) = &stopped {
         sim.log
@@ -459,7 +473,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         println!("  wrote {} and {}", csv_path.display(), msg_path.display());
     }
     let written = format!(
-        "{kept}, written to {} and {}",
+        "{kept}; see {} and {}",
         csv_path.display(),
         msg_path.display()
     );

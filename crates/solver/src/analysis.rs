@@ -41,8 +41,9 @@ pub enum SolverError {
     /// A static or quasi-static solution failed; the best configuration
     /// reached was kept.
     Statics(String),
-    /// The output path stopped the analysis at `t` (a failing request, a
-    /// stop request); the frames up to `t` were written.
+    /// The output path stopped the analysis at the frame at `t` (a
+    /// failing request: that frame was not written; a stop request: it
+    /// was); `reason` says which, with the time.
     Stopped {
         t: f64,
         reason: String,
@@ -59,7 +60,7 @@ impl fmt::Display for SolverError {
                 write!(f, "dynamic analysis failed at t = {t:.6e}: {message}")
             }
             SolverError::Statics(s) => write!(f, "{s}"),
-            SolverError::Stopped { t, reason } => write!(f, "{reason} at t = {t:.6e}"),
+            SolverError::Stopped { reason, .. } => write!(f, "{reason}"),
         }
     }
 }

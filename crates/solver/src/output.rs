@@ -14,6 +14,9 @@ use std::sync::Arc;
 /// DTOUT = 1 ms, and 80 MB of output times.
 pub const MAX_OUTPUT_STEPS: u64 = 10_000_000;
 
+/// How a stop request's reason begins.
+pub const INTERRUPTED: &str = "interrupted";
+
 /// Receives each output frame as it is computed.
 pub trait FrameSink: Send {
     /// Write one frame. `log` is the message log so far (a sink may append
@@ -93,7 +96,7 @@ impl FrameOutput {
         if self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
             self.stopped = Some(SolverError::Stopped {
                 t,
-                reason: "interrupted".into(),
+                reason: format!("{INTERRUPTED} at t = {t:e}"),
             });
             return false;
         }
