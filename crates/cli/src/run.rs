@@ -173,9 +173,12 @@ fn bare_prefix(prefix: &str, fallback: &str) -> (String, Option<String>) {
     (name, Some(note))
 }
 
-/// Does this line read as an Adams command (so it is not a file name)?
+/// Does this line read as an Adams command with arguments, or STOP (so it
+/// is not a file name)? Adams accepts abbreviated command names, so a bare
+/// short word such as "k" is taken for a file name.
 fn looks_like_command(line: &str) -> bool {
-    !line.trim().is_empty()
+    let t = line.trim();
+    (t.contains(['/', ',', '=']) || t.eq_ignore_ascii_case("STOP"))
         && mbsolve_adm::parse_acf(line, "")
             .map(|s| s.model_file.is_none())
             .unwrap_or(false)
@@ -522,5 +525,9 @@ mod tests {
         assert!(!looks_like_command("pendulum_run"));
         assert!(!looks_like_command("results/p1"));
         assert!(!looks_like_command(""));
+        assert!(looks_like_command("stop"));
+        // Abbreviations of command names, without arguments, are names.
+        assert!(!looks_like_command("k"));
+        assert!(!looks_like_command("sim"));
     }
 }
