@@ -265,6 +265,16 @@ impl Simulation {
         }
     }
 
+    /// `emit_frame` for frames that are not analysis output times (the
+    /// initial conditions, a static equilibrium): the progress hook, which
+    /// follows an analysis from its start to END, is not called.
+    pub(crate) fn emit_frame_unreported(&mut self, frame: Frame) -> Result<(), SolverError> {
+        let progress = self.output.progress.take();
+        let emitted = self.emit_frame(frame);
+        self.output.progress = progress;
+        emitted
+    }
+
     pub(crate) fn output_times(
         &self,
         end: f64,
@@ -291,7 +301,7 @@ impl Simulation {
             self.initial_conditions()?;
         }
         if self.output.written == 0 {
-            self.emit_frame(self.state.clone())?;
+            self.emit_frame_unreported(self.state.clone())?;
         }
         Ok(())
     }

@@ -586,7 +586,7 @@ impl Simulation {
         };
         // The statics failure is the error to report, even if the output
         // path also stops here.
-        let _ = self.emit_frame(self.state.clone());
+        let _ = self.emit_frame_unreported(self.state.clone());
         self.log.push(format!("ERROR: {message}"));
         SolverError::Statics(message)
     }
@@ -604,7 +604,7 @@ impl Simulation {
         let n = q.len();
         let zeros = vec![0.0; n];
         self.solve_configuration(t, q, &zeros)?;
-        self.emit_frame(Frame {
+        self.emit_frame_unreported(Frame {
             t,
             q: self.state.q.clone(),
             u: zeros.clone(),

@@ -188,7 +188,7 @@ impl Simulation {
         let mut imbalance = first.imbalance;
         let frames_before = self.output.written;
         if self.output.written == 0 {
-            self.emit_frame(static_frame(t0, &first.q, &first.lam))?;
+            self.emit_frame_unreported(static_frame(t0, &first.q, &first.lam))?;
         }
         let q_end = match params {
             None => {
