@@ -68,8 +68,11 @@ fn main() {
     });
     let secs = start.elapsed().as_secs_f64();
     println!("fuzz_cli: {} in {secs:.0} s ({:.0}/s)", report.summary(), report.inputs as f64 / secs);
-    for k in &report.slow {
-        println!("  over the time limit: iteration {k} (replay with --seed {seed} --from {k})");
+    for (k, inp) in &report.slow {
+        println!("  over the time limit: iteration {k} (replay with --seed {seed} --from {k}): {:?}", inp.args);
+        for (p, text) in &inp.files {
+            println!("    {}:\n{text}", p.display());
+        }
     }
     for (k, what, inp) in &report.findings {
         println!("  FINDING at iteration {k}: {what}\n    args: {:?}", inp.args);

@@ -323,7 +323,7 @@ pub struct Report {
     pub inputs: u64,
     /// Inputs by exit status 0, 1, 2.
     pub statuses: [u64; 3],
-    pub slow: Vec<u64>,
+    pub slow: Vec<(u64, Input)>,
     /// (iteration, description, input).
     pub findings: Vec<(u64, String, Input)>,
 }
@@ -358,7 +358,7 @@ pub fn run(
         let inp = input(target, &mut iteration_rng(seed, k), ws);
         match execute(bin, ws, &inp, limit) {
             Verdict::Handled(c) => report.statuses[c as usize] += 1,
-            Verdict::Slow => report.slow.push(k),
+            Verdict::Slow => report.slow.push((k, inp)),
             Verdict::Finding(f) => report.findings.push((k, f, inp)),
         }
         k += 1;
