@@ -39,10 +39,17 @@ fn main() {
         std::process::exit(2)
     };
     while let Some(a) = it.next() {
-        let v = it.next().unwrap_or_else(|| fail(format!("{a} needs a value")));
-        let num = |s: &str| s.parse::<f64>().unwrap_or_else(|_| fail(format!("{a}: '{s}' is not a number")));
+        let v = it
+            .next()
+            .unwrap_or_else(|| fail(format!("{a} needs a value")));
+        let num = |s: &str| {
+            s.parse::<f64>()
+                .unwrap_or_else(|_| fail(format!("{a}: '{s}' is not a number")))
+        };
         match a.as_str() {
-            "--target" => target = Target::parse(v).unwrap_or_else(|| fail(format!("unknown target {v}"))),
+            "--target" => {
+                target = Target::parse(v).unwrap_or_else(|| fail(format!("unknown target {v}")))
+            }
             "--seconds" => seconds = num(v),
             "--limit" => limit = num(v),
             "--seed" => seed = num(v) as u64,
@@ -52,30 +59,53 @@ fn main() {
         }
     }
     if !bin.is_file() {
-        fail(format!("no binary at {} (cargo build --release -p mbsolve, or --bin)", bin.display()));
+        fail(format!(
+            "no binary at {} (cargo build --release -p mbsolve, or --bin)",
+            bin.display()
+        ));
     }
-    let ws = Workspace::new(std::env::temp_dir().join(format!("mbsolve-fuzz-cli-{}", std::process::id())));
+    let ws = Workspace::new(
+        std::env::temp_dir().join(format!("mbsolve-fuzz-cli-{}", std::process::id())),
+    );
     println!("fuzz_cli: target {target:?}, seed {seed}, from {from}, {seconds} s, {limit} s per input, {}", bin.display());
     let start = Instant::now();
     let mut next_report = Duration::from_secs(60);
-    let report = run(&bin, &ws, target, seed, from, Duration::from_secs_f64(limit), |k| {
-        let el = start.elapsed();
-        if el >= next_report {
-            println!("  {:.0} s: iteration {k}", el.as_secs_f64());
-            next_report += Duration::from_secs(60);
-        }
-        el.as_secs_f64() >= seconds
-    });
+    let report = run(
+        &bin,
+        &ws,
+        target,
+        seed,
+        from,
+        Duration::from_secs_f64(limit),
+        |k| {
+            let el = start.elapsed();
+            if el >= next_report {
+                println!("  {:.0} s: iteration {k}", el.as_secs_f64());
+                next_report += Duration::from_secs(60);
+            }
+            el.as_secs_f64() >= seconds
+        },
+    );
     let secs = start.elapsed().as_secs_f64();
-    println!("fuzz_cli: {} in {secs:.0} s ({:.0}/s)", report.summary(), report.inputs as f64 / secs);
+    println!(
+        "fuzz_cli: {} in {secs:.0} s ({:.0}/s)",
+        report.summary(),
+        report.inputs as f64 / secs
+    );
     for (k, inp) in &report.slow {
-        println!("  over the time limit: iteration {k} (replay with --seed {seed} --from {k}): {:?}", inp.args);
+        println!(
+            "  over the time limit: iteration {k} (replay with --seed {seed} --from {k}): {:?}",
+            inp.args
+        );
         for (p, text) in &inp.files {
             println!("    {}:\n{text}", p.display());
         }
     }
     for (k, what, inp) in &report.findings {
-        println!("  FINDING at iteration {k}: {what}\n    args: {:?}", inp.args);
+        println!(
+            "  FINDING at iteration {k}: {what}\n    args: {:?}",
+            inp.args
+        );
         for (p, text) in &inp.files {
             println!("    {}:\n{text}", p.display());
         }

@@ -57,9 +57,7 @@ pub enum Cmd {
     /// (default: PREFIX.svg beside the CSV).
     Plot(PlotOptions),
     /// Print a shell completion script (bash, zsh, fish, …) to stdout.
-    Completions {
-        shell: clap_complete::Shell,
-    },
+    Completions { shell: clap_complete::Shell },
 }
 
 #[derive(Debug, PartialEq, Args)]
@@ -138,16 +136,25 @@ mod tests {
         assert_eq!(kind(&["run"]), ErrorKind::MissingRequiredArgument);
         assert_eq!(kind(&["run", "a", "b"]), ErrorKind::UnknownArgument);
         assert_eq!(kind(&["run", "a", "--acf"]), ErrorKind::InvalidValue);
-        assert_eq!(kind(&["check", "a", "--acf", "x"]), ErrorKind::UnknownArgument);
+        assert_eq!(
+            kind(&["check", "a", "--acf", "x"]),
+            ErrorKind::UnknownArgument
+        );
         assert_eq!(kind(&["frobnicate", "a"]), ErrorKind::InvalidSubcommand);
         assert_eq!(kind(&["plot"]), ErrorKind::MissingRequiredArgument);
-        assert_eq!(kind(&["plot", "r.csv", "--quiet"]), ErrorKind::UnknownArgument);
+        assert_eq!(
+            kind(&["plot", "r.csv", "--quiet"]),
+            ErrorKind::UnknownArgument
+        );
         // A single-valued option given twice is an error, not "last wins".
         assert_eq!(
             kind(&["run", "m.adm", "--out", "a", "--out", "b"]),
             ErrorKind::ArgumentConflict
         );
-        assert_eq!(kind(&[]), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand);
+        assert_eq!(
+            kind(&[]),
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        );
         assert_eq!(kind(&["--help"]), ErrorKind::DisplayHelp);
         assert_eq!(kind(&["--version"]), ErrorKind::DisplayVersion);
     }

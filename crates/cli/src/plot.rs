@@ -321,7 +321,10 @@ pub fn plot(opts: &PlotOptions) -> Result<PathBuf, String> {
         .unwrap_or_else(|| default_output(&opts.csv));
     let format = format_of(&out)?;
     crate::run::regular_file(&opts.csv, "results")?;
-    if let (Ok(a), Ok(b)) = (std::fs::canonicalize(&out), std::fs::canonicalize(&opts.csv)) {
+    if let (Ok(a), Ok(b)) = (
+        std::fs::canonicalize(&out),
+        std::fs::canonicalize(&opts.csv),
+    ) {
         if a == b {
             return Err(format!(
                 "refusing to write {}: it is the input results file",

@@ -7,10 +7,10 @@
 use crate::args::RunOptions;
 use crate::progress;
 use crate::Failure;
+use mbsolve_mech::System;
 use mbsolve_model::Model;
 use mbsolve_solver::commands::{default_commands, CommandRunner};
 use mbsolve_solver::{requests, Frame, FrameSink, Simulation, SolverError};
-use mbsolve_mech::System;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -98,7 +98,10 @@ impl FrameSink for CsvSink {
     fn write(&mut self, sys: &System, log: &[String], frame: &Frame) -> Result<(), String> {
         let row = self.outputs.row(sys, frame, &self.initial_q)?;
         if self.panic_after == Some(self.rows) {
-            panic!("fault injected by MBSOLVE_PANIC_AFTER_FRAMES after {} frames", self.rows);
+            panic!(
+                "fault injected by MBSOLVE_PANIC_AFTER_FRAMES after {} frames",
+                self.rows
+            );
         }
         self.rows += 1;
         let mut f = self.files.lock().unwrap_or_else(|p| p.into_inner());

@@ -85,8 +85,14 @@ fn output_counts_beyond_the_limit_are_refused_and_earlier_results_kept() {
     assert!((t[50] - 0.5).abs() < 1e-12);
     let m = msg(&d, "p");
     assert!(m.contains("output frames: 51;"), "{m}");
-    assert!(m.contains("stopped on error: SIMULATE: DTOUT = 1e-300"), "{m}");
-    assert!(m.ends_with("51 output frames up to t = 5e-1 written\n"), "{m}");
+    assert!(
+        m.contains("stopped on error: SIMULATE: DTOUT = 1e-300"),
+        "{m}"
+    );
+    assert!(
+        m.ends_with("51 output frames up to t = 5e-1 written\n"),
+        "{m}"
+    );
 
     for (sim, want) in [
         (
@@ -123,16 +129,11 @@ fn output_counts_beyond_the_limit_are_refused_and_earlier_results_kept() {
 fn a_failing_request_says_truthfully_that_nothing_was_written() {
     let d = scratch("jflag");
     let adm = d.join("bad.adm");
-    let text = std::fs::read_to_string(pendulum()).unwrap().replace(
-        "\nEND",
-        "\nREQUEST/9, F2 = JOINT(1, 5, 2, 0)\nEND",
-    );
+    let text = std::fs::read_to_string(pendulum())
+        .unwrap()
+        .replace("\nEND", "\nREQUEST/9, F2 = JOINT(1, 5, 2, 0)\nEND");
     std::fs::write(&adm, text).unwrap();
-    let o = bin()
-        .args(["run", "--quiet"])
-        .arg(&adm)
-        .output()
-        .unwrap();
+    let o = bin().args(["run", "--quiet"]).arg(&adm).output().unwrap();
     assert_error(
         &o,
         "output failed: REQUEST/9: F2 = JOINT(1, 5, 2, 0) at t = 0: JOINT: jflag must be 0 (I marker) or 1 (J marker), got 5 (no output frame was written; see ",
@@ -153,7 +154,12 @@ fn readers_refuse_what_is_not_a_regular_file() {
     assert!(made.success());
     // A reader that opened the FIFO would block: the timeout catches that.
     for sub in ["check", "run"] {
-        let mut child = bin().arg(sub).arg(&fifo).stderr(Stdio::piped()).spawn().unwrap();
+        let mut child = bin()
+            .arg(sub)
+            .arg(&fifo)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
         let start = Instant::now();
         while child.try_wait().unwrap().is_none() {
             if start.elapsed() > Duration::from_secs(20) {
@@ -248,7 +254,13 @@ fn plot_never_overwrites_its_input() {
     let csv = d.join("r.svg");
     let text = "time,a\n0,1\n1,2\n";
     std::fs::write(&csv, text).unwrap();
-    let o = bin().arg("plot").arg(&csv).arg("-o").arg(&csv).output().unwrap();
+    let o = bin()
+        .arg("plot")
+        .arg(&csv)
+        .arg("-o")
+        .arg(&csv)
+        .output()
+        .unwrap();
     assert_error(
         &o,
         &format!(
@@ -313,7 +325,11 @@ fn output_never_replaces_the_model_or_command_file() {
     let model = d.join("p.msg");
     std::fs::copy(pendulum(), &model).unwrap();
     let acf = d.join("p.acf");
-    std::fs::write(&acf, "p.msg\np\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 2\nSTOP\n").unwrap();
+    std::fs::write(
+        &acf,
+        "p.msg\np\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 2\nSTOP\n",
+    )
+    .unwrap();
     let o = bin()
         .arg("run")
         .arg(&model)
@@ -432,7 +448,10 @@ fn command_line_conventions() {
         let o = bin().args(["completions", shell]).output().unwrap();
         assert_eq!(o.status.code(), Some(0));
         let s = String::from_utf8_lossy(&o.stdout);
-        assert!(s.contains("mbsolve") && s.contains("acf") && s.contains("quiet"), "{shell}: {s}");
+        assert!(
+            s.contains("mbsolve") && s.contains("acf") && s.contains("quiet"),
+            "{shell}: {s}"
+        );
     }
 }
 
@@ -440,7 +459,11 @@ fn command_line_conventions() {
 fn a_panic_keeps_the_results_and_exits_2() {
     let d = scratch("panic");
     let acf = d.join("p.acf");
-    std::fs::write(&acf, "pendulum.adm\np\nSIMULATE/DYNAMIC, END = 1, STEPS = 100\nSTOP\n").unwrap();
+    std::fs::write(
+        &acf,
+        "pendulum.adm\np\nSIMULATE/DYNAMIC, END = 1, STEPS = 100\nSTOP\n",
+    )
+    .unwrap();
     let o = bin()
         .arg("run")
         .arg(pendulum())
@@ -458,13 +481,19 @@ fn a_panic_keeps_the_results_and_exits_2() {
         e.starts_with("mbsolve: internal error: fault injected by MBSOLVE_PANIC_AFTER_FRAMES after 20 frames at crates/cli/src/run.rs:"),
         "{e}"
     );
-    assert!(!e.contains("panicked at"), "the default hook is replaced: {e}");
+    assert!(
+        !e.contains("panicked at"),
+        "the default hook is replaced: {e}"
+    );
     let t = csv_times(&d.join("p.csv"));
     assert_eq!(t.len(), 20);
     assert!((t[19] - 0.19).abs() < 1e-12);
     let m = msg(&d, "p");
     assert!(m.contains("internal error: fault injected"), "{m}");
-    assert!(m.ends_with("20 output frames up to t = 1.9e-1 written\n"), "{m}");
+    assert!(
+        m.ends_with("20 output frames up to t = 1.9e-1 written\n"),
+        "{m}"
+    );
 }
 
 /// Rows in the CSV so far (0 while it does not exist).
@@ -486,7 +515,7 @@ fn interrupted(signal: &str, code: i32) {
     )
     .unwrap();
     let csv = d.join("long.csv");
-    let mut child = bin()
+    let child = bin()
         .arg("run")
         .arg(pendulum())
         .arg("--acf")
@@ -499,7 +528,10 @@ fn interrupted(signal: &str, code: i32) {
         .unwrap();
     let start = Instant::now();
     while rows_now(&csv) < 10 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no rows appeared");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no rows appeared"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let sent = Command::new("kill")

@@ -14,16 +14,32 @@ fn pass(target: Target, inputs: u64) {
         std::process::id()
     )));
     let bin = Path::new(env!("CARGO_BIN_EXE_mbsolve"));
-    let report = run(bin, &ws, target, 20_261_124, 0, Duration::from_secs(60), |k| k >= inputs);
+    let report = run(
+        bin,
+        &ws,
+        target,
+        20_261_124,
+        0,
+        Duration::from_secs(60),
+        |k| k >= inputs,
+    );
     println!("{target:?}: {}", report.summary());
     for (k, what, inp) in &report.findings {
         println!("iteration {k}: {what}\n{inp:?}");
     }
     assert_eq!(report.inputs, inputs);
     assert!(report.findings.is_empty(), "{}", report.summary());
-    assert!(report.slow.is_empty(), "over the time limit: {:?}", report.slow);
+    assert!(
+        report.slow.is_empty(),
+        "over the time limit: {:?}",
+        report.slow
+    );
     // The pass reaches both sides: inputs accepted and inputs refused.
-    assert!(report.statuses[0] > 0 && report.statuses[1] > 0, "{}", report.summary());
+    assert!(
+        report.statuses[0] > 0 && report.statuses[1] > 0,
+        "{}",
+        report.summary()
+    );
     let _ = std::fs::remove_dir_all(&ws.dir);
 }
 

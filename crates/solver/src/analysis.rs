@@ -5,6 +5,7 @@
 use crate::bdf_problem::{frame_of, BdfProblem};
 use crate::formulation::{constraint_tolerance, equation_name};
 use crate::linear::{Block, Kkt};
+use crate::output::{output_count, FrameOutput};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{bdf_params, fmt_pattern};
@@ -13,7 +14,6 @@ use mbsolve_integrate::{
 };
 use mbsolve_mech::System;
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorSettings, Model, ModelError};
-use crate::output::{output_count, FrameOutput};
 use std::fmt;
 use std::time::Instant;
 
@@ -255,7 +255,10 @@ impl Simulation {
     /// `self.frames` when retaining); Err when the output path stops the
     /// analysis.
     pub(crate) fn emit_frame(&mut self, frame: Frame) -> Result<(), SolverError> {
-        if self.output.emit(&self.sys, &self.log, frame, &mut self.frames) {
+        if self
+            .output
+            .emit(&self.sys, &self.log, frame, &mut self.frames)
+        {
             Ok(())
         } else {
             Err(self.output.take_stop().unwrap_or(SolverError::Stopped {
@@ -482,7 +485,10 @@ impl Simulation {
                             inconsistent_outputs += 1;
                         }
                         next += 1;
-                        if !self.output.emit(&self.sys, &self.log, frame, &mut new_frames) {
+                        if !self
+                            .output
+                            .emit(&self.sys, &self.log, frame, &mut new_frames)
+                        {
                             break;
                         }
                     }

@@ -4,9 +4,7 @@
 //! CLI, tests) only choose the commands and where the output goes.
 
 use crate::analysis::{Simulation, SolverError};
-use mbsolve_model::{
-    Command, IntegratorSettings, OutputSpec, SimulateMode, StaticSettings,
-};
+use mbsolve_model::{Command, IntegratorSettings, OutputSpec, SimulateMode, StaticSettings};
 use std::fmt::Write as _;
 
 /// Apply an INTEGRATOR command to the current settings: DEFAULT resets to

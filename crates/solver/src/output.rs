@@ -174,7 +174,12 @@ mod tests {
             let e = settings_error(output_count(0.0, end, None, Some(d)));
             assert!(e.contains("the limit is 1e7 output steps"), "{e}");
         }
-        for (s, d) in [(Some(0), None), (None, Some(0.0)), (None, Some(f64::NAN)), (None, None)] {
+        for (s, d) in [
+            (Some(0), None),
+            (None, Some(0.0)),
+            (None, Some(f64::NAN)),
+            (None, None),
+        ] {
             assert_eq!(
                 settings_error(output_count(0.0, 1.0, s, d)),
                 "SIMULATE: give STEPS > 0 or DTOUT > 0"

@@ -87,17 +87,73 @@ impl Workspace {
 /// Values worth putting in a number's place: the edges of f64, u32 and
 /// u64, non-finite values, and words.
 const NUMBERS: &[&str] = &[
-    "0", "-0", "1", "-1", "1e-300", "1e-20", "1e300", "-1e308", "1e308",
-    "1.7976931348623157e308", "4.9e-324", "4294967296", "18446744073709551616",
-    "1000000000", "10000000", "nan", "inf", "-inf", "NaN", "1e400", "", "x", "1D", "1e",
-    "0.5", "2.5", "1E-6", "99999999999999999999",
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "1e-300",
+    "1e-20",
+    "1e300",
+    "-1e308",
+    "1e308",
+    "1.7976931348623157e308",
+    "4.9e-324",
+    "4294967296",
+    "18446744073709551616",
+    "1000000000",
+    "10000000",
+    "nan",
+    "inf",
+    "-inf",
+    "NaN",
+    "1e400",
+    "",
+    "x",
+    "1D",
+    "1e",
+    "0.5",
+    "2.5",
+    "1E-6",
+    "99999999999999999999",
 ];
 
 const WORDS: &[&str] = &[
-    "run", "check", "plot", "completions", "bash", "zsh", "fish", "elvish", "--acf", "--out",
-    "--out=", "-o", "--output", "-q", "--quiet", "-h", "--help", "-V", "--version", "--", "-",
-    "--acf=", "-qq", "--frobnicate", "", " ", "é", "\u{7f}", "a b", "x.svg", "x.png", "x.pdf",
-    "request_1", "request_1.x", "time", "request_9",
+    "run",
+    "check",
+    "plot",
+    "completions",
+    "bash",
+    "zsh",
+    "fish",
+    "elvish",
+    "--acf",
+    "--out",
+    "--out=",
+    "-o",
+    "--output",
+    "-q",
+    "--quiet",
+    "-h",
+    "--help",
+    "-V",
+    "--version",
+    "--",
+    "-",
+    "--acf=",
+    "-qq",
+    "--frobnicate",
+    "",
+    " ",
+    "é",
+    "\u{7f}",
+    "a b",
+    "x.svg",
+    "x.png",
+    "x.pdf",
+    "request_1",
+    "request_1.x",
+    "time",
+    "request_9",
 ];
 
 /// A file name or path for an argument (inside the workspace, or odd).
@@ -186,7 +242,10 @@ pub fn input(target: Target, rng: &mut Rng, ws: &Workspace) -> Input {
             let n = rng.below(7);
             let mut args: Vec<String> = Vec::new();
             if !rng.chance(8) {
-                args.push(rng.pick(&["run", "check", "plot", "completions"]).to_string());
+                args.push(
+                    rng.pick(&["run", "check", "plot", "completions"])
+                        .to_string(),
+                );
             }
             for _ in 0..n {
                 if rng.chance(2) {
@@ -232,8 +291,15 @@ pub fn input(target: Target, rng: &mut Rng, ws: &Workspace) -> Input {
             let mut args = vec!["plot".to_string(), csv_path.display().to_string()];
             for _ in 0..rng.below(3) {
                 args.push(
-                    rng.pick(&["request_1", "request_1.x", "request_2.vx", "time", "nope", ""])
-                        .to_string(),
+                    rng.pick(&[
+                        "request_1",
+                        "request_1.x",
+                        "request_2.vx",
+                        "time",
+                        "nope",
+                        "",
+                    ])
+                    .to_string(),
                 );
             }
             match rng.below(4) {

@@ -206,8 +206,7 @@ impl Simulation {
             Some(b) => {
                 // FIM_D holds back the last output: seed comment 8 polishes
                 // it with FIM_S before it is written.
-                let (its, jacs, imb, last) =
-                    self.fim_d(&p, b, &times, t0, first.q, first.lam)?;
+                let (its, jacs, imb, last) = self.fim_d(&p, b, &times, t0, first.q, first.lam)?;
                 iterations += its;
                 jacobians += jacs;
                 imbalance = imbalance.max(imb);
@@ -300,7 +299,9 @@ impl Simulation {
                         idx += 1;
                         if idx == times.len() {
                             held = Some(frame);
-                        } else if !self.output.emit(&self.sys, &self.log, frame, &mut self.frames)
+                        } else if !self
+                            .output
+                            .emit(&self.sys, &self.log, frame, &mut self.frames)
                         {
                             stopped = self.output.take_stop();
                             break;
@@ -351,9 +352,8 @@ impl Simulation {
                 idx += 1;
             }
         }
-        let last = held.ok_or_else(|| {
-            SolverError::Statics("FIM_D: no output was computed".into())
-        })?;
+        let last =
+            held.ok_or_else(|| SolverError::Statics("FIM_D: no output was computed".into()))?;
         Ok((iterations, jacobians, imbalance, last))
     }
 }
