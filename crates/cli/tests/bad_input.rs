@@ -29,20 +29,39 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Run the pendulum with a command file holding `acf` into `dir`.
-fn run_acf(dir: &Path, acf: &str) -> Output {
+/// `mbsolve run` of the pendulum with a command file holding `acf`, into
+/// `dir`, quiet.
+fn run_cmd(dir: &Path, acf: &str) -> Command {
     let f = dir.join("cmd.acf");
     std::fs::write(&f, acf).unwrap();
-    bin()
-        .arg("run")
+    let mut c = bin();
+    c.arg("run")
         .arg(pendulum())
         .arg("--acf")
         .arg(&f)
         .arg("--out")
         .arg(dir)
-        .arg("--quiet")
-        .output()
-        .unwrap()
+        .arg("--quiet");
+    c
+}
+
+fn run_acf(dir: &Path, acf: &str) -> Output {
+    run_cmd(dir, acf).output().unwrap()
+}
+
+/// Run `cmd` with stderr piped; a run past `secs` (a blocked reader, a
+/// hang in plotters) fails the test.
+fn finish_within(mut cmd: Command, secs: u64, what: &str) -> Output {
+    let mut child = cmd.stderr(Stdio::piped()).spawn().unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Exit status 1 and `want` in the error line.
@@ -154,21 +173,9 @@ fn readers_refuse_what_is_not_a_regular_file() {
     assert!(made.success());
     // A reader that opened the FIFO would block: the timeout catches that.
     for sub in ["check", "run"] {
-        let mut child = bin()
-            .arg(sub)
-            .arg(&fifo)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed() > Duration::from_secs(20) {
-                let _ = child.kill();
-                panic!("`mbsolve {sub}` blocked on a FIFO");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let o = child.wait_with_output().unwrap();
+        let mut cmd = bin();
+        cmd.arg(sub).arg(&fifo);
+        let o = finish_within(cmd, 20, &format!("`mbsolve {sub}` on a FIFO"));
         assert_error(
             &o,
             &format!(
@@ -224,21 +231,10 @@ fn plot_refuses_undrawable_ranges() {
             "cannot plot: the time axis would span -1e308 to 1e308; values beyond ±1e300 cannot be drawn",
         ),
     ] {
-        let mut child = bin()
-            .arg("plot")
-            .arg(csv)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                panic!("plot of {} hangs", csv.display());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert_error(&child.wait_with_output().unwrap(), want);
+        let mut cmd = bin();
+        cmd.arg("plot").arg(csv);
+        let o = finish_within(cmd, 30, &format!("plot of {}", csv.display()));
+        assert_error(&o, want);
     }
     // A near-constant column (a range below 1e-12 of its size) is drawn
     // as a constant, not refused.
@@ -458,23 +454,13 @@ fn command_line_conventions() {
 #[test]
 fn a_panic_keeps_the_results_and_exits_2() {
     let d = scratch("panic");
-    let acf = d.join("p.acf");
-    std::fs::write(
-        &acf,
+    let o = run_cmd(
+        &d,
         "pendulum.adm\np\nSIMULATE/DYNAMIC, END = 1, STEPS = 100\nSTOP\n",
     )
+    .env("MBSOLVE_PANIC_AFTER_FRAMES", "20")
+    .output()
     .unwrap();
-    let o = bin()
-        .arg("run")
-        .arg(pendulum())
-        .arg("--acf")
-        .arg(&acf)
-        .arg("--out")
-        .arg(&d)
-        .arg("--quiet")
-        .env("MBSOLVE_PANIC_AFTER_FRAMES", "20")
-        .output()
-        .unwrap();
     let e = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(
@@ -507,25 +493,15 @@ fn rows_now(path: &Path) -> usize {
 /// 128 + signal, and the CSV and the `.msg` hold every frame computed.
 fn interrupted(signal: &str, code: i32) {
     let d = scratch(signal);
-    let acf = d.join("long.acf");
-    std::fs::write(
-        &acf,
-        // 1e7 outputs: the most one SIMULATE may ask for.
+    let csv = d.join("long.csv");
+    // 1e7 outputs: the most one SIMULATE may ask for.
+    let child = run_cmd(
+        &d,
         "pendulum.adm\nlong\nSIMULATE/DYNAMIC, END = 10000, DTOUT = 0.001\nSTOP\n",
     )
+    .stderr(Stdio::piped())
+    .spawn()
     .unwrap();
-    let csv = d.join("long.csv");
-    let child = bin()
-        .arg("run")
-        .arg(pendulum())
-        .arg("--acf")
-        .arg(&acf)
-        .arg("--out")
-        .arg(&d)
-        .arg("--quiet")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let start = Instant::now();
     while rows_now(&csv) < 10 {
         assert!(

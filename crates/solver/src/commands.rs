@@ -7,6 +7,13 @@ use crate::analysis::{Simulation, SolverError};
 use mbsolve_model::{Command, IntegratorSettings, OutputSpec, SimulateMode, StaticSettings};
 use std::fmt::Write as _;
 
+/// An argument the command gives replaces the current one.
+fn over<T: Clone>(cur: &mut Option<T>, new: &Option<T>) {
+    if new.is_some() {
+        cur.clone_from(new);
+    }
+}
+
 /// Apply an INTEGRATOR command to the current settings: DEFAULT resets to
 /// the defaults first; otherwise every argument given overrides. The
 /// integrator kind is always the command's (GSTIFF when it names none).
@@ -66,11 +73,6 @@ pub fn apply_integrator(
     }
     current.kind = kind;
     current.kind_given |= *kind_given;
-    fn over<T: Clone>(cur: &mut Option<T>, new: &Option<T>) {
-        if new.is_some() {
-            cur.clone_from(new);
-        }
-    }
     over(&mut current.formulation, formulation);
     over(&mut current.error, error);
     over(&mut current.hmax, hmax);
@@ -113,11 +115,6 @@ pub fn apply_equilibrium(current: &mut StaticSettings, new: &StaticSettings, def
     } = new;
     if default {
         *current = StaticSettings::default();
-    }
-    fn over<T: Clone>(cur: &mut Option<T>, new: &Option<T>) {
-        if new.is_some() {
-            cur.clone_from(new);
-        }
     }
     over(&mut current.method, method);
     over(&mut current.max_ke_tol, max_ke_tol);
