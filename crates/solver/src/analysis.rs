@@ -5,6 +5,7 @@
 use crate::bdf_problem::{frame_of, BdfProblem};
 use crate::formulation::{constraint_tolerance, equation_name};
 use crate::linear::{Block, Kkt};
+use crate::output::{output_count, FrameOutput};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{bdf_params, fmt_pattern};
@@ -40,6 +41,13 @@ pub enum SolverError {
     /// A static or quasi-static solution failed; the best configuration
     /// reached was kept.
     Statics(String),
+    /// The output path stopped the analysis at the frame at `t` (a
+    /// failing request: that frame was not written; a stop request: it
+    /// was); `reason` says which, with the time.
+    Stopped {
+        t: f64,
+        reason: String,
+    },
 }
 
 impl fmt::Display for SolverError {
@@ -52,6 +60,7 @@ impl fmt::Display for SolverError {
                 write!(f, "dynamic analysis failed at t = {t:.6e}: {message}")
             }
             SolverError::Statics(s) => write!(f, "{s}"),
+            SolverError::Stopped { reason, .. } => write!(f, "{reason}"),
         }
     }
 }
@@ -62,12 +71,14 @@ impl std::error::Error for SolverError {}
 pub struct Simulation {
     pub sys: System,
     pub state: Frame,
+    /// The output frames kept in memory: all of them while
+    /// `output.retain` (the default), else only the last one.
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
-    /// Called with the time of each output frame as the kinematic,
-    /// dynamic and quasi-static analyses write it (e.g. a progress bar).
-    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Where each output frame goes as an analysis computes it (a sink,
+    /// the progress hook, the stop flag): `FrameOutput::emit`.
+    pub output: FrameOutput,
     /// Reports for the terminal as well as the message log (e.g. the Real
     /// Time Index of a fixed-step run).
     pub reports: Vec<String>,
@@ -107,7 +118,7 @@ impl Simulation {
             frames: Vec::new(),
             log,
             stats: Vec::new(),
-            progress: None,
+            output: FrameOutput::default(),
             reports: Vec::new(),
             ic_done: false,
         })
@@ -245,6 +256,33 @@ impl Simulation {
         ))
     }
 
+    /// Emit one output frame through `self.output` (kept in
+    /// `self.frames` when retaining); Err when the output path stops the
+    /// analysis.
+    pub(crate) fn emit_frame(&mut self, frame: Frame) -> Result<(), SolverError> {
+        if self
+            .output
+            .emit(&self.sys, &self.log, frame, &mut self.frames)
+        {
+            Ok(())
+        } else {
+            Err(self.output.take_stop().unwrap_or(SolverError::Stopped {
+                t: self.state.t,
+                reason: "output stopped".into(),
+            }))
+        }
+    }
+
+    /// `emit_frame` for frames that are not analysis output times (the
+    /// initial conditions, a static equilibrium): the progress hook, which
+    /// follows an analysis from its start to END, is not called.
+    pub(crate) fn emit_frame_unreported(&mut self, frame: Frame) -> Result<(), SolverError> {
+        let progress = self.output.progress.take();
+        let emitted = self.emit_frame(frame);
+        self.output.progress = progress;
+        emitted
+    }
+
     pub(crate) fn output_times(
         &self,
         end: f64,
@@ -257,15 +295,7 @@ impl Simulation {
                 "SIMULATE: END = {end} must be after the current time {t0}"
             )));
         }
-        let n = match (steps, dtout) {
-            (Some(s), _) if s > 0 => s,
-            (None, Some(d)) if d > 0.0 => ((end - t0) / d - 1e-9).ceil().max(1.0) as u64,
-            _ => {
-                return Err(SolverError::Settings(
-                    "SIMULATE: give STEPS > 0 or DTOUT > 0".into(),
-                ))
-            }
-        };
+        let n = output_count(t0, end, steps, dtout)?;
         let dt = match (steps, dtout) {
             (Some(_), _) => (end - t0) / n as f64,
             (None, Some(d)) => d,
@@ -278,8 +308,8 @@ impl Simulation {
         if !self.ic_done {
             self.initial_conditions()?;
         }
-        if self.frames.is_empty() {
-            self.frames.push(self.state.clone());
+        if self.output.written == 0 {
+            self.emit_frame_unreported(self.state.clone())?;
         }
         Ok(())
     }
@@ -317,10 +347,7 @@ impl Simulation {
                 .collect();
             let u0: Vec<f64> = (0..s.u.len()).map(|i| s.u[i] + dt * s.a[i]).collect();
             self.solve_configuration(t, &q0, &u0)?;
-            self.frames.push(self.state.clone());
-            if let Some(report) = self.progress.as_mut() {
-                report(t);
-            }
+            self.emit_frame(self.state.clone())?;
         }
         self.log.push(format!(
             "kinematic analysis to t = {end}: {:.3} s wall clock",
@@ -385,7 +412,7 @@ impl Simulation {
         let mut max_local = 0.0f64;
         let (mut yi, mut ypi) = (Vec::new(), Vec::new());
         let start = Instant::now();
-        let mut new_frames = Vec::with_capacity(times.len());
+        let mut new_frames = Vec::new();
         let mut failure = None;
         let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
         let mut inconsistent_outputs = 0usize;
@@ -462,10 +489,12 @@ impl Simulation {
                         ) {
                             inconsistent_outputs += 1;
                         }
-                        new_frames.push(frame);
                         next += 1;
-                        if let Some(report) = self.progress.as_mut() {
-                            report(t);
+                        if !self
+                            .output
+                            .emit(&self.sys, &self.log, frame, &mut new_frames)
+                        {
+                            break;
                         }
                     }
                     Err(e) => {
@@ -537,7 +566,14 @@ impl Simulation {
         if let Some(last) = new_frames.last() {
             self.state = last.clone();
         }
-        self.frames.extend(new_frames);
+        if self.output.retain {
+            self.frames.extend(new_frames);
+        } else if !new_frames.is_empty() {
+            self.frames = new_frames;
+        }
+        // A stop from the output path ends the integration loop like the
+        // last output time does; it is the failure to report.
+        let failure = failure.or_else(|| self.output.take_stop());
         match failure {
             None => Ok(stats),
             Some(e) => {

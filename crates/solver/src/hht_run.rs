@@ -144,7 +144,7 @@ pub fn dynamic(
         ));
     }
     let start = Instant::now();
-    let mut new_frames = Vec::with_capacity(times.len());
+    let mut new_frames = Vec::new();
     let mut failure = None;
     let mut total: Option<Statistics> = None;
     let mut restarts = RestartGuard::default();
@@ -178,16 +178,16 @@ pub fn dynamic(
             let t = times[next];
             match integ.advance_to(t) {
                 Ok(()) => {
-                    new_frames.push(Frame {
+                    let frame = Frame {
                         t,
                         q: integ.q().to_vec(),
                         u: integ.u().to_vec(),
                         a: integ.a().to_vec(),
                         lambda: integ.lambda().to_vec(),
-                    });
+                    };
                     next += 1;
-                    if let Some(report) = sim.progress.as_mut() {
-                        report(t);
+                    if !sim.output.emit(&sim.sys, &sim.log, frame, &mut new_frames) {
+                        break;
                     }
                 }
                 Err(e) => {

@@ -7,12 +7,14 @@
 
 pub mod analysis;
 pub mod bdf_problem;
+pub mod commands;
 pub mod formulation;
 pub mod functions;
 pub mod hht_run;
 pub mod hht_settings;
 pub mod linear;
 pub mod models;
+pub mod output;
 pub mod redundancy;
 pub mod requests;
 pub mod rti_report;
@@ -21,4 +23,5 @@ pub mod si2;
 pub mod statics;
 
 pub use analysis::{Frame, Simulation, SolverError};
+pub use output::{FrameOutput, FrameSink, MAX_OUTPUT_STEPS};
 pub use statics::{Compliance, StaticMethod, StaticReport, StaticSettings};
