@@ -39,9 +39,27 @@ pub(crate) struct Args<'a> {
     used: Vec<bool>,
 }
 
+/// Arguments whose values are angles (or angular velocities), the only ones
+/// where Adams reads a trailing `D` as degrees (ADM-GRAMMAR §2: `REULER =
+/// 90D, 0, 0`, EQUILIBRIUM `ALIMIT = 2D`, SPRINGDAMPER `ANGLE = 30D`, PART
+/// `WZ = 10D`). Elsewhere (`MASS = 1D`) a `D` is an error, not a silent
+/// factor of π/180.
+const ANGLE_KEYS: &[&str] = &["REULER", "ANGLE", "ALIMIT", "WX", "WY", "WZ"];
+
+/// Why a value is not a number.
+#[derive(Debug, PartialEq)]
+pub(crate) enum NumberError {
+    Malformed,
+    /// A `D` suffix on an argument that is not an angle.
+    Degrees,
+    /// Overflows a double (`1e400`).
+    NotFinite,
+}
+
 /// Parse a number as Adams writes it: `2`, `.8`, `-.4`, `1.0E-002`, `+10`,
-/// and a trailing `D` (optionally after a blank) for degrees → radians.
-pub(crate) fn parse_number(text: &str) -> Option<f64> {
+/// and, when `angle`, a trailing `D` (optionally after a blank) for degrees
+/// → radians.
+pub(crate) fn parse_number(text: &str, angle: bool) -> Result<f64, NumberError> {
     let t = text.trim();
     let (body, degrees) = match t.strip_suffix('D').or_else(|| t.strip_suffix('d')) {
         Some(b) => (b.trim_end(), true),
@@ -53,14 +71,23 @@ pub(crate) fn parse_number(text: &str) -> Option<f64> {
             .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
         || !body.chars().any(|c| c.is_ascii_digit())
     {
-        return None;
+        return Err(NumberError::Malformed);
     }
-    let v: f64 = body.parse().ok()?;
+    let v: f64 = body.parse().map_err(|_| NumberError::Malformed)?;
     if !v.is_finite() {
-        return None;
+        return Err(NumberError::NotFinite);
     }
-    Some(if degrees { v.to_radians() } else { v })
+    if degrees && !angle {
+        return Err(NumberError::Degrees);
+    }
+    Ok(if degrees { v.to_radians() } else { v })
 }
+
+/// The one rule for id 0, in statement ids (`MARKER/0`) and id arguments
+/// (`CM = 0`, `I = 0`) alike: Adams identifies elements by positive
+/// integers, so 0 names nothing. (Inside a FUNCTION an optional marker
+/// argument of 0 keeps its Adams meaning, the ground origin: `DM(2, 0)`.)
+pub(crate) const ID_RULE: &str = "ids are positive integers (Adams numbers elements from 1)";
 
 /// An id as written: digits only (leading zeros allowed).
 pub(crate) fn parse_id(text: &str) -> Option<u32> {
@@ -132,6 +159,12 @@ impl<'a> Args<'a> {
             Some(self.label.clone()),
             format!("{}: {}", self.label, msg.as_ref()),
         )
+    }
+
+    /// "file:line:column" of the statement, for messages raised later (the
+    /// solver's range checks of INTEGRATOR and EQUILIBRIUM settings).
+    pub fn origin(&self) -> String {
+        format!("{}:{}:{}", self.file, self.st.pos.line, self.st.pos.col)
     }
 
     /// Error at the statement name.
@@ -212,10 +245,29 @@ impl<'a> Args<'a> {
             ));
         }
         let mut out = Vec::with_capacity(items.len());
+        let angle = ANGLE_KEYS.contains(&key);
         for it in items {
-            match parse_number(&it.text) {
-                Some(v) => out.push(v),
-                None => return Err(self.err(it.pos, format!("bad number '{}' for {key}", it.text))),
+            let t = &it.text;
+            match parse_number(t, angle) {
+                Ok(v) => out.push(v),
+                Err(NumberError::Malformed) => {
+                    return Err(self.err(it.pos, format!("bad number '{t}' for {key}")))
+                }
+                Err(NumberError::Degrees) => {
+                    return Err(self.err(
+                        it.pos,
+                        format!(
+                            "'{t}' for {key}: the degree suffix D applies to angles only ({})",
+                            ANGLE_KEYS.join(", ")
+                        ),
+                    ))
+                }
+                Err(NumberError::NotFinite) => {
+                    return Err(self.err(
+                        it.pos,
+                        format!("'{t}' for {key} is out of range (beyond ±1.8e308)"),
+                    ))
+                }
             }
         }
         Ok(Some(out))
@@ -258,6 +310,7 @@ impl<'a> Args<'a> {
         }
         let it = &items[0];
         match parse_id(&it.text) {
+            Some(0) => Err(self.err(it.pos, format!("{key} = {}: {ID_RULE}", it.text))),
             Some(v) => Ok(Some((v, it.pos))),
             None => Err(self.err(it.pos, format!("bad id '{}' for {key}", it.text))),
         }

@@ -106,6 +106,8 @@ enum Space {
     Joint,
     Motion,
     Sforce,
+    Springdamper,
+    Gcon,
     Variable,
     Jprim,
 }
@@ -118,6 +120,8 @@ impl Space {
             Space::Joint => "JOINT",
             Space::Motion => "MOTION",
             Space::Sforce => "SFORCE",
+            Space::Springdamper => "SPRINGDAMPER",
+            Space::Gcon => "GCON",
             Space::Variable => "VARIABLE",
             Space::Jprim => "JPRIM",
         }
@@ -166,6 +170,48 @@ pub(crate) struct Builder<'a> {
     seen_accgrav: bool,
     seen_integrator: bool,
 }
+
+/// The values Adams accepts on the UNITS statement (Adams Solver reference,
+/// UNITS): nothing else is echoed as if it were understood.
+const FORCE_UNITS: &[&str] = &[
+    "DYNE",
+    "KILOGRAM_FORCE",
+    "KNEWTON",
+    "KPOUND_FORCE",
+    "MEGANEWTON",
+    "MICRONEWTON",
+    "MILLINEWTON",
+    "NEWTON",
+    "OUNCE_FORCE",
+    "POUND_FORCE",
+    "POUNDAL",
+];
+const MASS_UNITS: &[&str] = &[
+    "GRAM",
+    "KILOGRAM",
+    "KPOUND_MASS",
+    "MEGAGRAM",
+    "MICROGRAM",
+    "MILLIGRAM",
+    "OUNCE_MASS",
+    "POUND_MASS",
+    "SLUG",
+    "TONNE",
+    "US_TON",
+];
+const LENGTH_UNITS: &[&str] = &[
+    "ANGSTROM",
+    "CENTIMETER",
+    "FOOT",
+    "KILOMETER",
+    "INCH",
+    "METER",
+    "MICROMETER",
+    "MILE",
+    "MILLIMETER",
+    "YARD",
+];
+const TIME_UNITS: &[&str] = &["HOUR", "MILLISECOND", "MINUTE", "SECOND"];
 
 fn loc(file: &str, pos: Pos) -> String {
     format!("{file}:{}", pos.line)
@@ -235,8 +281,17 @@ impl<'a> Builder<'a> {
                 | "SFORCE"
                 | "REQUEST"
                 | "VARIABLE"
+                | "GCON"
         );
         let id = match (needs_id, st.id) {
+            (_, Some(0)) => {
+                return Err(AdmError::new(
+                    self.file,
+                    st.pos,
+                    Some(label.clone()),
+                    format!("{label}: {}", crate::args::ID_RULE),
+                ))
+            }
             (true, Some(id)) => id,
             (true, None) => {
                 return Err(AdmError::new(
@@ -346,7 +401,6 @@ impl<'a> Builder<'a> {
     /// Marker id argument, recorded for the end-of-file check.
     fn marker_arg(&mut self, a: &mut Args, key: &str) -> Result<Option<Id>, AdmError> {
         match a.id(key)? {
-            Some((0, _)) => Ok(None),
             Some((id, pos)) => {
                 self.refer(Space::Marker, id, pos, &a.label, &format!("{key} marker"));
                 Ok(Some(id))
@@ -412,17 +466,24 @@ impl<'a> Builder<'a> {
         }
         self.seen_units = true;
         let mut u = Units::default();
-        if let Some((w, _)) = a.word("FORCE")? {
-            u.force = w;
-        }
-        if let Some((w, _)) = a.word("MASS")? {
-            u.mass = w;
-        }
-        if let Some((w, _)) = a.word("LENGTH")? {
-            u.length = w;
-        }
-        if let Some((w, _)) = a.word("TIME")? {
-            u.time = w;
+        for (key, allowed, field) in [
+            ("FORCE", FORCE_UNITS, &mut u.force),
+            ("MASS", MASS_UNITS, &mut u.mass),
+            ("LENGTH", LENGTH_UNITS, &mut u.length),
+            ("TIME", TIME_UNITS, &mut u.time),
+        ] {
+            if let Some((w, pos)) = a.word(key)? {
+                if !allowed.contains(&w.as_str()) {
+                    return Err(a.err(
+                        pos,
+                        format!(
+                            "{key} = {w} is not an Adams unit (one of {})",
+                            allowed.join(", ")
+                        ),
+                    ));
+                }
+                *field = w;
+            }
         }
         a.finish()?;
         self.model.units = u;
@@ -721,23 +782,14 @@ impl<'a> Builder<'a> {
         label: &str,
         sforce: bool,
     ) -> Result<(), AdmError> {
-        // SFORCE and SPRINGDAMPER share the model's force id space.
-        if let Some((_, p)) = self
-            .model
-            .sources
-            .iter()
-            .find(|(e, _)| *e == ElementRef::Force(id))
-        {
-            return Err(self.err(
-                pos,
-                label,
-                format!("duplicate id: a force with id {id} is already defined at {p}"),
-            ));
-        }
-        if sforce {
-            self.define(Space::Sforce, id, pos, label)?;
-        }
-        Ok(())
+        // Ids are unique per statement type (Adams; the FRS5 corpus deck
+        // has SPRINGDAMPER/n beside SFORCE/n), so each has its own space.
+        let space = if sforce {
+            Space::Sforce
+        } else {
+            Space::Springdamper
+        };
+        self.define(space, id, pos, label)
     }
 
     fn springdamper(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
@@ -791,7 +843,7 @@ impl<'a> Builder<'a> {
             }
         };
         self.model.forces.push(Force { id, i, j, kind });
-        self.source(ElementRef::Force(id), st.pos);
+        self.source(ElementRef::Springdamper(id), st.pos);
         Ok(())
     }
 
@@ -841,14 +893,7 @@ impl<'a> Builder<'a> {
     /// AX AY AZ: the constraint expression = 0, reaction at marker I.
     fn gcon(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, &["I", "FUNCTION"], &[])?;
-        if let Some((_, p)) = self
-            .model
-            .sources
-            .iter()
-            .find(|(e, _)| *e == ElementRef::Gcon(id))
-        {
-            return Err(a.err_here(format!("duplicate id: GCON/{id} is already defined at {p}")));
-        }
+        self.define(Space::Gcon, id, st.pos, &a.label)?;
         let i = self.required_marker(&mut a, "I")?;
         let Some(e) = a.expr("FUNCTION")? else {
             return Err(a.err_here("missing FUNCTION ="));
@@ -970,8 +1015,38 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// Adams needs exactly one GROUND part. Its absence is most often a
+    /// forgotten title line: line 1 is always the title, so a statement
+    /// written there is not read.
+    fn no_ground(&self) -> AdmError {
+        let title = self.model.title.trim();
+        let looks_like_statement = crate::syntax::parse_command_lines(&[title], 1, self.file)
+            .ok()
+            .and_then(|s| s.into_iter().next())
+            .is_some_and(|st| {
+                resolve(&st.name, STATEMENTS, &[]).is_ok()
+                    && (st.id.is_some() || !st.args.is_empty())
+            });
+        let hint = if looks_like_statement {
+            format!(
+                "line 1 is the title and is not read as a statement, yet it holds '{title}': add a title line above it"
+            )
+        } else {
+            "no PART has GROUND (PART/id, GROUND); note that line 1 is always the title".to_string()
+        };
+        AdmError::new(
+            self.file,
+            Pos { line: 1, col: 1 },
+            None,
+            format!("the model has no ground part: {hint}"),
+        )
+    }
+
     /// Resolve references and part velocities once every statement is read.
     pub fn finish(mut self) -> Result<(Model, Vec<Skipped>), AdmError> {
+        if !self.model.parts.iter().any(|p| p.ground) {
+            return Err(self.no_ground());
+        }
         // markers and parts are defined in `defined`
         for r in &self.refs {
             if !self.defined.contains_key(&(r.space, r.id)) {
@@ -1158,6 +1233,7 @@ pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmEr
         stability: a.number("STABILITY")?,
         tlimit: a.number("TLIMIT")?,
         alimit: a.number("ALIMIT")?,
+        origin: Some(a.origin()),
         ..Default::default()
     };
     if a.flag("STATIC")? {
@@ -1168,7 +1244,10 @@ pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmEr
 
 /// INTEGRATOR arguments exactly as given (shared by the statement and the command).
 pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, AdmError> {
-    let mut s = IntegratorSettings::default();
+    let mut s = IntegratorSettings {
+        origin: Some(a.origin()),
+        ..Default::default()
+    };
     let kinds = [
         ("GSTIFF", IntegratorKind::Gstiff),
         ("WSTIFF", IntegratorKind::Wstiff),

@@ -19,6 +19,7 @@ pub struct AcfFile {
 
 /// Adams Solver command names (for abbreviations and clear messages).
 const COMMANDS: &[&str] = &[
+    "ACCGRAV",
     "ACTIVATE",
     "ARRAY",
     "BEAM",
@@ -90,6 +91,7 @@ pub struct AcfSyntax {
 
 /// Parse a command file without building commands.
 pub fn parse_acf(text: &str, file: &str) -> Result<AcfSyntax, AdmError> {
+    syntax::check_layout(text, file)?;
     let all = lines(text);
     // Classic header: line 1 = dataset, line 2 = output prefix. The Adams
     // View export starts with a blank line or directly with commands.

@@ -14,6 +14,7 @@
 mod args;
 mod build;
 mod commands;
+pub mod corpus;
 pub mod error;
 pub mod syntax;
 

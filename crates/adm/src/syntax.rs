@@ -202,6 +202,15 @@ fn join(lines: &[&str], first_line: u32) -> Vec<Logical> {
 
 /// Parse a dataset: line 1 is the title, statements run to `END`.
 pub fn parse_adm(text: &str, file: &str) -> Result<AdmSyntax, AdmError> {
+    check_layout(text, file)?;
+    if text.trim().is_empty() {
+        return Err(AdmError::new(
+            file,
+            Pos { line: 1, col: 1 },
+            None,
+            "the file is empty: an Adams dataset is a title line, then statements, then END",
+        ));
+    }
     let all = lines(text);
     let title = all
         .first()
@@ -210,6 +219,20 @@ pub fn parse_adm(text: &str, file: &str) -> Result<AdmSyntax, AdmError> {
     let body = if all.len() > 1 { &all[1..] } else { &[][..] };
     let statements = parse_statements(body, 2, file, true)?;
     Ok(AdmSyntax { title, statements })
+}
+
+/// Line endings must be LF or CRLF. A file with CR-only endings (classic
+/// Mac) would read as one long title line and nothing else.
+pub(crate) fn check_layout(text: &str, file: &str) -> Result<(), AdmError> {
+    if text.contains('\r') && !text.contains('\n') {
+        return Err(AdmError::new(
+            file,
+            Pos { line: 1, col: 1 },
+            None,
+            "the line endings are CR only (classic Mac): convert them to LF or CRLF; as it is, the whole file is one line, the title",
+        ));
+    }
+    Ok(())
 }
 
 /// Parse command lines (`.acf` body) starting at 1-based line `first_line`.
@@ -273,6 +296,17 @@ pub fn is_expression_key(key: &str) -> bool {
                 | "TY"
                 | "TZ"
         )
+}
+
+/// Keys whose value is a file name (`FILE/MODEL=`, `OUTPUT_PREFIX=`,
+/// `COMMAND=` of the `.acf` FILE command). A name runs to a comma or the end
+/// of the line: a Windows path (`C:\Users\…\test`, as the Adams View export
+/// writes it) holds backslashes that elsewhere end an argument.
+fn is_path_key(statement: &str, key: &str) -> bool {
+    let file = statement.len() >= 3 && "FILE".starts_with(statement);
+    file && ["MODEL", "OUTPUT_PREFIX", "COMMAND"]
+        .iter()
+        .any(|k| k.starts_with(key))
 }
 
 /// Keys whose value is raw text (REQUEST COMMENT= / C= / TITLE=).
@@ -425,7 +459,9 @@ impl StatementParser<'_> {
                 if is_expression_key(&key) {
                     Value::Expr(self.expression())
                 } else if is_text_key(&st.name, &key) {
-                    Value::Text(self.text())
+                    Value::Text(self.text(true))
+                } else if is_path_key(&st.name, &key) {
+                    Value::Text(self.text(false))
                 } else {
                     Value::List(self.values(st, &key, pos)?)
                 }
@@ -436,11 +472,13 @@ impl StatementParser<'_> {
         }
     }
 
-    fn text(&mut self) -> Item {
+    /// Raw text to a comma or the end of the line, and to a `\\` when
+    /// `backslash_ends` (a file name keeps its backslashes).
+    fn text(&mut self, backslash_ends: bool) -> Item {
         let pos = self.here();
         let mut text = String::new();
         while let Some(ch) = self.peek() {
-            if ch.c == ',' || ch.c == '\\' || ch.kind == Kind::LineBreak {
+            if ch.c == ',' || (backslash_ends && ch.c == '\\') || ch.kind == Kind::LineBreak {
                 break;
             }
             text.push(ch.c);
@@ -649,6 +687,20 @@ mod tests {
         assert_eq!(names, ["PART/1", "PART/2", "INTEGRATOR"]);
         assert_eq!(s.statements[2].args[0].key, "HHT");
         assert_eq!(items(&s.statements[2].args[1].value), ["1.0E-05"]);
+    }
+
+    #[test]
+    fn file_names_keep_backslashes() {
+        let st = parse_command_lines(&[r"file/model=C:\Users\a.b\test, out=C:\o\x"], 2, "t.acf")
+            .unwrap()
+            .remove(0);
+        let text = |v: &Value| match v {
+            Value::Text(i) => i.text.clone(),
+            other => panic!("not text: {other:?}"),
+        };
+        assert_eq!(text(&st.args[0].value), r"C:\Users\a.b\test");
+        assert_eq!(st.args[1].key, "OUT");
+        assert_eq!(text(&st.args[1].value), r"C:\o\x");
     }
 
     #[test]

@@ -206,7 +206,7 @@ fn error_messages() {
         ("SFORCE/1, ROTATIONAL, I = 0202, J = 0101, FUNCTION = 1\nREQUEST/5, F2=SFORCE(1,0,8,0)\\F3=SFORCE(1,0,2,101)\n", "m.adm:10:34: REQUEST/5: illegal function expression SFORCE(1,0,2,101): Wrong component: 2. No force in corresponding object (SFORCE/1 is ROTATIONAL: it applies a torque only)"),
         ("MOTION/1, JOINT = 1, ROTATION, FUNCTION = DM(202,101)\n", "m.adm:9:43: MOTION/1: a motion function may depend on TIME only; found DM(202,101)"),
         ("SPRINGDAMPER/1, TRANSLATIONAL, I = 202, J = 101, KT = 3\n", "m.adm:9:50: SPRINGDAMPER/1: KT does not apply to a TRANSLATIONAL SPRINGDAMPER"),
-        ("SPRINGDAMPER/1, TRANSLATIONAL, I = 202, J = 101\nSFORCE/1, ROTATIONAL, I = 202, J = 101, FUNCTION = 1\n", "m.adm:10:1: SFORCE/1: duplicate id: a force with id 1 is already defined at m.adm:9"),
+        ("SFORCE/1, TRANSLATIONAL, I = 202, J = 101, FUNCTION = 1\nSFORCE/1, ROTATIONAL, I = 202, J = 101, FUNCTION = 1\n", "m.adm:10:1: SFORCE/1: duplicate id: SFORCE/1 is already defined at m.adm:9"),
         ("REQUEST/3, I = 202\n", "m.adm:9:1: REQUEST/3: missing request type (DISPLACEMENT, VELOCITY, ACCELERATION, FORCE or F1…F8)"),
         ("REQUEST/3, F2 = VARVAL(4)\n", "m.adm:9:17: REQUEST/3: VARVAL(4): VARIABLE 4 does not exist"),
         ("OUTPUT/YPR\n", "m.adm:9:8: OUTPUT: YPR is not supported yet"),

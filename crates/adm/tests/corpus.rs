@@ -1,17 +1,13 @@
 //! The reader on every deck of the third-party corpus (`../shared/corpus`,
-//! read in place, never copied). Skips with a note when the corpus is absent.
+//! read in place, never copied). Fails, saying where it looked, when the
+//! corpus is absent: a skipped corpus must not pass as a green test.
 
 use mbsolve_adm::{parse_acf, read_acf_str, read_adm_full, syntax::parse_adm};
 use std::path::{Path, PathBuf};
 
-fn corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if root.is_dir() {
-        Some(root)
-    } else {
-        println!("note: corpus not found at {}, skipping", root.display());
-        None
-    }
+fn corpus() -> PathBuf {
+    mbsolve_adm::corpus::locate(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// (relative path, text) of every .adm and .acf file, sorted.
@@ -58,8 +54,22 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
         "adamspy-drillstring/test.adm",
         Some(":8632:1: BEAM/1: statement BEAM is not supported yet"),
     ),
+    (
+        "adamspy-drillsim-analysis/test_analysis_1.adm",
+        Some(":9166:1: BEAM/1: statement BEAM is not supported yet"),
+    ),
+    (
+        "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",
+        Some(":10636:1: CONTACT/1: statement CONTACT is not supported yet"),
+    ),
     ("adamspy-generic-model/generic_model.adm", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.adm", None),
+    (
+        "aview-hpc-contact/test_2.adm",
+        Some(":74:1: CONTACT/1: statement CONTACT is not supported yet"),
+    ),
+    ("aview-hpc-free-part/test.adm", None),
+    ("aview-hpc-pendulum/test.adm", None),
     ("chrono-cylindrical-case01/test_Cylindrical_Case01.adm", None),
     ("chrono-cylindrical-case02/test_Cylindrical_Case02.adm", None),
     ("chrono-cylindrical-case03/test_Cylindrical_Case03.adm", None),
@@ -99,7 +109,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
 
 #[test]
 fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let mut built = Vec::new();
     let mut datasets = 0;
     let mut unexpected = Vec::new();
@@ -161,12 +171,12 @@ fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
         "outcome differs from EXPECTED for {unexpected:?}"
     );
     assert_eq!(datasets, EXPECTED.len(), "a dataset was added or removed");
-    assert_eq!(built.len(), 20);
+    assert_eq!(built.len(), 22);
 }
 
 #[test]
 fn chrono_command_files_build() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     for (rel, text) in files(&root) {
         if rel.starts_with("chrono-") && rel.ends_with(".acf") {
             let acf = read_acf_str(&text, &rel).unwrap_or_else(|e| panic!("{e}"));
@@ -182,7 +192,7 @@ fn chrono_command_files_build() {
 /// Random byte mutations of corpus files never panic the reader.
 #[test]
 fn mutated_corpus_files_never_panic() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let all = files(&root);
     let small: Vec<_> = all.iter().filter(|(_, t)| t.len() < 40_000).collect();
     // xorshift64: deterministic, no dependency
@@ -223,4 +233,72 @@ fn mutated_corpus_files_never_panic() {
             "reader panicked on mutation {round} of {rel}"
         );
     }
+}
+
+/// What each command file gives: `None` = every command builds, `Some(text)`
+/// = the first command not supported yet.
+const EXPECTED_ACF: &[(&str, Option<&str>)] = &[
+    (
+        "adamspy-camelot-contact/camelot_1_pull0_offset0.acf",
+        Some(":5:1: ACTIVATE: command ACTIVATE is not supported yet"),
+    ),
+    (
+        "adamspy-drillsim-analysis/test_analysis_1.acf",
+        Some(":12:1: VARIABLE/9105: command VARIABLE is not supported yet"),
+    ),
+    (
+        "adamspy-drillstring/test.acf",
+        Some(":12:1: VARIABLE/9105: command VARIABLE is not supported yet"),
+    ),
+    // `accg/kgrav=0`: an abbreviation of the ACCGRAV command.
+    (
+        "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.acf",
+        Some(":3:1: ACCGRAV: command ACCGRAV is not supported yet"),
+    ),
+    ("adamspy-generic-model/generic_model.acf", None),
+    ("adamspy-torque-spike/test_analysis_with_spikes.acf", None),
+    ("aview-hpc-contact/test_2.acf", None),
+    ("aview-hpc-free-part/test.acf", None),
+    ("aview-hpc-pendulum/test.acf", None),
+];
+
+#[test]
+fn non_chrono_command_files_build_or_name_the_first_unsupported_command() {
+    let root = corpus();
+    let mut seen = 0;
+    for (rel, text) in files(&root) {
+        if !rel.ends_with(".acf") || rel.starts_with("chrono-") {
+            continue;
+        }
+        seen += 1;
+        let want = EXPECTED_ACF
+            .iter()
+            .find(|(f, _)| *f == rel)
+            .unwrap_or_else(|| panic!("{rel} is not in EXPECTED_ACF"))
+            .1;
+        match (want, read_acf_str(&text, &rel)) {
+            (None, Ok(_)) => {}
+            (Some(tail), Err(e)) => assert_eq!(e.to_string(), format!("{rel}{tail}")),
+            (want, got) => panic!("{rel}: expected {want:?}, got {got:?}"),
+        }
+    }
+    assert_eq!(
+        seen,
+        EXPECTED_ACF.len(),
+        "a command file was added or removed"
+    );
+}
+
+/// `file/model=C:\Users\...\test` (Adams View export): the Windows path is
+/// the model name, backslashes and all.
+#[test]
+fn file_model_with_a_windows_path() {
+    let rel = "aview-hpc-free-part/test.acf";
+    let text = std::fs::read_to_string(corpus().join(rel)).unwrap();
+    let acf = read_acf_str(&text, rel).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        acf.model_file.as_deref(),
+        Some(r"C:\Users\ben.thornton\code\aview_hpc\test\models\test")
+    );
+    assert_eq!(acf.commands.len(), 1);
 }

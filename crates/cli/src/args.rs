@@ -1,168 +1,161 @@
-//! Command-line parsing (std only).
+//! Command-line parsing (clap derive): `--out=DIR` and `--out DIR` both
+//! work, a repeated single-valued option is an error, usage errors exit 2.
 
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-#[derive(Debug, PartialEq)]
+pub const AFTER_HELP: &str = "\
+The progress bar (simulated time against END) is drawn on stderr when it is
+a terminal, once an analysis has run for a second; MBSOLVE_PROGRESS=always
+or never overrides that.
+
+Output: every file goes into --out DIR when given (an output prefix with
+directory parts is reduced to its file name, and the log says so); else
+beside the model, as Adams does, never over the model or command file.
+A SIMULATE may ask for at most 1e7 output steps.
+
+Exit status: 0 on success; 1 on any error (results computed before the
+error are still written); 2 on a usage error or an internal error;
+130 after SIGINT (Ctrl-C) and 143 after SIGTERM (results computed before
+the signal are written).";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mbsolve",
+    version,
+    about = "mbsolve — multibody-dynamics solver for Adams datasets",
+    arg_required_else_help = true,
+    override_usage = "mbsolve run MODEL.adm [--acf FILE.acf] [--out DIR] [--quiet]
+       mbsolve check MODEL.adm
+       mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
+       mbsolve completions bash|zsh|fish",
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// Read the dataset, execute the command file (or, without one,
+    /// initial conditions and SIMULATE/DYNAMIC, END=1, STEPS=100) and write
+    /// PREFIX.csv (time and request columns) and PREFIX.msg (message log)
+    /// into DIR (default: the model's directory). PREFIX is the command
+    /// file's output prefix or the model file's stem.
+    Run(RunOptions),
+    /// Read and validate the dataset, assemble initial conditions and print
+    /// a summary: parts, constraints, degrees of freedom, redundant
+    /// constraints.
+    Check {
+        /// The Adams dataset (.adm)
+        model: PathBuf,
+    },
+    /// Draw columns of a results file against time. A COLUMN is a header
+    /// name (request_1.x) or a request (request_1: all its components);
+    /// none = every column. The image is SVG or PNG by the extension of -o
+    /// (default: PREFIX.svg beside the CSV).
+    Plot(PlotOptions),
+    /// Print a shell completion script (bash, zsh, fish, …) to stdout.
+    Completions { shell: clap_complete::Shell },
+}
+
+#[derive(Debug, PartialEq, Args)]
 pub struct RunOptions {
+    /// The Adams dataset (.adm)
     pub model: PathBuf,
+    /// Adams command file to execute
+    #[arg(long, value_name = "FILE")]
     pub acf: Option<PathBuf>,
+    /// Output directory
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Print nothing but errors: no summary, no progress bar
+    #[arg(short, long)]
     pub quiet: bool,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, PartialEq, Args)]
 pub struct PlotOptions {
+    /// The results file (PREFIX.csv)
     pub csv: PathBuf,
     /// Column names or request names (`request_3` = all its components);
-    /// empty = every column.
+    /// none = every column.
     pub columns: Vec<String>,
-    /// Output image; its extension (.svg or .png) picks the format.
-    /// Default: the CSV's path with `.svg`.
+    /// Output image, .svg or .png (default: the CSV's path with `.svg`)
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
-}
-
-#[derive(Debug, PartialEq)]
-pub enum Cli {
-    Help,
-    Check { model: PathBuf },
-    Run(RunOptions),
-    Plot(PlotOptions),
-}
-
-pub fn parse(argv: &[String]) -> Result<Cli, String> {
-    if argv.is_empty() || argv.iter().any(|a| a == "--help" || a == "-h") {
-        return Ok(Cli::Help);
-    }
-    let sub = argv[0].as_str();
-    if !matches!(sub, "run" | "check" | "plot") {
-        return Err(format!(
-            "unknown command `{sub}` (expected run, check or plot)"
-        ));
-    }
-    let mut positional: Vec<String> = Vec::new();
-    let mut acf = None;
-    let mut out = None;
-    let mut quiet = false;
-    let mut it = argv[1..].iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .map(PathBuf::from)
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match (sub, a.as_str()) {
-            ("run", "--acf") => acf = Some(value("--acf")?),
-            ("run", "--out") => out = Some(value("--out")?),
-            ("run", "--quiet" | "-q") => quiet = true,
-            ("plot", "-o" | "--output") => out = Some(value(a)?),
-            (_, s) if s.starts_with('-') && s.len() > 1 => {
-                return Err(format!("unknown option {s} for `{sub}`"))
-            }
-            (_, s) => positional.push(s.to_string()),
-        }
-    }
-    let mut positional = positional.into_iter();
-    let first = positional.next();
-    if sub == "plot" {
-        return Ok(Cli::Plot(PlotOptions {
-            csv: first
-                .map(PathBuf::from)
-                .ok_or("`plot` needs a results file (PREFIX.csv)")?,
-            columns: positional.collect(),
-            out,
-        }));
-    }
-    let model = PathBuf::from(first.ok_or_else(|| format!("`{sub}` needs a MODEL file"))?);
-    if let Some(extra) = positional.next() {
-        return Err(format!("unexpected argument {extra}"));
-    }
-    Ok(match sub {
-        "run" => Cli::Run(RunOptions {
-            model,
-            acf,
-            out,
-            quiet,
-        }),
-        _ => Cli::Check { model },
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::error::ErrorKind;
 
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
+    fn parse(s: &[&str]) -> Result<Cmd, clap::Error> {
+        Cli::try_parse_from(std::iter::once("mbsolve").chain(s.iter().copied())).map(|c| c.command)
     }
 
     #[test]
     fn parses_run_with_options() {
-        let c = parse(&v(&[
-            "run", "m.adm", "--acf", "m.acf", "--out", "o", "--quiet",
-        ]))
-        .unwrap();
-        assert_eq!(
-            c,
-            Cli::Run(RunOptions {
-                model: "m.adm".into(),
-                acf: Some("m.acf".into()),
-                out: Some("o".into()),
-                quiet: true,
-            })
-        );
+        let expect = RunOptions {
+            model: "m.adm".into(),
+            acf: Some("m.acf".into()),
+            out: Some("o".into()),
+            quiet: true,
+        };
+        for argv in [
+            &["run", "m.adm", "--acf", "m.acf", "--out", "o", "--quiet"][..],
+            &["run", "--out=o", "m.adm", "--acf=m.acf", "-q"][..],
+        ] {
+            match parse(argv).unwrap() {
+                Cmd::Run(r) => assert_eq!(r, expect),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     #[test]
     fn parses_plot_columns_and_output() {
-        let c = parse(&v(&[
-            "plot",
-            "r.csv",
-            "request_1.x",
-            "-o",
-            "p.png",
-            "request_2",
-        ]))
-        .unwrap();
-        assert_eq!(
-            c,
-            Cli::Plot(PlotOptions {
-                csv: "r.csv".into(),
-                columns: vec!["request_1.x".into(), "request_2".into()],
-                out: Some("p.png".into()),
-            })
-        );
-        assert_eq!(
-            parse(&v(&["plot", "r.csv"])).unwrap(),
-            Cli::Plot(PlotOptions {
-                csv: "r.csv".into(),
-                columns: vec![],
-                out: None,
-            })
-        );
+        match parse(&["plot", "r.csv", "request_1.x", "-o", "p.png", "request_2"]).unwrap() {
+            Cmd::Plot(p) => assert_eq!(
+                p,
+                PlotOptions {
+                    csv: "r.csv".into(),
+                    columns: vec!["request_1.x".into(), "request_2".into()],
+                    out: Some("p.png".into()),
+                }
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
     fn rejects_bad_usage() {
-        assert!(parse(&v(&["run"])).is_err());
-        assert!(parse(&v(&["run", "a", "b"])).is_err());
-        assert!(parse(&v(&["run", "a", "--acf"])).is_err());
-        assert!(parse(&v(&["check", "a", "--acf", "x"])).is_err());
+        let kind = |argv: &[&str]| parse(argv).unwrap_err().kind();
+        assert_eq!(kind(&["run"]), ErrorKind::MissingRequiredArgument);
+        assert_eq!(kind(&["run", "a", "b"]), ErrorKind::UnknownArgument);
+        assert_eq!(kind(&["run", "a", "--acf"]), ErrorKind::InvalidValue);
         assert_eq!(
-            parse(&v(&["frobnicate", "a"])).unwrap_err(),
-            "unknown command `frobnicate` (expected run, check or plot)"
+            kind(&["check", "a", "--acf", "x"]),
+            ErrorKind::UnknownArgument
+        );
+        assert_eq!(kind(&["frobnicate", "a"]), ErrorKind::InvalidSubcommand);
+        assert_eq!(kind(&["plot"]), ErrorKind::MissingRequiredArgument);
+        assert_eq!(
+            kind(&["plot", "r.csv", "--quiet"]),
+            ErrorKind::UnknownArgument
+        );
+        // A single-valued option given twice is an error, not "last wins".
+        assert_eq!(
+            kind(&["run", "m.adm", "--out", "a", "--out", "b"]),
+            ErrorKind::ArgumentConflict
         );
         assert_eq!(
-            parse(&v(&["plot"])).unwrap_err(),
-            "`plot` needs a results file (PREFIX.csv)"
+            kind(&[]),
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
         );
-        assert_eq!(
-            parse(&v(&["plot", "r.csv", "-o"])).unwrap_err(),
-            "-o needs a value"
-        );
-        assert_eq!(
-            parse(&v(&["plot", "r.csv", "--quiet"])).unwrap_err(),
-            "unknown option --quiet for `plot`"
-        );
-        assert_eq!(parse(&v(&["--help"])).unwrap(), Cli::Help);
+        assert_eq!(kind(&["--help"]), ErrorKind::DisplayHelp);
+        assert_eq!(kind(&["--version"]), ErrorKind::DisplayVersion);
     }
 }

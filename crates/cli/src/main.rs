@@ -1,4 +1,4 @@
-//! The `mbsolve` command: `run`, `check`, `plot`, `--help`.
+//! The `mbsolve` command: `run`, `check`, `plot`, `completions`.
 
 mod args;
 mod check;
@@ -6,69 +6,88 @@ mod plot;
 mod progress;
 mod run;
 
+use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
-const HELP: &str = "\
-mbsolve — multibody-dynamics solver for Adams datasets
+/// A command's failure: the message for stderr and the exit status
+/// (1 error, 2 internal error, 128 + signal).
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
 
-USAGE:
-    mbsolve run MODEL.adm [--acf FILE.acf] [--out DIR] [--quiet]
-    mbsolve check MODEL.adm
-    mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
-    mbsolve --help
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure { message, code: 1 }
+    }
+}
 
-COMMANDS:
-    run     Read the dataset, execute the command file (or, without one,
-            initial conditions and SIMULATE/DYNAMIC, END=1, STEPS=100) and
-            write PREFIX.csv (time and request columns) and PREFIX.msg
-            (message log) into DIR (default: the model's directory). PREFIX
-            is the command file's output prefix or the model file's stem.
-    check   Read and validate the dataset, assemble initial conditions and
-            print a summary: parts, constraints, degrees of freedom,
-            redundant constraints.
-    plot    Draw columns of a results file against time. A COLUMN is a
-            header name (request_1.x) or a request (request_1: all its
-            components); none = every column. The image is SVG or PNG by
-            the extension of -o (default: PREFIX.svg beside the CSV).
+/// The last panic's message and location, recorded by the panic hook so
+/// the "internal error" report can say what and where.
+static PANIC: Mutex<Option<String>> = Mutex::new(None);
 
-OPTIONS:
-    --acf FILE   (run) Adams command file to execute
-    --out DIR    (run) output directory
-    --quiet      (run) print nothing but errors: no summary, no progress
-                 bar. The progress bar (simulated time against END) is
-                 drawn on stderr when it is a terminal, once an analysis
-                 has run for a second; MBSOLVE_PROGRESS=always or never
-                 overrides that.
-    -o FILE      (plot) output image, .svg or .png
-    -h, --help   this text
+pub fn panic_context() -> String {
+    PANIC
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+        .unwrap_or_else(|| "a panic without a message".into())
+}
 
-Exit status: 0 on success, 1 on any error (results computed before the
-error are still written).
-";
+fn record_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        *PANIC.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(format!("{what}{at} (please report this)"));
+    }));
+}
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let cmd = match args::parse(&argv) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("mbsolve: {e}\n(run `mbsolve --help` for usage)");
-            return ExitCode::from(1);
-        }
-    };
-    let result = match cmd {
-        args::Cli::Help => {
-            print!("{HELP}");
+    // Usage errors print to stderr and exit 2; --help and --version print
+    // to stdout and exit 0; no arguments prints the usage and exits 2.
+    let cli = args::Cli::parse();
+    record_panics();
+    let outcome = std::panic::catch_unwind(|| match cli.command {
+        args::Cmd::Check { model } => check::check(&model).map_err(Failure::from),
+        args::Cmd::Run(opts) => run::run(&opts),
+        args::Cmd::Plot(opts) => plot::plot(&opts)
+            .map(|out| println!("wrote {}", out.display()))
+            .map_err(Failure::from),
+        args::Cmd::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut args::Cli::command(),
+                "mbsolve",
+                &mut std::io::stdout(),
+            );
             Ok(())
         }
-        args::Cli::Check { model } => check::check(&model),
-        args::Cli::Run(opts) => run::run(&opts),
-        args::Cli::Plot(opts) => plot::plot(&opts).map(|out| println!("wrote {}", out.display())),
-    };
+    });
+    let result = outcome.unwrap_or_else(|_| {
+        Err(Failure {
+            message: format!("internal error: {}", panic_context()),
+            code: 2,
+        })
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("mbsolve: error: {e}");
-            ExitCode::from(1)
+        Err(f) => {
+            if f.message.starts_with("internal error") || f.code > 2 {
+                eprintln!("mbsolve: {}", f.message);
+            } else {
+                eprintln!("mbsolve: error: {}", f.message);
+            }
+            ExitCode::from(f.code)
         }
     }
 }

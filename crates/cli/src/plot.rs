@@ -174,8 +174,18 @@ fn register_font() -> Result<(), String> {
     result
 }
 
+/// Largest axis magnitude drawn: plotters' key-point search does not end
+/// on ranges whose ends or width overflow (e.g. ±1.8e308), so such data
+/// is refused with a message instead.
+const MAX_AXIS: f64 = 1e300;
+
+/// A range narrower than this, relative to its magnitude, is drawn as a
+/// constant: its tick labels could not be told apart in f64.
+const MIN_RELATIVE_SPAN: f64 = 1e-12;
+
 /// The range covering `values` (finite ones), padded by 5 %; a constant
-/// gets ±1 (or ±10 % of its size).
+/// (or a range too narrow for its magnitude) gets ±1 (or ±10 % of its
+/// size).
 fn padded_range(values: impl Iterator<Item = f64>, pad: bool) -> Option<(f64, f64)> {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
@@ -185,12 +195,24 @@ fn padded_range(values: impl Iterator<Item = f64>, pad: bool) -> Option<(f64, f6
     if lo > hi {
         return None;
     }
-    if lo == hi {
+    if hi - lo <= MIN_RELATIVE_SPAN * lo.abs().max(hi.abs()) {
         let d = if lo == 0.0 { 1.0 } else { 0.1 * lo.abs() };
         return Some((lo - d, hi + d));
     }
     let d = if pad { 0.05 * (hi - lo) } else { 0.0 };
     Some((lo - d, hi + d))
+}
+
+/// An axis range plotters can draw: finite ends and width within
+/// ±MAX_AXIS, else a message naming the axis.
+fn drawable(axis: &str, (lo, hi): (f64, f64)) -> Result<(f64, f64), String> {
+    if lo.abs().max(hi.abs()) <= MAX_AXIS && (hi - lo).is_finite() {
+        Ok((lo, hi))
+    } else {
+        Err(format!(
+            "cannot plot: the {axis} axis would span {lo:e} to {hi:e}; values beyond ±{MAX_AXIS:e} cannot be drawn"
+        ))
+    }
 }
 
 /// Runs of consecutive points where both time and value are finite (NaN
@@ -229,13 +251,18 @@ fn draw<DB: DrawingBackend>(
     let (plot_area, legend_area) = root.split_horizontally(WIDTH - legend_width);
 
     let time = &table.columns[0];
-    let (x0, x1) =
-        padded_range(time.iter().copied(), false).ok_or("the time column has no finite values")?;
-    let (y0, y1) = padded_range(
-        cols.iter().flat_map(|&j| table.columns[j].iter().copied()),
-        true,
-    )
-    .ok_or_else(|| format!("the columns {} have no finite values", names.join(", ")))?;
+    let (x0, x1) = drawable(
+        "time",
+        padded_range(time.iter().copied(), false).ok_or("the time column has no finite values")?,
+    )?;
+    let (y0, y1) = drawable(
+        "value",
+        padded_range(
+            cols.iter().flat_map(|&j| table.columns[j].iter().copied()),
+            true,
+        )
+        .ok_or_else(|| format!("the columns {} have no finite values", names.join(", ")))?,
+    )?;
     let y_desc = if names.len() == 1 { names[0] } else { "value" };
     let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 20))
@@ -293,6 +320,18 @@ pub fn plot(opts: &PlotOptions) -> Result<PathBuf, String> {
         .clone()
         .unwrap_or_else(|| default_output(&opts.csv));
     let format = format_of(&out)?;
+    crate::run::regular_file(&opts.csv, "results")?;
+    if let (Ok(a), Ok(b)) = (
+        std::fs::canonicalize(&out),
+        std::fs::canonicalize(&opts.csv),
+    ) {
+        if a == b {
+            return Err(format!(
+                "refusing to write {}: it is the input results file",
+                out.display()
+            ));
+        }
+    }
     let table = read_table(&opts.csv)?;
     let cols = select(&table, &opts.columns, &opts.csv)?;
     register_font()?;

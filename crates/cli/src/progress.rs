@@ -21,13 +21,18 @@ impl Show {
     /// `--quiet` → never; otherwise `MBSOLVE_PROGRESS=always|never` if set,
     /// else after a second when stderr is a terminal.
     pub fn choose(quiet: bool) -> Show {
-        if quiet {
-            return Show::Never;
-        }
-        match std::env::var("MBSOLVE_PROGRESS").as_deref() {
-            Ok("always") => Show::Always,
-            Ok("never") => Show::Never,
-            _ if std::io::stderr().is_terminal() => Show::AfterASecond,
+        let env = std::env::var("MBSOLVE_PROGRESS").ok();
+        Show::decide(quiet, env.as_deref(), std::io::stderr().is_terminal())
+    }
+
+    /// The choice as a pure function of its inputs (tested without a
+    /// terminal).
+    pub fn decide(quiet: bool, env: Option<&str>, terminal: bool) -> Show {
+        match (quiet, env) {
+            (true, _) => Show::Never,
+            (_, Some("always")) => Show::Always,
+            (_, Some("never")) => Show::Never,
+            _ if terminal => Show::AfterASecond,
             _ => Show::Never,
         }
     }
@@ -95,7 +100,11 @@ impl<W: Write> ProgressBar<W> {
     }
 
     pub fn update(&mut self, t: f64) {
-        let now = Instant::now();
+        self.update_at(t, Instant::now());
+    }
+
+    /// `update` on a given clock reading (tests use a fake clock).
+    pub fn update_at(&mut self, t: f64, now: Instant) {
         let elapsed = now - self.started;
         let due = match self.show {
             Show::Never => false,
@@ -180,5 +189,42 @@ mod tests {
         // Short runs and Never draw nothing, not even the clearing.
         assert_eq!(drawn(Show::AfterASecond, &[0.5, 1.0]), "");
         assert_eq!(drawn(Show::Never, &[0.5, 1.0]), "");
+    }
+
+    /// On a fake clock: AfterASecond stays silent before 1 s and draws
+    /// from then on; the throttle lets one redraw through per 100 ms.
+    #[test]
+    fn after_a_second_on_a_fake_clock() {
+        let mut buf = Vec::new();
+        {
+            let mut bar = ProgressBar::new(&mut buf, Show::AfterASecond, "S", 0.0, 1.0);
+            let t0 = bar.started;
+            let at = |ms: u64| t0 + Duration::from_millis(ms);
+            bar.update_at(0.1, at(500));
+            bar.update_at(0.2, at(999));
+            assert!(bar.last_draw.is_none(), "drawn before a second");
+            bar.update_at(0.3, at(1000));
+            bar.update_at(0.4, at(1050));
+            bar.update_at(0.5, at(1100));
+            bar.update_at(1.0, at(1120));
+        }
+        let s = String::from_utf8(buf).unwrap();
+        // 0.3 (first due), 0.5 (100 ms later), 1.0 (the end), then cleared.
+        assert_eq!(s.matches('\r').count(), 4, "{s:?}");
+        assert!(s.contains("t = 0.3 / 1  (1.0 s"), "{s:?}");
+        assert!(!s.contains("t = 0.4 /"), "{s:?}");
+        assert!(s.contains("t = 0.5 / 1  (1.1 s"), "{s:?}");
+        assert!(s.ends_with("\r\x1b[2K"), "{s:?}");
+    }
+
+    #[test]
+    fn show_follows_quiet_env_and_terminal() {
+        use Show::*;
+        assert_eq!(Show::decide(true, Some("always"), true), Never);
+        assert_eq!(Show::decide(false, Some("always"), false), Always);
+        assert_eq!(Show::decide(false, Some("never"), true), Never);
+        assert_eq!(Show::decide(false, None, true), AfterASecond);
+        assert_eq!(Show::decide(false, None, false), Never);
+        assert_eq!(Show::decide(false, Some("sometimes"), false), Never);
     }
 }

@@ -1,248 +1,230 @@
 //! `mbsolve run`: read the dataset and the command file, execute the
-//! commands in order, write PREFIX.csv and PREFIX.msg. An error stops the
-//! command sequence, but what was computed is still written.
+//! commands in order (semantics: `mbsolve_solver::commands`), and stream
+//! PREFIX.csv and PREFIX.msg as the frames are computed. An error, a panic
+//! or a signal stops the command sequence; every frame computed before it
+//! is already in the CSV, and the `.msg` says how far the run got.
 
 use crate::args::RunOptions;
 use crate::progress;
-use mbsolve_model::{Command, IntegratorSettings, Model, OutputSpec, SimulateMode, StaticSettings};
-use mbsolve_solver::{requests, Simulation};
+use crate::Failure;
+use mbsolve_mech::System;
+use mbsolve_model::Model;
+use mbsolve_solver::commands::{default_commands, CommandRunner};
+use mbsolve_solver::{requests, Frame, FrameSink, Simulation, SolverError};
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Apply an INTEGRATOR command to the current settings: DEFAULT resets to
-/// the defaults first; otherwise every argument given overrides. The
-/// integrator kind is always the command's (GSTIFF when it names none).
-/// Without DEFAULT, a command that changes the integrator and gives no
-/// ERROR inherits the effective ERROR of the previous one (seeds: GSTIFF's
-/// 1e-3 carries over to INTEGRATOR/HHT unless DEFAULT is given); the
-/// returned note says so for the message log.
-pub fn apply_integrator(
-    current: &mut IntegratorSettings,
-    new: &IntegratorSettings,
-    default: bool,
-) -> Option<String> {
-    let mut note = None;
-    // A command that names no integrator keeps the current one.
-    let kind = if new.kind_given {
-        new.kind
+/// Refuse anything that is not a regular file, saying what it is, without
+/// opening it (a FIFO would block the reader).
+pub fn regular_file(path: &Path, what: &str) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let name = path.display();
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("cannot read the {what} file {name}: no such file"))
+        }
+        Err(e) => return Err(format!("cannot read the {what} file {name}: {e}")),
+    };
+    let ft = meta.file_type();
+    let kind = if ft.is_file() {
+        return Ok(());
+    } else if ft.is_dir() {
+        "a directory"
+    } else if ft.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
     } else {
-        current.kind
+        "not a regular file"
     };
-    if default {
-        *current = IntegratorSettings {
-            kind,
-            ..Default::default()
+    Err(format!(
+        "cannot read the {what} file {name}: it is {kind}, not a regular file"
+    ))
+}
+
+/// The output files and what has gone into them; shared between the
+/// frame sink (inside the simulation) and the end of the run.
+struct Files {
+    csv: BufWriter<File>,
+    msg: BufWriter<File>,
+    /// Log lines already in the `.msg`.
+    logged: usize,
+    rows: usize,
+    last_t: Option<f64>,
+    /// A write to the CSV or `.msg` failed (disk full, ...): the rest of
+    /// the run cannot be kept, so it stops.
+    io_error: Option<String>,
+}
+
+impl Files {
+    fn append_log(&mut self, log: &[String]) {
+        for l in log.iter().skip(self.logged) {
+            let _ = writeln!(self.msg, "{l}");
+        }
+        self.logged = self.logged.max(log.len());
+    }
+
+    fn flush(&mut self) -> Result<(), String> {
+        self.csv
+            .flush()
+            .and_then(|_| self.msg.flush())
+            .map_err(|e| format!("cannot write the results: {e}"))
+    }
+}
+
+/// Streams each frame as one CSV row (request components evaluated on it)
+/// and the log lines written since the last frame; flushes both files.
+struct CsvSink {
+    files: Arc<Mutex<Files>>,
+    outputs: requests::Outputs,
+    initial_q: Vec<f64>,
+    rows: usize,
+    /// Fault injection for the tests of panic handling: panic when this
+    /// many frames are written (MBSOLVE_PANIC_AFTER_FRAMES).
+    panic_after: Option<usize>,
+}
+
+impl FrameSink for CsvSink {
+    fn write(&mut self, sys: &System, log: &[String], frame: &Frame) -> Result<(), String> {
+        let row = self.outputs.row(sys, frame, &self.initial_q)?;
+        if self.panic_after == Some(self.rows) {
+            panic!(
+                "fault injected by MBSOLVE_PANIC_AFTER_FRAMES after {} frames",
+                self.rows
+            );
+        }
+        self.rows += 1;
+        let mut f = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        let mut line = String::with_capacity(16 * row.len());
+        for (k, v) in row.iter().enumerate() {
+            if k > 0 {
+                line.push(',');
+            }
+            let _ = write!(line, "{v:e}");
+        }
+        line.push('\n');
+        let written = f
+            .csv
+            .write_all(line.as_bytes())
+            .map_err(|e| format!("cannot write the results: {e}"));
+        if let Err(e) = written {
+            f.io_error = Some(e.clone());
+            return Err(e);
+        }
+        f.rows += 1;
+        f.last_t = Some(frame.t);
+        f.append_log(log);
+        f.flush().inspect_err(|e| f.io_error = Some(e.clone()))
+    }
+}
+
+/// Why the command sequence stopped early.
+enum Stop {
+    Error(String),
+    Panic(String),
+    Signal(i32),
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        signal_hook::consts::SIGINT => "SIGINT",
+        signal_hook::consts::SIGTERM => "SIGTERM",
+        _ => "a signal",
+    }
+}
+
+/// SIGINT and SIGTERM set `stop` (checked by the analyses between outputs)
+/// and record which signal came; a second one while the first is being
+/// handled ends the process at once (status 128 + signal).
+fn catch_signals() -> (Arc<AtomicBool>, Arc<AtomicUsize>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let which = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, stop.clone());
+        let _ = signal_hook::flag::register_usize(sig, which.clone(), sig as usize);
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    (stop, which)
+}
+
+/// The output prefix as a bare file name: one with directory parts (or an
+/// absolute path) is reduced to its last component, and the note says so.
+fn bare_prefix(prefix: &str, fallback: &str) -> (String, Option<String>) {
+    let p = Path::new(prefix);
+    let single = p.components().count() == 1
+        && matches!(p.components().next(), Some(std::path::Component::Normal(_)));
+    if single {
+        return (prefix.to_string(), None);
+    }
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| fallback.to_string());
+    let note = format!(
+        "output prefix '{prefix}' has directory parts: reduced to '{name}' (output goes only into the output directory)"
+    );
+    (name, Some(note))
+}
+
+/// Does this line read as an Adams command with arguments, or STOP (so it
+/// is not a file name)? Adams accepts abbreviated command names, so a bare
+/// short word such as "k" is taken for a file name.
+fn looks_like_command(line: &str) -> bool {
+    let t = line.trim();
+    (t.contains(['/', ',', '=']) || t.eq_ignore_ascii_case("STOP"))
+        && mbsolve_adm::parse_acf(line, "")
+            .map(|s| s.model_file.is_none())
+            .unwrap_or(false)
+}
+
+/// `.acf` checks the reader leaves to the run: at least one analysis
+/// command, and no command swallowed as the output prefix.
+fn check_acf(acf: &mbsolve_adm::AcfFile, path: &Path) -> Result<(), String> {
+    let name = path.display();
+    let header_hint =
+        "(in a command file whose line 1 names the dataset, line 2 is the output prefix)";
+    let prefix_is_command = acf
+        .output_prefix
+        .as_deref()
+        .filter(|p| looks_like_command(p));
+    if acf.commands.is_empty() {
+        let hint = match (acf.model_file.as_deref(), prefix_is_command) {
+            (Some(m), _) if m.contains('=') || m.contains(',') || (m.contains('/') && !m.contains('.')) => {
+                format!("; line 1 ('{m}') was read as the dataset name: is the command misspelled?")
+            }
+            (_, Some(p)) => format!(
+                "; line 2 ('{p}') was read as the output prefix: is the prefix line missing? {header_hint}"
+            ),
+            _ => String::new(),
         };
-    } else if kind != current.kind && current.error.is_none() && new.error.is_none() {
-        let inherited = current.kind.default_error();
-        current.error = Some(inherited);
-        if inherited != kind.default_error() {
-            note = Some(format!(
-                "ERROR = {inherited:e} inherited from {} ({}'s own default {:e} needs INTEGRATOR/{}, DEFAULT)",
-                current.kind.name(),
-                kind.name(),
-                kind.default_error(),
-                kind.name()
-            ));
-        }
+        return Err(format!(
+            "{name}: no analysis command (SIMULATE, INTEGRATOR or EQUILIBRIUM){hint}"
+        ));
     }
-    current.kind = kind;
-    macro_rules! over {
-        ($($f:ident),*) => { $( if new.$f.is_some() { current.$f = new.$f.clone(); } )* };
+    if let Some(p) = prefix_is_command {
+        return Err(format!(
+            "{name}:2: '{p}' was read as the output prefix but looks like a command: is the prefix line missing? {header_hint}"
+        ));
     }
-    over!(
-        formulation,
-        error,
-        hmax,
-        hmin,
-        hinit,
-        kmax,
-        maxit,
-        pattern,
-        corrector,
-        adaptivity,
-        interpolate,
-        fixit,
-        hratio,
-        maxerr,
-        alpha,
-        beta,
-        gamma
-    );
-    note
-}
-
-/// "GSTIFF, ERROR = 1e-6, HMAX = 0.01" — the arguments given so far; the
-/// analysis logs the effective values with their defaults.
-fn describe_settings(s: &IntegratorSettings) -> String {
-    let mut out = s.kind.name().to_string();
-    let mut put = |name: &str, v: Option<String>| {
-        if let Some(v) = v {
-            let _ = write!(out, ", {name} = {v}");
-        }
-    };
-    put(
-        "FORMULATION",
-        s.formulation.map(|f| format!("{f:?}").to_uppercase()),
-    );
-    put("ERROR", s.error.map(|v| format!("{v:e}")));
-    put("HMAX", s.hmax.map(|v| format!("{v:e}")));
-    put("HMIN", s.hmin.map(|v| format!("{v:e}")));
-    put("HINIT", s.hinit.map(|v| format!("{v:e}")));
-    put("KMAX", s.kmax.map(|v| v.to_string()));
-    put("MAXIT", s.maxit.map(|v| v.to_string()));
-    put(
-        "PATTERN",
-        s.pattern.as_ref().map(|p| {
-            p.iter()
-                .map(|b| if *b { "T" } else { "F" })
-                .collect::<Vec<_>>()
-                .join(":")
-        }),
-    );
-    put(
-        "CORRECTOR",
-        s.corrector.map(|c| format!("{c:?}").to_uppercase()),
-    );
-    put("ADAPTIVITY", s.adaptivity.map(|v| format!("{v:e}")));
-    put(
-        "INTERPOLATE",
-        s.interpolate
-            .map(|v| if v { "ON" } else { "OFF" }.to_string()),
-    );
-    put("FIXIT", s.fixit.map(|v| v.to_string()));
-    put("HRATIO", s.hratio.map(|v| v.to_string()));
-    put("MAXERR", s.maxerr.map(|v| format!("{v:e}")));
-    put("ALPHA", s.alpha.map(|v| format!("{v:e}")));
-    put("BETA", s.beta.map(|v| format!("{v:e}")));
-    put("GAMMA", s.gamma.map(|v| format!("{v:e}")));
-    out
-}
-
-fn output(spec: Option<OutputSpec>, what: &str) -> Result<OutputSpec, String> {
-    spec.ok_or_else(|| format!("SIMULATE/{what} needs END or DURATION with STEPS or DTOUT"))
-}
-
-/// Execute one command, logging what it does into `sim.log`.
-fn execute(
-    sim: &mut Simulation,
-    cmd: &Command,
-    settings: &mut IntegratorSettings,
-    ic_done: &mut bool,
-    show: progress::Show,
-) -> Result<(), String> {
-    match cmd {
-        Command::Integrator {
-            settings: s,
-            default,
-        } => {
-            let note = apply_integrator(settings, s, *default);
-            sim.log.push(format!(
-                "INTEGRATOR command: {}",
-                describe_settings(settings)
-            ));
-            if let Some(note) = note {
-                sim.log.push(note);
-            }
-            Ok(())
-        }
-        Command::Equilibrium {
-            settings: s,
-            default,
-        } => {
-            apply_equilibrium(&mut sim.sys.model.equilibrium, s, *default);
-            sim.log.push(format!(
-                "EQUILIBRIUM command: {:?}",
-                sim.sys.model.equilibrium
-            ));
-            Ok(())
-        }
-        Command::Simulate { mode, output: spec } => {
-            // TRANSIENT picks kinematic or dynamic by the DOF count after
-            // redundant constraints are removed, so assemble first.
-            if *mode == SimulateMode::Transient && sim.frames.is_empty() && !*ic_done {
-                sim.initial_conditions().map_err(|e| e.to_string())?;
-                *ic_done = true;
-            }
-            let mode = match mode {
-                SimulateMode::Transient if sim.sys.dof() == 0 => SimulateMode::Kinematic,
-                SimulateMode::Transient => SimulateMode::Dynamic,
-                m => *m,
-            };
-            if let Some(o) = spec {
-                let label = format!("SIMULATE/{mode:?}").to_uppercase();
-                sim.progress = progress::hook(show, &label, sim.state.t, o.end);
-            }
-            let result = match mode {
-                SimulateMode::Static => run_static(sim, *spec, settings),
-                SimulateMode::InitialConditions => {
-                    sim.initial_conditions().map_err(|e| e.to_string())?;
-                    *ic_done = true;
-                    Ok(())
-                }
-                SimulateMode::Kinematic => {
-                    let o = output(*spec, "KINEMATIC")?;
-                    sim.kinematic(o.end, o.steps, o.dtout)
-                        .map_err(|e| e.to_string())
-                }
-                SimulateMode::Dynamic => {
-                    let o = output(*spec, "DYNAMIC")?;
-                    sim.dynamic(o.end, o.steps, o.dtout, settings)
-                        .map(|_| ())
-                        .map_err(|e| e.to_string())
-                }
-                SimulateMode::Transient => unreachable!("resolved above"),
-            };
-            // Dropping the hook clears the progress line.
-            sim.progress = None;
-            result
-        }
-    }
-}
-
-/// Apply an EQUILIBRIUM command to the static settings (kept in the
-/// simulation's model copy): DEFAULT resets first; given arguments override.
-pub fn apply_equilibrium(current: &mut StaticSettings, new: &StaticSettings, default: bool) {
-    if default {
-        *current = StaticSettings::default();
-    }
-    macro_rules! over {
-        ($($f:ident),*) => { $( if new.$f.is_some() { current.$f = new.$f; } )* };
-    }
-    over!(
-        method,
-        max_ke_tol,
-        max_dq_tol,
-        max_num_iter,
-        max_imbalance,
-        max_error,
-        stability,
-        compliance_delta
-    );
-}
-
-/// SIMULATE/STATIC: the static equilibrium, or with END a quasi-static
-/// sweep (FIM_D integration uses the INTEGRATOR settings).
-fn run_static(
-    sim: &mut Simulation,
-    spec: Option<OutputSpec>,
-    settings: &IntegratorSettings,
-) -> Result<(), String> {
-    let eq = sim.sys.model.equilibrium.clone();
-    let report = match spec {
-        None => sim.static_equilibrium(&eq),
-        Some(o) => sim.quasi_static(o.end, o.steps, o.dtout, &eq, settings),
-    }
-    .map_err(|e| e.to_string())?;
-    sim.log.push(format!(
-        "SIMULATE/STATIC: {} finished, {} iterations, {} Jacobian evaluations, largest imbalance {:.3e}",
-        report.method.name(),
-        report.iterations,
-        report.jacobians,
-        report.imbalance
-    ));
     Ok(())
+}
+
+/// Same file, by identity when both exist.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
 
 fn summary(model: &Model, path: &Path) -> String {
@@ -277,25 +259,25 @@ fn summary(model: &Model, path: &Path) -> String {
     s
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+fn create(path: &Path) -> Result<BufWriter<File>, String> {
+    File::create(path)
+        .map(BufWriter::new)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-pub fn run(opts: &RunOptions) -> Result<(), String> {
+pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     let started = Instant::now();
-    for (what, p) in [("model", Some(&opts.model)), ("command", opts.acf.as_ref())] {
-        if let Some(p) = p {
-            if !p.is_file() {
-                return Err(format!(
-                    "cannot read the {what} file {}: no such file",
-                    p.display()
-                ));
-            }
-        }
+    regular_file(&opts.model, "model")?;
+    if let Some(p) = &opts.acf {
+        regular_file(p, "command")?;
     }
     let model = mbsolve_adm::read_adm(&opts.model).map_err(|e| e.to_string())?;
     let acf = match &opts.acf {
-        Some(p) => Some(mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?),
+        Some(p) => {
+            let a = mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?;
+            check_acf(&a, p)?;
+            Some(a)
+        }
         None => None,
     };
     let dir: PathBuf = match &opts.out {
@@ -310,37 +292,55 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
     }
-    let prefix = acf
-        .as_ref()
-        .and_then(|a| a.output_prefix.clone())
-        .unwrap_or_else(|| {
-            opts.model
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "mbsolve".into())
-        });
+    let stem = opts
+        .model
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "mbsolve".into());
+    let (prefix, prefix_note) = match acf.as_ref().and_then(|a| a.output_prefix.as_deref()) {
+        Some(p) => bare_prefix(p, &stem),
+        None => (stem, None),
+    };
     let csv_path = dir.join(format!("{prefix}.csv"));
     let msg_path = dir.join(format!("{prefix}.msg"));
+    for out in [&csv_path, &msg_path] {
+        for (what, input) in [("model", Some(&opts.model)), ("command", opts.acf.as_ref())] {
+            if input.is_some_and(|i| same_file(out, i)) {
+                return Err(format!(
+                    "refusing to write {}: it is the {what} file (choose another output prefix or --out)",
+                    out.display()
+                )
+                .into());
+            }
+        }
+    }
 
-    let mut msg = summary(&model, &opts.model);
+    let mut msg = create(&msg_path)?;
+    let _ = write!(msg, "{}", summary(&model, &opts.model));
+    let fail_early = |mut msg: BufWriter<File>, err: String| -> Failure {
+        let _ = writeln!(msg, "ERROR: {err}");
+        let _ = msg.flush();
+        err.into()
+    };
     let outputs = match requests::Outputs::new(&model) {
         Ok(o) => o,
-        Err(e) => {
-            let err = format!("the model cannot run: {e}");
-            let _ = writeln!(msg, "ERROR: {err}");
-            write_file(&msg_path, &msg)?;
-            return Err(err);
-        }
+        Err(e) => return Err(fail_early(msg, format!("the model cannot run: {e}"))),
     };
     let mut sim = match Simulation::new(&model) {
         Ok(s) => s,
-        Err(e) => {
-            let err = format!("the model cannot run: {e}");
-            let _ = writeln!(msg, "ERROR: {err}");
-            write_file(&msg_path, &msg)?;
-            return Err(err);
-        }
+        Err(e) => return Err(fail_early(msg, format!("the model cannot run: {e}"))),
     };
+    let mut csv = create(&csv_path)?;
+    let mut head = String::from("time");
+    for h in &outputs.header {
+        head.push(',');
+        head.push_str(h);
+    }
+    let _ = writeln!(csv, "{head}");
+    let _ = writeln!(msg, "\n--- log ---");
+    if let Some(note) = prefix_note {
+        sim.log.push(note);
+    }
     let commands = match &acf {
         Some(a) => {
             if let (Some(f), Some(p)) = (&a.model_file, &opts.acf) {
@@ -357,86 +357,114 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
                 "no command file: running initial conditions and SIMULATE/DYNAMIC, END=1, STEPS=100"
                     .into(),
             );
-            vec![
-                Command::Simulate {
-                    mode: SimulateMode::InitialConditions,
-                    output: None,
-                },
-                Command::Simulate {
-                    mode: SimulateMode::Dynamic,
-                    output: Some(OutputSpec {
-                        end: 1.0,
-                        steps: Some(100),
-                        dtout: None,
-                    }),
-                },
-            ]
+            default_commands()
         }
     };
-    let mut settings = model.integrator.clone();
-    let mut failure = None;
-    let mut ic_done = false;
+    let files = Arc::new(Mutex::new(Files {
+        csv,
+        msg,
+        logged: 0,
+        rows: 0,
+        last_t: None,
+        io_error: None,
+    }));
+    let header_len = outputs.header.len();
+    sim.output.retain = false;
+    sim.output.sink = Some(Box::new(CsvSink {
+        files: files.clone(),
+        outputs,
+        initial_q: sim.sys.initial_state().0,
+        rows: 0,
+        panic_after: std::env::var("MBSOLVE_PANIC_AFTER_FRAMES")
+            .ok()
+            .and_then(|v| v.parse().ok()),
+    }));
+    let (stop_flag, signal) = catch_signals();
+    sim.output.stop = Some(stop_flag.clone());
+
     let show = progress::Show::choose(opts.quiet);
+    let mut runner = CommandRunner::new(&sim);
+    let mut on_simulate = |sim: &mut Simulation, label: &str, t0: f64, end: f64| {
+        sim.output.progress = progress::hook(show, label, t0, end);
+    };
+    let mut stopped = None;
     for cmd in &commands {
-        if let Err(e) = execute(&mut sim, cmd, &mut settings, &mut ic_done, show) {
-            sim.log.push(format!("ERROR: {e}"));
-            failure = Some(e);
+        if stop_flag.load(Ordering::SeqCst) {
+            stopped = Some(Stop::Signal(signal.load(Ordering::SeqCst) as i32));
             break;
         }
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            runner.execute(&mut sim, cmd, &mut on_simulate)
+        }));
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(SolverError::Stopped { reason, .. }))
+                if reason.starts_with(mbsolve_solver::output::INTERRUPTED) =>
+            {
+                stopped = Some(Stop::Signal(signal.load(Ordering::SeqCst) as i32));
+                break;
+            }
+            Ok(Err(e)) => {
+                let e = e.to_string();
+                if !sim.log.last().is_some_and(|l| l.ends_with(&e)) {
+                    sim.log.push(format!("ERROR: {e}"));
+                }
+                stopped = Some(Stop::Error(e));
+                break;
+            }
+            Err(_) => {
+                sim.output.progress = None;
+                let what = crate::panic_context();
+                sim.log.push(format!("internal error: {what}"));
+                stopped = Some(Stop::Panic(what));
+                break;
+            }
+        }
     }
-
-    // CSV: time then request components.
-    let (rows, output_error) = outputs.table(&sim.sys, &sim.frames);
-    if let Some(e) = output_error {
-        sim.log.push(format!("ERROR: {e}"));
-        failure.get_or_insert(e);
+    // The sink holds the shared files too; drop it before the last writes.
+    sim.output.sink = None;
+    let mut f = files.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = f.io_error.clone() {
+        if stopped.is_none() {
+            stopped = Some(Stop::Error(e));
+        }
     }
-    let mut csv = String::from("time");
-    for h in &outputs.header {
-        csv.push(',');
-        csv.push_str(h);
+    let (rows, last_t) = (f.rows, f.last_t);
+    let kept = match last_t {
+        Some(t) => format!("{rows} output frames up to t = {t:e} written"),
+        None => "no output frame was written".to_string(),
+    };
+    if let Some(Stop::Signal(sig)) = &stopped {
+        sim.log
+            .push(format!("stopped by {}: {kept}", signal_name(*sig)));
     }
-    csv.push('\n');
-    for row in &rows {
-        let line: Vec<String> = row.iter().map(|v| format!("{v:e}")).collect();
-        csv.push_str(&line.join(","));
-        csv.push('\n');
-    }
-    let csv_written = write_file(&csv_path, &csv);
-
-    let _ = writeln!(msg, "degrees of freedom: {}", sim.sys.dof());
-    let _ = writeln!(msg, "\n--- log ---");
-    for l in &sim.log {
-        let _ = writeln!(msg, "{l}");
-    }
-    let _ = writeln!(msg, "\n--- end of run ---");
+    f.append_log(&sim.log);
+    let mut tail = String::new();
+    let _ = writeln!(tail, "\n--- end of run ---");
+    let _ = writeln!(tail, "degrees of freedom: {}", sim.sys.dof());
     for (name, stats, wall) in &sim.stats {
-        let _ = writeln!(msg, "{name} analysis ({wall:.3} s wall clock):\n{stats}");
+        let _ = writeln!(tail, "{name} analysis ({wall:.3} s wall clock):\n{stats}");
     }
     let _ = writeln!(
-        msg,
-        "output frames: {}; total wall clock {:.3} s",
-        sim.frames.len(),
+        tail,
+        "output frames: {rows}; total wall clock {:.3} s",
         started.elapsed().as_secs_f64()
     );
-    match &failure {
-        None => {
-            let _ = writeln!(msg, "finished normally");
-        }
-        Some(e) => {
-            let _ = writeln!(msg, "stopped on error: {e}");
-        }
-    }
-    write_file(&msg_path, &msg)?;
-    csv_written?;
+    let _ = match &stopped {
+        None => writeln!(tail, "finished normally"),
+        Some(Stop::Error(e)) => writeln!(tail, "stopped on error: {e}; {kept}"),
+        Some(Stop::Panic(e)) => writeln!(tail, "stopped on an internal error: {e}; {kept}"),
+        Some(Stop::Signal(s)) => writeln!(tail, "stopped by {}; {kept}", signal_name(*s)),
+    };
+    let _ = f.msg.write_all(tail.as_bytes());
+    f.flush()?;
+    drop(f);
 
     if !opts.quiet {
-        let last_t = sim.frames.last().map(|f| f.t).unwrap_or(0.0);
         println!(
-            "{}: {} frames to t = {last_t}, {} request columns, DOF {}",
+            "{}: {rows} frames to t = {}, {header_len} request columns, DOF {}",
             model.title.trim(),
-            sim.frames.len(),
-            outputs.header.len(),
+            last_t.unwrap_or(0.0),
             sim.sys.dof()
         );
         for (name, s, wall) in &sim.stats {
@@ -450,80 +478,59 @@ pub fn run(opts: &RunOptions) -> Result<(), String> {
         }
         println!("  wrote {} and {}", csv_path.display(), msg_path.display());
     }
-    match failure {
+    let written = format!(
+        "{kept}; see {} and {}",
+        csv_path.display(),
+        msg_path.display()
+    );
+    match stopped {
         None => Ok(()),
-        Some(e) => Err(format!(
-            "{e} (results up to the failure written to {} and {})",
-            csv_path.display(),
-            msg_path.display()
-        )),
+        Some(Stop::Error(e)) => Err(format!("{e} ({written})").into()),
+        Some(Stop::Panic(e)) => Err(Failure {
+            message: format!("internal error: {e} ({written})"),
+            code: 2,
+        }),
+        Some(Stop::Signal(sig)) => Err(Failure {
+            message: format!("stopped by {} ({written})", signal_name(sig)),
+            code: 128 + sig as u8,
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mbsolve_model::IntegratorKind;
 
     #[test]
-    fn integrator_commands_override_or_reset() {
-        let mut cur = IntegratorSettings {
-            error: Some(1e-5),
-            hmax: Some(0.1),
-            ..Default::default()
-        };
-        let cmd = IntegratorSettings {
-            hmax: Some(0.01),
-            ..Default::default()
-        };
-        let _ = apply_integrator(&mut cur, &cmd, false);
-        assert_eq!(cur.error, Some(1e-5));
-        assert_eq!(cur.hmax, Some(0.01));
-        let _ = apply_integrator(&mut cur, &cmd, true);
-        assert_eq!(cur.error, None);
-        assert_eq!(cur.hmax, Some(0.01));
-        assert_eq!(cur.kind, IntegratorKind::Gstiff);
+    fn prefixes_are_reduced_to_file_names() {
+        assert_eq!(bare_prefix("run1", "m"), ("run1".into(), None));
+        for (p, name) in [
+            ("/tmp/x/abs", "abs"),
+            ("../up", "up"),
+            ("a/b/c", "c"),
+            ("..", "m"),
+            ("/", "m"),
+            ("./here", "here"),
+        ] {
+            let (got, note) = bare_prefix(p, "m");
+            assert_eq!(got, name, "{p}");
+            assert_eq!(
+                note.unwrap(),
+                format!("output prefix '{p}' has directory parts: reduced to '{name}' (output goes only into the output directory)")
+            );
+        }
     }
 
-    /// The seeds' HHT example: GSTIFF's default ERROR (1e-3) is inherited by
-    /// INTEGRATOR/HHT without DEFAULT; with DEFAULT HHT's own 1e-5 applies;
-    /// an explicit ERROR always wins.
     #[test]
-    fn error_is_inherited_across_integrators_without_default() {
-        let hht = IntegratorSettings {
-            kind: IntegratorKind::Hht,
-            kind_given: true,
-            ..Default::default()
-        };
-        let mut cur = IntegratorSettings::default();
-        let note = apply_integrator(&mut cur, &hht, false);
-        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-3)));
-        assert_eq!(
-            note.as_deref(),
-            Some("ERROR = 1e-3 inherited from GSTIFF (HHT's own default 1e-5 needs INTEGRATOR/HHT, DEFAULT)")
-        );
-        let mut cur = IntegratorSettings::default();
-        assert_eq!(apply_integrator(&mut cur, &hht, true), None);
-        assert_eq!(cur.error, None, "DEFAULT: HHT's own default applies");
-        let mut cur = IntegratorSettings::default();
-        let explicit = IntegratorSettings {
-            error: Some(1e-4),
-            ..hht
-        };
-        assert_eq!(apply_integrator(&mut cur, &explicit, false), None);
-        assert_eq!(cur.error, Some(1e-4));
-        // INTEGRATOR/ERROR = 1e-6 names no integrator: HHT stays, and
-        // DEFAULT without a name resets HHT to its own defaults.
-        let error_only = IntegratorSettings {
-            error: Some(1e-6),
-            ..Default::default()
-        };
-        assert_eq!(apply_integrator(&mut cur, &error_only, false), None);
-        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-6)));
-        assert_eq!(
-            apply_integrator(&mut cur, &IntegratorSettings::default(), true),
-            None
-        );
-        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, None));
+    fn command_lines_are_told_from_file_names() {
+        assert!(looks_like_command("SIMULATE/DYNAMIC, END = 1, STEPS = 100"));
+        assert!(looks_like_command("integrator/gstiff"));
+        assert!(!looks_like_command("pendulum_run"));
+        assert!(!looks_like_command("results/p1"));
+        assert!(!looks_like_command(""));
+        assert!(looks_like_command("stop"));
+        // Abbreviations of command names, without arguments, are names.
+        assert!(!looks_like_command("k"));
+        assert!(!looks_like_command("sim"));
     }
 }

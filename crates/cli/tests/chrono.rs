@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+    mbsolve_adm::corpus::locate(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// (file suffix, CSV columns, tolerance)

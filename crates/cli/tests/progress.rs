@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::Instant;
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("mbsolve-progress-{}-{name}", std::process::id()));
@@ -70,13 +69,12 @@ fn quiet_silences_the_bar_even_when_forced() {
     assert!(o.stderr.is_empty() && o.stdout.is_empty());
 }
 
+/// Without MBSOLVE_PROGRESS a piped stderr gets no bar whatever the run's
+/// length (the choice is `Show::decide(false, None, false) == Never`, unit
+/// tested in progress.rs; the delay itself is tested on a fake clock).
 #[test]
 fn no_bar_when_stderr_is_piped() {
-    // Long enough (over a second) that a terminal would show the bar.
-    let start = Instant::now();
-    let o = run_pendulum("piped", 1000, None, false);
-    let wall = start.elapsed().as_secs_f64();
-    assert!(wall > 1.0, "the run took {wall} s: too short to test");
+    let o = run_pendulum("piped", 30, None, false);
     assert!(
         o.stderr.is_empty(),
         "{:?}",

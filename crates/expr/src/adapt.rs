@@ -36,6 +36,28 @@ impl TimeFunction for ExprTimeFunction {
     fn eval(&self, t: f64) -> [f64; 3] {
         self.try_eval(t).unwrap_or([f64::NAN; 3])
     }
+    fn explain(&self, t: f64) -> Option<String> {
+        let r = self.try_eval(t);
+        explain(
+            &self.expr,
+            r.as_ref().map(|v| &v[..]).map_err(|e| e.clone()),
+        )
+    }
+}
+
+/// "FUNCTION = text: cause" when `r` is an error or holds a non-finite
+/// value (entry 0) or derivative (the others: SQRT(TIME) at 0 has a finite
+/// value and an infinite slope).
+fn explain(e: &Expr, r: Result<&[f64], EvalError>) -> Option<String> {
+    let cause = match r {
+        Err(err) => err.message,
+        Ok(v) => match v.iter().position(|x| !x.is_finite()) {
+            None => return None,
+            Some(0) => format!("the value is {}", v[0]),
+            Some(k) => format!("a derivative is {} (the value is {})", v[k], v[0]),
+        },
+    };
+    Some(format!("FUNCTION = {}: {cause}", e.source().trim()))
 }
 
 /// A force function of TIME and the kinematic measures the mechanics kernel
@@ -146,6 +168,15 @@ impl StateFunction for ExprStateFunction {
             }
         }
     }
+    fn explain(&self, t: f64, m: &[f64]) -> Option<String> {
+        let mut dm = vec![0.0; m.len()];
+        let r = self.try_eval(t, m, &mut dm).map(|(v, dt)| {
+            let mut all = vec![v, dt];
+            all.extend_from_slice(&dm);
+            all
+        });
+        explain(&self.expr, r.as_deref().map_err(|e| e.clone()))
+    }
 }
 
 /// A GCON function: an expression of TIME and position-level measures
@@ -196,5 +227,8 @@ impl ConstraintFunction for ExprConstraintFunction {
                 f64::NAN
             }
         }
+    }
+    fn explain(&self, t: f64, m: &[f64]) -> Option<String> {
+        self.inner.explain(t, m)
     }
 }

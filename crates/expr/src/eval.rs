@@ -5,6 +5,7 @@ use crate::jet::Jet;
 use crate::names::Builtin;
 use crate::parse::{BinOp, Node};
 use crate::{EvalError, Span};
+use mbsolve_model::readable;
 
 /// Supplies time and measure values (as jets, so the caller chooses which
 /// direction is seeded).
@@ -24,31 +25,81 @@ fn finite(j: Jet, what: &str, span: Span) -> Result<Jet, EvalError> {
     if j.v.is_finite() {
         Ok(j)
     } else {
-        Err(fail(format!("{what} is not finite ({})", j.v), span))
+        Err(fail(
+            format!("{what} is not finite ({})", readable(j.v)),
+            span,
+        ))
     }
 }
 
-pub(crate) fn eval<L: Leaves>(node: &Node, l: &L) -> Result<Jet, EvalError> {
+/// A substituted VARIABLE shared by every VARVAL that reads it: its tree
+/// (reading earlier bodies through [`Node::Var`]) and its id for messages.
+#[derive(Clone, Debug)]
+pub(crate) struct VarBody {
+    pub id: u32,
+    pub node: Node,
+}
+
+/// Evaluate `root` after each shared VARIABLE body once, in order (each
+/// reads only earlier ones), so a VARIABLE read n times costs one
+/// evaluation, and the jets carry exact derivatives through it. An error
+/// inside a body names the VARIABLE.
+pub(crate) fn eval_program<L: Leaves>(
+    root: &Node,
+    bodies: &[VarBody],
+    l: &L,
+) -> Result<Jet, EvalError> {
+    let mut vals = Vec::with_capacity(bodies.len());
+    for b in bodies {
+        let v = eval(&b.node, l, &vals).map_err(|e| EvalError {
+            message: format!("in VARIABLE/{}: {}", b.id, e.message),
+            span: e.span,
+        })?;
+        vals.push(v);
+    }
+    eval(root, l, &vals)
+}
+
+fn apply(op: BinOp, x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
+    Ok(match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::Div => {
+            if y.v == 0.0 {
+                return Err(fail("division by zero", span));
+            }
+            finite(x / y, "quotient", span)?
+        }
+        BinOp::Pow => power(x, y, span)?,
+    })
+}
+
+fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, EvalError> {
+    let eval = |n: &Node, l: &L| eval(n, l, vars);
     Ok(match node {
         Node::Const(v) => Jet::constant(*v),
         Node::Time => l.time(),
         Node::Measure(i) => l.measure(*i)?,
+        Node::Var(k) => *vars
+            .get(*k)
+            .ok_or_else(|| EvalError::new("VARIABLE value missing"))?,
         Node::Neg(a) => -eval(a, l)?,
         Node::Bin { op, a, b, span } => {
             let x = eval(a, l)?;
             let y = eval(b, l)?;
-            match op {
-                BinOp::Add => x + y,
-                BinOp::Sub => x - y,
-                BinOp::Mul => x * y,
-                BinOp::Div => {
-                    if y.v == 0.0 {
-                        return Err(fail("division by zero", *span));
-                    }
-                    finite(x / y, "quotient", *span)?
-                }
-                BinOp::Pow => power(x, y, *span)?,
+            apply(*op, x, y, *span)?
+        }
+        Node::Chain { first, rest } => {
+            let mut acc = eval(first, l)?;
+            for (op, n, span) in rest {
+                acc = apply(*op, acc, eval(n, l)?, *span)?;
             }
+            // a sum of finite terms can still overflow (1e308 + 1e308)
+            if let Some((_, _, span)) = rest.last() {
+                acc = finite(acc, "result", *span)?;
+            }
+            acc
         }
         Node::If(n) => {
             let c = eval(&n[0], l)?;
@@ -61,7 +112,7 @@ pub(crate) fn eval<L: Leaves>(node: &Node, l: &L) -> Result<Jet, EvalError> {
             };
             eval(&n[branch], l)?
         }
-        Node::Call { f, args, span } => call(*f, args, l, *span)?,
+        Node::Call { f, args, span } => call(*f, args, l, vars, *span)?,
     })
 }
 
@@ -72,7 +123,8 @@ fn power(x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
             return Err(fail(
                 format!(
                     "negative number ({}) raised to a non-integer power ({})",
-                    x.v, p
+                    readable(x.v),
+                    readable(p)
                 ),
                 span,
             ));
@@ -88,7 +140,10 @@ fn power(x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
                 return Ok(Jet::constant(0.0));
             }
             return Err(fail(
-                format!("non-positive number ({}) raised to a variable power", x.v),
+                format!(
+                    "non-positive number ({}) raised to a variable power",
+                    readable(x.v)
+                ),
                 span,
             ));
         }
@@ -97,10 +152,16 @@ fn power(x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
     finite(r, "power", span)
 }
 
-fn call<L: Leaves>(f: Builtin, args: &[Node], l: &L, span: Span) -> Result<Jet, EvalError> {
+fn call<L: Leaves>(
+    f: Builtin,
+    args: &[Node],
+    l: &L,
+    vars: &[Jet],
+    span: Span,
+) -> Result<Jet, EvalError> {
     let a = |k: usize| -> Result<Jet, EvalError> {
         match args.get(k) {
-            Some(n) => eval(n, l),
+            Some(n) => eval(n, l, vars),
             None => Err(fail("missing argument", span)),
         }
     };
@@ -113,7 +174,7 @@ fn call<L: Leaves>(f: Builtin, args: &[Node], l: &L, span: Span) -> Result<Jet, 
             let x = a(0)?;
             if !(-1.0..=1.0).contains(&x.v) {
                 return Err(fail(
-                    format!("{name} argument outside [-1, 1] ({})", x.v),
+                    format!("{name} argument outside [-1, 1] ({})", readable(x.v)),
                     span,
                 ));
             }
@@ -151,7 +212,7 @@ fn call<L: Leaves>(f: Builtin, args: &[Node], l: &L, span: Span) -> Result<Jet, 
             let x = a(0)?;
             if x.v <= 0.0 {
                 return Err(fail(
-                    format!("{name} of a non-positive number ({})", x.v),
+                    format!("{name} of a non-positive number ({})", readable(x.v)),
                     span,
                 ));
             }
@@ -164,7 +225,10 @@ fn call<L: Leaves>(f: Builtin, args: &[Node], l: &L, span: Span) -> Result<Jet, 
         Builtin::Sqrt => {
             let x = a(0)?;
             if x.v < 0.0 {
-                return Err(fail(format!("SQRT of a negative number ({})", x.v), span));
+                return Err(fail(
+                    format!("SQRT of a negative number ({})", readable(x.v)),
+                    span,
+                ));
             }
             x.sqrt()
         }
@@ -230,7 +294,11 @@ fn call<L: Leaves>(f: Builtin, args: &[Node], l: &L, span: Span) -> Result<Jet, 
             let h1 = a(4)?;
             if x1.v <= x0.v {
                 return Err(fail(
-                    format!("{name} needs x0 < x1 (x0 = {}, x1 = {})", x0.v, x1.v),
+                    format!(
+                        "{name} needs x0 < x1 (x0 = {}, x1 = {})",
+                        readable(x0.v),
+                        readable(x1.v)
+                    ),
                     span,
                 ));
             }

@@ -86,6 +86,9 @@ pub trait EvalContext {
 pub struct Expr {
     source: String,
     root: parse::Node,
+    /// Substituted VARIABLEs, shared by every VARVAL that reads them
+    /// (empty for a parsed expression; see [`Expr::with_variables`]).
+    vars: Vec<eval::VarBody>,
     measures: Vec<MeasureCall>,
     measure_spans: Vec<Span>,
     reads_time: bool,
@@ -171,6 +174,7 @@ impl Expr {
         Ok(Expr {
             source: source.to_string(),
             root: p.root,
+            vars: Vec::new(),
             measures: p.measures,
             measure_spans: p.measure_spans,
             reads_time: p.reads_time,
@@ -209,8 +213,9 @@ impl Expr {
     }
 
     fn run(&self, t: f64, m: &[f64], seed: Seed) -> Result<Jet, EvalError> {
-        eval::eval(
+        eval::eval_program(
             &self.root,
+            &self.vars,
             &SliceLeaves {
                 t,
                 m,
@@ -237,7 +242,7 @@ impl Expr {
             seed: Seed::None,
             dir: Some((dt, dm)),
         };
-        let j = eval::eval(&self.root, &leaves)?;
+        let j = eval::eval_program(&self.root, &self.vars, &leaves)?;
         Ok([j.v, j.d, j.dd])
     }
 
@@ -335,7 +340,7 @@ impl Expr {
             ctx,
             measures: &self.measures,
         };
-        Ok(eval::eval(&self.root, &leaves)?.v)
+        Ok(eval::eval_program(&self.root, &self.vars, &leaves)?.v)
     }
 }
 

@@ -48,6 +48,16 @@ pub(crate) enum Node {
     },
     /// IF(cond: negative, zero, positive)
     If(Box<[Node; 4]>),
+    /// A left-associative run `first op₁ x₁ op₂ x₂ …` of `+ -` or `* /`,
+    /// evaluated left to right as Fortran does, in one loop: a 1500-term
+    /// sum (legal in Adams) is depth 1, not a 1500-deep tree.
+    Chain {
+        first: Box<Node>,
+        rest: Vec<(BinOp, Node, Span)>,
+    },
+    /// The value of entry k of the expression's shared VARIABLE bodies
+    /// (see `subst`): evaluated once per evaluation, however often read.
+    Var(usize),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -177,6 +187,14 @@ impl<'a> Lexer<'a> {
         let mut value: f64 = text
             .parse()
             .map_err(|_| err(format!("bad number '{text}'"), start, i))?;
+        if !value.is_finite() {
+            // As in every other argument: 1e400 is not silently infinity.
+            return Err(err(
+                format!("number '{text}' is out of range (beyond ±1.8e308)"),
+                start,
+                i,
+            ));
+        }
         let after_alnum = |k: usize| k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_');
         if i < b.len() && (b[i] == b'D' || b[i] == b'd') && !after_alnum(i + 1) {
             value = value.to_radians();
@@ -294,36 +312,59 @@ impl<'a> Parser<'a> {
 
     fn expr(&mut self) -> Res {
         self.enter()?;
-        let mut lhs = self.term()?;
-        loop {
-            let op = match self.tok {
-                Tok::Plus => BinOp::Add,
-                Tok::Minus => BinOp::Sub,
-                _ => break,
-            };
-            let span = self.span;
-            self.advance()?;
-            let rhs = self.term()?;
-            lhs = self.bin(op, lhs, rhs, span)?;
-        }
+        let first = self.term()?;
+        let out = self.chain(
+            first,
+            |t| match t {
+                Tok::Plus => Some(BinOp::Add),
+                Tok::Minus => Some(BinOp::Sub),
+                _ => None,
+            },
+            Self::term,
+        )?;
         self.nesting -= 1;
-        Ok(lhs)
+        Ok(out)
     }
 
     fn term(&mut self) -> Res {
-        let mut lhs = self.unary()?;
-        loop {
-            let op = match self.tok {
-                Tok::Star => BinOp::Mul,
-                Tok::Slash => BinOp::Div,
-                _ => break,
-            };
+        let first = self.unary()?;
+        self.chain(
+            first,
+            |t| match t {
+                Tok::Star => Some(BinOp::Mul),
+                Tok::Slash => Some(BinOp::Div),
+                _ => None,
+            },
+            Self::unary,
+        )
+    }
+
+    /// `first {op operand}` as one [`Node::Chain`] (or `first` alone).
+    fn chain(
+        &mut self,
+        first: (Node, u32),
+        op_of: fn(&Tok) -> Option<BinOp>,
+        operand: fn(&mut Self) -> Res,
+    ) -> Res {
+        let mut rest = Vec::new();
+        let mut depth = first.1;
+        while let Some(op) = op_of(&self.tok) {
             let span = self.span;
             self.advance()?;
-            let rhs = self.unary()?;
-            lhs = self.bin(op, lhs, rhs, span)?;
+            let (n, d) = operand(self)?;
+            depth = depth.max(d);
+            rest.push((op, n, span));
         }
-        Ok(lhs)
+        if rest.is_empty() {
+            return Ok(first);
+        }
+        Ok((
+            Node::Chain {
+                first: Box::new(first.0),
+                rest,
+            },
+            depth + 1,
+        ))
     }
 
     fn unary(&mut self) -> Res {

@@ -1,40 +1,32 @@
-//! Explicit VARIABLEs by substitution: every VARVAL(id) in an expression is
-//! replaced by the compiled tree of VARIABLE/id (recursively), so values and
-//! exact derivatives with respect to time and to the measures the variable
-//! reads flow through the same jets as the rest of the expression. A
-//! variable that depends on itself is an implicit (algebraic) VARIABLE,
-//! which this crate does not solve: it is reported with the chain.
+//! Explicit VARIABLEs by substitution: every VARVAL(id) in an expression
+//! reads the compiled tree of VARIABLE/id, so values and exact derivatives
+//! with respect to time and to the measures the variable reads flow through
+//! the same jets as the rest of the expression. A variable that depends on
+//! itself is an implicit (algebraic) VARIABLE, which this crate does not
+//! solve: it is reported with the chain.
+//!
+//! The substitution is a DAG, not a tree: each VARIABLE reached is compiled
+//! once into the expression's shared bodies and every VARVAL of it becomes a
+//! reference ([`Node::Var`]) evaluated once per evaluation. Forty VARIABLEs,
+//! each `VARVAL(next) + VARVAL(next)`, give forty bodies, not 2⁴⁰ copies.
 
-use crate::parse::{Node, MAX_TREE_DEPTH};
+use crate::eval::VarBody;
+use crate::parse::Node;
 use crate::{Expr, ExprError, MeasureCall, MeasureKind, Span};
 use std::collections::HashMap;
 
-/// Substitution recurses once per nested variable: bounded like the
-/// parser's nesting.
+/// Substitution recurses once per nested variable (VARVAL within VARVAL):
+/// bounded so the recursion cannot exhaust the stack.
 const MAX_VARIABLE_NESTING: usize = 200;
 
 impl Expr {
-    /// This expression with every VARVAL(id) replaced by the expression of
+    /// This expression with every VARVAL(id) reading the expression of
     /// VARIABLE/id from `variables` (id → compiled FUNCTION), recursively.
-    /// Nodes taken from a variable report the span of the VARVAL call they
-    /// replace, so errors point into this expression's text.
+    /// Nodes taken from a variable report the span of the (first) VARVAL
+    /// call of this expression that reaches them, so errors point into this
+    /// expression's text.
     pub fn with_variables(&self, variables: &HashMap<u32, Expr>) -> Result<Expr, ExprError> {
-        let mut inliner = Inliner {
-            variables,
-            done: HashMap::new(),
-            stack: Vec::new(),
-        };
-        let out = inliner.expand(self)?;
-        if depth(&out.root) > MAX_TREE_DEPTH {
-            return Err(ExprError {
-                message: "expression is too long once its VARIABLEs are substituted".into(),
-                span: Span {
-                    start: 0,
-                    end: self.source.len(),
-                },
-            });
-        }
-        Ok(out)
+        Inliner::new(variables, Vec::new()).finish(self)
     }
 
     /// VARIABLE/id of `variables` with its VARVALs substituted; a cycle is
@@ -50,12 +42,7 @@ impl Expr {
                 span: Span::default(),
             });
         };
-        let mut inliner = Inliner {
-            variables,
-            done: HashMap::new(),
-            stack: vec![id],
-        };
-        inliner.expand(v)
+        Inliner::new(variables, vec![id]).finish(v)
     }
 
     /// Ids of the VARIABLEs this expression reads directly (VARVAL).
@@ -65,65 +52,95 @@ impl Expr {
             .filter(|m| m.kind == MeasureKind::Varval)
             .map(|m| m.args.first().copied().unwrap_or(0))
     }
+
+    /// Number of distinct VARIABLE bodies this expression evaluates (each
+    /// once per evaluation).
+    pub fn shared_variables(&self) -> usize {
+        self.vars.len()
+    }
 }
 
 struct Inliner<'a> {
     variables: &'a HashMap<u32, Expr>,
-    /// Variables already substituted.
-    done: HashMap<u32, Expr>,
+    /// VARIABLE id → index of its body in `bodies`.
+    done: HashMap<u32, usize>,
+    /// Bodies in dependency order: each reads only earlier ones.
+    bodies: Vec<VarBody>,
+    /// The result's measure table (shared by the root and every body).
+    measures: Vec<MeasureCall>,
+    spans: Vec<Span>,
+    reads_time: bool,
     /// Variables being substituted (outermost first), for cycle reports.
     stack: Vec<u32>,
 }
 
-/// What a measure slot of the expression being expanded becomes.
-enum Slot {
-    Keep(usize),
-    /// The substituted variable's tree, its slot map into the new table and
-    /// the span of the VARVAL call.
-    Inline(Expr, Vec<usize>, Span),
-}
-
-impl Inliner<'_> {
-    fn expand(&mut self, e: &Expr) -> Result<Expr, ExprError> {
-        let mut measures: Vec<MeasureCall> = Vec::new();
-        let mut spans: Vec<Span> = Vec::new();
-        let mut intern =
-            |call: &MeasureCall, span: Span| match measures.iter().position(|m| m == call) {
-                Some(k) => k,
-                None => {
-                    measures.push(call.clone());
-                    spans.push(span);
-                    measures.len() - 1
-                }
-            };
-        let mut reads_time = e.reads_time;
-        let mut slots = Vec::with_capacity(e.measures.len());
-        for (slot, call) in e.measures.iter().enumerate() {
-            let span = e.measure_span(slot);
-            if call.kind == MeasureKind::Varval {
-                let id = call.args.first().copied().unwrap_or(0);
-                let v = self.variable(id, span)?;
-                reads_time |= v.reads_time;
-                let map = v.measures.iter().map(|c| intern(c, span)).collect();
-                slots.push(Slot::Inline(v, map, span));
-            } else {
-                slots.push(Slot::Keep(intern(call, span)));
-            }
+impl<'a> Inliner<'a> {
+    fn new(variables: &'a HashMap<u32, Expr>, stack: Vec<u32>) -> Self {
+        Inliner {
+            variables,
+            done: HashMap::new(),
+            bodies: Vec::new(),
+            measures: Vec::new(),
+            spans: Vec::new(),
+            reads_time: false,
+            stack,
         }
+    }
+
+    fn finish(mut self, e: &Expr) -> Result<Expr, ExprError> {
+        let root = self.translate(e, None)?;
         Ok(Expr {
             source: e.source.clone(),
-            root: rebuild(&e.root, &slots),
-            measures,
-            measure_spans: spans,
-            reads_time,
+            root,
+            vars: self.bodies,
+            measures: self.measures,
+            measure_spans: self.spans,
+            reads_time: self.reads_time || e.reads_time,
         })
     }
 
-    /// VARIABLE/id with its own VARVALs substituted; errors inside it are
-    /// reported at `span` (the VARVAL call in the expression being expanded).
-    fn variable(&mut self, id: u32, span: Span) -> Result<Expr, ExprError> {
-        if let Some(v) = self.done.get(&id) {
-            return Ok(v.clone());
+    fn intern(&mut self, call: &MeasureCall, span: Span) -> usize {
+        match self.measures.iter().position(|m| m == call) {
+            Some(k) => k,
+            None => {
+                self.measures.push(call.clone());
+                self.spans.push(span);
+                self.measures.len() - 1
+            }
+        }
+    }
+
+    /// `e`'s tree over the shared tables: its VARVAL slots become
+    /// [`Node::Var`] references, its other measures slots of the result's
+    /// table. `at` = the span of the top-level VARVAL call (None for the
+    /// top-level expression itself, whose nodes keep their own spans).
+    fn translate(&mut self, e: &Expr, at: Option<Span>) -> Result<Node, ExprError> {
+        if !e.vars.is_empty() {
+            // Its Var indices point into its own bodies: substitute parsed
+            // expressions only.
+            return Err(ExprError {
+                message: "expression already has its VARIABLEs substituted".into(),
+                span: at.unwrap_or_default(),
+            });
+        }
+        let mut leaves = Vec::with_capacity(e.measures.len());
+        for (slot, call) in e.measures.iter().enumerate() {
+            let span = at.unwrap_or_else(|| e.measure_span(slot));
+            leaves.push(if call.kind == MeasureKind::Varval {
+                let id = call.args.first().copied().unwrap_or(0);
+                Node::Var(self.variable(id, span)?)
+            } else {
+                Node::Measure(self.intern(call, span))
+            });
+        }
+        Ok(rebuild(&e.root, &leaves, at))
+    }
+
+    /// Index of VARIABLE/id's shared body, compiling it on first use;
+    /// errors inside it are reported at `span` (the top-level VARVAL call).
+    fn variable(&mut self, id: u32, span: Span) -> Result<usize, ExprError> {
+        if let Some(k) = self.done.get(&id) {
+            return Ok(*k);
         }
         if let Some(first) = self.stack.iter().position(|x| *x == id) {
             let chain: Vec<String> = self.stack[first..]
@@ -154,83 +171,44 @@ impl Inliner<'_> {
             });
         }
         self.stack.push(id);
-        let out = self.expand(v).map_err(|e| ExprError {
-            message: e.message,
-            span,
-        });
+        let node = self.translate(v, Some(span));
         self.stack.pop();
-        let out = out?;
-        // Bounded here too, so rebuilding never recurses deeper than twice
-        // the parser's limit.
-        if depth(&out.root) > MAX_TREE_DEPTH {
-            return Err(ExprError {
-                message: format!(
-                    "VARIABLE/{id} is too long once its own VARIABLEs are substituted"
-                ),
-                span,
-            });
-        }
-        self.done.insert(id, out.clone());
-        Ok(out)
+        let node = node?;
+        self.reads_time |= v.reads_time;
+        self.bodies.push(VarBody { id, node });
+        let k = self.bodies.len() - 1;
+        self.done.insert(id, k);
+        Ok(k)
     }
 }
 
-fn rebuild(node: &Node, slots: &[Slot]) -> Node {
-    let go = |n: &Node| rebuild(n, slots);
+/// A copy of `node` with measure slot k replaced by `leaves[k]` and, when
+/// `at` is given, every span set to it. Recursion is bounded by the
+/// parser's depth limit (the tree is a parsed one).
+fn rebuild(node: &Node, leaves: &[Node], at: Option<Span>) -> Node {
+    let go = |n: &Node| rebuild(n, leaves, at);
+    let sp = |s: &Span| at.unwrap_or(*s);
     match node {
-        Node::Measure(k) => match &slots[*k] {
-            Slot::Keep(m) => Node::Measure(*m),
-            Slot::Inline(v, map, span) => relabel(&v.root, map, *span),
-        },
+        Node::Measure(k) => leaves.get(*k).cloned().unwrap_or(Node::Measure(*k)),
         Node::Const(c) => Node::Const(*c),
         Node::Time => Node::Time,
+        Node::Var(k) => Node::Var(*k),
         Node::Neg(a) => Node::Neg(Box::new(go(a))),
         Node::Bin { op, a, b, span } => Node::Bin {
             op: *op,
             a: Box::new(go(a)),
             b: Box::new(go(b)),
-            span: *span,
+            span: sp(span),
+        },
+        Node::Chain { first, rest } => Node::Chain {
+            first: Box::new(go(first)),
+            rest: rest.iter().map(|(op, n, s)| (*op, go(n), sp(s))).collect(),
         },
         Node::Call { f, args, span } => Node::Call {
             f: *f,
             args: args.iter().map(go).collect(),
-            span: *span,
+            span: sp(span),
         },
         Node::If(n) => Node::If(Box::new([go(&n[0]), go(&n[1]), go(&n[2]), go(&n[3])])),
-    }
-}
-
-/// A copy of a substituted variable's tree with its measure slots mapped
-/// into the new table and every span set to the VARVAL call's.
-fn relabel(node: &Node, map: &[usize], span: Span) -> Node {
-    let go = |n: &Node| relabel(n, map, span);
-    match node {
-        Node::Measure(k) => Node::Measure(map[*k]),
-        Node::Const(c) => Node::Const(*c),
-        Node::Time => Node::Time,
-        Node::Neg(a) => Node::Neg(Box::new(go(a))),
-        Node::Bin { op, a, b, .. } => Node::Bin {
-            op: *op,
-            a: Box::new(go(a)),
-            b: Box::new(go(b)),
-            span,
-        },
-        Node::Call { f, args, .. } => Node::Call {
-            f: *f,
-            args: args.iter().map(go).collect(),
-            span,
-        },
-        Node::If(n) => Node::If(Box::new([go(&n[0]), go(&n[1]), go(&n[2]), go(&n[3])])),
-    }
-}
-
-/// Tree depth, counted like the parser counts it.
-fn depth(node: &Node) -> u32 {
-    match node {
-        Node::Measure(_) | Node::Const(_) | Node::Time => 0,
-        Node::Neg(a) => 1 + depth(a),
-        Node::Bin { a, b, .. } => 1 + depth(a).max(depth(b)),
-        Node::Call { args, .. } => 1 + args.iter().map(depth).max().unwrap_or(0),
-        Node::If(n) => 1 + n.iter().map(depth).max().unwrap_or(0),
     }
 }

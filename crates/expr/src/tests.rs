@@ -431,8 +431,21 @@ fn time_function_adapter() {
 fn deep_nesting_is_an_error_not_a_crash() {
     let deep = "(".repeat(5000) + "1" + &")".repeat(5000);
     assert_eq!(parse_err(&deep).message, "expression is nested too deeply");
+    // A long sum is legal Adams (issue 11): only nesting is limited. It is
+    // one chain evaluated left to right, so the value is exact.
     let long = vec!["1"; 5000].join("+");
-    assert_eq!(parse_err(&long).message, "expression is too long");
+    assert_eq!(Expr::parse(&long).unwrap().value(0.0, &[]).unwrap(), 5000.0);
+    let terms: Vec<String> = (1..=1500).map(|k| format!("{k}*TIME")).collect();
+    let sum = Expr::parse(&terms.join("-")).unwrap();
+    // 1 − (2 + … + 1500) = 2 − 1500·1501/2, times TIME
+    let slope = 2.0 - 1500.0 * 1501.0 / 2.0;
+    assert_eq!(sum.eval_time(2.0).unwrap(), [2.0 * slope, slope, 0.0]);
+    let product = vec!["1.001"; 3000].join("*");
+    let want = (0..3000).fold(1.0, |acc, _| acc * 1.001);
+    assert_eq!(
+        Expr::parse(&product).unwrap().value(0.0, &[]).unwrap(),
+        want
+    );
     let minus = "-".repeat(5000) + "1";
     assert_eq!(parse_err(&minus).message, "expression is nested too deeply");
 }
@@ -575,8 +588,8 @@ fn variable_cycles_and_unknown_ids_are_reported() {
         err.message,
         "VARIABLEs nested more than 200 deep (VARVAL within VARVAL) are not supported"
     );
-    // Within the nesting bound, a tree grown too deep is refused as well:
-    // each level puts the next VARVAL 8 additions down (150 · 8 > 1000).
+    // Within the nesting bound, depth no longer accumulates: each VARIABLE
+    // is a shared body evaluated on its own (150 levels of 8 additions).
     let deep: std::collections::HashMap<u32, Expr> = (1..=150u32)
         .map(|k| {
             (
@@ -586,14 +599,50 @@ fn variable_cycles_and_unknown_ids_are_reported() {
         })
         .chain(std::iter::once((151, Expr::parse("TIME").unwrap())))
         .collect();
-    match Expr::parse("VARVAL(1)").unwrap().with_variables(&deep) {
-        Err(e) => assert_eq!(
-            e.message,
-            // VARIABLE/25 holds 126 levels: 1008 deep.
-            "VARIABLE/25 is too long once its own VARIABLEs are substituted"
-        ),
-        Ok(_) => panic!("a 1200-deep tree was accepted"),
-    }
+    let e = Expr::parse("VARVAL(1)")
+        .unwrap()
+        .with_variables(&deep)
+        .unwrap();
+    assert_eq!(e.shared_variables(), 151);
+    assert_eq!(e.eval_time(0.5).unwrap(), [1200.5, 1.0, 0.0]);
+}
+
+/// Issue 11: 40 VARIABLEs, each VARVAL(next) + VARVAL(next), used to inline
+/// into 2⁴⁰ copies. Shared, they are 40 bodies evaluated once each, and the
+/// derivatives stay exact: VARIABLE/1 = 2⁴⁰·SIN(DM(1,2)·TIME).
+#[test]
+fn variable_fan_out_is_shared_not_copied() {
+    let mut vars: std::collections::HashMap<u32, Expr> = (1..=40u32)
+        .map(|k| {
+            let f = format!("VARVAL({0}) + VARVAL({0})", k + 1);
+            (k, Expr::parse(&f).unwrap())
+        })
+        .collect();
+    vars.insert(41, Expr::parse("SIN(DM(1,2)*TIME)").unwrap());
+    let e = Expr::parse("VARVAL(1)")
+        .unwrap()
+        .with_variables(&vars)
+        .unwrap();
+    assert_eq!(e.shared_variables(), 41);
+    assert_eq!(e.measures().len(), 1, "DM(1,2) is one shared measure");
+    let (t, d) = (0.3, 1.7);
+    let scale = 2f64.powi(40);
+    let mut dm = [0.0];
+    let (v, dt) = e.eval_with_gradient(t, &[d], &mut dm).unwrap();
+    // Powers of two scale exactly: compare bit for bit.
+    assert_eq!(v, scale * (d * t).sin());
+    assert_eq!(dt, scale * d * (d * t).cos());
+    assert_eq!(dm[0], scale * t * (d * t).cos());
+    // An evaluation error inside a shared body names the VARIABLE.
+    vars.insert(41, Expr::parse("LOG(DM(1,2)*TIME)").unwrap());
+    let e = Expr::parse("VARVAL(1)")
+        .unwrap()
+        .with_variables(&vars)
+        .unwrap();
+    assert_eq!(
+        e.value(0.0, &[d]).unwrap_err().message,
+        "in VARIABLE/41: LOG of a non-positive number (0)"
+    );
 }
 
 #[test]

@@ -1,35 +1,51 @@
-//! The quasi-Newton corrector shared by the BDF integrators (GSTIFF,
-//! WSTIFF): Jacobian evaluation by PATTERN or adaptively (PATTERN = F), LU
-//! reuse across steps with the quasi-Newton scaling for a changed leading
-//! coefficient, the convergence test on weighted corrections plus the
-//! problem's own residual test, and the diagnostic events (seeds:
+//! The quasi-Newton corrector shared by every implicit integrator (GSTIFF,
+//! WSTIFF, HHT/NEWMARK): Jacobian evaluation by PATTERN or adaptively
+//! (PATTERN = F), LU reuse across steps with the quasi-Newton scaling for a
+//! changed leading coefficient, the convergence test on weighted
+//! corrections plus the system's own residual test, the fixed-iteration
+//! variant of the fixed-step option, and the diagnostic events (seeds:
 //! "Correction", "Corrector failures", "Singular matrix").
+//!
+//! The integrator describes one step's nonlinear system through
+//! [`NewtonSystem`]: it evaluates the residual and iteration matrix at its
+//! current iterate, applies a correction to its own unknowns (y and y' for
+//! the BDF family; accelerations, multipliers and the Newmark positions and
+//! velocities for HHT) and returns the correction's weighted norms.
 
+use crate::control::*;
+use crate::error::IntegrationError;
 use crate::events::{Event, Statistics};
-use crate::gstiff::IntegrationError;
-use crate::problem::{class_mask, DaeProblem, ProblemError, VarClass};
+use crate::problem::{class_mask, ProblemError, VarClass};
 use crate::sparse::{SlotAssembler, SparseLu};
 
-/// Jacobian, its factorization and the corrector's memory between steps.
-pub(crate) struct Newton {
-    pub jac: SlotAssembler,
-    pub lu: SparseLu,
-    /// Leading coefficient the Jacobian was formed with.
-    pub jac_c: f64,
-    pub jac_valid: bool,
-    /// Evaluate a new Jacobian at the next iteration.
-    pub force_jacobian: bool,
-    /// A Jacobian was evaluated during the last `correct` call.
-    pub jac_fresh: bool,
-    /// Convergence rate of the last converged step.
-    pub last_rate: f64,
-    pub res: Vec<f64>,
-    /// The last (scaled) correction.
-    pub delta: Vec<f64>,
-    /// A temporary convergence mask (the automatic switch to the MODIFIED
-    /// corrector after an integration restart) and the accepted steps it
-    /// has left.
-    temporary: Option<(Vec<bool>, usize)>,
+/// Weighted max norms of one applied correction.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Norms {
+    /// Over the converging unknowns that are not multipliers.
+    pub primary: f64,
+    /// Over the converging multipliers (0 when none converge).
+    pub multipliers: f64,
+    /// The converging unknown with the largest weighted correction.
+    pub worst: usize,
+}
+
+/// One step's nonlinear system G(x) = 0 around the integrator's iterate.
+pub(crate) trait NewtonSystem {
+    /// The leading coefficient the iteration matrix depends on (BDF: c of
+    /// y' = y'_pred + c·(y − y_pred)); None when the matrix holds
+    /// step-multiplied terms only (HHT) and is reused as is.
+    fn coefficient(&self) -> Option<f64>;
+    /// G at the current iterate.
+    fn residual(&mut self, out: &mut [f64]) -> Result<(), ProblemError>;
+    /// ∂G/∂x at the current iterate (the caller brackets begin/finish).
+    fn jacobian(&mut self, asm: &mut SlotAssembler) -> Result<(), ProblemError>;
+    /// x += d; the weighted norms of d over the unknowns where `converge`.
+    fn apply(&mut self, d: &[f64], converge: &[bool]) -> Norms;
+    /// Extra convergence test on the residual of the last iteration (e.g.
+    /// position constraints within a tight absolute tolerance).
+    fn residual_acceptable(&self, res: &[f64]) -> bool;
+    fn describe_equation(&self, i: usize) -> String;
+    fn describe_unknown(&self, i: usize) -> String;
 }
 
 /// What one corrector solve needs from its integrator.
@@ -37,14 +53,31 @@ pub(crate) struct Step<'a> {
     /// Time of the new step and its size.
     pub tn: f64,
     pub h: f64,
-    /// Leading coefficient: y' = y'_pred + c·(y − y_pred).
-    pub c: f64,
     pub maxit: usize,
     pub pattern: &'a [bool],
-    /// Variables whose corrections must converge.
+    /// Unknowns whose corrections must converge.
     pub conv_mask: &'a [bool],
-    /// Error weights (absolute tolerance per variable).
-    pub weights: &'a [f64],
+}
+
+/// Jacobian, its factorization and the corrector's memory between steps.
+pub(crate) struct Newton {
+    jac: SlotAssembler,
+    lu: SparseLu,
+    /// Leading coefficient the Jacobian was formed with.
+    jac_c: Option<f64>,
+    jac_valid: bool,
+    /// Evaluate a new Jacobian at the next iteration.
+    pub force_jacobian: bool,
+    /// A Jacobian was evaluated during the last `correct` call.
+    pub jac_fresh: bool,
+    /// Convergence rate of the last converged step.
+    last_rate: f64,
+    res: Vec<f64>,
+    delta: Vec<f64>,
+    /// A temporary convergence mask (the automatic switch to the MODIFIED
+    /// corrector after an integration restart) and the accepted steps it
+    /// has left.
+    temporary: Option<(Vec<bool>, usize)>,
 }
 
 impl Newton {
@@ -52,15 +85,20 @@ impl Newton {
         Newton {
             jac: SlotAssembler::new(n),
             lu: SparseLu::new(),
-            jac_c: 0.0,
+            jac_c: None,
             jac_valid: false,
             force_jacobian: true,
             jac_fresh: false,
-            last_rate: 0.7,
+            last_rate: NEWTON_INITIAL_RATE,
             res: vec![0.0; n],
             delta: vec![0.0; n],
             temporary: None,
         }
+    }
+
+    /// (numeric, symbolic) factorizations so far.
+    pub fn factorizations(&self) -> (u64, u64) {
+        (self.lu.factorizations, self.lu.symbolic_factorizations)
     }
 
     /// Converge only the unknowns whose class is in `converge` for the
@@ -97,82 +135,99 @@ impl Newton {
         })
     }
 
-    /// ∂G/∂y + c ∂G/∂y' at (tn, y, y').
-    pub fn evaluate_jacobian<P: DaeProblem>(
+    /// Evaluate and factor the iteration matrix; false (and a
+    /// singular-matrix event naming the dependent equation) when singular.
+    fn refresh<S: NewtonSystem>(
         &mut self,
-        problem: &mut P,
-        tn: f64,
-        y: &[f64],
-        yp: &[f64],
-        c: f64,
+        sys: &mut S,
+        s: &Step,
         stats: &mut Statistics,
-    ) -> Result<(), ProblemError> {
+        events: &mut Vec<Event>,
+    ) -> Result<bool, IntegrationError> {
         loop {
             self.jac.begin();
-            problem.jacobian(tn, y, yp, c, &mut self.jac)?;
+            sys.jacobian(&mut self.jac)
+                .map_err(|e| IntegrationError::failure(s.tn, e.0))?;
             if self.jac.finish() {
                 break;
             }
         }
         stats.jacobian_evaluations += 1;
-        self.jac_c = c;
-        Ok(())
-    }
-
-    /// Factor the current Jacobian; false (and a singular-matrix event
-    /// naming the dependent equation) when it is singular.
-    pub fn factor<P: DaeProblem>(
-        &mut self,
-        problem: &P,
-        tn: f64,
-        h: f64,
-        events: &mut Vec<Event>,
-    ) -> bool {
+        self.jac_c = sys.coefficient();
+        self.force_jacobian = false;
+        self.jac_fresh = true;
         match self.lu.factor(&self.jac) {
             Ok(refactored) => {
                 if refactored {
-                    events.push(Event::SymbolicRefactorization { t: tn });
+                    events.push(Event::SymbolicRefactorization { t: s.tn });
                 }
                 self.jac_valid = true;
-                true
+                Ok(true)
             }
             Err(_) => {
                 self.jac_valid = false;
-                events.push(self.singular_event(problem, tn, h, None));
-                false
+                events.push(self.singular_event(sys, s, None));
+                Ok(false)
             }
         }
     }
 
-    fn singular_event<P: DaeProblem>(
+    fn singular_event<S: NewtonSystem>(
         &self,
-        problem: &P,
-        tn: f64,
-        h: f64,
+        sys: &S,
+        s: &Step,
         nonfinite: Option<usize>,
     ) -> Event {
         Event::SingularMatrix {
-            t: tn,
-            h,
+            t: s.tn,
+            h: s.h,
             variable: self.jac.describe_singular(
                 nonfinite,
-                |r| problem.describe_equation(r),
-                |c| problem.describe_variable(c),
+                |r| sys.describe_equation(r),
+                |c| sys.describe_unknown(c),
             ),
         }
     }
 
-    /// Iterate from the prediction in (y, y'): each correction d gives
-    /// y += d, y' += c·d, acc += d. Ok(true) = converged; Ok(false) = the
-    /// corrector failed (event emitted) and the caller reduces the step.
-    #[allow(clippy::too_many_arguments)]
-    pub fn correct<P: DaeProblem>(
+    /// One corrector iteration's residual and linear solve into `delta`,
+    /// scaled for a Jacobian formed with another leading coefficient
+    /// (quasi-Newton, as LSODE and DASSL do, so a step-size change is not
+    /// overshot). Ok(false): singular (event emitted).
+    fn solve<S: NewtonSystem>(
         &mut self,
-        problem: &mut P,
+        sys: &mut S,
         s: &Step,
-        y: &mut [f64],
-        yp: &mut [f64],
-        acc: &mut [f64],
+        stats: &mut Statistics,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, IntegrationError> {
+        sys.residual(&mut self.res)
+            .map_err(|e| IntegrationError::failure(s.tn, e.0))?;
+        stats.residual_evaluations += 1;
+        stats.corrector_iterations += 1;
+        for (d, r) in self.delta.iter_mut().zip(&self.res) {
+            *d = -r;
+        }
+        if let Err(e) = self.lu.solve(&mut self.delta) {
+            self.jac_valid = false;
+            events.push(self.singular_event(sys, s, Some(e.row)));
+            return Ok(false);
+        }
+        if let (Some(c), Some(cj)) = (sys.coefficient(), self.jac_c) {
+            if c != cj {
+                let cfac = 2.0 / (1.0 + c / cj);
+                self.delta.iter_mut().for_each(|d| *d *= cfac);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Iterate from the prediction held by `sys`. Ok(true) = converged;
+    /// Ok(false) = the corrector failed (event emitted) and the caller
+    /// reduces the step.
+    pub fn correct<S: NewtonSystem>(
+        &mut self,
+        sys: &mut S,
+        s: &Step,
         stats: &mut Statistics,
         events: &mut Vec<Event>,
     ) -> Result<bool, IntegrationError> {
@@ -181,124 +236,129 @@ impl Newton {
             Some((m, _)) => m.as_slice(),
             None => s.conv_mask,
         };
-        let result = self.iterate(problem, s, mask, y, yp, acc, stats, events);
+        let result = self.iterate(sys, s, mask, stats, events);
         self.temporary = temporary;
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn iterate<P: DaeProblem>(
+    fn iterate<S: NewtonSystem>(
         &mut self,
-        problem: &mut P,
+        sys: &mut S,
         s: &Step,
-        conv_mask: &[bool],
-        y: &mut [f64],
-        yp: &mut [f64],
-        acc: &mut [f64],
+        mask: &[bool],
         stats: &mut Statistics,
         events: &mut Vec<Event>,
     ) -> Result<bool, IntegrationError> {
-        let (tn, c, n) = (s.tn, s.c, y.len());
-        acc.iter_mut().for_each(|v| *v = 0.0);
-        let pattern_all_false = s.pattern.iter().all(|p| !p);
-        // A Jacobian evaluated during this step (no second re-evaluation
-        // for slow convergence).
-        let mut fresh = false;
+        let adaptive = s.pattern.iter().all(|p| !p);
         self.jac_fresh = false;
+        let mut prev = Norms::default();
         let mut prev_norm: f64 = 0.0;
         let mut rate = self.last_rate;
-        let perr = |e: ProblemError| IntegrationError::failure(tn, e.0);
+        let mut worst = 0;
         for it in 0..s.maxit {
-            let want = if pattern_all_false {
+            let want = if adaptive {
                 // Adaptive: also when the leading coefficient moved far
                 // from the one the Jacobian was formed with.
-                let drift = c / self.jac_c;
-                self.force_jacobian || !self.jac_valid || !(0.75..=1.33).contains(&drift)
+                let drifted = match (sys.coefficient(), self.jac_c) {
+                    (Some(c), Some(cj)) => !NEWTON_COEFFICIENT_DRIFT.contains(&(c / cj)),
+                    _ => false,
+                };
+                self.force_jacobian || !self.jac_valid || drifted
             } else {
                 s.pattern[it % s.pattern.len()] || self.force_jacobian || !self.jac_valid
             };
-            if want {
-                fresh = true;
-                self.jac_fresh = true;
-                self.evaluate_jacobian(problem, tn, y, yp, c, stats)
-                    .map_err(perr)?;
-                self.force_jacobian = false;
-                if !self.factor(problem, tn, s.h, events) {
-                    return Ok(false);
-                }
-            }
-            problem.residual(tn, y, yp, &mut self.res).map_err(perr)?;
-            stats.residual_evaluations += 1;
-            stats.corrector_iterations += 1;
-            for i in 0..n {
-                self.delta[i] = -self.res[i];
-            }
-            if let Err(e) = self.lu.solve(&mut self.delta) {
-                self.jac_valid = false;
-                events.push(self.singular_event(problem, tn, s.h, Some(e.row)));
+            if want && !self.refresh(sys, s, stats, events)? {
                 return Ok(false);
             }
-            // A Jacobian formed with another c: scale the correction
-            // (quasi-Newton, as LSODE and DASSL do) so a step-size change
-            // is not overshot.
-            let cfac = if self.jac_c != c {
-                2.0 / (1.0 + c / self.jac_c)
-            } else {
-                1.0
-            };
-            let mut norm: f64 = 0.0;
-            for i in 0..n {
-                let d = self.delta[i] * cfac;
-                self.delta[i] = d;
-                y[i] += d;
-                yp[i] += c * d;
-                acc[i] += d;
-                if conv_mask[i] {
-                    norm = norm.max(d.abs() / s.weights[i]);
-                }
+            if !self.solve(sys, s, stats, events)? {
+                return Ok(false);
             }
+            let norms = sys.apply(&self.delta, mask);
+            worst = norms.worst;
+            let norm = norms.primary.max(norms.multipliers);
+            let (mut rate_primary, mut rate_multipliers) = (rate, rate);
             if it > 0 {
-                rate = (0.2 * rate).max(norm / prev_norm.max(1e-300));
+                rate = (NEWTON_RATE_MEMORY * rate).max(norm / prev_norm.max(TINY_NORM));
+                rate_primary = norms.primary / prev.primary.max(TINY_NORM);
+                rate_multipliers = norms.multipliers / prev.multipliers.max(TINY_NORM);
             }
-            let small = norm * (1.5 * rate).min(1.0) <= 0.1 || norm <= 1e-3;
-            if small && problem.residual_acceptable(&self.res) {
+            let converged = |x: f64, r: f64| {
+                x * (NEWTON_RATE_FACTOR * r).min(1.0) <= NEWTON_CONVERGED || x <= NEWTON_NEGLIGIBLE
+            };
+            // Multiplier corrections that stall at a round-off floor while
+            // everything else converged are noise (see NEWTON_STALL_RATE_*;
+            // with a reused Jacobian only if they do not shrink at all, as
+            // slow progress there means a stale matrix).
+            let stall = if self.jac_fresh {
+                NEWTON_STALL_RATE_FRESH
+            } else {
+                NEWTON_STALL_RATE_REUSED
+            };
+            let noise_floor = it > 0
+                && norms.multipliers > 0.0
+                && converged(norms.primary, rate_primary)
+                && rate_multipliers >= stall;
+            if (converged(norm, rate) || noise_floor) && sys.residual_acceptable(&self.res) {
                 self.last_rate = rate;
                 return Ok(true);
             }
-            if it >= 2 && rate > 2.0 {
+            if it >= NEWTON_DIVERGENCE_ITERATION && rate > NEWTON_DIVERGENCE_RATE {
                 break;
             }
             // PATTERN = F (adaptive): a reused Jacobian whose convergence
             // rate predicts no convergence within MAXIT is re-evaluated now
             // rather than after a corrector failure.
-            if pattern_all_false && it > 0 && !fresh {
+            if adaptive && it > 0 && !self.jac_fresh {
                 let left = (s.maxit - it - 1) as i32;
-                if rate >= 0.9 || norm * rate.powi(left.max(0)) > 0.1 {
+                if rate >= NEWTON_REEVALUATION_RATE
+                    || norm * rate.powi(left.max(0)) > NEWTON_CONVERGED
+                {
                     self.force_jacobian = true;
-                    fresh = true;
                 }
             }
+            prev = norms;
             prev_norm = norm;
         }
-        problem.residual(tn, y, yp, &mut self.res).map_err(perr)?;
+        sys.residual(&mut self.res)
+            .map_err(|e| IntegrationError::failure(s.tn, e.0))?;
         stats.residual_evaluations += 1;
-        let eq = (0..n)
+        let eq = (0..self.res.len())
             .max_by(|&a, &b| self.res[a].abs().total_cmp(&self.res[b].abs()))
             .unwrap_or(0);
-        let var = (0..n)
-            .filter(|&i| conv_mask[i])
-            .max_by(|&a, &b| {
-                (self.delta[a].abs() / s.weights[a])
-                    .total_cmp(&(self.delta[b].abs() / s.weights[b]))
-            })
-            .unwrap_or(0);
         events.push(Event::CorrectorFailure {
-            t: tn,
+            t: s.tn,
             h: s.h,
             iterations: s.maxit,
-            equation: problem.describe_equation(eq),
-            variable: problem.describe_variable(var),
+            equation: sys.describe_equation(eq),
+            variable: sys.describe_unknown(worst),
         });
         Ok(false)
+    }
+
+    /// Fixed-step option: exactly `s.maxit` iterations without a
+    /// convergence test, the Jacobian evaluated where PATTERN says (and on
+    /// the first iteration if none is valid or its coefficient changed).
+    /// Ok(false) = singular matrix (event emitted).
+    pub fn correct_fixed<S: NewtonSystem>(
+        &mut self,
+        sys: &mut S,
+        s: &Step,
+        stats: &mut Statistics,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, IntegrationError> {
+        self.jac_fresh = false;
+        for it in 0..s.maxit {
+            let stale = it == 0 && sys.coefficient() != self.jac_c;
+            let want =
+                s.pattern[it % s.pattern.len()] || self.force_jacobian || !self.jac_valid || stale;
+            if want && !self.refresh(sys, s, stats, events)? {
+                return Ok(false);
+            }
+            if !self.solve(sys, s, stats, events)? {
+                return Ok(false);
+            }
+            sys.apply(&self.delta, s.conv_mask);
+        }
+        Ok(true)
     }
 }

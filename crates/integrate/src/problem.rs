@@ -64,6 +64,9 @@ pub trait DaeProblem {
 
 /// A DAE integrator as the analysis driver sees it (GSTIFF, WSTIFF, …):
 /// advance to output times, expose the solution and the diagnostics.
+///
+/// HHT/NEWMARK (second-order problems) present y = [q; u] and
+/// y' = [u; a] (length 2·nq), and their λ through `multipliers`.
 pub trait DaeIntegrator {
     /// Take steps until t = tout exactly.
     fn advance_to(&mut self, tout: f64) -> Result<(), crate::IntegrationError>;
@@ -103,4 +106,71 @@ pub trait DaeIntegrator {
     fn interpolate(&self, _t: f64, _y: &mut [f64], _yp: &mut [f64]) -> bool {
         false
     }
+    /// The multipliers at `time()` where they are unknowns of their own
+    /// (HHT/NEWMARK's λ); None where they are part of y.
+    fn multipliers(&self) -> Option<&[f64]> {
+        None
+    }
+}
+
+/// A second-order index-3 system: n coordinates q (with u = q̇, a = q̈) and
+/// m algebraic rows with multipliers λ.
+pub trait SecondOrderProblem {
+    /// Number of coordinates n.
+    fn nq(&self) -> usize;
+    /// Number of algebraic rows (multipliers) m.
+    fn nm(&self) -> usize;
+    /// R(q, u, a, λ, t) = M(q) a + F(q, u, λ, t) into `out` (length n); R must
+    /// be linear in a.
+    fn body_residual(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError>;
+    /// `scale`·Φ(q, t) into `out` (length m). A row that only pins its
+    /// multiplier (e.g. a deactivated redundant equation) gives λ_k, unscaled.
+    fn constraint_residual(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        lam: &[f64],
+        scale: f64,
+        out: &mut [f64],
+    ) -> Result<(), ProblemError>;
+    /// Iteration matrix into `asm` (the caller brackets it with begin/finish),
+    /// the same (row, col) sequence on every call:
+    /// rows 0..n: cq ∂R/∂q + cu ∂R/∂u + ca ∂R/∂a in columns 0..n and ∂R/∂λ in
+    /// columns n..n+m; rows n..n+m: ∂Φ/∂q in columns 0..n, and 1 at (n+k, n+k)
+    /// for rows that pin their multiplier.
+    #[allow(clippy::too_many_arguments)]
+    fn jacobian(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        cq: f64,
+        cu: f64,
+        ca: f64,
+        asm: &mut SlotAssembler,
+    ) -> Result<(), ProblemError>;
+    /// Absolute tolerance the unscaled Φ must meet when the corrector
+    /// converges (infinite = no extra test).
+    fn constraint_tolerance(&self) -> f64 {
+        f64::INFINITY
+    }
+    /// Called with each accepted position vector q(t). Return false when the
+    /// problem's structure no longer fits it (see `DaeProblem::structure_holds`).
+    fn structure_holds(&mut self, _t: f64, _q: &[f64]) -> bool {
+        true
+    }
+    /// Name of coordinate i ("PART/2 x").
+    fn describe_coordinate(&self, i: usize) -> String;
+    /// Name of equation i: body equation for i < n, algebraic row i − n.
+    fn describe_equation(&self, i: usize) -> String;
 }

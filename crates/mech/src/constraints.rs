@@ -82,6 +82,14 @@ fn general_measure(m: &GeneralMeasure, poses: &[Option<Pose>; 2], hess: bool) ->
     }
 }
 
+/// The values of a GCON's measures at `poses` (for diagnosis).
+pub(crate) fn general_values(measures: &[GeneralMeasure], poses: &[Option<Pose>; 2]) -> Vec<f64> {
+    measures
+        .iter()
+        .map(|m| general_measure(m, poses, false).val)
+        .collect()
+}
+
 /// Φ = f(m(q), t) by the chain rule: ∇Φ = Σ fᵢ∇mᵢ,
 /// ∇²Φ = Σ fᵢ∇²mᵢ + Σ fᵢⱼ∇mᵢ∇mⱼᵀ, Φ_qt = Σ fᵢₜ∇mᵢ.
 fn general(

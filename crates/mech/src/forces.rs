@@ -74,7 +74,7 @@ struct MeasureValue {
 pub(crate) fn build(sys: &System) -> Result<Vec<ForceElement>, ModelError> {
     let mut out = Vec::new();
     for f in &sys.model.forces {
-        let e = ElementRef::Force(f.id);
+        let e = f.element();
         let (i, j) = (*sys.marker(f.i), *sys.marker(f.j));
         let bodies = [i.body, j.body];
         let slot_of = |id: u32| -> Result<(MarkerFrame, usize), ModelError> {
@@ -332,7 +332,84 @@ struct LocalForce {
     ju: Hess,
 }
 
+/// f(t, m(q, u)) with ∇_q f and ∇_u f by the chain rule over the measures;
+/// the buffers hold one entry per measure.
+#[allow(clippy::too_many_arguments)]
+fn chain_rule(
+    f: &dyn StateFunction,
+    measures: &[SlotMeasure],
+    poses: &[Option<Pose>; 2],
+    ul: &Grad,
+    t: f64,
+    vals: &mut [f64],
+    dm: &mut [f64],
+    mv: &mut [Option<MeasureValue>],
+) -> (f64, Grad, Grad) {
+    for (k, m) in measures.iter().enumerate() {
+        let v = m.eval(poses, ul);
+        vals[k] = v.val;
+        mv[k] = Some(v);
+    }
+    let (val, _dt) = f.eval(t, vals, dm);
+    let mut gq = Grad::zeros();
+    let mut gu = Grad::zeros();
+    for (v, d) in mv.iter().flatten().zip(dm.iter()) {
+        gq += v.gq * *d;
+        gu += v.gu * *d;
+    }
+    (val, gq, gu)
+}
+
+/// A distance below this fraction of the markers' distance from the
+/// origin (at least 1 model length unit) is a coincidence: the unit vector
+/// I − J is then rounding noise or 0/0.
+const COINCIDENT: f64 = 1e-12;
+
 impl ForceElement {
+    /// Why this element gives a non-finite force at (q, u, t), or None:
+    /// coincident markers of a force directed along I − J, a measure that
+    /// is not finite, or the function's own explanation.
+    pub fn diagnose(&self, q: &[f64], u: &[f64], t: f64) -> Option<String> {
+        let bodies = self.bodies();
+        let poses = [bodies[0].map(|b| pose(q, b)), bodies[1].map(|b| pose(q, b))];
+        let ul = gather(&bodies, u);
+        if let Direction::Conjugate(Conjugate::Distance) = self.direction {
+            let xi = origin(&self.i, 0, &poses).val;
+            let xj = origin(&self.j, 1, &poses).val;
+            let scale = xi.norm().max(xj.norm()).max(1.0);
+            if (xi - xj).norm() <= COINCIDENT * scale {
+                return Some(format!(
+                    "its markers I (MARKER/{}) and J (MARKER/{}) coincide, so the direction of the translational force (from J to I) is undefined",
+                    self.i.id, self.j.id
+                ));
+            }
+        }
+        let Law::Function { f, measures } = &self.law else {
+            return None;
+        };
+        let mut vals = Vec::with_capacity(measures.len());
+        for (k, m) in measures.iter().enumerate() {
+            let v = m.eval(&poses, &ul).val;
+            if !v.is_finite() {
+                return Some(format!(
+                    "measure {} of its FUNCTION ({:?}) is {v}",
+                    k + 1,
+                    m.kind
+                ));
+            }
+            vals.push(v);
+        }
+        let mut dm = vec![0.0; vals.len()];
+        let (v, dt) = f.eval(t, &vals, &mut dm);
+        if v.is_finite() && dt.is_finite() && dm.iter().all(|d| d.is_finite()) {
+            return None;
+        }
+        Some(
+            f.explain(t, &vals)
+                .unwrap_or_else(|| format!("its function value is {v}")),
+        )
+    }
+
     fn bodies(&self) -> [Option<usize>; 2] {
         [self.i.body, self.j.body]
     }
@@ -353,26 +430,38 @@ impl ForceElement {
                 (f, -m.grad * *k - (m.hess * ul) * *c, -m.grad * *c)
             }
             Law::Function { f, measures } => {
-                // Up to a handful of measures: fixed stack buffers, no allocation.
-                const MAXM: usize = 16;
-                let n = measures.len().min(MAXM);
-                let mut vals = [0.0; MAXM];
-                let mut dm = [0.0; MAXM];
-                let mut gq = Grad::zeros();
-                let mut gu = Grad::zeros();
-                let mut mv: [Option<MeasureValue>; MAXM] = Default::default();
-                for (k, m) in measures.iter().take(n).enumerate() {
-                    let v = m.eval(poses, ul);
-                    vals[k] = v.val;
-                    mv[k] = Some(v);
+                // Usually a handful of measures: stack buffers, no
+                // allocation; any number beyond that on the heap (issue 11:
+                // they used to be cut at 16 without a word).
+                const ON_STACK: usize = 16;
+                let n = measures.len();
+                if n <= ON_STACK {
+                    let mut vals = [0.0; ON_STACK];
+                    let mut dm = [0.0; ON_STACK];
+                    let mut mv: [Option<MeasureValue>; ON_STACK] = Default::default();
+                    chain_rule(
+                        f.as_ref(),
+                        measures,
+                        poses,
+                        ul,
+                        t,
+                        &mut vals[..n],
+                        &mut dm[..n],
+                        &mut mv[..n],
+                    )
+                } else {
+                    let mut mv: Vec<Option<MeasureValue>> = (0..n).map(|_| None).collect();
+                    chain_rule(
+                        f.as_ref(),
+                        measures,
+                        poses,
+                        ul,
+                        t,
+                        &mut vec![0.0; n],
+                        &mut vec![0.0; n],
+                        &mut mv,
+                    )
                 }
-                let (val, _dt) = f.eval(t, &vals[..n], &mut dm[..n]);
-                for k in 0..n {
-                    let v = mv[k].as_ref().unwrap();
-                    gq += v.gq * dm[k];
-                    gu += v.gu * dm[k];
-                }
-                (val, gq, gu)
             }
         }
     }

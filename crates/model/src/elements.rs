@@ -305,6 +305,19 @@ pub struct Force {
     pub kind: ForceKind,
 }
 
+impl Force {
+    /// The element as a statement names it: SPRINGDAMPER/id or SFORCE/id.
+    /// Ids are unique per statement type (Adams), so SPRINGDAMPER/1 and
+    /// SFORCE/1 are two elements.
+    pub fn element(&self) -> crate::ElementRef {
+        match self.kind {
+            ForceKind::TranslationalSpringDamper { .. }
+            | ForceKind::RotationalSpringDamper { .. } => crate::ElementRef::Springdamper(self.id),
+            _ => crate::ElementRef::Force(self.id),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RequestKind {
     Displacement,

@@ -15,6 +15,12 @@ use std::fmt;
 /// derivatives.
 pub trait TimeFunction: Send + Sync + fmt::Debug {
     fn eval(&self, t: f64) -> [f64; 3];
+    /// Why the value at `t` is not finite ("FUNCTION = LOG(TIME): LOG of a
+    /// non-positive number (0)"), for messages; None when it is finite or
+    /// the function cannot say.
+    fn explain(&self, _t: f64) -> Option<String> {
+        None
+    }
 }
 
 /// Kinematic measures a state function may depend on. Markers by id; `None`
@@ -57,6 +63,10 @@ pub trait StateFunction: Send + Sync + fmt::Debug {
     /// Value at time `t` and measure values `m`; writes ∂f/∂mᵢ into `dm`
     /// (same length as `m`) and returns (f, ∂f/∂t).
     fn eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> (f64, f64);
+    /// Why the value at (t, m) is not finite, as [`TimeFunction::explain`].
+    fn explain(&self, _t: f64, _m: &[f64]) -> Option<String> {
+        None
+    }
 }
 
 /// A constraint function of time and position-level measures (GCON):
@@ -69,6 +79,10 @@ pub trait ConstraintFunction: Send + Sync + fmt::Debug {
     /// entries: ∂f/∂mᵢ, then ∂f/∂t) and `hess` ((k + 1)², row-major, same
     /// order).
     fn eval2(&self, t: f64, m: &[f64], grad: &mut [f64], hess: &mut [f64]) -> f64;
+    /// Why the value at (t, m) is not finite, as [`TimeFunction::explain`].
+    fn explain(&self, _t: f64, _m: &[f64]) -> Option<String> {
+        None
+    }
 }
 
 /// A `TimeFunction` from a closure returning value and derivatives.

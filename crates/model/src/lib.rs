@@ -135,7 +135,9 @@ pub enum ElementRef {
     Marker(Id),
     Joint(Id),
     Motion(Id),
+    /// An SFORCE.
     Force(Id),
+    Springdamper(Id),
     Request(Id),
     Gcon(Id),
     Jprim(Id),
@@ -149,12 +151,42 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Marker(i) => write!(f, "MARKER/{i}"),
             ElementRef::Joint(i) => write!(f, "JOINT/{i}"),
             ElementRef::Motion(i) => write!(f, "MOTION/{i}"),
-            ElementRef::Force(i) => write!(f, "FORCE/{i}"),
+            ElementRef::Force(i) => write!(f, "SFORCE/{i}"),
+            ElementRef::Springdamper(i) => write!(f, "SPRINGDAMPER/{i}"),
             ElementRef::Request(i) => write!(f, "REQUEST/{i}"),
             ElementRef::Gcon(i) => write!(f, "GCON/{i}"),
             ElementRef::Jprim(i) => write!(f, "JPRIM/{i}"),
             ElementRef::Variable(i) => write!(f, "VARIABLE/{i}"),
         }
+    }
+}
+
+/// A number for a message: plain when it reads well (0.04, 2, 1500),
+/// scientific otherwise (1e300 is not printed as 301 digits), with at most
+/// 6 significant digits.
+pub fn readable(v: f64) -> String {
+    let a = v.abs();
+    if v == 0.0 || (1e-4..1e6).contains(&a) {
+        let s = format!("{:.6}", v);
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        // keep 6 significant digits for small values
+        if a < 1.0 && v != 0.0 {
+            let sig = format!("{:.5e}", v).parse::<f64>().unwrap_or(v);
+            return format!("{sig}");
+        }
+        s.to_string()
+    } else if v.is_finite() {
+        let s = format!("{:.5e}", v);
+        // 1.50000e300 → 1.5e300
+        match s.split_once('e') {
+            Some((m, e)) => {
+                let m = m.trim_end_matches('0').trim_end_matches('.');
+                format!("{m}e{e}")
+            }
+            None => s,
+        }
+    } else {
+        format!("{v}")
     }
 }
 
@@ -183,5 +215,23 @@ impl Model {
         let m = self.marker(id)?;
         let p = self.part(m.part)?;
         Some(m.placement.in_frame(&p.placement))
+    }
+}
+
+#[cfg(test)]
+mod readable_tests {
+    use super::readable;
+
+    #[test]
+    fn numbers_in_messages_read_well() {
+        assert_eq!(readable(5.0), "5");
+        assert_eq!(readable(0.04), "0.04");
+        assert_eq!(readable(-2.5), "-2.5");
+        assert_eq!(readable(1e300), "1e300");
+        assert_eq!(readable(1.5e-7), "1.5e-7");
+        assert_eq!(readable(123456.0), "123456");
+        assert_eq!(readable(1.0 / 3.0), "0.333333");
+        assert_eq!(readable(f64::INFINITY), "inf");
+        assert_eq!(readable(0.0), "0");
     }
 }

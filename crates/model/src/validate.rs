@@ -36,6 +36,43 @@ fn err(model: &Model, e: ElementRef, message: String) -> ModelError {
     }
 }
 
+/// Relative slack of the triangle-inequality check: IP values are often
+/// written with three significant digits, so a thin rod or a flat plate
+/// (Izz = Ixx + Iyy exactly in theory: IP = 0.333, 0.333, 0.667) may exceed
+/// the bound by 0.15 % through rounding alone. 1 % keeps those and still
+/// rejects a wrong tensor (IP = 1, 1, 5).
+const TRIANGLE_SLACK: f64 = 1e-2;
+
+/// The principal moments of a real body satisfy I₁ ≤ I₂ + I₃ for every
+/// ordering (I₁ + I₂ − I₃ = 2∫z² dm ≥ 0). A positive-definite tensor can
+/// still violate it (IP = 1, 1, 5), which no mass distribution has.
+fn triangle_violation(i: &crate::Inertia) -> Option<String> {
+    let diagonal = i.ixy == 0.0 && i.ixz == 0.0 && i.iyz == 0.0;
+    let (m, names) = if diagonal {
+        ([i.ixx, i.iyy, i.izz], ["Ixx", "Iyy", "Izz"])
+    } else {
+        let ev = i.matrix().symmetric_eigenvalues();
+        let mut m = [ev[0], ev[1], ev[2]];
+        m.sort_by(f64::total_cmp);
+        (m, ["I1", "I2", "I3"])
+    };
+    for k in 0..3 {
+        let (a, b) = ((k + 1) % 3, (k + 2) % 3);
+        if m[k] > (m[a] + m[b]) * (1.0 + TRIANGLE_SLACK) {
+            let what = if diagonal { "" } else { "principal moments: " };
+            return Some(format!(
+                "inertia violates the triangle inequality ({what}{} = {} > {} + {} = {}): no body has these moments",
+                names[k],
+                crate::readable(m[k]),
+                names[a],
+                names[b],
+                crate::readable(m[a] + m[b])
+            ));
+        }
+    }
+    None
+}
+
 /// Check that the model can be assembled: ids unique and resolvable, masses
 /// and inertias physical, joints between two different parts, motions on
 /// joints that have the driven degree of freedom.
@@ -78,6 +115,9 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz
                 ),
             ));
+        }
+        if let Some(msg) = triangle_violation(&p.inertia) {
+            return Err(err(model, e, msg));
         }
         if let Some(cm) = p.cm {
             match model.marker(cm) {
@@ -255,9 +295,9 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
     }
     let mut seen = HashSet::new();
     for f in &model.forces {
-        let e = ElementRef::Force(f.id);
-        if !seen.insert(f.id) {
-            return Err(err(model, e, "duplicate force id".into()));
+        let e = f.element();
+        if !seen.insert(e) {
+            return Err(err(model, e, "duplicate id".into()));
         }
         marker_part(e, f.i, "I")?;
         marker_part(e, f.j, "J")?;
@@ -550,7 +590,7 @@ mod tests {
         torque(&mut m);
         assert_eq!(
             validate(&m).unwrap_err().to_string(),
-            "FORCE/1: a ROTATIONAL action-reaction SFORCE needs the z axes of I (MARKER/20) and J (MARKER/10) parallel and pointed the same way; they are 28.647890 degrees apart"
+            "SFORCE/1: a ROTATIONAL action-reaction SFORCE needs the z axes of I (MARKER/20) and J (MARKER/10) parallel and pointed the same way; they are 28.647890 degrees apart"
         );
         // Turned about the common z axis only: accepted.
         let mut m = base();

@@ -4,6 +4,7 @@
 
 use crate::formulation::{constraint_tolerance, equation_name};
 use crate::linear::{Block, Kkt};
+use crate::output::{output_count, FrameOutput};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{validate, Family};
@@ -37,6 +38,13 @@ pub enum SolverError {
     /// A static or quasi-static solution failed; the best configuration
     /// reached was kept.
     Statics(String),
+    /// The output path stopped the analysis at the frame at `t` (a
+    /// failing request: that frame was not written; a stop request: it
+    /// was); `reason` says which, with the time.
+    Stopped {
+        t: f64,
+        reason: String,
+    },
 }
 
 impl fmt::Display for SolverError {
@@ -49,6 +57,7 @@ impl fmt::Display for SolverError {
                 write!(f, "dynamic analysis failed at t = {t:.6e}: {message}")
             }
             SolverError::Statics(s) => write!(f, "{s}"),
+            SolverError::Stopped { reason, .. } => write!(f, "{reason}"),
         }
     }
 }
@@ -59,12 +68,14 @@ impl std::error::Error for SolverError {}
 pub struct Simulation {
     pub sys: System,
     pub state: Frame,
+    /// The output frames kept in memory: all of them while
+    /// `output.retain` (the default), else only the last one.
     pub frames: Vec<Frame>,
     pub log: Vec<String>,
     pub stats: Vec<(String, Statistics, f64)>,
-    /// Called with the time of each output frame as the kinematic,
-    /// dynamic and quasi-static analyses write it (e.g. a progress bar).
-    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Where each output frame goes as an analysis computes it (a sink,
+    /// the progress hook, the stop flag): `FrameOutput::emit`.
+    pub output: FrameOutput,
     /// Reports for the terminal as well as the message log (e.g. the Real
     /// Time Index of a fixed-step run).
     pub reports: Vec<String>,
@@ -104,7 +115,7 @@ impl Simulation {
             frames: Vec::new(),
             log,
             stats: Vec::new(),
-            progress: None,
+            output: FrameOutput::default(),
             reports: Vec::new(),
             ic_done: false,
         })
@@ -149,6 +160,11 @@ impl Simulation {
         q0: &[f64],
         u0: &[f64],
     ) -> Result<(), SolverError> {
+        // A NaN or inf from an element is named here, not as a singular
+        // matrix after the solve (issue 11).
+        if let Some(cause) = self.sys.diagnose_non_finite(q0, u0, t) {
+            return Err(SolverError::Assembly(cause));
+        }
         let mut q = self.assemble_positions(t, q0)?;
         if self.violated_inactive(t, &q).is_some() && self.recheck_redundancy(t, &q) {
             q = self.assemble_positions(t, q0)?;
@@ -237,6 +253,33 @@ impl Simulation {
         ))
     }
 
+    /// Emit one output frame through `self.output` (kept in
+    /// `self.frames` when retaining); Err when the output path stops the
+    /// analysis.
+    pub(crate) fn emit_frame(&mut self, frame: Frame) -> Result<(), SolverError> {
+        if self
+            .output
+            .emit(&self.sys, &self.log, frame, &mut self.frames)
+        {
+            Ok(())
+        } else {
+            Err(self.output.take_stop().unwrap_or(SolverError::Stopped {
+                t: self.state.t,
+                reason: "output stopped".into(),
+            }))
+        }
+    }
+
+    /// `emit_frame` for frames that are not analysis output times (the
+    /// initial conditions, a static equilibrium): the progress hook, which
+    /// follows an analysis from its start to END, is not called.
+    pub(crate) fn emit_frame_unreported(&mut self, frame: Frame) -> Result<(), SolverError> {
+        let progress = self.output.progress.take();
+        let emitted = self.emit_frame(frame);
+        self.output.progress = progress;
+        emitted
+    }
+
     pub(crate) fn output_times(
         &self,
         end: f64,
@@ -249,15 +292,7 @@ impl Simulation {
                 "SIMULATE: END = {end} must be after the current time {t0}"
             )));
         }
-        let n = match (steps, dtout) {
-            (Some(s), _) if s > 0 => s,
-            (None, Some(d)) if d > 0.0 => ((end - t0) / d - 1e-9).ceil().max(1.0) as u64,
-            _ => {
-                return Err(SolverError::Settings(
-                    "SIMULATE: give STEPS > 0 or DTOUT > 0".into(),
-                ))
-            }
-        };
+        let n = output_count(t0, end, steps, dtout)?;
         let dt = match (steps, dtout) {
             (Some(_), _) => (end - t0) / n as f64,
             (None, Some(d)) => d,
@@ -270,8 +305,8 @@ impl Simulation {
         if !self.ic_done {
             self.initial_conditions()?;
         }
-        if self.frames.is_empty() {
-            self.frames.push(self.state.clone());
+        if self.output.written == 0 {
+            self.emit_frame_unreported(self.state.clone())?;
         }
         Ok(())
     }
@@ -309,10 +344,7 @@ impl Simulation {
                 .collect();
             let u0: Vec<f64> = (0..s.u.len()).map(|i| s.u[i] + dt * s.a[i]).collect();
             self.solve_configuration(t, &q0, &u0)?;
-            self.frames.push(self.state.clone());
-            if let Some(report) = self.progress.as_mut() {
-                report(t);
-            }
+            self.emit_frame(self.state.clone())?;
         }
         self.log.push(format!(
             "kinematic analysis to t = {end}: {:.3} s wall clock",
@@ -350,7 +382,7 @@ impl Simulation {
         let mut max_local = 0.0f64;
         let (mut yi, mut ypi) = (Vec::new(), Vec::new());
         let start = Instant::now();
-        let mut new_frames = Vec::with_capacity(times.len());
+        let mut new_frames = Vec::new();
         let mut failure = None;
         let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
         let mut inconsistent_outputs = 0usize;
@@ -427,8 +459,13 @@ impl Simulation {
                 if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a, project) {
                     inconsistent_outputs += 1;
                 }
-                emit(&mut new_frames, &mut self.progress, frame);
                 next += 1;
+                if !self
+                    .output
+                    .emit(&self.sys, &self.log, frame, &mut new_frames)
+                {
+                    break;
+                }
             }
             let stats = integ.statistics();
             let events = integ.take_events();
@@ -490,7 +527,14 @@ impl Simulation {
         if let Some(last) = new_frames.last() {
             self.state = last.clone();
         }
-        self.frames.extend(new_frames);
+        if self.output.retain {
+            self.frames.extend(new_frames);
+        } else if !new_frames.is_empty() {
+            self.frames = new_frames;
+        }
+        // A stop from the output path ends the integration loop like the
+        // last output time does; it is the failure to report.
+        let failure = failure.or_else(|| self.output.take_stop());
         match failure {
             None => Ok(stats),
             Some(e) => {
@@ -519,10 +563,17 @@ impl Simulation {
         fixed: bool,
         drift: Option<(usize, f64)>,
     ) -> Result<bool, SolverError> {
-        let Some((e, t, q, u)) = stop else {
+        let Some((mut e, t, q, u)) = stop else {
             return Ok(false);
         };
         let failure = e.kind == StopKind::Failure;
+        // Name the element whose function went non-finite (issue 11).
+        if let Some(cause) = failure
+            .then(|| self.sys.diagnose_non_finite(&q, &u, e.t))
+            .flatten()
+        {
+            e.message = format!("{cause} ({})", e.message);
+        }
         if fixed && failure {
             // No restarts with the fixed-step option (seeds).
             return Err(SolverError::Integration {
@@ -690,16 +741,6 @@ const MODIFIED_STEPS_AFTER_RESTART: usize = 10;
 impl RestartGuard {
     fn may_retry_failure(&self, t: f64) -> bool {
         self.last_t != Some(t)
-    }
-}
-
-/// Every output frame of a dynamic analysis leaves through here: kept,
-/// and reported to the progress callback.
-fn emit(out: &mut Vec<Frame>, progress: &mut Option<Box<dyn FnMut(f64) + Send>>, frame: Frame) {
-    let t = frame.t;
-    out.push(frame);
-    if let Some(report) = progress.as_mut() {
-        report(t);
     }
 }
 

@@ -14,18 +14,17 @@
 //! integrate the same equations in second-order form (`second_order.rs`).
 
 use crate::analysis::Frame;
-use crate::hht_adapter::HhtAdapter;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, Gstiff, IntegrationError, ProblemError, SlotAssembler, VarClass, Wstiff,
+    BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
+    Wstiff,
 };
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::{CorrectorKind, Formulation};
 
-/// The integrator interface the driver uses (see `hht_adapter`: becomes
-/// `mbsolve_integrate::DaeIntegrator` when `Hht` implements it).
-pub use crate::hht_adapter::WithMultipliers as Integrator;
+/// The integrator interface the driver uses.
+pub use mbsolve_integrate::DaeIntegrator as Integrator;
 
 /// What the analysis driver needs of a formulation.
 pub trait DaeFormulation: Sync {
@@ -237,7 +236,15 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
                 let problem = self.second.insert(problem);
-                Ok(Box::new(HhtAdapter::new(problem, p.clone(), s)?))
+                Ok(Box::new(Hht::new(
+                    problem,
+                    p.clone(),
+                    s.t,
+                    &s.q,
+                    &s.u,
+                    &s.a,
+                    &s.lambda,
+                )?))
             }
         }
     }

@@ -6,11 +6,12 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
+pub mod commands;
 pub mod formulation;
 pub mod functions;
-pub mod hht_adapter;
 pub mod linear;
 pub mod models;
+pub mod output;
 pub mod redundancy;
 pub mod requests;
 pub mod rti_report;
@@ -20,4 +21,5 @@ pub mod si2;
 pub mod statics;
 
 pub use analysis::{Frame, Simulation, SolverError};
+pub use output::{FrameOutput, FrameSink, MAX_OUTPUT_STEPS};
 pub use statics::{Compliance, StaticMethod, StaticReport, StaticSettings};

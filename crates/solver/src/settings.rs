@@ -214,12 +214,10 @@ const GSTIFF: Args = BDF.with(FIXED_STEP).with(&[Adaptivity]);
 /// CONSTANT_BDF: the step is HMAX, so HINIT and HMIN would be ignored.
 const CONSTANT_BDF: Args = BDF.without(&[Hinit, Hmin]);
 /// KMAX is accepted and ignored by HHT/NEWMARK (constant order; SPEC §2).
-const HHT: Args = COMMON.with(FIXED_STEP).with(&[Adaptivity, Alpha]);
-const NEWMARK: Args = COMMON.with(&[Adaptivity, Beta, Gamma]);
-/// INTERPOLATE for HHT/NEWMARK waits for the step skeleton in `integrate`
-/// (the temporary `hht_adapter` cannot interpolate).
-const HHT_NOT_YET: &[Arg] = &[Interpolate];
-
+const HHT: Args = COMMON
+    .with(FIXED_STEP)
+    .with(&[Adaptivity, Interpolate, Alpha]);
+const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
 macro_rules! pair {
     ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
         pair!($kind, $form, $family, $args, $hmin, &[], false)
@@ -254,16 +252,8 @@ pub const PAIRS: &[Pair] = &[
         &[],
         true
     ),
-    pair!(Hht, I3, Hht, HHT, MachinePrecision, HHT_NOT_YET, false),
-    pair!(
-        Newmark,
-        I3,
-        Hht,
-        NEWMARK,
-        MachinePrecision,
-        HHT_NOT_YET,
-        false
-    ),
+    pair!(Hht, I3, Hht, HHT, MachinePrecision),
+    pair!(Newmark, I3, Hht, NEWMARK, MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
@@ -301,6 +291,9 @@ pub struct Plan {
     pub method: MethodParams,
     /// CORRECTOR as given or its default (ORIGINAL).
     pub corrector: CorrectorKind,
+    /// INTERPOLATE = ON (forced off by the fixed-step option, seeds): step
+    /// past output times and interpolate.
+    pub interpolate: bool,
     /// Notes for the message log (arguments the seeds say are ignored).
     pub notes: Vec<String>,
 }
@@ -339,7 +332,7 @@ impl Plan {
         s.fixed.map(|_| s.hinit)
     }
     pub fn interpolate(&self) -> bool {
-        matches!(&self.method, MethodParams::Bdf(p) if p.interpolate)
+        self.interpolate
     }
 
     /// One line for the message log with the effective values.
@@ -358,14 +351,7 @@ impl Plan {
         } = self.shared();
         // HHT/NEWMARK: their coefficients first; BDF: KMAX and INTERPOLATE.
         let (coeffs, kmax) = match &self.method {
-            MethodParams::Bdf(p) => (
-                String::new(),
-                format!(
-                    ", KMAX = {}, INTERPOLATE = {}",
-                    p.kmax,
-                    if p.interpolate { "ON" } else { "OFF" }
-                ),
-            ),
+            MethodParams::Bdf(p) => (String::new(), format!(", KMAX = {}", p.kmax)),
             MethodParams::Hht(p) if self.pair.kind == IntegratorKind::Newmark => (
                 format!(", BETA = {}, GAMMA = {}", p.beta, p.gamma),
                 String::new(),
@@ -387,7 +373,8 @@ impl Plan {
                 f.maxerr
             ),
             None => format!(
-                "dynamic analysis: {kind}, {form}{coeffs}, ERROR = {error:e}, HMAX = {hmax:e}, HMIN = {hmin:e}, HINIT = {hinit:e}{kmax}, MAXIT = {maxit}, PATTERN = {}, CORRECTOR = {}, ADAPTIVITY = {adaptivity:e}",
+                "dynamic analysis: {kind}, {form}{coeffs}, ERROR = {error:e}, HMAX = {hmax:e}, HMIN = {hmin:e}, HINIT = {hinit:e}{kmax}, INTERPOLATE = {}, MAXIT = {maxit}, PATTERN = {}, CORRECTOR = {}, ADAPTIVITY = {adaptivity:e}",
+                if self.interpolate { "ON" } else { "OFF" },
                 fmt_pattern(pattern),
                 corrector_name(self.corrector)
             ),
@@ -611,6 +598,7 @@ impl Checker<'_> {
             pair,
             method,
             corrector,
+            interpolate: s.interpolate == Some(true) && s.fixit.is_none(),
             notes,
         })
     }
@@ -627,8 +615,10 @@ impl Checker<'_> {
         let hmin = match (s.hmin, pair.hmin) {
             (Some(h), _) => h,
             (None, HminDefault::MicroHmax) => 1e-6 * hmax.min(dtout),
+            // Relative to the step range: HMAX, or the output step when
+            // INTERPOLATE = ON leaves HMAX unlimited.
             (None, HminDefault::MachinePrecision) if pair.family == Family::Hht => {
-                f64::EPSILON * hmax.max(1.0)
+                f64::EPSILON * if hmax.is_finite() { hmax } else { dtout }.max(1.0)
             }
             (None, HminDefault::MachinePrecision) => f64::EPSILON,
         };
@@ -1004,13 +994,12 @@ mod tests {
             }),
             "INTEGRATOR: HRATIO applies only to the fixed-step option (give FIXIT)"
         );
-        assert_eq!(
-            refused(IntegratorSettings {
-                interpolate: Some(true),
-                ..kind(IntegratorKind::Hht)
-            }),
-            "INTEGRATOR: INTERPOLATE is not supported yet with HHT"
-        );
+        // INTERPOLATE = ON runs with HHT too (no HMAX limit by default).
+        let p = hht(&IntegratorSettings {
+            interpolate: Some(true),
+            ..kind(IntegratorKind::Hht)
+        });
+        assert_eq!(p.hmax, f64::INFINITY);
     }
 
     #[test]

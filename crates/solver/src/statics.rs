@@ -612,7 +612,9 @@ impl Simulation {
             a: vec![0.0; n],
             lambda: lam.to_vec(),
         };
-        self.frames.push(self.state.clone());
+        // The statics failure is the error to report, even if the output
+        // path also stops here.
+        let _ = self.emit_frame_unreported(self.state.clone());
         self.log.push(format!("ERROR: {message}"));
         SolverError::Statics(message)
     }
@@ -630,7 +632,7 @@ impl Simulation {
         let n = q.len();
         let zeros = vec![0.0; n];
         self.solve_configuration(t, q, &zeros)?;
-        self.frames.push(Frame {
+        self.emit_frame_unreported(Frame {
             t,
             q: self.state.q.clone(),
             u: zeros.clone(),
@@ -638,8 +640,7 @@ impl Simulation {
             lambda: lam
                 .map(<[f64]>::to_vec)
                 .unwrap_or_else(|| self.state.lambda.clone()),
-        });
-        Ok(())
+        })
     }
 }
 

@@ -514,13 +514,13 @@ fn constant_bdf_fixed_step_variable_order() {
 /// (1) With the same HMAX = 0.01 and outputs every 0.1 s, ON and OFF take
 /// the same steps but for the landings: the reconciled outputs satisfy
 /// |Φ| < 1e-12 (the interpolant alone is off by 5e-10 here, 3.5e-6 with
-/// the default HMAX) and differ from OFF's by less than ERROR (measured 2.6e-9 at
-/// ERROR = 1e-5). (2) With the defaults (HMAX = output step when OFF, no
+/// the default HMAX) and differ from OFF's by less than 10·ERROR (measured
+/// 1.2e-5 at ERROR = 1e-5). (2) With the defaults (HMAX = output step when OFF, no
 /// limit when ON) and outputs every 5 ms, ON takes far fewer steps (129 vs
 /// 437 measured) with |Φ| < 1e-12 at every output.
 #[test]
 fn interpolate_on_reconciles_and_saves_steps() {
-    interpolate_run(mbsolve_model::IntegratorKind::Gstiff, 1e-5);
+    interpolate_run(mbsolve_model::IntegratorKind::Gstiff, 1e-4);
 }
 
 /// The same with WSTIFF, whose interpolant is DASSL's divided-difference
@@ -530,11 +530,11 @@ fn interpolate_on_with_wstiff() {
     interpolate_run(mbsolve_model::IntegratorKind::Wstiff, 1e-4);
 }
 
-/// `max_dev`: bound on |ON − OFF| at the same HMAX. GSTIFF's two runs
-/// differ only at the landings (1e-5 = ERROR; measured 2.6e-9); WSTIFF's
-/// OFF run also reshapes the steps before an output (two equal steps
-/// instead of a sliver), so its sequences differ more (1e-4; measured
-/// 4.4e-5) while both stay as close to the tight reference.
+/// `max_dev`: bound on |ON − OFF| at the same HMAX. The OFF run reshapes
+/// the steps before an output (two equal steps instead of a sliver or of a
+/// landing step beyond HMAX), so the sequences differ (1e-4; measured
+/// 1.2e-5 GSTIFF, 4.4e-5 WSTIFF) while both stay as close to the tight
+/// reference.
 fn interpolate_run(kind: mbsolve_model::IntegratorKind, max_dev: f64) {
     let run = |interpolate: bool, hmax: Option<f64>, dtout: f64| {
         let mut sim = Simulation::new(&models::four_bar()).unwrap();

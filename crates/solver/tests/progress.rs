@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 fn recorder(sim: &mut Simulation) -> Arc<Mutex<Vec<f64>>> {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s = seen.clone();
-    sim.progress = Some(Box::new(move |t| s.lock().unwrap().push(t)));
+    sim.output.progress = Some(Box::new(move |t| s.lock().unwrap().push(t)));
     seen
 }
 

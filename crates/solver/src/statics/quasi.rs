@@ -186,9 +186,9 @@ impl Simulation {
         let mut iterations = first.iterations;
         let mut jacobians = first.iterations;
         let mut imbalance = first.imbalance;
-        let frames_before = self.frames.len();
-        if self.frames.is_empty() {
-            self.frames.push(static_frame(t0, &first.q, &first.lam));
+        let frames_before = self.output.written;
+        if self.output.written == 0 {
+            self.emit_frame_unreported(static_frame(t0, &first.q, &first.lam))?;
         }
         let q_end = match params {
             None => {
@@ -198,26 +198,23 @@ impl Simulation {
                     iterations += eq.iterations;
                     jacobians += eq.iterations;
                     imbalance = imbalance.max(eq.imbalance);
-                    self.frames.push(static_frame(t, &eq.q, &eq.lam));
-                    if let Some(report) = self.progress.as_mut() {
-                        report(t);
-                    }
+                    self.emit_frame(static_frame(t, &eq.q, &eq.lam))?;
                     (q, lam) = (eq.q, eq.lam);
                 }
                 q
             }
             Some(b) => {
-                let (its, jacs, imb) = self.fim_d(&p, b, &times, t0, first.q, first.lam)?;
+                // FIM_D holds back the last output: seed comment 8 polishes
+                // it with FIM_S before it is written.
+                let (its, jacs, imb, last) = self.fim_d(&p, b, &times, t0, first.q, first.lam)?;
                 iterations += its;
                 jacobians += jacs;
                 imbalance = imbalance.max(imb);
-                // Seed comment 8: FIM_S at the last step.
-                let last = self.frames.pop().expect("FIM_D wrote the outputs");
                 let eq = self.fim_s(&p, last.t, &last.q, &last.lambda)?;
                 iterations += eq.iterations;
                 jacobians += eq.iterations;
                 imbalance = imbalance.max(eq.imbalance);
-                self.frames.push(static_frame(last.t, &eq.q, &eq.lam));
+                self.emit_frame(static_frame(last.t, &eq.q, &eq.lam))?;
                 eq.q
             }
         };
@@ -234,13 +231,14 @@ impl Simulation {
             iterations,
             jacobians,
             imbalance,
-            frames: self.frames.len() - frames_before,
+            frames: self.output.written - frames_before,
         })
     }
 
     /// FIM_D over the output times from the static solution (q, λ) at t0;
-    /// returns the corrector and FIM_S iterations, the Jacobian evaluations
-    /// and the largest force imbalance at the outputs.
+    /// returns the corrector and FIM_S iterations, the Jacobian evaluations,
+    /// the largest force imbalance at the outputs and the last output's
+    /// frame, which is not emitted (the caller polishes it first).
     fn fim_d(
         &mut self,
         p: &StaticParams,
@@ -249,8 +247,9 @@ impl Simulation {
         t0: f64,
         q: Vec<f64>,
         lam: Vec<f64>,
-    ) -> Result<(usize, usize, f64), SolverError> {
+    ) -> Result<(usize, usize, f64, Frame), SolverError> {
         let n = q.len();
+        let mut held = None;
         let mut imbalance = 0.0f64;
         let mut r = vec![0.0; n];
         self.log.push(format!(
@@ -284,7 +283,7 @@ impl Simulation {
             let mut problem = QuasiStaticProblem::new(&self.sys, p);
             let mut integ = Gstiff::new(&mut problem, params.clone(), t, &y0, &yp0);
             let mut failure = None;
-            let mut frames = Vec::new();
+            let mut stopped = None;
             while idx < times.len() {
                 match integ.advance_to(times[idx]) {
                     Ok(()) => {
@@ -296,11 +295,17 @@ impl Simulation {
                         let z = &r0;
                         self.sys.body_residual(&q, z, z, &lam, t, &mut r);
                         imbalance = r.iter().fold(imbalance, |a, v| a.max(v.abs()));
-                        frames.push(static_frame(t, &q, &lam));
-                        if let Some(report) = self.progress.as_mut() {
-                            report(t);
-                        }
+                        let frame = static_frame(t, &q, &lam);
                         idx += 1;
+                        if idx == times.len() {
+                            held = Some(frame);
+                        } else if !self
+                            .output
+                            .emit(&self.sys, &self.log, frame, &mut self.frames)
+                        {
+                            stopped = self.output.take_stop();
+                            break;
+                        }
                     }
                     Err(e) => {
                         failure = Some(e);
@@ -314,7 +319,6 @@ impl Simulation {
             drop(integ);
             iterations += stats.corrector_iterations as usize;
             jacobians += stats.jacobian_evaluations as usize;
-            self.frames.extend(frames);
             self.log.extend(events.iter().map(|e| e.to_string()));
             let wall = start.elapsed().as_secs_f64();
             self.log.push(format!(
@@ -322,6 +326,9 @@ impl Simulation {
             ));
             self.stats
                 .push(("quasi-static (FIM_D)".into(), stats, wall));
+            if let Some(e) = stopped {
+                return Err(e);
+            }
             if let Some(e) = failure {
                 let tk = times[idx];
                 self.log.push(format!(
@@ -331,9 +338,11 @@ impl Simulation {
                 iterations += eq.iterations;
                 jacobians += eq.iterations;
                 imbalance = imbalance.max(eq.imbalance);
-                self.frames.push(static_frame(tk, &eq.q, &eq.lam));
-                if let Some(report) = self.progress.as_mut() {
-                    report(tk);
+                let frame = static_frame(tk, &eq.q, &eq.lam);
+                if idx + 1 == times.len() {
+                    held = Some(frame);
+                } else {
+                    self.emit_frame(frame)?;
                 }
                 (t, q, lam) = (tk, eq.q, eq.lam);
                 match fb.path_derivative(&self.sys, &q, &lam, t, p.stability) {
@@ -343,6 +352,8 @@ impl Simulation {
                 idx += 1;
             }
         }
-        Ok((iterations, jacobians, imbalance))
+        let last =
+            held.ok_or_else(|| SolverError::Statics("FIM_D: no output was computed".into()))?;
+        Ok((iterations, jacobians, imbalance, last))
     }
 }

@@ -1,0 +1,39 @@
+//! Where the third-party Adams corpus (`shared/corpus`, see its SOURCES.md)
+//! lives, for the tests that read it. CI clones the repository with
+//! `shared/` beside it; a developer's worktree may sit deeper, so every
+//! ancestor of the crate is tried. A test that needs the corpus must fail
+//! when it is missing (issue 12 item 6), so this returns an error message to
+//! panic with rather than an `Option` to skip on.
+
+use std::path::{Path, PathBuf};
+
+/// Environment variable that overrides the search.
+pub const CORPUS_ENV: &str = "MBSOLVE_CORPUS";
+
+/// The corpus directory: `$MBSOLVE_CORPUS` if set, else the first
+/// `shared/corpus` found in `start` or one of its ancestors.
+pub fn locate(start: &Path) -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os(CORPUS_ENV) {
+        let dir = PathBuf::from(dir);
+        return if dir.is_dir() {
+            Ok(dir)
+        } else {
+            Err(format!(
+                "{CORPUS_ENV} = {} is not a directory: point it at the shared Adams corpus",
+                dir.display()
+            ))
+        };
+    }
+    let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
+    start
+        .ancestors()
+        .map(|a| a.join("shared").join("corpus"))
+        .find(|c| c.is_dir())
+        .ok_or_else(|| {
+            format!(
+                "the shared Adams corpus was not found: no shared/corpus in {} or any \
+                 directory above it; clone the repository with shared/ beside it or set {CORPUS_ENV}",
+                start.display()
+            )
+        })
+}

@@ -1,0 +1,503 @@
+//! Adams command semantics: how INTEGRATOR and EQUILIBRIUM commands merge
+//! into the current settings, and how a command sequence (SIMULATE,
+//! INTEGRATOR, EQUILIBRIUM) runs on a `Simulation`. The front ends (the
+//! CLI, tests) only choose the commands and where the output goes.
+
+use crate::analysis::{Simulation, SolverError};
+use mbsolve_model::{Command, IntegratorSettings, OutputSpec, SimulateMode, StaticSettings};
+use std::fmt::Write as _;
+
+/// An argument the command gives replaces the current one.
+fn over<T: Clone>(cur: &mut Option<T>, new: &Option<T>) {
+    if new.is_some() {
+        cur.clone_from(new);
+    }
+}
+
+/// Apply an INTEGRATOR command to the current settings: DEFAULT resets to
+/// the defaults first; otherwise every argument given overrides. The
+/// integrator kind is always the command's (GSTIFF when it names none).
+/// Without DEFAULT, a command that changes the integrator and gives no
+/// ERROR inherits the effective ERROR of the previous one (seeds: GSTIFF's
+/// 1e-3 carries over to INTEGRATOR/HHT unless DEFAULT is given); the
+/// returned note says so for the message log.
+pub fn apply_integrator(
+    current: &mut IntegratorSettings,
+    new: &IntegratorSettings,
+    default: bool,
+) -> Option<String> {
+    // Destructured without `..`: a field added to IntegratorSettings must
+    // be merged here before this compiles.
+    let IntegratorSettings {
+        kind,
+        kind_given,
+        formulation,
+        error,
+        hmax,
+        hmin,
+        hinit,
+        kmax,
+        maxit,
+        pattern,
+        corrector,
+        adaptivity,
+        interpolate,
+        fixit,
+        hratio,
+        maxerr,
+        alpha,
+        beta,
+        gamma,
+        origin,
+    } = new;
+    let mut note = None;
+    // A command that names no integrator keeps the current one.
+    let kind = if *kind_given { *kind } else { current.kind };
+    if default {
+        *current = IntegratorSettings {
+            kind,
+            ..Default::default()
+        };
+    } else if kind != current.kind && current.error.is_none() && error.is_none() {
+        let inherited = current.kind.default_error();
+        current.error = Some(inherited);
+        if inherited != kind.default_error() {
+            note = Some(format!(
+                "ERROR = {inherited:e} inherited from {} ({}'s own default {:e} needs INTEGRATOR/{}, DEFAULT)",
+                current.kind.name(),
+                kind.name(),
+                kind.default_error(),
+                kind.name()
+            ));
+        }
+    }
+    current.kind = kind;
+    current.kind_given |= *kind_given;
+    over(&mut current.formulation, formulation);
+    over(&mut current.error, error);
+    over(&mut current.hmax, hmax);
+    over(&mut current.hmin, hmin);
+    over(&mut current.hinit, hinit);
+    over(&mut current.kmax, kmax);
+    over(&mut current.maxit, maxit);
+    over(&mut current.pattern, pattern);
+    over(&mut current.corrector, corrector);
+    over(&mut current.adaptivity, adaptivity);
+    over(&mut current.interpolate, interpolate);
+    over(&mut current.fixit, fixit);
+    over(&mut current.hratio, hratio);
+    over(&mut current.maxerr, maxerr);
+    over(&mut current.alpha, alpha);
+    over(&mut current.beta, beta);
+    over(&mut current.gamma, gamma);
+    // A range error then names the latest command that set the arguments.
+    over(&mut current.origin, origin);
+    note
+}
+
+/// Apply an EQUILIBRIUM command to the static settings: DEFAULT resets
+/// first; every argument given overrides (TLIMIT and ALIMIT included, as in
+/// the `.adm` statement; their ranges are checked when the analysis runs).
+pub fn apply_equilibrium(current: &mut StaticSettings, new: &StaticSettings, default: bool) {
+    // Destructured without `..`, as in `apply_integrator`.
+    let StaticSettings {
+        method,
+        max_ke_tol,
+        max_dq_tol,
+        max_num_iter,
+        max_imbalance,
+        max_error,
+        stability,
+        compliance_delta,
+        tlimit,
+        alimit,
+        origin,
+    } = new;
+    if default {
+        *current = StaticSettings::default();
+    }
+    over(&mut current.method, method);
+    over(&mut current.max_ke_tol, max_ke_tol);
+    over(&mut current.max_dq_tol, max_dq_tol);
+    over(&mut current.max_num_iter, max_num_iter);
+    over(&mut current.max_imbalance, max_imbalance);
+    over(&mut current.max_error, max_error);
+    over(&mut current.stability, stability);
+    over(&mut current.compliance_delta, compliance_delta);
+    over(&mut current.tlimit, tlimit);
+    over(&mut current.alimit, alimit);
+    over(&mut current.origin, origin);
+}
+
+/// "GSTIFF, ERROR = 1e-6, HMAX = 0.01" — the arguments given so far; the
+/// analysis logs the effective values with their defaults.
+pub fn describe_settings(s: &IntegratorSettings) -> String {
+    let mut out = s.kind.name().to_string();
+    let mut put = |name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = write!(out, ", {name} = {v}");
+        }
+    };
+    let e = |v: Option<f64>| v.map(|v| format!("{v:e}"));
+    put(
+        "FORMULATION",
+        s.formulation.map(|f| format!("{f:?}").to_uppercase()),
+    );
+    put("ERROR", e(s.error));
+    put("HMAX", e(s.hmax));
+    put("HMIN", e(s.hmin));
+    put("HINIT", e(s.hinit));
+    put("KMAX", s.kmax.map(|v| v.to_string()));
+    put("MAXIT", s.maxit.map(|v| v.to_string()));
+    put(
+        "PATTERN",
+        s.pattern.as_ref().map(|p| {
+            p.iter()
+                .map(|b| if *b { "T" } else { "F" })
+                .collect::<Vec<_>>()
+                .join(":")
+        }),
+    );
+    put(
+        "CORRECTOR",
+        s.corrector.map(|c| format!("{c:?}").to_uppercase()),
+    );
+    put("ADAPTIVITY", e(s.adaptivity));
+    put(
+        "INTERPOLATE",
+        s.interpolate
+            .map(|v| if v { "ON" } else { "OFF" }.to_string()),
+    );
+    put("FIXIT", s.fixit.map(|v| v.to_string()));
+    put("HRATIO", s.hratio.map(|v| v.to_string()));
+    put("MAXERR", e(s.maxerr));
+    put("ALPHA", e(s.alpha));
+    put("BETA", e(s.beta));
+    put("GAMMA", e(s.gamma));
+    out
+}
+
+/// The commands a run executes when no command file is given: initial
+/// conditions, then SIMULATE/DYNAMIC, END = 1, STEPS = 100.
+pub fn default_commands() -> Vec<Command> {
+    vec![
+        Command::Simulate {
+            mode: SimulateMode::InitialConditions,
+            output: None,
+        },
+        Command::Simulate {
+            mode: SimulateMode::Dynamic,
+            output: Some(OutputSpec {
+                end: 1.0,
+                steps: Some(100),
+                dtout: None,
+            }),
+        },
+    ]
+}
+
+/// Called before a SIMULATE with an output range runs: (label such as
+/// "SIMULATE/DYNAMIC", start time, END); it may install a progress hook in
+/// `sim.output.progress`, which is removed when the command ends.
+pub type OnSimulate<'a> = dyn FnMut(&mut Simulation, &str, f64, f64) + 'a;
+
+/// Executes a command sequence in order, carrying the INTEGRATOR settings
+/// from command to command (EQUILIBRIUM settings live in the simulation's
+/// model copy, where the static analyses read them).
+pub struct CommandRunner {
+    pub integrator: IntegratorSettings,
+    ic_done: bool,
+}
+
+impl CommandRunner {
+    /// Start from the dataset's own INTEGRATOR statement.
+    pub fn new(sim: &Simulation) -> CommandRunner {
+        CommandRunner {
+            integrator: sim.sys.model.integrator.clone(),
+            ic_done: false,
+        }
+    }
+
+    /// Execute one command, logging what it does into `sim.log`.
+    pub fn execute(
+        &mut self,
+        sim: &mut Simulation,
+        cmd: &Command,
+        on_simulate: &mut OnSimulate<'_>,
+    ) -> Result<(), SolverError> {
+        match cmd {
+            Command::Integrator { settings, default } => {
+                let note = apply_integrator(&mut self.integrator, settings, *default);
+                sim.log.push(format!(
+                    "INTEGRATOR command: {}",
+                    describe_settings(&self.integrator)
+                ));
+                if let Some(note) = note {
+                    sim.log.push(note);
+                }
+                Ok(())
+            }
+            Command::Equilibrium { settings, default } => {
+                apply_equilibrium(&mut sim.sys.model.equilibrium, settings, *default);
+                sim.log.push(format!(
+                    "EQUILIBRIUM command: {:?}",
+                    sim.sys.model.equilibrium
+                ));
+                Ok(())
+            }
+            Command::Simulate { mode, output } => {
+                // TRANSIENT picks kinematic or dynamic by the DOF count after
+                // redundant constraints are removed, so assemble first.
+                if *mode == SimulateMode::Transient && sim.output.written == 0 && !self.ic_done {
+                    sim.initial_conditions()?;
+                    self.ic_done = true;
+                }
+                let mode = match mode {
+                    SimulateMode::Transient if sim.sys.dof() == 0 => SimulateMode::Kinematic,
+                    SimulateMode::Transient => SimulateMode::Dynamic,
+                    m => *m,
+                };
+                if let Some(o) = output {
+                    let label = format!("SIMULATE/{mode:?}").to_uppercase();
+                    let t0 = sim.state.t;
+                    on_simulate(sim, &label, t0, o.end);
+                }
+                let result = self.simulate(sim, mode, *output);
+                // Dropping the hook clears the progress line.
+                sim.output.progress = None;
+                result
+            }
+        }
+    }
+
+    fn simulate(
+        &mut self,
+        sim: &mut Simulation,
+        mode: SimulateMode,
+        spec: Option<OutputSpec>,
+    ) -> Result<(), SolverError> {
+        let need = |what: &str| {
+            spec.ok_or_else(|| {
+                SolverError::Settings(format!(
+                    "SIMULATE/{what} needs END or DURATION with STEPS or DTOUT"
+                ))
+            })
+        };
+        match mode {
+            SimulateMode::Static => {
+                let eq = sim.sys.model.equilibrium.clone();
+                let report = match spec {
+                    None => sim.static_equilibrium(&eq),
+                    Some(o) => sim.quasi_static(o.end, o.steps, o.dtout, &eq, &self.integrator),
+                }?;
+                sim.log.push(format!(
+                    "SIMULATE/STATIC: {} finished, {} iterations, {} Jacobian evaluations, largest imbalance {:.3e}",
+                    report.method.name(),
+                    report.iterations,
+                    report.jacobians,
+                    report.imbalance
+                ));
+                Ok(())
+            }
+            SimulateMode::InitialConditions => {
+                sim.initial_conditions()?;
+                self.ic_done = true;
+                Ok(())
+            }
+            SimulateMode::Kinematic => {
+                let o = need("KINEMATIC")?;
+                sim.kinematic(o.end, o.steps, o.dtout)
+            }
+            SimulateMode::Dynamic => {
+                let o = need("DYNAMIC")?;
+                sim.dynamic(o.end, o.steps, o.dtout, &self.integrator)
+                    .map(|_| ())
+            }
+            SimulateMode::Transient => unreachable!("resolved by execute"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, StaticMethod};
+
+    /// Every field given: each one must arrive in the merged settings.
+    fn every_integrator_field() -> IntegratorSettings {
+        IntegratorSettings {
+            kind: IntegratorKind::Wstiff,
+            kind_given: true,
+            formulation: Some(Formulation::Si2),
+            error: Some(1e-6),
+            hmax: Some(0.01),
+            hmin: Some(1e-9),
+            hinit: Some(1e-4),
+            kmax: Some(4),
+            maxit: Some(7),
+            pattern: Some(vec![true, false]),
+            corrector: Some(CorrectorKind::Modified),
+            adaptivity: Some(1e-3),
+            interpolate: Some(true),
+            fixit: Some(3),
+            hratio: Some(2),
+            maxerr: Some(0.5),
+            alpha: Some(-0.1),
+            beta: Some(0.3),
+            gamma: Some(0.6),
+            origin: Some("m.acf:3:1".into()),
+        }
+    }
+
+    #[test]
+    fn integrator_merge_carries_every_field() {
+        let given = every_integrator_field();
+        let mut cur = IntegratorSettings::default();
+        assert_eq!(apply_integrator(&mut cur, &given, false), None);
+        assert_eq!(cur, given, "every field given arrives");
+        // A command giving nothing changes nothing (not even the kind).
+        let before = cur.clone();
+        let nothing = IntegratorSettings::default();
+        assert_eq!(apply_integrator(&mut cur, &nothing, false), None);
+        assert_eq!(cur, before);
+        // Field by field: one argument given overrides only that one.
+        let mut one = IntegratorSettings {
+            hmax: Some(0.5),
+            ..Default::default()
+        };
+        apply_integrator(&mut cur, &one, false);
+        assert_eq!(
+            cur,
+            IntegratorSettings {
+                hmax: Some(0.5),
+                ..before.clone()
+            }
+        );
+        one = IntegratorSettings {
+            pattern: Some(vec![false]),
+            origin: Some("m.acf:9:1".into()),
+            ..Default::default()
+        };
+        apply_integrator(&mut cur, &one, false);
+        assert_eq!(cur.pattern, Some(vec![false]));
+        assert_eq!(cur.origin.as_deref(), Some("m.acf:9:1"));
+        assert_eq!(cur.error, Some(1e-6));
+        // DEFAULT resets everything but the integrator, then applies.
+        apply_integrator(&mut cur, &nothing, true);
+        assert_eq!(
+            cur,
+            IntegratorSettings {
+                kind: IntegratorKind::Wstiff,
+                ..Default::default()
+            }
+        );
+    }
+
+    #[test]
+    fn integrator_commands_override_or_reset() {
+        let mut cur = IntegratorSettings {
+            error: Some(1e-5),
+            hmax: Some(0.1),
+            ..Default::default()
+        };
+        let cmd = IntegratorSettings {
+            hmax: Some(0.01),
+            ..Default::default()
+        };
+        let _ = apply_integrator(&mut cur, &cmd, false);
+        assert_eq!(cur.error, Some(1e-5));
+        assert_eq!(cur.hmax, Some(0.01));
+        let _ = apply_integrator(&mut cur, &cmd, true);
+        assert_eq!(cur.error, None);
+        assert_eq!(cur.hmax, Some(0.01));
+        assert_eq!(cur.kind, IntegratorKind::Gstiff);
+    }
+
+    /// The seeds' HHT example: GSTIFF's default ERROR (1e-3) is inherited by
+    /// INTEGRATOR/HHT without DEFAULT; with DEFAULT HHT's own 1e-5 applies;
+    /// an explicit ERROR always wins.
+    #[test]
+    fn error_is_inherited_across_integrators_without_default() {
+        let hht = IntegratorSettings {
+            kind: IntegratorKind::Hht,
+            kind_given: true,
+            ..Default::default()
+        };
+        let mut cur = IntegratorSettings::default();
+        let note = apply_integrator(&mut cur, &hht, false);
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-3)));
+        assert_eq!(
+            note.as_deref(),
+            Some("ERROR = 1e-3 inherited from GSTIFF (HHT's own default 1e-5 needs INTEGRATOR/HHT, DEFAULT)")
+        );
+        let mut cur = IntegratorSettings::default();
+        assert_eq!(apply_integrator(&mut cur, &hht, true), None);
+        assert_eq!(cur.error, None, "DEFAULT: HHT's own default applies");
+        let mut cur = IntegratorSettings::default();
+        let explicit = IntegratorSettings {
+            error: Some(1e-4),
+            ..hht
+        };
+        assert_eq!(apply_integrator(&mut cur, &explicit, false), None);
+        assert_eq!(cur.error, Some(1e-4));
+        // INTEGRATOR/ERROR = 1e-6 names no integrator: HHT stays, and
+        // DEFAULT without a name resets HHT to its own defaults.
+        let error_only = IntegratorSettings {
+            error: Some(1e-6),
+            ..Default::default()
+        };
+        assert_eq!(apply_integrator(&mut cur, &error_only, false), None);
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, Some(1e-6)));
+        assert_eq!(
+            apply_integrator(&mut cur, &IntegratorSettings::default(), true),
+            None
+        );
+        assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, None));
+    }
+
+    #[test]
+    fn equilibrium_merge_carries_every_field() {
+        let given = StaticSettings {
+            method: Some(StaticMethod::FimS),
+            max_ke_tol: Some(1e-6),
+            max_dq_tol: Some(1e-5),
+            max_num_iter: Some(40),
+            max_imbalance: Some(1e-7),
+            max_error: Some(1e-3),
+            stability: Some(1e-9),
+            compliance_delta: Some(1e-4),
+            tlimit: Some(0.2),
+            alimit: Some(0.3),
+            origin: Some("m.acf:4:1".into()),
+        };
+        let mut cur = StaticSettings::default();
+        apply_equilibrium(&mut cur, &given, false);
+        assert_eq!(cur, given, "every field given arrives (TLIMIT, ALIMIT too)");
+        let before = cur.clone();
+        apply_equilibrium(&mut cur, &StaticSettings::default(), false);
+        assert_eq!(cur, before, "nothing given changes nothing");
+        let tlimit_only = StaticSettings {
+            tlimit: Some(-1.0),
+            ..Default::default()
+        };
+        apply_equilibrium(&mut cur, &tlimit_only, false);
+        assert_eq!(
+            cur,
+            StaticSettings {
+                tlimit: Some(-1.0),
+                ..before
+            }
+        );
+        apply_equilibrium(&mut cur, &tlimit_only, true);
+        assert_eq!(cur, tlimit_only, "DEFAULT resets, then applies");
+    }
+
+    #[test]
+    fn describes_the_arguments_given() {
+        let s = every_integrator_field();
+        assert_eq!(
+            describe_settings(&s),
+            "WSTIFF, FORMULATION = SI2, ERROR = 1e-6, HMAX = 1e-2, HMIN = 1e-9, HINIT = 1e-4, KMAX = 4, MAXIT = 7, PATTERN = T:F, CORRECTOR = MODIFIED, ADAPTIVITY = 1e-3, INTERPOLATE = ON, FIXIT = 3, HRATIO = 2, MAXERR = 5e-1, ALPHA = -1e-1, BETA = 3e-1, GAMMA = 6e-1"
+        );
+    }
+}
