@@ -8,6 +8,7 @@ use common::accuracy::*;
 use common::*;
 
 use mbsolve_model::IntegratorSettings;
+use mbsolve_solver::formulation::formulation_of;
 use mbsolve_solver::settings::{validate, Arg, Family, MethodParams, Pair};
 use mbsolve_solver::{models, Simulation};
 
@@ -417,7 +418,9 @@ fn tolerance_proportionality() {
 /// free slider-crank under gravity at ERROR = 1e-11 with HMIN = 1e-12
 /// (where the pair takes HMIN) pushes the start-up steps below HMIN. A
 /// pair that fails must first have restarted from consistent initial
-/// conditions (at most 3 times in the analysis) and report the failure
+/// conditions (at most 3 times in the analysis), switched to the MODIFIED
+/// corrector after each restart where I3 makes it differ, and report the
+/// failure
 /// after the frames it computed; a pair that completes needs no check
 /// beyond the restart cap.
 #[test]
@@ -444,6 +447,18 @@ fn failures_restart_the_integration() {
             }
         );
         ensure(restarts <= 3, || line.clone())?;
+        // The temporary switch to MODIFIED follows each restart where the
+        // two correctors differ (I3; seeds: "Automatic corrector algorithm
+        // switches").
+        let switches = sim
+            .log
+            .iter()
+            .filter(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED"))
+            .count();
+        let distinct = formulation_of(pair.formulation).modified_switch().is_some();
+        ensure(switches == if distinct { restarts } else { 0 }, || {
+            format!("{switches} corrector switches after {line}")
+        })?;
         if r.is_err() {
             ensure(restarts >= 1 && !sim.frames.is_empty(), || line.clone())?;
         }
