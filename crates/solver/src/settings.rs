@@ -170,9 +170,6 @@ pub struct Pair {
     pub family: Family,
     /// Arguments honoured (everything else is rejected by name).
     pub args: Args,
-    /// Arguments of this pair that are not implemented yet: rejected as
-    /// "not supported yet" rather than as misplaced.
-    pub not_yet: &'static [Arg],
     pub hmin: HminDefault,
     /// The step is HMAX throughout (CONSTANT_BDF).
     pub constant_step: bool,
@@ -220,15 +217,14 @@ const HHT: Args = COMMON
 const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
 macro_rules! pair {
     ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
-        pair!($kind, $form, $family, $args, $hmin, &[], false)
+        pair!($kind, $form, $family, $args, $hmin, false)
     };
-    ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident, $not_yet:expr, $constant:expr) => {
+    ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident, $constant:expr) => {
         Pair {
             kind: IntegratorKind::$kind,
             formulation: Formulation::$form,
             family: Family::$family,
             args: $args,
-            not_yet: $not_yet,
             hmin: HminDefault::$hmin,
             constant_step: $constant,
         }
@@ -237,23 +233,17 @@ macro_rules! pair {
 
 /// Every (integrator, formulation) pair that runs. The first row of an
 /// integrator gives its default formulation.
+#[rustfmt::skip]
 pub const PAIRS: &[Pair] = &[
-    pair!(Gstiff, I3, Gstiff, GSTIFF, MicroHmax),
-    pair!(Gstiff, Si2, Gstiff, GSTIFF, MachinePrecision),
-    pair!(Wstiff, I3, Wstiff, BDF, MicroHmax),
-    pair!(Wstiff, Si2, Wstiff, BDF, MachinePrecision),
-    pair!(ConstantBdf, I3, Gstiff, CONSTANT_BDF, MicroHmax, &[], true),
-    pair!(
-        ConstantBdf,
-        Si2,
-        Gstiff,
-        CONSTANT_BDF,
-        MachinePrecision,
-        &[],
-        true
-    ),
-    pair!(Hht, I3, Hht, HHT, MachinePrecision),
-    pair!(Newmark, I3, Hht, NEWMARK, MachinePrecision),
+    //    integrator   formulation  family  arguments     HMIN default      constant step
+    pair!(Gstiff,      I3,          Gstiff, GSTIFF,       MicroHmax),
+    pair!(Gstiff,      Si2,         Gstiff, GSTIFF,       MachinePrecision),
+    pair!(Wstiff,      I3,          Wstiff, BDF,          MicroHmax),
+    pair!(Wstiff,      Si2,         Wstiff, BDF,          MachinePrecision),
+    pair!(ConstantBdf, I3,          Gstiff, CONSTANT_BDF, MicroHmax,        true),
+    pair!(ConstantBdf, Si2,         Gstiff, CONSTANT_BDF, MachinePrecision, true),
+    pair!(Hht,         I3,          Hht,    HHT,          MachinePrecision),
+    pair!(Newmark,     I3,          Hht,    NEWMARK,      MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [

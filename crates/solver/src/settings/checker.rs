@@ -50,13 +50,6 @@ impl Checker<'_> {
             if !a.given(s) || pair.args.contains(a) {
                 continue;
             }
-            if pair.not_yet.contains(&a) {
-                return Err(format!(
-                    "{} is not supported yet with {}",
-                    self.n(a),
-                    pair.kind.name()
-                ));
-            }
             if pair.constant_step && matches!(a, Hinit | Hmin) {
                 return Err(format!(
                     "{} has no effect with CONSTANT_BDF (its step is HMAX, default the output step)",
