@@ -50,7 +50,9 @@ impl FrontEnd {
     /// for .adm/.acf files, MotionSolve for .xml; `default` without one.
     pub fn of_origin(origin: Option<&str>, default: FrontEnd) -> FrontEnd {
         let Some(o) = origin else { return default };
-        let file = o.split(':').next().unwrap_or("").to_ascii_lowercase();
+        // "file:line:column": the file is what precedes the last two
+        // fields (it may itself contain ':', e.g. a drive letter).
+        let file = o.rsplitn(3, ':').nth(2).unwrap_or(o).to_ascii_lowercase();
         if file.ends_with(".xml") {
             FrontEnd::MotionSolve
         } else if file.ends_with(".adm") || file.ends_with(".acf") {

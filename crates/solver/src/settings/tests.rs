@@ -26,6 +26,19 @@ fn refused(s: IntegratorSettings) -> String {
 }
 
 #[test]
+fn the_front_end_follows_the_origins_file() {
+    let of = |o| FrontEnd::of_origin(Some(o), FrontEnd::Adams);
+    assert_eq!(of("model.acf:3:1"), FrontEnd::Adams);
+    assert_eq!(of("C:/m/MODEL.ADM:12:7"), FrontEnd::Adams);
+    assert_eq!(of("C:/m/model.xml:12:7"), FrontEnd::MotionSolve);
+    assert_eq!(of("elsewhere"), FrontEnd::Adams);
+    assert_eq!(
+        FrontEnd::of_origin(None, FrontEnd::MotionSolve),
+        FrontEnd::MotionSolve
+    );
+}
+
+#[test]
 fn numbers_print_readably() {
     assert_eq!(fmt_num(1e300), "1e300");
     assert_eq!(fmt_num(-1.0), "-1");
