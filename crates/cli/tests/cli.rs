@@ -373,7 +373,9 @@ fn quasi_static_and_equilibrium_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("Param_Static: stability = -1 is out of range (stability >= 0)"),
+        // An Adams EQUILIBRIUM command: its own argument name and origin.
+        stderr(&o)
+            .contains("bad.acf:3:1: EQUILIBRIUM: STABILITY = -1 is out of range (STABILITY >= 0)"),
         "{}",
         stderr(&o)
     );

@@ -1,19 +1,16 @@
 //! Analyses: initial conditions (assembly), kinematic analysis of zero-DOF
-//! systems, and dynamic analysis with GSTIFF/CONSTANT_BDF (I3 or SI2). A
-//! failed run keeps the frames it computed.
+//! systems, and dynamic analysis (one driver for every pair of
+//! `settings::PAIRS`). A failed run keeps the frames it computed.
 
-use crate::bdf_problem::{frame_of, BdfProblem};
 use crate::formulation::{constraint_tolerance, equation_name};
 use crate::linear::{Block, Kkt};
 use crate::output::{output_count, FrameOutput};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
-use crate::settings::{bdf_params, fmt_pattern};
-use mbsolve_integrate::{
-    DaeIntegrator, Gstiff, IntegrationError, RtiMeter, Statistics, StopKind, VarClass, Wstiff,
-};
+use crate::settings::{validate, Family};
+use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
 use mbsolve_mech::System;
-use mbsolve_model::{CorrectorKind, Formulation, IntegratorSettings, Model, ModelError};
+use mbsolve_model::{CorrectorKind, IntegratorSettings, Model, ModelError};
 use std::fmt;
 use std::time::Instant;
 
@@ -356,8 +353,11 @@ impl Simulation {
         Ok(())
     }
 
-    /// Dynamic analysis with GSTIFF or CONSTANT_BDF, I3 or SI2 (HHT and
-    /// NEWMARK: `hht_run`).
+    /// Dynamic analysis with any (integrator, formulation) pair of
+    /// `settings::PAIRS`: the one driver. It owns the segments between
+    /// restarts (rank changes, failures), the temporary corrector switch,
+    /// INTERPOLATE, the fixed-step RTI report and the output frames, which
+    /// all leave through `emit`.
     pub fn dynamic(
         &mut self,
         end: f64,
@@ -367,47 +367,17 @@ impl Simulation {
     ) -> Result<Statistics, SolverError> {
         self.ensure_ic()?;
         let times = self.output_times(end, steps, dtout)?;
-        if matches!(
-            settings.kind,
-            mbsolve_model::IntegratorKind::Hht | mbsolve_model::IntegratorKind::Newmark
-        ) {
-            return crate::hht_run::dynamic(self, &times, settings);
-        }
         let dt = times[0] - self.state.t;
-        let params = bdf_params(settings, dt).map_err(SolverError::Settings)?;
-        let formulation = settings.formulation.unwrap_or(Formulation::I3);
-        let fname = if formulation == Formulation::Si2 {
-            "SI2"
-        } else {
-            "I3"
-        };
-        self.log.push(match &params.fixed {
-            Some(f) => format!(
-                "dynamic analysis: fixed-step {}, {fname}, order 1, step = {:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
-                settings.kind.name(),
-                params.hinit,
-                f.iterations,
-                fmt_pattern(&params.pattern),
-                f.maxerr
-            ),
-            None => format!(
-                "dynamic analysis: {}, {fname}, ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, HINIT = {:e}, KMAX = {}, MAXIT = {}, PATTERN = {}, ADAPTIVITY = {:e}, INTERPOLATE = {}",
-                settings.kind.name(),
-                params.error,
-                params.hmax,
-                params.hmin,
-                params.hinit,
-                params.kmax,
-                params.maxit,
-                fmt_pattern(&params.pattern),
-                params.adaptivity,
-                if params.interpolate { "ON" } else { "OFF" }
-            ),
-        });
+        let plan = validate(settings, dt).map_err(SolverError::Settings)?;
+        let form = plan.formulation();
+        self.log.push(plan.describe());
+        self.log.extend(plan.notes.iter().cloned());
+        let fixed_step = plan.fixed_step();
+        let interpolate = plan.interpolate();
         let n = self.sys.nq();
-        let mut rti = params.fixed.as_ref().map(|_| {
+        let mut rti = fixed_step.map(|h| {
             let (_, _, to_s) = time_unit(&self.sys.model.units.time);
-            RtiMeter::new(params.hinit * to_s)
+            RtiMeter::new(h * to_s)
         });
         let mut max_local = 0.0f64;
         let (mut yi, mut ypi) = (Vec::new(), Vec::new());
@@ -417,91 +387,84 @@ impl Simulation {
         let (mut kkt_v, mut kkt_a) = (Kkt::new(&self.sys), Kkt::new(&self.sys));
         let mut inconsistent_outputs = 0usize;
         let mut total: Option<Statistics> = None;
-        let mut restarts = RestartGuard::default();
+        let mut restarts = RestartGuard {
+            restart_order: if plan.pair.family == Family::Hht {
+                ""
+            } else {
+                " at order 1"
+            },
+            ..Default::default()
+        };
         let mut next = 0usize;
         // One integrator per segment; a segment ends at the last output time
-        // or when the constraint rank changes (then the redundant set is
-        // updated and the integration restarts from consistent conditions).
+        // or when the integration restarts (constraint rank change, or a
+        // failure retried from consistent conditions at order 1).
         loop {
             let s = &self.state;
-            let mut problem = BdfProblem::new(
-                &self.sys,
-                formulation,
-                s,
-                constraint_tolerance(params.error),
-            );
-            let (y0, yp0) = problem.initial_values(s);
-            yi.resize(y0.len(), 0.0);
-            ypi.resize(y0.len(), 0.0);
-            let si2 = problem.is_si2();
-            // The BDF family behind one interface (`bdf_params` admits only
-            // these; CONSTANT_BDF is GSTIFF at a fixed step).
-            let mut integ: Box<dyn DaeIntegrator + '_> = match settings.kind {
-                mbsolve_model::IntegratorKind::Wstiff => {
-                    Box::new(Wstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0))
+            let mut segment = form.segment(&self.sys, s, constraint_tolerance(plan.error()));
+            let mut frames = segment.frame_map();
+            let mut integ = match segment.integrator(&plan, s) {
+                Ok(i) => i,
+                Err(e) => {
+                    failure = Some(SolverError::Integration {
+                        t: e.t,
+                        message: e.message,
+                    });
+                    break;
                 }
-                _ => Box::new(Gstiff::new(&mut problem, params.clone(), s.t, &y0, &yp0)),
             };
             integ.put_rti(rti.take());
             // The automatic switch to MODIFIED after a restart: only from
             // ORIGINAL (not ORIG_CONSTANT or MODIFIED), and only where the
             // two correctors differ (I3; SI2 has one variable set).
             if std::mem::take(&mut restarts.switch_corrector)
-                && settings.corrector.unwrap_or(CorrectorKind::Original) == CorrectorKind::Original
-                && !si2
+                && plan.corrector == CorrectorKind::Original
             {
-                integ.use_corrector_classes(
-                    &[VarClass::Displacement, VarClass::UserState],
-                    MODIFIED_STEPS_AFTER_RESTART,
-                );
+                if let Some(classes) = form.modified_switch() {
+                    integ.use_corrector_classes(classes, MODIFIED_STEPS_AFTER_RESTART);
+                }
             }
             let mut stop = None;
             while next < times.len() {
                 let t = times[next];
-                let advanced = if params.interpolate {
+                let advanced = if interpolate {
                     integ.advance_past(t)
                 } else {
                     integ.advance_to(t)
                 };
-                match advanced {
-                    Ok(()) => {
-                        let interpolated =
-                            params.interpolate && integ.interpolate(t, &mut yi, &mut ypi);
-                        let mut frame = if interpolated {
-                            // INTERPOLATE = ON: reconcile the interpolated
-                            // positions to the constraints (velocities,
-                            // accelerations and reactions follow below).
-                            let mut frame = frame_of(&self.sys, si2, t, &yi, &ypi);
-                            if let Ok(q) = self.assemble_positions(t, &yi[..n]) {
-                                frame.q = q;
-                            }
-                            frame
-                        } else {
-                            let (y, yp) = integ.solution();
-                            frame_of(&self.sys, si2, t, y, yp)
-                        };
-                        // SI2's own state satisfies the velocity constraints
-                        // (its corrector converged on them); an interpolated
-                        // one does not.
-                        let project = !si2 || interpolated;
-                        if !consistent_output(
-                            &self.sys, &mut frame, &mut kkt_v, &mut kkt_a, project,
-                        ) {
-                            inconsistent_outputs += 1;
-                        }
-                        next += 1;
-                        if !self
-                            .output
-                            .emit(&self.sys, &self.log, frame, &mut new_frames)
-                        {
-                            break;
-                        }
+                if let Err(e) = advanced {
+                    let y = integ.accepted();
+                    stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
+                    break;
+                }
+                if yi.len() != integ.solution().0.len() {
+                    yi.resize(integ.solution().0.len(), 0.0);
+                    ypi.resize(integ.solution().1.len(), 0.0);
+                }
+                let interpolated = interpolate && integ.interpolate(t, &mut yi, &mut ypi);
+                let mut frame = if interpolated {
+                    // INTERPOLATE = ON: reconcile the interpolated positions
+                    // to the constraints (velocities, accelerations and
+                    // reactions follow below).
+                    let mut frame = frames.frame(&self.sys, t, &yi, &ypi, integ.multipliers());
+                    if let Ok(q) = self.assemble_positions(t, &yi[..n]) {
+                        frame.q = q;
                     }
-                    Err(e) => {
-                        let y = integ.accepted();
-                        stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
-                        break;
-                    }
+                    frame
+                } else {
+                    let (y, yp) = integ.solution();
+                    frames.frame(&self.sys, t, y, yp, integ.multipliers())
+                };
+                let project = !frames.keeps_velocities() || interpolated;
+                if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a, project) {
+                    inconsistent_outputs += 1;
+                }
+                next += 1;
+                if !self
+                    .output
+                    .emit(&self.sys, &self.log, frame, &mut new_frames)
+                {
+                    break;
                 }
             }
             let stats = integ.statistics();
@@ -509,7 +472,8 @@ impl Simulation {
             rti = integ.take_rti();
             max_local = max_local.max(integ.max_local_error());
             drop(integ);
-            let drift = problem.drift();
+            let drift = segment.drift();
+            drop(segment);
             for e in &events {
                 self.log.push(e.to_string());
             }
@@ -517,7 +481,7 @@ impl Simulation {
                 None => total = Some(stats),
                 Some(tot) => tot.accumulate(&stats),
             }
-            match self.after_segment(&mut restarts, stop, params.fixed.is_some(), true, drift) {
+            match self.after_segment(&mut restarts, stop, fixed_step.is_some(), drift) {
                 Ok(true) => continue,
                 Ok(false) => break,
                 Err(err) => {
@@ -528,11 +492,8 @@ impl Simulation {
         }
         let stats = total.unwrap_or_default();
         if let Some(SolverError::Integration { t, message }) = &mut failure {
-            if formulation == Formulation::Si2 {
-                if let Some(why) = crate::si2::non_smooth_motion(&self.sys, *t) {
-                    message.push_str("; ");
-                    message.push_str(&why);
-                }
+            if let Some(why) = form.failure_hint(&self.sys, *t) {
+                *message = format!("{message}; {why}");
             }
         }
         if inconsistent_outputs > 0 {
@@ -540,11 +501,11 @@ impl Simulation {
                 "warning: at {inconsistent_outputs} output times the velocities, accelerations and reaction forces could not be made consistent (singular constraint Jacobian); the integrator's values were written"
             ));
         }
-        if params.fixed.is_some() {
+        if let Some(h) = fixed_step {
             self.log.push(format!(
                 "fixed-step option: largest local error measure {max_local:.3e}"
             ));
-            self.push_rti_report(rti, settings, fname, params.hinit);
+            self.push_rti_report(rti, settings, form.name(), h);
         }
         let wall = start.elapsed().as_secs_f64();
         self.finish_dynamic(stats, wall, new_frames, failure)
@@ -589,8 +550,8 @@ impl Simulation {
     /// `self.state`); Ok(false): the analysis is done; Err: it failed
     /// (fixed-step runs never restart, seeds).
     ///
-    /// With `restart_failures` (the BDF family), a failure that is not a
-    /// rank change restarts the integration once per time point, at most
+    /// A failure that is not a rank change restarts the integration once
+    /// per time point, at most
     /// MAX_FAILURE_RESTARTS times per analysis (seeds: "Integration
     /// restarts"): consistent initial conditions at the last accepted state,
     /// order 1, and `guard.switch_corrector` asks the next integrator for
@@ -600,7 +561,6 @@ impl Simulation {
         guard: &mut RestartGuard,
         stop: Option<(IntegrationError, f64, Vec<f64>, Vec<f64>)>,
         fixed: bool,
-        restart_failures: bool,
         drift: Option<(usize, f64)>,
     ) -> Result<bool, SolverError> {
         let Some((mut e, t, q, u)) = stop else {
@@ -624,16 +584,13 @@ impl Simulation {
         if self.restart_on_rank_change(guard, &e, t, &q, &u, drift)? {
             return Ok(true);
         }
-        if failure
-            && restart_failures
-            && guard.failure_restarts < MAX_FAILURE_RESTARTS
-            && guard.may_retry_failure(t)
-        {
+        if failure && guard.failure_restarts < MAX_FAILURE_RESTARTS && guard.may_retry_failure(t) {
             guard.failure_restarts += 1;
             guard.last_t = Some(t);
             if self.solve_configuration(t, &q, &u).is_ok() {
                 self.log.push(format!(
-                    "t = {t:.6e}: integration restart from consistent initial conditions at order 1 (after: {})",
+                    "t = {t:.6e}: integration restart from consistent initial conditions{} (after: {})",
+                    guard.restart_order,
                     e.message
                 ));
                 guard.switch_corrector = true;
@@ -715,7 +672,8 @@ impl Simulation {
                 message: format!("no consistent restart after the constraint rank changed: {err}"),
             })?;
         self.log.push(format!(
-            "integration restarted at t = {t:.6e} from consistent initial conditions (order 1)"
+            "integration restarted at t = {t:.6e} from consistent initial conditions{}",
+            guard.restart_order
         ));
         Ok(true)
     }
@@ -769,6 +727,9 @@ pub(crate) struct RestartGuard {
     failure_restarts: usize,
     /// The next integrator switches to the MODIFIED corrector for a while.
     pub switch_corrector: bool,
+    /// How the log describes the restart's order (" at order 1" for the
+    /// variable-order BDF family, empty for the constant-order HHT).
+    pub restart_order: &'static str,
 }
 
 const MAX_RANK_RESTARTS: usize = 20;

@@ -1,10 +1,258 @@
+//! Formulations: how the mechanics becomes an integrator's problem. The
+//! `DaeFormulation` trait is what the analysis driver knows of one: its
+//! state layout, initial values from a consistent frame, the output frame
+//! from the integrator's state (which velocities are kept and which are
+//! projected), the redundancy watch, its log name and the variable classes
+//! its correctors and error control use. I3 lives here, SI2 in `si2.rs`;
+//! SI1 and the ODE form (coordinate partitioning with explicit ODE
+//! integrators) plug in as further implementations and `PAIRS` rows.
+//!
 //! The I3 formulation: the index-3 equations of motion as an implicit DAE
 //! G(t, y, y') = 0 with y = (q, u, λ):
 //!   u − q' = 0,   M(q) u' + (velocity terms) − Q(q,u,t) + Φ_qᵀλ = 0,   Φ(q,t) = 0.
-//! Deactivated (redundant) constraint rows become λ_k = 0.
+//! Deactivated (redundant) constraint rows become λ_k = 0. HHT/NEWMARK
+//! integrate the same equations in second-order form (`second_order.rs`).
 
-use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
+use crate::analysis::Frame;
+use crate::second_order::I3SecondOrder;
+use crate::settings::{Family, MethodParams, Plan};
+use mbsolve_integrate::{
+    BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
+    Wstiff,
+};
 use mbsolve_mech::{Sink, System};
+use mbsolve_model::{CorrectorKind, Formulation};
+
+/// The integrator interface the driver uses.
+pub use mbsolve_integrate::DaeIntegrator as Integrator;
+
+/// What the analysis driver needs of a formulation.
+pub trait DaeFormulation: Sync {
+    /// Name in the message log ("I3", "SI2").
+    fn name(&self) -> &'static str;
+    /// Variables under local error control.
+    fn error_classes(&self) -> &'static [VarClass];
+    /// Variables whose corrections must converge with corrector `c`.
+    fn corrector_classes(&self, c: CorrectorKind) -> &'static [VarClass];
+    /// The problem of one integration segment starting at the consistent
+    /// state `s`, watching the equations deactivated in `sys`.
+    fn segment<'a>(
+        &self,
+        sys: &'a System,
+        s: &Frame,
+        constraint_tol: f64,
+    ) -> Box<dyn Segment<'a> + 'a>;
+    /// A likely reason for an integration failure at t, if the
+    /// formulation knows one.
+    fn failure_hint(&self, _sys: &System, _t: f64) -> Option<String> {
+        None
+    }
+    /// The classes of the temporary switch to MODIFIED after a restart
+    /// (seeds: "Automatic corrector algorithm switches"); None where the
+    /// two correctors converge the same variables.
+    fn modified_switch(&self) -> Option<&'static [VarClass]> {
+        let m = self.corrector_classes(CorrectorKind::Modified);
+        (m != self.corrector_classes(CorrectorKind::Original)).then_some(m)
+    }
+}
+
+/// Output frames from the integrator's state in a formulation's layout.
+/// A segment makes its map before lending itself to the integrator, so the
+/// map may carry what the segment chose (the ODE form's partition into
+/// independent and dependent coordinates, say).
+pub trait FrameMap {
+    /// The output frame at t from the integrator's (y, y'); `multipliers`
+    /// when the integrator keeps λ outside y (HHT).
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        multipliers: Option<&[f64]>,
+    ) -> Frame;
+    /// Whether the integrator's velocities are written as they are (they
+    /// satisfy the velocity constraints and are error-controlled); if not,
+    /// outputs project them onto the velocity constraints.
+    fn keeps_velocities(&self) -> bool;
+}
+
+/// One segment's problem: it lends itself to the integrator, and after the
+/// integrator is dropped says whether a deactivated equation drifted.
+pub trait Segment<'a> {
+    /// How this segment's integrator state becomes output frames.
+    fn frame_map(&self) -> Box<dyn FrameMap>;
+    /// The integrator of `plan` on this problem, starting from `s`.
+    fn integrator(
+        &mut self,
+        plan: &Plan,
+        s: &Frame,
+    ) -> Result<Box<dyn Integrator + '_>, IntegrationError>;
+    /// The deactivated equation that broke the redundancy watch, if any.
+    fn drift(&self) -> Option<(usize, f64)>;
+}
+
+/// The implementation of a formulation the table names.
+pub fn formulation_of(f: Formulation) -> &'static dyn DaeFormulation {
+    match f {
+        Formulation::Si2 => &crate::si2::Si2,
+        // SI1 has no pair in the table: `settings::pair_of` rejects it.
+        Formulation::I3 | Formulation::Si1 => &I3,
+    }
+}
+
+/// GSTIFF (CONSTANT_BDF) or WSTIFF on a first-order problem.
+pub(crate) fn bdf_integrator<'b, P: DaeProblem>(
+    family: Family,
+    problem: &'b mut P,
+    params: &BdfParams,
+    t: f64,
+    y0: &[f64],
+    yp0: &[f64],
+) -> Box<dyn Integrator + 'b> {
+    match family {
+        Family::Wstiff => Box::new(Wstiff::new(problem, params.clone(), t, y0, yp0)),
+        _ => Box::new(Gstiff::new(problem, params.clone(), t, y0, yp0)),
+    }
+}
+
+pub(crate) fn wrong_family(t: f64, formulation: &str) -> IntegrationError {
+    IntegrationError::failure(
+        t,
+        format!("the {formulation} formulation has no second-order form for HHT/NEWMARK"),
+    )
+}
+
+/// Displacements (and user states) under error control; ORIGINAL converges
+/// the velocities too, MODIFIED does not (seeds: corrector table).
+const I3_ERROR: &[VarClass] = &[VarClass::Displacement, VarClass::UserState];
+const I3_ORIGINAL: &[VarClass] = &[
+    VarClass::Displacement,
+    VarClass::Velocity,
+    VarClass::UserState,
+];
+
+/// The I3 formulation.
+pub struct I3;
+
+impl DaeFormulation for I3 {
+    fn name(&self) -> &'static str {
+        "I3"
+    }
+    fn error_classes(&self) -> &'static [VarClass] {
+        I3_ERROR
+    }
+    fn corrector_classes(&self, c: CorrectorKind) -> &'static [VarClass] {
+        match c {
+            CorrectorKind::Original | CorrectorKind::OrigConstant => I3_ORIGINAL,
+            CorrectorKind::Modified => I3_ERROR,
+        }
+    }
+    fn segment<'a>(
+        &self,
+        sys: &'a System,
+        s: &Frame,
+        constraint_tol: f64,
+    ) -> Box<dyn Segment<'a> + 'a> {
+        Box::new(I3Segment {
+            sys,
+            watch: Some(RedundancyWatch::new(sys, &s.q, s.t)),
+            constraint_tol,
+            first: None,
+            second: None,
+        })
+    }
+}
+
+/// I3 frames: y = (q, u, λ) for the BDF family, (q, u) with λ apart for
+/// HHT; y' = (u, a, ...).
+struct I3Frames;
+
+impl FrameMap for I3Frames {
+    fn keeps_velocities(&self) -> bool {
+        // Velocities are not error-controlled and need not satisfy
+        // Φ_q u = −Φ_t: projected at outputs.
+        false
+    }
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        multipliers: Option<&[f64]>,
+    ) -> Frame {
+        let (n, m) = (sys.nq(), sys.neq());
+        let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
+        Frame {
+            t,
+            q: y[..n].to_vec(),
+            u: y[n..2 * n].to_vec(),
+            a: yp[n..2 * n].to_vec(),
+            lambda: lambda.to_vec(),
+        }
+    }
+}
+
+/// I3 in first-order form (BDF) or second-order form (HHT/NEWMARK),
+/// whichever the plan's integrator takes.
+struct I3Segment<'a> {
+    sys: &'a System,
+    watch: Option<RedundancyWatch>,
+    constraint_tol: f64,
+    first: Option<I3Problem<'a>>,
+    second: Option<I3SecondOrder<'a>>,
+}
+
+impl<'a> Segment<'a> for I3Segment<'a> {
+    fn frame_map(&self) -> Box<dyn FrameMap> {
+        Box::new(I3Frames)
+    }
+    fn integrator(
+        &mut self,
+        plan: &Plan,
+        s: &Frame,
+    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
+        let watch = self.watch.take().unwrap_or_default();
+        match &plan.method {
+            MethodParams::Bdf(p) => {
+                let mut problem = I3Problem::new(self.sys);
+                problem.watch = watch;
+                problem.constraint_tol = self.constraint_tol;
+                let problem = self.first.insert(problem);
+                // y = (q, u, λ), y' = (u, a, 0).
+                let m = self.sys.neq();
+                let y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
+                let yp0: Vec<f64> =
+                    s.u.iter()
+                        .chain(&s.a)
+                        .copied()
+                        .chain(std::iter::repeat_n(0.0, m))
+                        .collect();
+                Ok(bdf_integrator(plan.pair.family, problem, p, s.t, &y0, &yp0))
+            }
+            MethodParams::Hht(p) => {
+                let mut problem = I3SecondOrder::new(self.sys);
+                problem.watch = watch;
+                problem.constraint_tol = self.constraint_tol;
+                let problem = self.second.insert(problem);
+                Ok(Box::new(Hht::new(
+                    problem,
+                    p.clone(),
+                    s.t,
+                    &s.q,
+                    &s.u,
+                    &s.a,
+                    &s.lambda,
+                )?))
+            }
+        }
+    }
+    fn drift(&self) -> Option<(usize, f64)> {
+        let first = self.first.as_ref().and_then(|p| p.watch.drift);
+        first.or_else(|| self.second.as_ref().and_then(|p| p.watch.drift))
+    }
+}
 
 /// Adapter: a mech sink writing into the integrator's assembler.
 pub struct AsmSink<'a>(pub &'a mut SlotAssembler);
@@ -12,6 +260,19 @@ impl Sink for AsmSink<'_> {
     #[inline]
     fn add(&mut self, r: usize, c: usize, v: f64) {
         self.0.add(r, c, v);
+    }
+}
+
+/// A mech sink writing `scale`·value into the integrator's assembler (SI2's
+/// row scaling; HHT's βh² factor on the body rows).
+pub(crate) struct ScaledSink<'a> {
+    pub asm: &'a mut SlotAssembler,
+    pub scale: f64,
+}
+impl Sink for ScaledSink<'_> {
+    #[inline]
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        self.asm.add(r, c, self.scale * v);
     }
 }
 

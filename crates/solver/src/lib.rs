@@ -6,18 +6,16 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
-pub mod bdf_problem;
 pub mod commands;
 pub mod formulation;
 pub mod functions;
-pub mod hht_run;
-pub mod hht_settings;
 pub mod linear;
 pub mod models;
 pub mod output;
 pub mod redundancy;
 pub mod requests;
 pub mod rti_report;
+pub mod second_order;
 pub mod settings;
 pub mod si2;
 pub mod statics;

@@ -1,13 +1,252 @@
-//! INTEGRATOR settings → validated integrator parameters, with the documented
-//! defaults (SPEC §2). Arguments that belong to integrators or options not
-//! built yet are rejected, never ignored.
+//! One settings validator driven by one table of (integrator, formulation)
+//! pairs (SPEC §1–2; seeds: INTEGRATOR arguments, "The HHT and Newmark
+//! Integrators", "Fixed Step Integrator Option").
+//!
+//! `PAIRS` lists every pair that runs, with the arguments it honours; an
+//! argument given to a pair that does not list it is rejected by name,
+//! never ignored. `Arg` carries each argument's name in every front end
+//! (the Adams INTEGRATOR statement/command now; MotionSolve
+//! `Param_Transient` maps its attributes onto the same arguments), so a
+//! range error speaks the user's own language, prefixed with the
+//! statement's origin ("model.acf:3:1: INTEGRATOR: HMAX = -1 must be > 0").
+//! Adding an integrator is one row here and one arm in `method_params`.
 
-use mbsolve_integrate::{BdfParams, FixedStep, VarClass};
+use crate::formulation::{formulation_of, DaeFormulation};
+use mbsolve_integrate::{BdfParams, FixedStep, HhtParams, VarClass};
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
-fn not_yet(what: &str) -> String {
-    format!("INTEGRATOR: {what} is not supported yet")
+/// Every argument of the dynamic integrators, by meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    Error,
+    Hmax,
+    Hmin,
+    Hinit,
+    Kmax,
+    Maxit,
+    Pattern,
+    Corrector,
+    Adaptivity,
+    Interpolate,
+    Fixit,
+    Hratio,
+    Maxerr,
+    Alpha,
+    Beta,
+    Gamma,
 }
+
+/// Which reader the settings came from: its names are used in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// Adams INTEGRATOR / EQUILIBRIUM statements and commands.
+    Adams,
+    /// MotionSolve Param_Transient / Param_Static.
+    MotionSolve,
+}
+
+impl FrontEnd {
+    /// The front end an origin ("file:line:column") was written in: Adams
+    /// for .adm/.acf files, MotionSolve for .xml; `default` without one.
+    pub fn of_origin(origin: Option<&str>, default: FrontEnd) -> FrontEnd {
+        let Some(o) = origin else { return default };
+        // "file:line:column": the file is what precedes the last two
+        // fields (it may itself contain ':', e.g. a drive letter).
+        let file = o.rsplitn(3, ':').nth(2).unwrap_or(o).to_ascii_lowercase();
+        if file.ends_with(".xml") {
+            FrontEnd::MotionSolve
+        } else if file.ends_with(".adm") || file.ends_with(".acf") {
+            FrontEnd::Adams
+        } else {
+            default
+        }
+    }
+
+    /// The statement name that prefixes integrator messages.
+    fn integrator_statement(self) -> &'static str {
+        match self {
+            FrontEnd::Adams => "INTEGRATOR",
+            FrontEnd::MotionSolve => "Param_Transient",
+        }
+    }
+}
+
+impl Arg {
+    /// Every argument, in the order the checks report them.
+    pub const ALL: [Arg; 16] = [
+        Arg::Error,
+        Arg::Hmax,
+        Arg::Hmin,
+        Arg::Hinit,
+        Arg::Kmax,
+        Arg::Maxit,
+        Arg::Pattern,
+        Arg::Corrector,
+        Arg::Adaptivity,
+        Arg::Interpolate,
+        Arg::Fixit,
+        Arg::Hratio,
+        Arg::Maxerr,
+        Arg::Alpha,
+        Arg::Beta,
+        Arg::Gamma,
+    ];
+
+    /// The argument's name in `front` (SPEC §2 for Adams, §3 for
+    /// MotionSolve; arguments MotionSolve lacks keep the Adams name).
+    pub fn name(self, front: FrontEnd) -> &'static str {
+        let (adams, motionsolve) = match self {
+            Arg::Error => ("ERROR", Some("integr_tol")),
+            Arg::Hmax => ("HMAX", Some("h_max")),
+            Arg::Hmin => ("HMIN", Some("h_min")),
+            Arg::Hinit => ("HINIT", Some("h0_max")),
+            Arg::Kmax => ("KMAX", Some("max_order")),
+            Arg::Maxit => ("MAXIT", Some("dae_corrector_maxit")),
+            Arg::Pattern => ("PATTERN", Some("dae_jacob_eval")),
+            Arg::Corrector => ("CORRECTOR", None),
+            Arg::Adaptivity => ("ADAPTIVITY", None),
+            Arg::Interpolate => ("INTERPOLATE", Some("dae_interpolation")),
+            Arg::Fixit => ("FIXIT", None),
+            Arg::Hratio => ("HRATIO", None),
+            Arg::Maxerr => ("MAXERR", None),
+            Arg::Alpha => ("ALPHA", None),
+            Arg::Beta => ("BETA", None),
+            Arg::Gamma => ("GAMMA", None),
+        };
+        match front {
+            FrontEnd::MotionSolve => motionsolve.unwrap_or(adams),
+            FrontEnd::Adams => adams,
+        }
+    }
+
+    /// Whether `s` gives this argument (INTERPOLATE = OFF is the default
+    /// and counts as not given).
+    fn given(self, s: &IntegratorSettings) -> bool {
+        match self {
+            Arg::Error => s.error.is_some(),
+            Arg::Hmax => s.hmax.is_some(),
+            Arg::Hmin => s.hmin.is_some(),
+            Arg::Hinit => s.hinit.is_some(),
+            Arg::Kmax => s.kmax.is_some(),
+            Arg::Maxit => s.maxit.is_some(),
+            Arg::Pattern => s.pattern.is_some(),
+            Arg::Corrector => s.corrector.is_some(),
+            Arg::Adaptivity => s.adaptivity.is_some(),
+            Arg::Interpolate => s.interpolate == Some(true),
+            Arg::Fixit => s.fixit.is_some(),
+            Arg::Hratio => s.hratio.is_some(),
+            Arg::Maxerr => s.maxerr.is_some(),
+            Arg::Alpha => s.alpha.is_some(),
+            Arg::Beta => s.beta.is_some(),
+            Arg::Gamma => s.gamma.is_some(),
+        }
+    }
+}
+
+/// How the integrator of a pair advances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Fixed-coefficient BDF (GSTIFF; CONSTANT_BDF with `constant_step`).
+    Gstiff,
+    /// Variable-coefficient BDF (WSTIFF).
+    Wstiff,
+    /// HHT / Newmark on the second-order equations.
+    Hht,
+}
+
+/// The HMIN default of a pair (SPEC §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HminDefault {
+    /// 1e-6·HMAX (the output step when HMAX is unlimited): BDF on I3, whose
+    /// Jacobian is ill-conditioned at small steps.
+    MicroHmax,
+    /// Machine precision (SI2; relative to max(1, HMAX) for HHT/NEWMARK).
+    MachinePrecision,
+}
+
+/// One (integrator, formulation) pair the solver runs.
+#[derive(Debug)]
+pub struct Pair {
+    pub kind: IntegratorKind,
+    pub formulation: Formulation,
+    pub family: Family,
+    /// Arguments honoured (everything else is rejected by name).
+    pub args: Args,
+    pub hmin: HminDefault,
+    /// The step is HMAX throughout (CONSTANT_BDF).
+    pub constant_step: bool,
+}
+
+/// A set of arguments (one bit per `Arg`), so that rows of the table can
+/// be built from one another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Args(u32);
+
+impl Args {
+    pub const fn of(args: &[Arg]) -> Args {
+        let mut bits = 0u32;
+        let mut i = 0;
+        while i < args.len() {
+            bits |= 1 << args[i] as u32;
+            i += 1;
+        }
+        Args(bits)
+    }
+    pub const fn with(self, more: &[Arg]) -> Args {
+        Args(self.0 | Args::of(more).0)
+    }
+    pub const fn without(self, less: &[Arg]) -> Args {
+        Args(self.0 & !Args::of(less).0)
+    }
+    pub fn contains(self, a: Arg) -> bool {
+        self.0 & (1 << a as u32) != 0
+    }
+}
+
+use Arg::*;
+/// The arguments every variable-step pair takes.
+const COMMON: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit, Pattern, Corrector]);
+const BDF: Args = COMMON.with(&[Interpolate]);
+/// The fixed-step option and ADAPTIVITY (GSTIFF and HHT; seeds).
+const FIXED_STEP: &[Arg] = &[Fixit, Hratio, Maxerr];
+const GSTIFF: Args = BDF.with(FIXED_STEP).with(&[Adaptivity]);
+/// CONSTANT_BDF: the step is HMAX, so HINIT and HMIN would be ignored.
+const CONSTANT_BDF: Args = BDF.without(&[Hinit, Hmin]);
+/// KMAX is accepted and ignored by HHT/NEWMARK (constant order; SPEC §2).
+const HHT: Args = COMMON
+    .with(FIXED_STEP)
+    .with(&[Adaptivity, Interpolate, Alpha]);
+const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
+macro_rules! pair {
+    ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
+        pair!($kind, $form, $family, $args, $hmin, false)
+    };
+    ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident, $constant:expr) => {
+        Pair {
+            kind: IntegratorKind::$kind,
+            formulation: Formulation::$form,
+            family: Family::$family,
+            args: $args,
+            hmin: HminDefault::$hmin,
+            constant_step: $constant,
+        }
+    };
+}
+
+/// Every (integrator, formulation) pair that runs. The first row of an
+/// integrator gives its default formulation.
+#[rustfmt::skip]
+pub const PAIRS: &[Pair] = &[
+    //    integrator   formulation  family  arguments     HMIN default      constant step
+    pair!(Gstiff,      I3,          Gstiff, GSTIFF,       MicroHmax),
+    pair!(Gstiff,      Si2,         Gstiff, GSTIFF,       MachinePrecision),
+    pair!(Wstiff,      I3,          Wstiff, BDF,          MicroHmax),
+    pair!(Wstiff,      Si2,         Wstiff, BDF,          MachinePrecision),
+    pair!(ConstantBdf, I3,          Gstiff, CONSTANT_BDF, MicroHmax,        true),
+    pair!(ConstantBdf, Si2,         Gstiff, CONSTANT_BDF, MachinePrecision, true),
+    pair!(Hht,         I3,          Hht,    HHT,          MachinePrecision),
+    pair!(Newmark,     I3,          Hht,    NEWMARK,      MachinePrecision),
+];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
     true, false, false, false, true, false, false, false, true, false,
@@ -20,475 +259,210 @@ pub(crate) fn fmt_pattern(p: &[bool]) -> String {
         .join(":")
 }
 
-/// The validated fixed-step option (seeds: "Fixed Step Integrator Option").
-pub(crate) struct FixedOption {
-    pub fixed: FixedStep,
-    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
-    pub step: f64,
-    pub pattern: Vec<bool>,
-}
-
-/// FIXIT given: validate FIXIT (1..10), HRATIO (positive integer), MAXERR
-/// (> 0), PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
-/// CORRECTOR are then ignored. Without FIXIT, HRATIO and MAXERR are errors.
-pub(crate) fn fixed_step_option(
-    s: &IntegratorSettings,
-    dtout: f64,
-) -> Result<Option<FixedOption>, String> {
-    let Some(fixit) = s.fixit else {
-        for (given, arg) in [
-            (s.hratio.is_some(), "HRATIO"),
-            (s.maxerr.is_some(), "MAXERR"),
-        ] {
-            if given {
-                return Err(format!(
-                    "INTEGRATOR: {arg} applies only to the fixed-step option (give FIXIT)"
-                ));
-            }
-        }
-        return Ok(None);
-    };
-    if !(1..=10).contains(&fixit) {
-        return Err(format!(
-            "INTEGRATOR: FIXIT = {fixit} is out of range (1 to 10)"
-        ));
-    }
-    let hratio = s.hratio.unwrap_or(1);
-    if hratio < 1 {
-        return Err(format!(
-            "INTEGRATOR: HRATIO = {hratio} is out of range (a positive integer)"
-        ));
-    }
-    let maxerr = s.maxerr.unwrap_or(f64::INFINITY);
-    if maxerr.is_nan() || maxerr <= 0.0 {
-        return Err(format!(
-            "INTEGRATOR: MAXERR = {maxerr} is out of range (MAXERR > 0)"
-        ));
-    }
-    let pattern = s
-        .pattern
-        .clone()
-        .unwrap_or_else(|| DEFAULT_PATTERN.to_vec());
-    if pattern.is_empty() || pattern.len() > 10 {
-        return Err(format!(
-            "INTEGRATOR: PATTERN has {} values; it takes 1 to 10 of T/F",
-            pattern.len()
-        ));
-    }
-    if pattern.iter().all(|p| !p) {
-        return Err(format!(
-            "INTEGRATOR: PATTERN = {} (adaptive Jacobian evaluation) is not allowed with FIXIT",
-            fmt_pattern(&pattern)
-        ));
-    }
-    if !(dtout > 0.0 && dtout.is_finite()) {
-        return Err(format!("output step {dtout} must be positive"));
-    }
-    let step = dtout / hratio as f64;
-    let step = match s.hinit {
-        Some(hi) if hi > 0.0 && hi.is_finite() => hi.min(step),
-        Some(hi) => {
-            return Err(format!(
-                "INTEGRATOR: HINIT = {hi} is out of range (HINIT > 0)"
-            ))
-        }
-        None => step,
-    };
-    if let Some(a) = s.adaptivity {
-        if !(a >= 0.0 && a.is_finite()) {
-            return Err(format!(
-                "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0)"
-            ));
-        }
-    }
-    Ok(Some(FixedOption {
-        fixed: FixedStep {
-            iterations: fixit as usize,
-            maxerr,
-        },
-        step,
-        pattern,
-    }))
-}
-
-/// Validate the settings for a dynamic run whose output step is `dtout`
-/// (GSTIFF, WSTIFF, CONSTANT_BDF: the same arguments, defaults and ranges;
-/// ADAPTIVITY, FIXIT and INTERPOLATE = ON are GSTIFF's).
-pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
-    let constant_step = s.kind == IntegratorKind::ConstantBdf;
-    if !matches!(
-        s.kind,
-        IntegratorKind::Gstiff | IntegratorKind::Wstiff | IntegratorKind::ConstantBdf
-    ) {
-        return Err(not_yet(&format!("the {} integrator", s.kind.name())));
-    }
-    if constant_step {
-        // The step is HMAX throughout: HINIT and HMIN would be ignored.
-        for (given, arg) in [(s.hinit.is_some(), "HINIT"), (s.hmin.is_some(), "HMIN")] {
-            if given {
-                return Err(format!(
-                    "INTEGRATOR: {arg} has no effect with CONSTANT_BDF (its step is HMAX, default the output step)"
-                ));
-            }
-        }
-    }
-    let si2 = match s.formulation {
-        None | Some(Formulation::I3) => false,
-        Some(Formulation::Si2) => true,
-        Some(Formulation::Si1) => {
-            return Err("INTEGRATOR: SI1 is only available with HASTIFF".into())
-        }
-    };
-    // Error control: displacements and user states (I3); SI2 adds the
-    // velocities (seeds: "Error control in corrector", GSTIFF SI2).
-    let error_classes = if si2 {
-        vec![
-            VarClass::Displacement,
-            VarClass::Velocity,
-            VarClass::UserState,
-        ]
+/// A number as a user reads it: plain for 1e-4 ≤ |v| < 1e6 (0.01, -1,
+/// 0.36), scientific otherwise (1e300, 1e-8), never a 301-digit integer.
+pub fn fmt_num(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
+        format!("{v}")
     } else {
-        vec![VarClass::Displacement, VarClass::UserState]
-    };
-    let interpolate = s.interpolate == Some(true) && s.fixit.is_none();
-    for (given, name) in [
-        (s.alpha.is_some(), "ALPHA"),
-        (s.beta.is_some(), "BETA"),
-        (s.gamma.is_some(), "GAMMA"),
-    ] {
-        if given {
-            return Err(format!(
-                "INTEGRATOR: {name} applies only to HHT and NEWMARK, not to {}",
-                s.kind.name()
-            ));
+        format!("{v:e}")
+    }
+}
+
+/// The parameters the integrator of a pair takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MethodParams {
+    Bdf(BdfParams),
+    Hht(HhtParams),
+}
+
+/// Validated settings of a dynamic run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub pair: &'static Pair,
+    pub method: MethodParams,
+    /// CORRECTOR as given or its default (ORIGINAL).
+    pub corrector: CorrectorKind,
+    /// INTERPOLATE = ON (forced off by the fixed-step option, seeds): step
+    /// past output times and interpolate.
+    pub interpolate: bool,
+    /// Notes for the message log (arguments the seeds say are ignored).
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    pub fn formulation(&self) -> &'static dyn DaeFormulation {
+        formulation_of(self.pair.formulation)
+    }
+    /// The settings BDF and HHT parameters share.
+    fn shared(&self) -> Shared<'_> {
+        macro_rules! shared {
+            ($p:expr) => {
+                Shared {
+                    error: $p.error,
+                    hmax: $p.hmax,
+                    hmin: $p.hmin,
+                    hinit: $p.hinit,
+                    maxit: $p.maxit,
+                    pattern: &$p.pattern,
+                    adaptivity: $p.adaptivity,
+                    fixed: $p.fixed.as_ref(),
+                }
+            };
+        }
+        match &self.method {
+            MethodParams::Bdf(p) => shared!(p),
+            MethodParams::Hht(p) => shared!(p),
         }
     }
-    if s.fixit.is_some() && s.kind != IntegratorKind::Gstiff {
+    pub fn error(&self) -> f64 {
+        self.shared().error
+    }
+    /// The step of the fixed-step option (None: variable step).
+    pub fn fixed_step(&self) -> Option<f64> {
+        let s = self.shared();
+        s.fixed.map(|_| s.hinit)
+    }
+    pub fn interpolate(&self) -> bool {
+        self.interpolate
+    }
+
+    /// One line for the message log with the effective values.
+    pub fn describe(&self) -> String {
+        let kind = self.pair.kind.name();
+        let form = self.formulation().name();
+        let Shared {
+            error,
+            hmax,
+            hmin,
+            hinit,
+            maxit,
+            pattern,
+            adaptivity,
+            fixed,
+        } = self.shared();
+        // HHT/NEWMARK: their coefficients first; BDF: KMAX and INTERPOLATE.
+        let (coeffs, kmax) = match &self.method {
+            MethodParams::Bdf(p) => (String::new(), format!(", KMAX = {}", p.kmax)),
+            MethodParams::Hht(p) if self.pair.kind == IntegratorKind::Newmark => (
+                format!(", BETA = {}, GAMMA = {}", p.beta, p.gamma),
+                String::new(),
+            ),
+            MethodParams::Hht(p) => (
+                format!(
+                    ", ALPHA = {} (beta = {}, gamma = {})",
+                    p.alpha, p.beta, p.gamma
+                ),
+                String::new(),
+            ),
+        };
+        let order = if coeffs.is_empty() { ", order 1" } else { "" };
+        match fixed {
+            Some(f) => format!(
+                "dynamic analysis: fixed-step {kind}, {form}{order}{coeffs}, step = {hinit:e}, FIXIT = {}, PATTERN = {}, MAXERR = {:e}",
+                f.iterations,
+                fmt_pattern(pattern),
+                f.maxerr
+            ),
+            None => format!(
+                "dynamic analysis: {kind}, {form}{coeffs}, ERROR = {error:e}, HMAX = {hmax:e}, HMIN = {hmin:e}, HINIT = {hinit:e}{kmax}, INTERPOLATE = {}, MAXIT = {maxit}, PATTERN = {}, CORRECTOR = {}, ADAPTIVITY = {adaptivity:e}",
+                if self.interpolate { "ON" } else { "OFF" },
+                fmt_pattern(pattern),
+                corrector_name(self.corrector)
+            ),
+        }
+    }
+}
+
+/// See `Plan::shared`.
+struct Shared<'a> {
+    error: f64,
+    hmax: f64,
+    hmin: f64,
+    hinit: f64,
+    maxit: usize,
+    pattern: &'a [bool],
+    adaptivity: f64,
+    fixed: Option<&'a FixedStep>,
+}
+
+fn corrector_name(c: CorrectorKind) -> &'static str {
+    match c {
+        CorrectorKind::Original => "ORIGINAL",
+        CorrectorKind::Modified => "MODIFIED",
+        CorrectorKind::OrigConstant => "ORIG_CONSTANT",
+    }
+}
+
+/// The pair the settings name, or the error saying why none runs.
+pub fn pair_of(s: &IntegratorSettings) -> Result<&'static Pair, String> {
+    let rows = || PAIRS.iter().filter(|p| p.kind == s.kind);
+    let Some(first) = rows().next() else {
         return Err(format!(
-            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not {}",
+            "the {} integrator is not supported yet",
             s.kind.name()
         ));
-    }
-    if let Some(f) = fixed_step_option(s, dtout)? {
-        // Order 1 at h = DTOUT/HRATIO; ERROR, HMAX, HMIN, KMAX, MAXIT and
-        // CORRECTOR have no effect (seeds).
-        return Ok(BdfParams {
-            error: s.error.unwrap_or(1e-3),
-            hmax: f.step,
-            hmin: f.step,
-            hinit: f.step,
-            kmax: 1,
-            maxit: f.fixed.iterations,
-            pattern: f.pattern,
-            error_classes,
-            corrector_classes: vec![VarClass::Displacement],
-            adaptivity: 0.0,
-            fixed: Some(f.fixed),
-            constant_step: false,
-            interpolate: false,
-        });
-    }
-    let error = s.error.unwrap_or(1e-3);
-    if !(error > 0.0 && error.is_finite()) {
-        return Err(format!(
-            "INTEGRATOR: ERROR = {error} is out of range (ERROR > 0)"
-        ));
-    }
-    if !(dtout > 0.0 && dtout.is_finite()) {
-        return Err(format!("output step {dtout} must be positive"));
-    }
-    // HMAX default: the output step; with INTERPOLATE = ON no limit (seeds),
-    // and then HMIN's default 1e-6·HMAX is taken on the output step.
-    let hmax = match s.hmax {
-        Some(h) => h,
-        None if interpolate && !constant_step => f64::INFINITY,
-        None => dtout,
     };
-    if !(hmax > 0.0 && (hmax.is_finite() || s.hmax.is_none())) {
-        return Err(format!(
-            "INTEGRATOR: HMAX = {hmax} is out of range (HMAX > 0)"
-        ));
-    }
-    // HMIN default: 1e-6·HMAX with I3, machine precision with SI2, whose
-    // Jacobian stays well conditioned at small steps (seeds: HMIN).
-    let hmin = match s.hmin {
-        Some(h) => h,
-        None if si2 => f64::EPSILON,
-        None => 1e-6 * hmax.min(dtout),
+    let Some(f) = s.formulation else {
+        return Ok(first);
     };
-    if !(hmin > 0.0 && hmin < hmax) {
-        return Err(format!(
-            "INTEGRATOR: HMIN = {hmin} is out of range (0 < HMIN < HMAX = {hmax})"
-        ));
-    }
-    let hinit = match s.hinit {
-        Some(h) => {
-            if !(h > hmin && h <= hmax) {
-                return Err(format!(
-                    "INTEGRATOR: HINIT = {h} is out of range (HMIN = {hmin} < HINIT <= HMAX = {hmax})"
-                ));
-            }
-            h
+    rows().find(|p| p.formulation == f).ok_or_else(|| {
+        let with: Vec<&str> = PAIRS
+            .iter()
+            .filter(|p| p.formulation == f)
+            .map(|p| p.kind.name())
+            .collect();
+        let form = formulation_name(f);
+        if with.is_empty() {
+            format!("{form} is not supported yet")
+        } else {
+            format!(
+                "{form} is not available with {} (it runs with {})",
+                s.kind.name(),
+                with.join(", ")
+            )
         }
-        None if constant_step => hmax,
-        None => (dtout / 20.0).min(hmax).max(hmin),
-    };
-    let kmax = s.kmax.unwrap_or(6);
-    if !(1..=6).contains(&kmax) {
-        return Err(format!(
-            "INTEGRATOR: KMAX = {kmax} is out of range (1 to 6)"
-        ));
-    }
-    let maxit = s.maxit.unwrap_or(10);
-    if maxit < 1 {
-        return Err(format!(
-            "INTEGRATOR: MAXIT = {maxit} is out of range (MAXIT > 0)"
-        ));
-    }
-    let pattern = s.pattern.clone().unwrap_or_else(|| {
-        vec![
-            true, false, false, false, true, false, false, false, true, false,
-        ]
-    });
-    if pattern.is_empty() || pattern.len() > 10 {
-        return Err(format!(
-            "INTEGRATOR: PATTERN has {} values; it takes 1 to 10 of T/F",
-            pattern.len()
-        ));
-    }
-    let corrector_classes = match s.corrector.unwrap_or(CorrectorKind::Original) {
-        // SI2: displacements and velocities converge with either corrector
-        // (seeds: one row for ORIGINAL and MODIFIED).
-        _ if si2 => error_classes.clone(),
-        // ORIGINAL: every state but multipliers must converge (seeds table).
-        // The automatic switch to MODIFIED arrives with the BDF-family issue;
-        // until then ORIGINAL behaves as ORIG_CONSTANT.
-        CorrectorKind::Original | CorrectorKind::OrigConstant => {
-            vec![
-                VarClass::Displacement,
-                VarClass::Velocity,
-                VarClass::UserState,
-            ]
-        }
-        CorrectorKind::Modified => vec![VarClass::Displacement, VarClass::UserState],
-    };
-    // ADAPTIVITY (GSTIFF only, seeds): on by default with the same default
-    // as HHT — at h = 100·HMIN it doubles the tolerance; 0 turns it off.
-    let adaptivity = match s.adaptivity {
-        Some(a) if s.kind != IntegratorKind::Gstiff => {
-            return Err(format!(
-                "INTEGRATOR: ADAPTIVITY = {a} applies only to GSTIFF and HHT, not to {}",
-                s.kind.name()
-            ))
-        }
-        Some(a) if a >= 0.0 && a.is_finite() => a,
-        Some(a) => {
-            return Err(format!(
-                "INTEGRATOR: ADAPTIVITY = {a} is out of range (ADAPTIVITY >= 0; 0 turns it off)"
-            ))
-        }
-        None if s.kind == IntegratorKind::Gstiff => error * 100.0 * hmin,
-        None => 0.0,
-    };
-    Ok(BdfParams {
-        error,
-        hmax,
-        hmin,
-        hinit,
-        kmax: kmax as usize,
-        maxit: maxit as usize,
-        pattern,
-        error_classes,
-        corrector_classes,
-        adaptivity,
-        fixed: None,
-        constant_step,
-        interpolate,
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn defaults_follow_the_seeds() {
-        let p = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
-        assert_eq!(p.error, 1e-3);
-        assert_eq!(p.hmax, 0.01);
-        assert!((p.hmin - 1e-8).abs() < 1e-20);
-        assert!((p.hinit - 0.0005).abs() < 1e-15);
-        assert_eq!((p.kmax, p.maxit), (6, 10));
-        assert_eq!(
-            p.pattern,
-            vec![true, false, false, false, true, false, false, false, true, false]
-        );
-    }
-
-    #[test]
-    fn out_of_range_values_are_rejected_with_the_argument_named() {
-        let mut s = IntegratorSettings {
-            kmax: Some(7),
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: KMAX = 7 is out of range (1 to 6)"
-        );
-        s.kmax = None;
-        s.error = Some(-1.0);
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: ERROR = -1 is out of range (ERROR > 0)"
-        );
-        s.error = None;
-        s.hmin = Some(0.1);
-        s.hmax = Some(0.01);
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: HMIN = 0.1 is out of range (0 < HMIN < HMAX = 0.01)"
-        );
-    }
-
-    /// WSTIFF takes GSTIFF's arguments with the same defaults (SPEC §2:
-    /// HMIN = 1e-6·HMAX for WSTIFF/I3) and ranges, except ADAPTIVITY (on
-    /// by default for GSTIFF only); GSTIFF-only options are refused by name.
-    #[test]
-    fn wstiff_shares_the_bdf_defaults_and_ranges() {
-        let w = IntegratorSettings {
-            kind: IntegratorKind::Wstiff,
-            ..Default::default()
-        };
-        let p = bdf_params(&w, 0.01).unwrap();
-        let g = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
-        assert_eq!(p.adaptivity, 0.0);
-        assert_eq!(
-            p,
-            BdfParams {
-                adaptivity: 0.0,
-                ..g
-            }
-        );
-        assert!((p.hmin - 1e-8).abs() < 1e-20);
-        let refused = |s: IntegratorSettings| bdf_params(&s, 0.01).unwrap_err();
-        assert_eq!(
-            refused(IntegratorSettings {
-                kmax: Some(0),
-                ..w.clone()
-            }),
-            "INTEGRATOR: KMAX = 0 is out of range (1 to 6)"
-        );
-        assert_eq!(
-            refused(IntegratorSettings {
-                alpha: Some(-0.1),
-                ..w.clone()
-            }),
-            "INTEGRATOR: ALPHA applies only to HHT and NEWMARK, not to WSTIFF"
-        );
-        assert_eq!(
-            refused(IntegratorSettings {
-                fixit: Some(2),
-                ..w.clone()
-            }),
-            "INTEGRATOR: FIXIT (fixed-step option) is available for GSTIFF and HHT, not WSTIFF"
-        );
-        assert_eq!(
-            refused(IntegratorSettings {
-                adaptivity: Some(1e-8),
-                ..w.clone()
-            }),
-            "INTEGRATOR: ADAPTIVITY = 0.00000001 applies only to GSTIFF and HHT, not to WSTIFF"
-        );
-        // SI2 runs with WSTIFF too: machine-precision HMIN, velocities
-        // under error control.
-        let p = bdf_params(
-            &IntegratorSettings {
-                formulation: Some(Formulation::Si2),
-                ..w
-            },
-            0.01,
-        )
-        .unwrap();
-        assert_eq!(p.hmin, f64::EPSILON);
-        assert!(p.error_classes.contains(&VarClass::Velocity));
-    }
-
-    #[test]
-    fn later_features_are_rejected_not_ignored() {
-        let s = IntegratorSettings {
-            kind: IntegratorKind::Hht,
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: the HHT integrator is not supported yet"
-        );
-        let s = IntegratorSettings {
-            fixit: Some(3),
-            pattern: Some(vec![false]),
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: PATTERN = F (adaptive Jacobian evaluation) is not allowed with FIXIT"
-        );
-        let s = IntegratorSettings {
-            formulation: Some(Formulation::Si1),
-            ..Default::default()
-        };
-        assert_eq!(
-            bdf_params(&s, 0.01).unwrap_err(),
-            "INTEGRATOR: SI1 is only available with HASTIFF"
-        );
-    }
-
-    /// SI2 (seeds: HMIN, "Error control in corrector", fixed-step option):
-    /// HMIN defaults to machine precision, velocities join the error and
-    /// convergence classes with either corrector, and FIXIT is accepted with
-    /// velocities in the MAXERR measure. I3 keeps 1e-6·HMAX and
-    /// displacements only.
-    #[test]
-    fn si2_defaults_follow_the_seeds() {
-        let si2 = |more: IntegratorSettings| IntegratorSettings {
-            formulation: Some(Formulation::Si2),
-            ..more
-        };
-        let p = bdf_params(&si2(IntegratorSettings::default()), 0.01).unwrap();
-        assert_eq!(p.hmin, f64::EPSILON);
-        let dv = vec![
-            VarClass::Displacement,
-            VarClass::Velocity,
-            VarClass::UserState,
-        ];
-        assert_eq!(p.error_classes, dv);
-        assert_eq!(p.corrector_classes, dv);
-        let modified = si2(IntegratorSettings {
-            corrector: Some(CorrectorKind::Modified),
-            ..Default::default()
-        });
-        assert_eq!(bdf_params(&modified, 0.01).unwrap().corrector_classes, dv);
-        let fixed = si2(IntegratorSettings {
-            fixit: Some(3),
-            ..Default::default()
-        });
-        let p = bdf_params(&fixed, 0.01).unwrap();
-        assert!(p.fixed.is_some());
-        assert_eq!(p.error_classes, dv);
-        let constant = si2(IntegratorSettings {
-            kind: IntegratorKind::ConstantBdf,
-            ..Default::default()
-        });
-        assert!(bdf_params(&constant, 0.01).unwrap().constant_step);
-        let i3 = bdf_params(&IntegratorSettings::default(), 0.01).unwrap();
-        assert!((i3.hmin - 1e-8).abs() < 1e-20);
-        assert_eq!(
-            i3.error_classes,
-            vec![VarClass::Displacement, VarClass::UserState]
-        );
-        let hht = si2(IntegratorSettings {
-            kind: IntegratorKind::Hht,
-            ..Default::default()
-        });
-        assert!(bdf_params(&hht, 0.01).is_err());
+fn formulation_name(f: Formulation) -> &'static str {
+    match f {
+        Formulation::I3 => "I3",
+        Formulation::Si2 => "SI2",
+        Formulation::Si1 => "SI1",
     }
 }
+
+/// Validate the Adams INTEGRATOR settings of a dynamic run whose first
+/// output step is `dtout`.
+pub fn validate(s: &IntegratorSettings, dtout: f64) -> Result<Plan, String> {
+    let front = FrontEnd::of_origin(s.origin.as_deref(), FrontEnd::Adams);
+    validate_as(s, dtout, front)
+}
+
+/// `validate` with the messages in the names of `front`.
+pub fn validate_as(s: &IntegratorSettings, dtout: f64, front: FrontEnd) -> Result<Plan, String> {
+    let prefix = match &s.origin {
+        Some(o) => format!("{o}: {}: ", front.integrator_statement()),
+        None => format!("{}: ", front.integrator_statement()),
+    };
+    checker::Checker { s, front }
+        .plan(dtout)
+        .map_err(|e| format!("{prefix}{e}"))
+}
+
+/// The BDF parameters of GSTIFF, WSTIFF or CONSTANT_BDF settings (the
+/// quasi-static FIM_D integration).
+pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
+    match validate(s, dtout)?.method {
+        MethodParams::Bdf(p) => Ok(p),
+        MethodParams::Hht(_) => Err(format!(
+            "INTEGRATOR: {} is not a BDF integrator (GSTIFF, WSTIFF or CONSTANT_BDF)",
+            s.kind.name()
+        )),
+    }
+}
+
+mod checker;
+#[cfg(test)]
+mod tests;

@@ -24,6 +24,7 @@ pub use mbsolve_model::{StaticMethod, StaticSettings};
 
 use crate::analysis::{Frame, Simulation, SolverError};
 use crate::formulation::{constraint_rows, coordinate_name, equation_name, AsmSink};
+use crate::settings::{fmt_num, FrontEnd};
 use mbsolve_integrate::{SlotAssembler, SparseLu};
 use mbsolve_mech::System;
 
@@ -56,22 +57,47 @@ pub enum StaticAnalysis {
     QuasiStatic,
 }
 
-fn real(name: &str, v: Option<f64>, default: f64, zero_ok: bool) -> Result<f64, String> {
-    let x = v.unwrap_or(default);
-    let ok = x.is_finite() && if zero_ok { x >= 0.0 } else { x > 0.0 };
-    if ok {
-        Ok(x)
-    } else {
-        let rule = if zero_ok { ">= 0" } else { "> 0" };
-        Err(format!(
-            "Param_Static: {name} = {x} is out of range ({name} {rule})"
-        ))
-    }
-}
-
 /// Apply the documented defaults and ranges (seed: Param_Static attributes).
 /// Attributes of the other method's family are rejected, never ignored.
+/// Messages use the names the user wrote: the Adams EQUILIBRIUM arguments
+/// (ERROR, IMBALANCE, MAXIT, STABILITY, TLIMIT, ALIMIT) when `s.origin`
+/// is in an .adm/.acf file, the Param_Static attributes otherwise; they
+/// start with the origin when there is one.
 pub fn static_params(s: &StaticSettings, analysis: StaticAnalysis) -> Result<StaticParams, String> {
+    let front = FrontEnd::of_origin(s.origin.as_deref(), FrontEnd::MotionSolve);
+    let prefix = match (&s.origin, front) {
+        (Some(o), FrontEnd::Adams) => format!("{o}: EQUILIBRIUM: "),
+        (Some(o), FrontEnd::MotionSolve) => format!("{o}: Param_Static: "),
+        (None, _) => "Param_Static: ".to_string(),
+    };
+    // Param_Static attribute → EQUILIBRIUM argument (adm `equilibrium_settings`).
+    let name = |attribute: &'static str| -> &'static str {
+        if front == FrontEnd::MotionSolve {
+            return attribute;
+        }
+        match attribute {
+            "max_error" => "ERROR",
+            "max_imbalance" => "IMBALANCE",
+            "max_num_iter" => "MAXIT",
+            "stability" => "STABILITY",
+            "method" => "STATIC",
+            other => other,
+        }
+    };
+    let real = |attribute: &'static str, v: Option<f64>, default: f64, zero_ok: bool| {
+        let x = v.unwrap_or(default);
+        let ok = x.is_finite() && if zero_ok { x >= 0.0 } else { x > 0.0 };
+        if ok {
+            Ok(x)
+        } else {
+            let rule = if zero_ok { ">= 0" } else { "> 0" };
+            let n = name(attribute);
+            Err(format!(
+                "{prefix}{n} = {} is out of range ({n} {rule})",
+                fmt_num(x)
+            ))
+        }
+    };
     let requested = s.method.unwrap_or(StaticMethod::FimD);
     let mkeam_only = [
         (s.max_ke_tol.is_some(), "max_ke_tol"),
@@ -85,23 +111,25 @@ pub fn static_params(s: &StaticSettings, analysis: StaticAnalysis) -> Result<Sta
     ];
     if requested == StaticMethod::Mkeam {
         if analysis == StaticAnalysis::QuasiStatic {
-            return Err("Param_Static: method = MKEAM is not available for quasi-static analysis; use FIM_D or FIM_S".into());
+            return Err(format!("{prefix}method = MKEAM is not available for quasi-static analysis; use FIM_D or FIM_S"));
         }
-        if let Some((_, name)) = fim_only.iter().find(|(given, _)| *given) {
+        if let Some((_, attribute)) = fim_only.iter().find(|(given, _)| *given) {
             return Err(format!(
-                "Param_Static: {name} applies to methods FIM_S and FIM_D, not to MKEAM"
+                "{prefix}{} applies to methods FIM_S and FIM_D, not to MKEAM",
+                name(attribute)
             ));
         }
-    } else if let Some((_, name)) = mkeam_only.iter().find(|(given, _)| *given) {
+    } else if let Some((_, attribute)) = mkeam_only.iter().find(|(given, _)| *given) {
         return Err(format!(
-            "Param_Static: {name} applies only to method MKEAM, not to {}",
+            "{prefix}{attribute} applies only to method MKEAM, not to {}",
             requested.name()
         ));
     }
     let max_num_iter = s.max_num_iter.unwrap_or(100);
     if max_num_iter < 1 {
+        let n = name("max_num_iter");
         return Err(format!(
-            "Param_Static: max_num_iter = {max_num_iter} is out of range (max_num_iter >= 1)"
+            "{prefix}{n} = {max_num_iter} is out of range ({n} >= 1)"
         ));
     }
     let method = match (requested, analysis) {

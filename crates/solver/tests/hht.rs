@@ -48,7 +48,7 @@ fn pendulum_period(s: &IntegratorSettings) -> (f64, f64, mbsolve_integrate::Stat
     }
     assert!(crossings.len() >= 2);
     let period = 2.0 * (crossings[1] - crossings[0]);
-    let exact = 4.0 * ((1e-3 + 1.0) / 9.81f64).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin());
+    let exact = common::pendulum_period(1.0, 9.81);
     assert!(sim
         .log
         .iter()
@@ -365,7 +365,7 @@ fn fixed_step_hht() {
         }
     }
     let period = 2.0 * (crossings[1] - crossings[0]);
-    let exact = 4.0 * ((1e-3 + 1.0) / 9.81f64).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin());
+    let exact = common::pendulum_period(1.0, 9.81);
     let rel = (period - exact).abs() / exact;
     let phi = worst_phi(&sim);
     println!(

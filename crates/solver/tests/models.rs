@@ -50,9 +50,7 @@ fn pendulum_period_and_energy() {
     }
     assert!(crossings.len() >= 2, "pendulum must swing through twice");
     let period = 2.0 * (crossings[1] - crossings[0]);
-    // Physical pendulum: I_O = I_cm + m L² with I_cm = 1e-3.
-    let i_o = 1e-3 + 1.0;
-    let exact = 4.0 * (i_o / 9.81f64).sqrt() * ellip_k((std::f64::consts::FRAC_PI_4).sin());
+    let exact = common::pendulum_period(1.0, 9.81);
     let rel = (period - exact).abs() / exact;
     println!(
         "period {period:.8} vs {exact:.8}: relative error {rel:.2e}; {} steps",
@@ -393,8 +391,7 @@ fn fixed_step_gstiff() {
             }
         }
         let period = 2.0 * (crossings[1] - crossings[0]);
-        let exact =
-            4.0 * ((1.0 + 1e-3) / 9.81f64).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin());
+        let exact = common::pendulum_period(1.0, 9.81);
         let phi = sim
             .frames
             .iter()
@@ -459,8 +456,7 @@ fn constant_bdf_fixed_step_variable_order() {
             }
         }
         let period = 2.0 * (crossings[1] - crossings[0]);
-        let exact =
-            4.0 * ((1.0 + 1e-3) / 9.81f64).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin());
+        let exact = common::pendulum_period(1.0, 9.81);
         (st, (period - exact).abs() / exact)
     };
     let (st, e1) = period_error(1e-3);

@@ -711,3 +711,53 @@ fn tlimit_limits_each_newton_step() {
         "{err}"
     );
 }
+
+/// Settings from an Adams EQUILIBRIUM statement (origin in an .adm/.acf
+/// file) are reported with the EQUILIBRIUM names and where they were
+/// written; numbers print readably (1e300, not 301 digits).
+#[test]
+fn equilibrium_settings_are_reported_in_adams_names() {
+    use mbsolve_solver::statics::{static_params, StaticAnalysis};
+    let from_acf = |s: StaticSettings| StaticSettings {
+        origin: Some("model.acf:3:1".into()),
+        ..s
+    };
+    let err = |s: StaticSettings| static_params(&s, StaticAnalysis::Static).unwrap_err();
+    assert_eq!(
+        err(from_acf(StaticSettings {
+            max_imbalance: Some(-1.0),
+            ..Default::default()
+        })),
+        "model.acf:3:1: EQUILIBRIUM: IMBALANCE = -1 is out of range (IMBALANCE > 0)"
+    );
+    assert_eq!(
+        err(from_acf(StaticSettings {
+            max_num_iter: Some(0),
+            ..Default::default()
+        })),
+        "model.acf:3:1: EQUILIBRIUM: MAXIT = 0 is out of range (MAXIT >= 1)"
+    );
+    assert_eq!(
+        err(from_acf(StaticSettings {
+            max_error: Some(-1e300),
+            ..Default::default()
+        })),
+        "model.acf:3:1: EQUILIBRIUM: ERROR = -1e300 is out of range (ERROR > 0)"
+    );
+    assert_eq!(
+        err(from_acf(StaticSettings {
+            alimit: Some(-2.0),
+            ..Default::default()
+        })),
+        "model.acf:3:1: EQUILIBRIUM: ALIMIT = -2 is out of range (ALIMIT > 0)"
+    );
+    // The same value from a MotionSolve model keeps the Param_Static name.
+    assert_eq!(
+        err(StaticSettings {
+            max_imbalance: Some(-1.0),
+            origin: Some("m.xml:7:3".into()),
+            ..Default::default()
+        }),
+        "m.xml:7:3: Param_Static: max_imbalance = -1 is out of range (max_imbalance > 0)"
+    );
+}

@@ -38,8 +38,7 @@ fn pendulum_period(settings: &IntegratorSettings) -> (f64, Statistics, Simulatio
         .collect();
     assert!(crossings.len() >= 2, "pendulum must swing through twice");
     let period = 2.0 * (crossings[1] - crossings[0]);
-    // Physical pendulum: I_O = I_cm + m L² with I_cm = 1e-3.
-    let exact = 4.0 * ((1e-3 + 1.0) / 9.81f64).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin());
+    let exact = common::pendulum_period(1.0, 9.81);
     ((period - exact).abs() / exact, stats, sim)
 }
 

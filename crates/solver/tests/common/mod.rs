@@ -3,6 +3,8 @@
 //! residuals and run-to-run differences.
 #![allow(dead_code)]
 
+pub mod accuracy;
+
 use mbsolve_solver::{Frame, Simulation};
 
 /// Complete elliptic integral of the first kind K(k) by the AGM.
@@ -20,6 +22,13 @@ pub fn ellip_k(k: f64) -> f64 {
 /// horizontal (amplitude 90°).
 pub fn horizontal_pendulum_period(l: f64, g: f64) -> f64 {
     4.0 * (l / g).sqrt() * ellip_k(std::f64::consts::FRAC_PI_4.sin())
+}
+
+/// Exact period of `models::pendulum(l, g)` released horizontally: a
+/// physical pendulum of 1 kg at l with I_cm = 1e-3, so its equivalent
+/// length is I_O/(m l) = (l² + 1e-3)/l.
+pub fn pendulum_period(l: f64, g: f64) -> f64 {
+    horizontal_pendulum_period((l * l + 1e-3) / l, g)
 }
 
 /// Time where x (body 0 CM) crosses zero between two frames, by cubic

@@ -1,0 +1,353 @@
+//! The validator behind `settings::validate`: defaults and ranges of
+//! every argument, applied to the pair the settings name.
+
+use super::*;
+
+pub(super) struct Checker<'a> {
+    pub s: &'a IntegratorSettings,
+    pub front: FrontEnd,
+}
+
+/// The validated fixed-step option.
+struct FixedOption {
+    fixed: FixedStep,
+    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
+    step: f64,
+    pattern: Vec<bool>,
+}
+
+impl Checker<'_> {
+    fn n(&self, a: Arg) -> &'static str {
+        a.name(self.front)
+    }
+
+    /// `v` satisfies `ok`, else "ARG = v must be `rule`".
+    fn real(&self, a: Arg, v: f64, ok: bool, rule: &str) -> Result<f64, String> {
+        if ok && !v.is_nan() {
+            Ok(v)
+        } else {
+            Err(format!("{} = {} must be {rule}", self.n(a), fmt_num(v)))
+        }
+    }
+
+    fn int(&self, a: Arg, v: i64, lo: i64, hi: Option<i64>) -> Result<usize, String> {
+        let ok = v >= lo && hi.is_none_or(|h| v <= h);
+        if ok {
+            Ok(v as usize)
+        } else {
+            let rule = match hi {
+                Some(h) => format!("from {lo} to {h}"),
+                None => format!(">= {lo}"),
+            };
+            Err(format!("{} = {v} must be {rule}", self.n(a)))
+        }
+    }
+
+    /// Reject every given argument the pair does not honour.
+    fn applicable(&self, pair: &Pair) -> Result<(), String> {
+        let s = self.s;
+        for a in Arg::ALL {
+            if !a.given(s) || pair.args.contains(a) {
+                continue;
+            }
+            if pair.constant_step && matches!(a, Hinit | Hmin) {
+                return Err(format!(
+                    "{} has no effect with CONSTANT_BDF (its step is HMAX, default the output step)",
+                    self.n(a)
+                ));
+            }
+            let mut takers: Vec<&str> = PAIRS
+                .iter()
+                .filter(|p| p.args.contains(a))
+                .map(|p| p.kind.name())
+                .collect();
+            takers.dedup();
+            return Err(format!(
+                "{} applies only to {}, not to {}",
+                self.n(a),
+                takers.join(" and "),
+                pair.kind.name()
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn plan(&self, dtout: f64) -> Result<Plan, String> {
+        let s = self.s;
+        let pair = pair_of(s)?;
+        self.applicable(pair)?;
+        if !(dtout > 0.0 && dtout.is_finite()) {
+            return Err(format!("the output step {} must be > 0", fmt_num(dtout)));
+        }
+        let mut notes = Vec::new();
+        if s.kmax.is_some() && pair.family == Family::Hht {
+            notes.push(format!(
+                "KMAX ignored: {} is a constant-order integrator",
+                pair.kind.name()
+            ));
+        }
+        let kmax = self.int(Kmax, s.kmax.unwrap_or(6), 1, Some(6))?;
+        let maxit = self.int(Maxit, s.maxit.unwrap_or(10), 1, None)?;
+        let error = s.error.unwrap_or(s.kind.default_error());
+        self.real(Error, error, error > 0.0 && error.is_finite(), "> 0")?;
+        if let Some(p) = &s.pattern {
+            if p.is_empty() || p.len() > 10 {
+                return Err(format!(
+                    "{} has {} values; it takes 1 to 10 of T/F",
+                    self.n(Pattern),
+                    p.len()
+                ));
+            }
+        }
+        if let Some(a) = s.adaptivity {
+            self.real(
+                Adaptivity,
+                a,
+                a >= 0.0 && a.is_finite(),
+                ">= 0 (0 turns it off)",
+            )?;
+        }
+        let corrector = s.corrector.unwrap_or(CorrectorKind::Original);
+        let fixed = self.fixed_option(dtout)?;
+        let steps = match &fixed {
+            Some(f) => (f.step, f.step, f.step),
+            None => self.steps(pair, dtout)?,
+        };
+        let method = match pair.family {
+            Family::Hht => MethodParams::Hht(self.hht(pair, error, maxit, steps, fixed)?),
+            Family::Gstiff | Family::Wstiff => {
+                MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
+            }
+        };
+        Ok(Plan {
+            pair,
+            method,
+            corrector,
+            interpolate: s.interpolate == Some(true) && s.fixit.is_none(),
+            notes,
+        })
+    }
+
+    /// (HMAX, HMIN, HINIT) of a variable-step run.
+    fn steps(&self, pair: &Pair, dtout: f64) -> Result<(f64, f64, f64), String> {
+        let s = self.s;
+        // HMAX: the output step; with INTERPOLATE = ON no limit (seeds).
+        let hmax = match s.hmax {
+            Some(h) => self.real(Hmax, h, h > 0.0 && h.is_finite(), "> 0")?,
+            None if s.interpolate == Some(true) && !pair.constant_step => f64::INFINITY,
+            None => dtout,
+        };
+        let hmin = match (s.hmin, pair.hmin) {
+            (Some(h), _) => h,
+            (None, HminDefault::MicroHmax) => 1e-6 * hmax.min(dtout),
+            // Relative to the step range: HMAX, or the output step when
+            // INTERPOLATE = ON leaves HMAX unlimited.
+            (None, HminDefault::MachinePrecision) if pair.family == Family::Hht => {
+                f64::EPSILON * if hmax.is_finite() { hmax } else { dtout }.max(1.0)
+            }
+            (None, HminDefault::MachinePrecision) => f64::EPSILON,
+        };
+        self.real(
+            Hmin,
+            hmin,
+            hmin > 0.0 && hmin < hmax,
+            &format!("> 0 and < {} = {}", self.n(Hmax), fmt_num(hmax)),
+        )?;
+        let hinit = match s.hinit {
+            Some(h) => self.real(
+                Hinit,
+                h,
+                h > hmin && h <= hmax,
+                &format!(
+                    "> {} = {} and <= {} = {}",
+                    self.n(Hmin),
+                    fmt_num(hmin),
+                    self.n(Hmax),
+                    fmt_num(hmax)
+                ),
+            )?,
+            None if pair.constant_step => hmax,
+            None => (dtout / 20.0).min(hmax).max(hmin),
+        };
+        Ok((hmax, hmin, hinit))
+    }
+
+    /// FIXIT given: FIXIT (1..10), HRATIO (positive integer), MAXERR (> 0),
+    /// PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
+    /// CORRECTOR are then ignored (seeds). Without FIXIT, HRATIO and MAXERR
+    /// are errors.
+    fn fixed_option(&self, dtout: f64) -> Result<Option<FixedOption>, String> {
+        let s = self.s;
+        let Some(fixit) = s.fixit else {
+            for a in [Hratio, Maxerr] {
+                if a.given(s) {
+                    return Err(format!(
+                        "{} applies only to the fixed-step option (give {})",
+                        self.n(a),
+                        self.n(Fixit)
+                    ));
+                }
+            }
+            return Ok(None);
+        };
+        let iterations = self.int(Fixit, fixit, 1, Some(10))?;
+        let hratio = self.int(Hratio, s.hratio.unwrap_or(1), 1, None)?;
+        let maxerr = s.maxerr.unwrap_or(f64::INFINITY);
+        self.real(Maxerr, maxerr, maxerr > 0.0, "> 0")?;
+        let pattern = s
+            .pattern
+            .clone()
+            .unwrap_or_else(|| DEFAULT_PATTERN.to_vec());
+        if pattern.iter().all(|p| !p) {
+            return Err(format!(
+                "{} = {} (adaptive Jacobian evaluation) is not allowed with {}",
+                self.n(Pattern),
+                fmt_pattern(&pattern),
+                self.n(Fixit)
+            ));
+        }
+        let step = dtout / hratio as f64;
+        let step = match s.hinit {
+            Some(hi) => self
+                .real(Hinit, hi, hi > 0.0 && hi.is_finite(), "> 0")?
+                .min(step),
+            None => step,
+        };
+        Ok(Some(FixedOption {
+            fixed: FixedStep { iterations, maxerr },
+            step,
+            pattern,
+        }))
+    }
+
+    fn adaptivity(&self, pair: &Pair, error: f64, hmin: f64) -> f64 {
+        // On by default where the pair takes it: at h = 100·HMIN it doubles
+        // the tolerance; 0 turns it off.
+        match self.s.adaptivity {
+            Some(a) => a,
+            None if pair.args.contains(Adaptivity) => error * 100.0 * hmin,
+            None => 0.0,
+        }
+    }
+
+    fn bdf(
+        &self,
+        pair: &Pair,
+        error: f64,
+        kmax: usize,
+        maxit: usize,
+        (hmax, hmin, hinit): (f64, f64, f64),
+        fixed: Option<FixedOption>,
+    ) -> BdfParams {
+        let form = formulation_of(pair.formulation);
+        let error_classes = form.error_classes().to_vec();
+        if let Some(f) = fixed {
+            // Order 1 at h = DTOUT/HRATIO (seeds).
+            return BdfParams {
+                error,
+                hmax,
+                hmin,
+                hinit,
+                kmax: 1,
+                maxit: f.fixed.iterations,
+                pattern: f.pattern,
+                error_classes,
+                // Exactly FIXIT iterations: convergence is only watched on
+                // the displacements.
+                corrector_classes: vec![VarClass::Displacement],
+                adaptivity: 0.0,
+                fixed: Some(f.fixed),
+                constant_step: false,
+                interpolate: false,
+            };
+        }
+        let corrector = self.s.corrector.unwrap_or(CorrectorKind::Original);
+        BdfParams {
+            error,
+            hmax,
+            hmin,
+            hinit,
+            kmax,
+            maxit,
+            pattern: self
+                .s
+                .pattern
+                .clone()
+                .unwrap_or_else(|| DEFAULT_PATTERN.to_vec()),
+            error_classes,
+            corrector_classes: form.corrector_classes(corrector).to_vec(),
+            adaptivity: self.adaptivity(pair, error, hmin),
+            fixed: None,
+            constant_step: pair.constant_step,
+            interpolate: self.s.interpolate == Some(true),
+        }
+    }
+
+    fn hht(
+        &self,
+        pair: &Pair,
+        error: f64,
+        maxit: usize,
+        (hmax, hmin, hinit): (f64, f64, f64),
+        fixed: Option<FixedOption>,
+    ) -> Result<HhtParams, String> {
+        let s = self.s;
+        // α, β, γ (seeds: β = (1−α)²/4, γ = 1/2 − α for HHT; Newmark
+        // stability: γ ≥ 1/2, β ≥ (γ + 1/2)²/4).
+        let (alpha, beta, gamma) = if pair.kind == IntegratorKind::Newmark {
+            let beta = s.beta.unwrap_or(0.36);
+            let gamma = s.gamma.unwrap_or(0.7);
+            if !(gamma.is_finite() && gamma >= 0.5) {
+                return Err(format!(
+                    "{} = {} violates the Newmark stability condition GAMMA >= 0.5",
+                    self.n(Gamma),
+                    fmt_num(gamma)
+                ));
+            }
+            let bmin = (gamma + 0.5) * (gamma + 0.5) / 4.0;
+            if !(beta.is_finite() && beta >= bmin * (1.0 - 1e-12)) {
+                return Err(format!(
+                    "{} = {} violates the Newmark stability condition BETA >= (GAMMA + 0.5)^2/4 = {} for GAMMA = {}",
+                    self.n(Beta),
+                    fmt_num(beta),
+                    fmt_num(bmin),
+                    fmt_num(gamma)
+                ));
+            }
+            (0.0, beta, gamma)
+        } else {
+            let alpha = s.alpha.unwrap_or(-0.3);
+            self.real(
+                Alpha,
+                alpha,
+                (-1.0 / 3.0 - 1e-12..=0.0).contains(&alpha),
+                ">= -1/3 and <= 0",
+            )?;
+            (alpha, (1.0 - alpha) * (1.0 - alpha) / 4.0, 0.5 - alpha)
+        };
+        let converge_multipliers = !matches!(s.corrector, Some(CorrectorKind::Modified));
+        let (maxit, pattern, adaptivity, fixed) = match fixed {
+            Some(f) => (f.fixed.iterations, f.pattern, 0.0, Some(f.fixed)),
+            None => (
+                maxit,
+                s.pattern.clone().unwrap_or_else(|| vec![false]),
+                self.adaptivity(pair, error, hmin),
+                None,
+            ),
+        };
+        Ok(HhtParams {
+            alpha,
+            beta,
+            gamma,
+            error,
+            hmax,
+            hmin,
+            hinit,
+            maxit,
+            pattern,
+            converge_multipliers,
+            adaptivity,
+            fixed,
+        })
+    }
+}

@@ -1,0 +1,293 @@
+//! The settings table and validator against the seeds' defaults and the
+//! messages users see.
+
+use super::*;
+
+fn kind(k: IntegratorKind) -> IntegratorSettings {
+    IntegratorSettings {
+        kind: k,
+        ..Default::default()
+    }
+}
+fn bdf(s: &IntegratorSettings) -> BdfParams {
+    match validate(s, 0.01).unwrap().method {
+        MethodParams::Bdf(p) => p,
+        m => panic!("{m:?}"),
+    }
+}
+fn hht(s: &IntegratorSettings) -> HhtParams {
+    match validate(s, 0.01).unwrap().method {
+        MethodParams::Hht(p) => p,
+        m => panic!("{m:?}"),
+    }
+}
+fn refused(s: IntegratorSettings) -> String {
+    validate(&s, 0.01).unwrap_err()
+}
+
+#[test]
+fn the_front_end_follows_the_origins_file() {
+    let of = |o| FrontEnd::of_origin(Some(o), FrontEnd::Adams);
+    assert_eq!(of("model.acf:3:1"), FrontEnd::Adams);
+    assert_eq!(of("C:/m/MODEL.ADM:12:7"), FrontEnd::Adams);
+    assert_eq!(of("C:/m/model.xml:12:7"), FrontEnd::MotionSolve);
+    assert_eq!(of("elsewhere"), FrontEnd::Adams);
+    assert_eq!(
+        FrontEnd::of_origin(None, FrontEnd::MotionSolve),
+        FrontEnd::MotionSolve
+    );
+}
+
+#[test]
+fn numbers_print_readably() {
+    assert_eq!(fmt_num(1e300), "1e300");
+    assert_eq!(fmt_num(-1.0), "-1");
+    assert_eq!(fmt_num(0.01), "0.01");
+    assert_eq!(fmt_num(1e-8), "1e-8");
+    assert_eq!(fmt_num(f64::INFINITY), "inf");
+}
+
+#[test]
+fn bdf_defaults_follow_the_seeds() {
+    let p = bdf(&IntegratorSettings::default());
+    assert_eq!(p.error, 1e-3);
+    assert_eq!(p.hmax, 0.01);
+    assert!((p.hmin - 1e-8).abs() < 1e-20);
+    assert!((p.hinit - 0.0005).abs() < 1e-15);
+    assert_eq!((p.kmax, p.maxit), (6, 10));
+    assert_eq!(p.pattern, DEFAULT_PATTERN.to_vec());
+    assert!((p.adaptivity - 1e-3 * 100.0 * 1e-8).abs() < 1e-25);
+    // WSTIFF: the same, without ADAPTIVITY (GSTIFF and HHT only).
+    let w = bdf(&kind(IntegratorKind::Wstiff));
+    assert_eq!(
+        w,
+        BdfParams {
+            adaptivity: 0.0,
+            ..p
+        }
+    );
+}
+
+#[test]
+fn hht_defaults_follow_the_seeds() {
+    let p = hht(&kind(IntegratorKind::Hht));
+    assert_eq!(p.alpha, -0.3);
+    assert!((p.beta - 0.4225).abs() < 1e-15 && (p.gamma - 0.8).abs() < 1e-15);
+    assert_eq!(p.error, 1e-5);
+    assert_eq!((p.hmax, p.hmin), (0.01, f64::EPSILON));
+    assert!((p.hinit - 5e-4).abs() < 1e-15);
+    assert_eq!((p.maxit, p.pattern.clone()), (10, vec![false]));
+    assert!(p.converge_multipliers && p.fixed.is_none());
+    let p = hht(&kind(IntegratorKind::Newmark));
+    assert_eq!((p.alpha, p.beta, p.gamma), (0.0, 0.36, 0.7));
+}
+
+#[test]
+fn range_errors_name_the_origin_and_the_users_argument() {
+    let s = IntegratorSettings {
+        hmax: Some(-1.0),
+        origin: Some("model.acf:3:1".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        refused(s),
+        "model.acf:3:1: INTEGRATOR: HMAX = -1 must be > 0"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            hinit: Some(1e300),
+            ..Default::default()
+        }),
+        "INTEGRATOR: HINIT = 1e300 must be > HMIN = 1e-8 and <= HMAX = 0.01"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            kmax: Some(7),
+            ..Default::default()
+        }),
+        "INTEGRATOR: KMAX = 7 must be from 1 to 6"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            error: Some(-1.0),
+            ..Default::default()
+        }),
+        "INTEGRATOR: ERROR = -1 must be > 0"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            hmin: Some(0.1),
+            hmax: Some(0.01),
+            ..Default::default()
+        }),
+        "INTEGRATOR: HMIN = 0.1 must be > 0 and < HMAX = 0.01"
+    );
+    // The MotionSolve names, for the Param_Transient front end.
+    let s = IntegratorSettings {
+        hmax: Some(-1.0),
+        origin: Some("m.xml:12:5".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        validate(&s, 0.01).unwrap_err(),
+        "m.xml:12:5: Param_Transient: h_max = -1 must be > 0"
+    );
+}
+
+#[test]
+fn misplaced_arguments_are_rejected_by_name() {
+    let w = kind(IntegratorKind::Wstiff);
+    assert_eq!(
+        refused(IntegratorSettings {
+            alpha: Some(-0.1),
+            ..w.clone()
+        }),
+        "INTEGRATOR: ALPHA applies only to HHT, not to WSTIFF"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            fixit: Some(2),
+            ..w.clone()
+        }),
+        "INTEGRATOR: FIXIT applies only to GSTIFF and HHT, not to WSTIFF"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            adaptivity: Some(1e-8),
+            ..w.clone()
+        }),
+        "INTEGRATOR: ADAPTIVITY applies only to GSTIFF and HHT and NEWMARK, not to WSTIFF"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            beta: Some(0.3),
+            ..kind(IntegratorKind::Hht)
+        }),
+        "INTEGRATOR: BETA applies only to NEWMARK, not to HHT"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            hinit: Some(1e-3),
+            ..kind(IntegratorKind::ConstantBdf)
+        }),
+        "INTEGRATOR: HINIT has no effect with CONSTANT_BDF (its step is HMAX, default the output step)"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            hratio: Some(2),
+            ..Default::default()
+        }),
+        "INTEGRATOR: HRATIO applies only to the fixed-step option (give FIXIT)"
+    );
+    // INTERPOLATE = ON runs with HHT too (no HMAX limit by default).
+    let p = hht(&IntegratorSettings {
+        interpolate: Some(true),
+        ..kind(IntegratorKind::Hht)
+    });
+    assert_eq!(p.hmax, f64::INFINITY);
+}
+
+#[test]
+fn formulations_follow_the_table() {
+    let si2 = |k| IntegratorSettings {
+        formulation: Some(Formulation::Si2),
+        ..kind(k)
+    };
+    assert_eq!(
+        refused(si2(IntegratorKind::Hht)),
+        "INTEGRATOR: SI2 is not available with HHT (it runs with GSTIFF, WSTIFF, CONSTANT_BDF)"
+    );
+    assert_eq!(
+        refused(IntegratorSettings {
+            formulation: Some(Formulation::Si1),
+            ..Default::default()
+        }),
+        "INTEGRATOR: SI1 is not supported yet"
+    );
+    assert_eq!(
+        refused(kind(IntegratorKind::Hastiff)),
+        "INTEGRATOR: the HASTIFF integrator is not supported yet"
+    );
+    // SI2: machine-precision HMIN, velocities under error control and
+    // converged with either corrector (seeds: "Error control in
+    // corrector"); I3 keeps 1e-6·HMAX and displacements only.
+    let dv = vec![
+        VarClass::Displacement,
+        VarClass::Velocity,
+        VarClass::UserState,
+    ];
+    let p = bdf(&si2(IntegratorKind::Gstiff));
+    assert_eq!(p.hmin, f64::EPSILON);
+    assert_eq!(
+        (p.error_classes.clone(), p.corrector_classes),
+        (dv.clone(), dv.clone())
+    );
+    let modified = IntegratorSettings {
+        corrector: Some(CorrectorKind::Modified),
+        ..si2(IntegratorKind::Wstiff)
+    };
+    assert_eq!(bdf(&modified).corrector_classes, dv);
+    assert!(bdf(&si2(IntegratorKind::ConstantBdf)).constant_step);
+    let i3 = bdf(&IntegratorSettings::default());
+    assert_eq!(
+        i3.error_classes,
+        vec![VarClass::Displacement, VarClass::UserState]
+    );
+    assert_eq!(i3.corrector_classes, dv);
+}
+
+#[test]
+fn newmark_stability_and_alpha_range() {
+    let mut s = kind(IntegratorKind::Newmark);
+    s.gamma = Some(0.4);
+    assert_eq!(
+        refused(s.clone()),
+        "INTEGRATOR: GAMMA = 0.4 violates the Newmark stability condition GAMMA >= 0.5"
+    );
+    s.gamma = Some(0.7);
+    s.beta = Some(0.3);
+    assert!(refused(s.clone())
+        .starts_with("INTEGRATOR: BETA = 0.3 violates the Newmark stability condition"));
+    s.beta = Some(0.25);
+    s.gamma = Some(0.5);
+    assert_eq!(hht(&s).order(), 2);
+    let mut s = kind(IntegratorKind::Hht);
+    s.alpha = Some(-0.4);
+    assert_eq!(
+        refused(s.clone()),
+        "INTEGRATOR: ALPHA = -0.4 must be >= -1/3 and <= 0"
+    );
+    s.alpha = Some(-0.333333);
+    assert!(validate(&s, 0.01).is_ok());
+}
+
+#[test]
+fn fixed_step_option() {
+    let mut s = kind(IntegratorKind::Hht);
+    s.fixit = Some(3);
+    s.hratio = Some(4);
+    let p = hht(&s);
+    assert_eq!(p.hinit, 0.0025);
+    assert_eq!(p.pattern, DEFAULT_PATTERN.to_vec());
+    assert_eq!(p.fixed.as_ref().unwrap().iterations, 3);
+    s.pattern = Some(vec![false]);
+    assert_eq!(
+        refused(s),
+        "INTEGRATOR: PATTERN = F (adaptive Jacobian evaluation) is not allowed with FIXIT"
+    );
+    let s = IntegratorSettings {
+        fixit: Some(3),
+        formulation: Some(Formulation::Si2),
+        ..Default::default()
+    };
+    let p = bdf(&s);
+    assert_eq!((p.kmax, p.hinit), (1, 0.01));
+    assert!(p.error_classes.contains(&VarClass::Velocity));
+    assert_eq!(
+        refused(IntegratorSettings {
+            fixit: Some(11),
+            ..Default::default()
+        }),
+        "INTEGRATOR: FIXIT = 11 must be from 1 to 10"
+    );
+}
