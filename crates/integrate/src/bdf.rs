@@ -3,7 +3,6 @@
 //! `DaeProblem`, and the weighted max norm over the error-controlled
 //! variables.
 
-use crate::control::LANDING_STRETCH;
 use crate::newton::{Newton, NewtonSystem, Norms, Step};
 use crate::params::BdfParams;
 use crate::problem::{class_mask, DaeProblem, ProblemError, VarClass};
@@ -50,7 +49,6 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             adaptivity: p.adaptivity,
             fixed: p.fixed.clone(),
             constant_step: p.constant_step,
-            landing_lookahead: LANDING_STRETCH,
         }
     }
 

@@ -122,33 +122,58 @@ impl<P: DaeProblem> GstiffMethod<'_, P> {
         }
     }
 
-    /// Step and order after an accepted step (Gear/LSODE).
-    fn select_step_and_order(&mut self, err: f64, tol: &Tolerance, hmax: f64) {
+    /// Step and order after an accepted step (Gear/LSODE); returns the next
+    /// natural step. `step.h` is the step just taken (the history's step),
+    /// `step.natural` the one the control wanted before output landing.
+    fn select_step_and_order(&mut self, step: &Accepted, tol: &Tolerance, hmax: f64) -> f64 {
         let k = self.hist.order;
+        let natural = step.natural.min(hmax);
+        // Hold step and order for k + 1 steps after a change (IALTH).
+        if self.steps_at_order < k + GEAR_HOLD_EXTRA_STEPS {
+            return natural;
+        }
+        let err = step.estimate.ratio;
         let (r_same, _, r_up) = self.sustainable_ratios(err, tol);
+        // Ratios are relative to the step taken; against the natural step:
+        let to_natural = step.h / natural;
         // At the HMAX cap every order that can sustain HMAX takes the same
         // step, so prefer the highest such order: it is the most accurate
         // (seeds: HMAX keeps GSTIFF at constant step and high order).
-        let cap = hmax / self.hist.h;
-        if self.hist.h >= hmax * (1.0 - AT_HMAX_ROUNDOFF) && r_same >= 1.0 {
-            if let Some(r) = r_up.filter(|&r| r >= 1.0) {
+        if natural >= hmax * (1.0 - AT_HMAX_ROUNDOFF) && r_same * to_natural >= 1.0 {
+            if r_up.is_some_and(|r| r * to_natural >= 1.0) {
                 self.set_order(k + 1);
                 self.steps_at_order = 0;
-                self.hist.rescale(r.min(cap).max(1.0));
             }
-            return;
+            return hmax;
         }
         let (r, new_k, _) = self.best_order(err, tol);
-        if new_k == k && (1.0..GEAR_DEADBAND).contains(&r) {
-            return; // not worth a step change with fixed coefficients
+        let rn = r * to_natural;
+        if new_k == k && rn < GEAR_DEADBAND && (rn >= 1.0 || !step.shortened) {
+            // Not worth a change; look again in GEAR_RECHECK_STEPS steps.
+            self.steps_at_order = (k + GEAR_HOLD_EXTRA_STEPS).saturating_sub(GEAR_RECHECK_STEPS);
+            return natural;
         }
         self.set_order(new_k);
         self.steps_at_order = 0;
         // min/max rather than clamp: a NaN ratio falls to a bound instead
         // of poisoning the history.
         #[allow(clippy::manual_clamp)]
-        let r = r.min(GEAR_MAX_INCREASE).max(GEAR_MIN_DECREASE);
-        self.hist.rescale(r);
+        let rn = rn.min(GEAR_MAX_INCREASE).max(GEAR_MIN_DECREASE);
+        natural * rn
+    }
+
+    /// Rescale the history to step h; the last correction scales like
+    /// h^(k+1), so the order-raise estimate (acor − acor_prev) stays
+    /// meaningful across a step change.
+    fn rescale_to(&mut self, h: f64) {
+        if h != self.hist.h {
+            let r = h / self.hist.h;
+            self.hist.rescale(r);
+            let f = r.powi(self.hist.order as i32 + 1);
+            for v in self.acor_prev.iter_mut() {
+                *v *= f;
+            }
+        }
     }
 }
 
@@ -160,9 +185,7 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         self.core.classes()
     }
     fn predict(&mut self, _t: f64, h: f64) {
-        if h != self.hist.h {
-            self.hist.rescale(h / self.hist.h);
-        }
+        self.rescale_to(h);
         self.hist.predict();
     }
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
@@ -191,15 +214,16 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
         Ok(())
     }
     fn next_step(&mut self, step: &Accepted, tol: &Tolerance, limits: &Limits) -> f64 {
-        if limits.fixed.is_none() {
-            if limits.constant_step {
-                self.select_order_only(step.estimate.ratio, tol);
-            } else {
-                self.select_step_and_order(step.estimate.ratio, tol, limits.hmax);
-            }
-        }
+        let next = if limits.fixed.is_some() {
+            self.hist.h
+        } else if limits.constant_step {
+            self.select_order_only(step.estimate.ratio, tol);
+            self.hist.h
+        } else {
+            self.select_step_and_order(step, tol, limits.hmax)
+        };
         std::mem::swap(&mut self.acor, &mut self.acor_prev);
-        self.hist.h
+        next
     }
     fn after_error_failure(&mut self, h: f64, est: &Estimate, failures: &Failures) -> f64 {
         let k = self.hist.order as f64;

@@ -114,7 +114,6 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             adaptivity: params.adaptivity,
             fixed: params.fixed.clone(),
             constant_step: false,
-            landing_lookahead: HHT_LANDING_LOOKAHEAD,
         };
         let mut method = HhtMethod {
             problem,
@@ -364,8 +363,21 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
             worst: 0,
         };
         self.local = 0.0;
+        // The change of acceleration over the step, measured across two
+        // steps, (a_{n+1} − a_{n−1})·h/(h + h_prev), once a step before
+        // exists: to leading order the same h·a' as a_{n+1} − a_n, but a
+        // period-2 oscillation of the constrained accelerations and
+        // multipliers — undamped at α = 0 (trapezoidal rule) — cancels
+        // instead of driving the estimate and collapsing the step.
+        let two_step = self.h_prev > 0.0;
+        let w = if two_step { h / (h + self.h_prev) } else { 1.0 };
         for i in 0..self.n {
-            let e = c * (self.at[i] - self.a[i]).abs();
+            let da = if two_step {
+                self.at[i] - self.a_prev[i]
+            } else {
+                self.at[i] - self.a[i]
+            };
+            let e = c * w * da.abs();
             let r = e / tol.weight(self.qt[i]);
             if r > worst.ratio {
                 worst = Estimate { ratio: r, worst: i };

@@ -45,10 +45,6 @@ pub(crate) struct Limits {
     pub fixed: Option<FixedStep>,
     /// CONSTANT_BDF: h = HMAX throughout, no error rejection.
     pub constant_step: bool,
-    /// Steps left before an output time under which the rest is split in
-    /// two (HHT: HHT_LANDING_LOOKAHEAD; BDF: LANDING_STRETCH, i.e. never
-    /// beyond the landing rule).
-    pub landing_lookahead: f64,
 }
 
 /// A method's error estimate of a converged step.
@@ -232,10 +228,14 @@ impl<M: Method> Stepper<M> {
         result
     }
 
-    /// The attempt's (natural step, step, lands on `tout`): HMAX, then the
-    /// landing rule (stretch up to LANDING_STRETCH to land, never beyond
-    /// HMAX: two equal steps instead; split the rest when less than
-    /// `landing_lookahead` steps remain).
+    /// The attempt's (natural step, step, lands on `tout`): the method's
+    /// step capped by HMAX; when landing, the largest step that may land is
+    /// the natural one stretched by LANDING_STRETCH but never beyond HMAX,
+    /// and once `tout` is at most LANDING_EQUAL_STEPS of those away it is
+    /// reached in equal steps — no sliver before an output time, and no
+    /// step change inside the approach (which costs a fixed-coefficient
+    /// method accuracy and HHT smoothness). The natural step survives the
+    /// landing: the method sees it in `Accepted::natural`.
     fn attempt_step(&self, tout: f64, land: bool) -> (f64, f64, bool) {
         let remaining = tout - self.t;
         let fixed_size = self.limits.fixed.is_some() || self.limits.constant_step;
@@ -249,16 +249,13 @@ impl<M: Method> Stepper<M> {
         if !land {
             return (natural, natural, false);
         }
-        let (stretch, lookahead) = if fixed_size {
-            let s = 1.0 + FIXED_STEP_LANDING_ROUNDOFF;
-            (s, s)
+        let reach = if fixed_size {
+            natural * (1.0 + FIXED_STEP_LANDING_ROUNDOFF)
         } else {
-            (LANDING_STRETCH, self.limits.landing_lookahead)
+            let hmax = self.limits.hmax * (1.0 + HMAX_LANDING_ROUNDOFF);
+            (natural * LANDING_STRETCH).min(hmax.max(natural))
         };
-        if natural * stretch >= remaining {
-            if !fixed_size && remaining > self.limits.hmax * (1.0 + HMAX_LANDING_ROUNDOFF) {
-                return (natural, 0.5 * remaining, false);
-            }
+        if reach >= remaining {
             // Output times such as 0.1·i differ from the previous step by
             // rounding: keep that step exactly so the history stays uniform
             // (t is set to tout on acceptance).
@@ -269,8 +266,11 @@ impl<M: Method> Stepper<M> {
             };
             return (natural, h, true);
         }
-        if natural * lookahead > remaining {
-            return (natural, 0.5 * remaining, false);
+        if !fixed_size {
+            let steps = (remaining / reach).ceil();
+            if steps <= LANDING_EQUAL_STEPS {
+                return (natural, remaining / steps, false);
+            }
         }
         (natural, natural, false)
     }

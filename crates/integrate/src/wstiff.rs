@@ -190,7 +190,12 @@ impl<P: DaeProblem> WstiffMethod<'_, P> {
     /// step to change (INTERPOLATE = OFF). The step doubles when the error
     /// allows twice the step, shrinks when it does not allow the same step,
     /// and is otherwise kept.
-    fn select_step_and_order(&mut self, tol: &Tolerance) {
+    /// Order and next step after an accepted step (DASSL, BCP §5.4). The
+    /// step's ratio is measured against the natural step: a step shortened
+    /// to land on an output time does not shrink the next one.
+    fn select_step_and_order(&mut self, tol: &Tolerance, natural: f64) {
+        let taken = self.h;
+        self.h = natural;
         let est = self.est;
         let k = self.order;
         let kmax = self.core.params.kmax;
@@ -227,7 +232,7 @@ impl<P: DaeProblem> WstiffMethod<'_, P> {
             self.steps_at_order = 0;
         }
         self.order = new_k;
-        let r = dassl_ratio(e, new_k);
+        let r = dassl_ratio(e, new_k) * taken / natural;
         if r >= DASSL_DOUBLE_AT {
             self.h *= DASSL_DOUBLE_AT;
         } else if r <= 1.0 {
@@ -275,10 +280,10 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
         self.steps_at_order += 1;
         Ok(())
     }
-    fn next_step(&mut self, _step: &Accepted, tol: &Tolerance, limits: &Limits) -> f64 {
+    fn next_step(&mut self, step: &Accepted, tol: &Tolerance, limits: &Limits) -> f64 {
         let k = self.order;
         if limits.fixed.is_none() {
-            self.select_step_and_order(tol);
+            self.select_step_and_order(tol, step.natural.min(limits.hmax));
         }
         self.hist.update(k, self.core.params.kmax, &self.e);
         self.h

@@ -328,3 +328,60 @@ pub fn spring_mass_exact(mass: f64, k: f64, c: f64, x0: f64, t: f64) -> f64 {
         x0 * (r2 * (r1 * t).exp() - r1 * (r2 * t).exp()) / (r2 - r1)
     }
 }
+
+/// A row of `loops` parallelogram four-bars sharing their cranks: n + 1
+/// cranks of length r hinged to ground at (i·l, 0), joined tip to tip by n
+/// couplers of length l (uniform 1 kg rods, revolute joints about z,
+/// gravity −y), all starting flat along +x — the singular configuration of
+/// every loop at once. All cranks keep one angle θ and the couplers
+/// translate, so the chain is the 1-DOF pendulum
+/// ((n+1)/3 + n)·r²·θ'' = −((n+1)/2 + n)·g·r·cos θ (`parallelogram_chain_rhs`).
+pub fn parallelogram_chain(loops: usize, r: f64, l: f64) -> Model {
+    let mut m = Model::new("parallelogram chain");
+    m.gravity = Vector3::new(0.0, -9.81, 0.0);
+    m.parts.push(Part::ground(1));
+    let crank = |i: usize| 2 + i as Id;
+    let coupler = |i: usize| 2 + (loops + 1 + i) as Id;
+    for i in 0..=loops {
+        let x = i as f64 * l;
+        marker(&mut m, 1000 + i as Id, 1, [x, 0.0, 0.0]);
+        let id = crank(i);
+        m.parts.push(rod(id, 1.0, r, [x + r / 2.0, 0.0, 0.0]));
+        marker(&mut m, 10 * id, id, [-r / 2.0, 0.0, 0.0]);
+        marker(&mut m, 10 * id + 1, id, [r / 2.0, 0.0, 0.0]);
+        m.joints.push(Joint {
+            id,
+            kind: JointKind::Revolute,
+            i: 10 * id,
+            j: 1000 + i as Id,
+        });
+    }
+    for i in 0..loops {
+        let x = i as f64 * l + r;
+        let id = coupler(i);
+        m.parts.push(rod(id, 1.0, l, [x + l / 2.0, 0.0, 0.0]));
+        marker(&mut m, 10 * id, id, [-l / 2.0, 0.0, 0.0]);
+        marker(&mut m, 10 * id + 1, id, [l / 2.0, 0.0, 0.0]);
+        m.joints.push(Joint {
+            id: 10 * id,
+            kind: JointKind::Revolute,
+            i: 10 * id,
+            j: 10 * crank(i) + 1,
+        });
+        m.joints.push(Joint {
+            id: 10 * id + 1,
+            kind: JointKind::Revolute,
+            i: 10 * id + 1,
+            j: 10 * crank(i + 1) + 1,
+        });
+    }
+    m
+}
+
+/// θ'' of `parallelogram_chain` at crank angle θ (from +x).
+pub fn parallelogram_chain_rhs(loops: usize, r: f64, g: f64, theta: f64) -> f64 {
+    let n = loops as f64;
+    let inertia = ((n + 1.0) / 3.0 + n) * r * r;
+    let moment = ((n + 1.0) / 2.0 + n) * g * r;
+    -moment * theta.cos() / inertia
+}

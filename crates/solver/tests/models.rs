@@ -641,25 +641,35 @@ fn adaptive_pattern_saves_jacobians() {
 
     let x0 = 0.1;
     let (k, c) = (1e8, 2e4);
-    let mut sim = Simulation::new(&models::spring_mass(1.0, k, c, x0)).unwrap();
-    let s = IntegratorSettings {
-        error: Some(1e-4),
-        pattern: Some(vec![false]),
-        ..Default::default()
+    let stiff = |pattern: Option<Vec<bool>>| {
+        let mut sim = Simulation::new(&models::spring_mass(1.0, k, c, x0)).unwrap();
+        let s = IntegratorSettings {
+            error: Some(1e-4),
+            pattern,
+            ..Default::default()
+        };
+        let st = sim.dynamic(1.0, None, Some(0.01), &s).unwrap();
+        let worst = sim
+            .frames
+            .iter()
+            .map(|f| ((f.q[0] - 1.0) - models::spring_mass_exact(1.0, k, c, x0, f.t)).abs())
+            .fold(0.0, f64::max);
+        (st, worst)
     };
-    let st = sim.dynamic(1.0, None, Some(0.01), &s).unwrap();
-    let worst = sim
-        .frames
-        .iter()
-        .map(|f| ((f.q[0] - 1.0) - models::spring_mass_exact(1.0, k, c, x0, f.t)).abs())
-        .fold(0.0, f64::max);
+    let (st, worst) = stiff(Some(vec![false]));
+    let (st_default, worst_default) = stiff(None);
     println!(
-        "stiff spring PATTERN=F: {} Jacobians, {} steps, error {:.2e}",
+        "stiff spring PATTERN=F: {} Jacobians, {} steps, error {:.2e}; default pattern: {} Jacobians, error {:.2e}",
         st.jacobian_evaluations,
         st.steps,
-        worst / x0
+        worst,
+        st_default.jacobian_evaluations,
+        worst_default
     );
-    assert!(worst < 1e-4 * x0, "{worst}");
+    // Far fewer Jacobians, and the error within ERROR (1e-4 of the 1.1 m
+    // position: a weight of ERROR·max(|y|, 1)).
+    assert!(4 * st.jacobian_evaluations < st_default.jacobian_evaluations);
+    assert!(worst < 1e-4, "{worst}");
 }
 
 /// CONSTANT_BDF with INTERPOLATE = ON: the step is HMAX throughout, never
@@ -722,28 +732,27 @@ fn restart_switches_to_modified_corrector() {
     let count = |sim: &Simulation, what: &str| sim.log.iter().filter(|l| l.contains(what)).count();
     let (auto, r) = run(CorrectorKind::Original, 1e-11);
     let steps = r.unwrap().steps;
-    assert_eq!(
-        count(
-            &auto,
-            "integration restart from consistent initial conditions"
-        ),
-        1
+    // Every restart switches to MODIFIED and every switch is restored.
+    let restarts = count(
+        &auto,
+        "integration restart from consistent initial conditions",
     );
+    assert!(restarts >= 1, "no restart at ERROR 1e-11");
     assert_eq!(
         count(
             &auto,
             "CORRECTOR switched from ORIGINAL to MODIFIED for the next 10"
         ),
-        1
+        restarts
     );
-    assert_eq!(count(&auto, "CORRECTOR restored to ORIGINAL"), 1);
+    assert_eq!(count(&auto, "CORRECTOR restored to ORIGINAL"), restarts);
     let (reference, r) = run(CorrectorKind::Original, 1e-10);
     r.unwrap();
     let dev = max_diff(&auto, &reference);
     let (fixed, r) = run(CorrectorKind::OrigConstant, 1e-11);
     let err = r.unwrap_err();
     println!(
-        "ERROR 1e-11: ORIGINAL restarts and completes in {steps} steps (deviation from ERROR 1e-10: {dev:.2e}); ORIG_CONSTANT: {err} after {} frames",
+        "ERROR 1e-11: ORIGINAL restarts {restarts} times and completes in {steps} steps (deviation from ERROR 1e-10: {dev:.2e}); ORIG_CONSTANT: {err} after {} frames",
         fixed.frames.len()
     );
     assert!(dev < 5e-5, "{dev}");
