@@ -35,6 +35,8 @@ fn main() {
             // crank angle from its Euler parameters (rotation about z)
             (m, 3.0, Box::new(|q: &[f64]| 2.0 * q[6].atan2(q[3])))
         }
+        "chain1" => (models::chain(1), 1.0, Box::new(|q: &[f64]| q[0])),
+        "chain2" => (models::chain(2), 1.0, Box::new(|q: &[f64]| q[7])),
         "slider" => (
             models::slider_crank(0.5, 1.5, 2.0 * std::f64::consts::PI),
             1.0,
@@ -59,6 +61,7 @@ fn main() {
         error: Some(e),
         formulation: if si2 { Some(Formulation::Si2) } else { None },
         alpha: std::env::var("ALPHA").ok().map(|a| a.parse().unwrap()),
+        hmax: std::env::var("HMAX").ok().map(|a| a.parse().unwrap()),
         ..Default::default()
     };
     let reference = if which == "spring" {
