@@ -293,6 +293,25 @@ def max_error(probes, ref):
     return max(math.dist(probes[k], ref[k]) for k in common)
 
 
+def sweep(knobs, run_one, label, ref, floor):
+    """Runs `run_one(knob)` for each knob in order, printing each point,
+    until a run's error is below `floor` or a run takes over a minute;
+    returns [(error, median wall)] in sweep order."""
+    points = []
+    for knob in knobs:
+        r, msg = run_one(knob)
+        if r is None:
+            print(f"  {label(knob)}: {msg}")
+            continue
+        err = max_error(r[1], ref)
+        points.append((err, r[0]))
+        print(f"  {label(knob)}: {r[2]:6} steps {r[0]:9.4f} s  error {err:.2e}",
+              flush=True)
+        if err < floor or r[0] > 60:
+            break
+    return points
+
+
 def time_at(points, level):
     """Wall time to reach `level`: the cheapest of (a) sweep points that
     meet it and (b) log-log interpolation between consecutive points
@@ -380,21 +399,11 @@ def main():
 
         results = {}
         for spec in ["GSTIFF", "WSTIFF", "HHT"]:
-            pts = []
-            for error in [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]:
-                r, msg = mbsolve_run(binary, model, spec, error, args.repeats)
-                if r is None:
-                    print(f"  mbsolve {spec:6} ERROR {error:.0e}: {msg}")
-                    continue
-                err = max_error(r[1], ref)
-                pts.append((err, r[0]))
-                print(f"  mbsolve {spec:6} ERROR {error:.0e}: {r[2]:6} steps "
-                      f"{r[0]:9.4f} s  error {err:.2e}", flush=True)
-                if err < floor:
-                    break
-            results[spec] = pts
-
-        pts = []
+            results[spec] = sweep(
+                [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9],
+                lambda error, spec=spec: mbsolve_run(binary, model, spec, error, args.repeats),
+                lambda error, spec=spec: f"mbsolve {spec:6} ERROR {error:.0e}",
+                ref, floor)
         # Exudyn's sparse solver (EigenSparse) beats its dense one from
         # N = 16 on (measured: 0.40 s against 1.08 s for 1000 steps at
         # N = 16, 0.96 s against 10.5 s at N = 64); dense wins on the
@@ -404,18 +413,11 @@ def main():
         # step longer than the 0.01 s output interval would skip outputs
         # that mbsolve must deliver (it lands on each one, which caps its
         # step at 0.01 s too).
-        for sps in [100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200]:
-            r, msg = exudyn_run(exu, model, sps, args.repeats, sparse)
-            if r is None:
-                print(f"  Exudyn  h = {1 / sps:.2e}: {msg}")
-                continue
-            err = max_error(r[1], ref)
-            pts.append((err, r[0]))
-            print(f"  Exudyn  h = {1 / sps:.2e}: {r[2]:6} steps {r[0]:9.4f} s  "
-                  f"error {err:.2e}", flush=True)
-            if err < floor or r[0] > 60:
-                break
-        results["Exudyn"] = pts
+        results["Exudyn"] = sweep(
+            [100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200],
+            lambda sps: exudyn_run(exu, model, sps, args.repeats, sparse),
+            lambda sps: f"Exudyn  h = {1 / sps:.2e}",
+            ref, floor)
         dump[model] = {"reference_uncertainty": ref_unc, "sweeps": results}
 
         for level in levels:
