@@ -70,7 +70,8 @@ def peer_run_binary():
 
 
 def mbsolve_run(binary, model, spec, error, repeats):
-    """Returns (median wall [s], {output index: probe}, steps) or None."""
+    """Returns ((median wall [s], {output index: probe}, steps), None), or
+    (None, the error message) when the run fails."""
     p = subprocess.run([binary, model, spec, repr(error), str(repeats)],
                        capture_output=True, text=True)
     if p.returncode != 0:
@@ -185,8 +186,9 @@ def exudyn_build(exu, model):
 
 
 def exudyn_run(exu, model, steps_per_second, repeats, sparse):
-    """Fixed-step generalized-alpha run; returns (median wall of
-    Assemble + SolveDynamic [s], {output index: probe}, steps)."""
+    """Fixed-step generalized-alpha run; returns ((median wall of
+    Assemble + SolveDynamic [s], {output index: probe}, steps), None), or
+    (None, a message) when the solver fails."""
     walls = []
     probes = None
     for _ in range(repeats):
@@ -347,6 +349,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", help="write every sweep point to this file")
     args = ap.parse_args()
+    if args.repeats < 1:
+        ap.error("--repeats must be at least 1")
 
     # Exudyn's fast module (no range checks, AVX2), its best case; it falls
     # back to the checked module on a CPU without AVX2.
@@ -358,7 +362,7 @@ def main():
               "benchmark needs it, so nothing was run.")
         return 0
     try:
-        import numpy  # noqa: F401
+        import numpy
         import scipy
     except ImportError:
         print("numpy and scipy are needed for the reduced-model cross-check "
