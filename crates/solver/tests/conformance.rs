@@ -99,10 +99,7 @@ fn accuracy_allowance(pair: &Pair) -> f64 {
 fn observed_order_at_fixed_steps() {
     let k = 4.0 * std::f64::consts::PI.powi(2);
     let model = models::spring_mass(1.0, k, 0.0, 0.1);
-    let known = [(
-        "CONSTANT_BDF/I3",
-        "first order at fixed steps with KMAX = 2, where GSTIFF/I3 and CONSTANT_BDF/SI2 show 2.0",
-    )];
+    let known: [(&str, &str); 0] = [];
     for_every_pair_except("order", &known, |pair| {
         let mut errs = Vec::new();
         for h in [0.01, 0.005, 0.0025] {
