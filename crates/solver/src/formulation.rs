@@ -20,6 +20,7 @@ use mbsolve_integrate::{
     BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
     Wstiff,
 };
+use mbsolve_mech::local::NoHess;
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::{CorrectorKind, Formulation};
 
@@ -369,7 +370,7 @@ impl RedundancyWatch {
         let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !sys.active[*k]).collect();
         let allowed = inactive
             .iter()
-            .map(|&k| REDUNDANT_DRIFT_TOL + sys.eval_equation(k, q, t, false).s.val.abs())
+            .map(|&k| REDUNDANT_DRIFT_TOL + sys.equation::<NoHess>(k, q, t).s.val.abs())
             .collect();
         RedundancyWatch {
             inactive,
@@ -381,7 +382,7 @@ impl RedundancyWatch {
     /// False (and `drift` set) if a watched equation left its band at q.
     pub fn holds(&mut self, sys: &System, q: &[f64], t: f64) -> bool {
         for (&k, &tol) in self.inactive.iter().zip(&self.allowed) {
-            let v = sys.eval_equation(k, q, t, false).s.val;
+            let v = sys.equation::<NoHess>(k, q, t).s.val;
             if v.abs() > tol {
                 self.drift = Some((k, v));
                 return false;

@@ -41,7 +41,7 @@ use crate::formulation::{
 };
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
-use mbsolve_mech::local::{Hess, NL};
+use mbsolve_mech::local::{Hess, NoHess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::System;
 use mbsolve_model::CorrectorKind;
@@ -100,7 +100,7 @@ impl<'a> Si2Problem<'a> {
     fn velocity_rows(&self, q: &[f64], u: &[f64], eta: &[f64], t: f64, out: &mut [f64]) {
         for k in 0..out.len() {
             out[k] = if self.sys.active[k] {
-                let v = self.sys.eval_equation(k, q, t, false);
+                let v = self.sys.equation::<NoHess>(k, q, t);
                 let ul = gather(&self.sys.equations[k].bodies(), u);
                 v.s.grad.dot(&ul) + v.phi_t
             } else {
@@ -190,7 +190,7 @@ impl DaeProblem for Si2Problem<'_> {
             let eq = &self.sys.equations[k];
             let bodies = eq.bodies();
             let on = self.sys.active[k];
-            let v = on.then(|| self.sys.eval_equation(k, q, t, true));
+            let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
             let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
             for l in 0..NL {
