@@ -233,14 +233,14 @@ fn rack_pin<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2]) -> (EqValue<H
 
 /// Φ(q, t) as the corrector sees it: like [`evaluate`], and an angle
 /// continued across ±π commits its branch.
-pub fn evaluate_committing(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> f64 {
+pub fn evaluate_committing(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> EqValue<NoHess> {
     match prim {
         Primitive::RackPin { branch, .. } => {
             let (v, turn) = rack_pin::<NoHess>(prim, poses);
             branch.commit(turn);
-            v.s.val
+            v
         }
-        _ => evaluate::<NoHess>(prim, poses, t).s.val,
+        _ => evaluate::<NoHess>(prim, poses, t),
     }
 }
 

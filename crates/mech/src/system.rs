@@ -606,6 +606,13 @@ impl System {
         t: f64,
         out: &mut [f64],
     ) {
+        self.applied_residual(q, u, a, t, out);
+        self.add_constraint_forces(q, t, lam, out);
+    }
+
+    /// The body equations without the constraint forces Φ_qᵀλ (added by
+    /// [`System::constraint_terms`] in the same pass as Φ).
+    pub fn applied_residual(&self, q: &[f64], u: &[f64], a: &[f64], t: f64, out: &mut [f64]) {
         out.iter_mut().for_each(|x| *x = 0.0);
         let g = self.model.gravity;
         for (b, body) in self.bodies.iter().enumerate() {
@@ -627,7 +634,49 @@ impl System {
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
         }
-        self.add_constraint_forces(q, t, lam, out);
+    }
+
+    /// The constraint terms of a residual with one evaluation per equation:
+    /// Φ into `phi` as [`System::constraints`] gives it (0 for deactivated
+    /// rows; continued angles commit), `out += Φ_qᵀ·mult` for each
+    /// `(mult, out)` of `forces` as [`System::add_constraint_forces`] adds
+    /// it, and, when `velocity` = `(u, vel)` is given, vel = Φ_q u + Φ_t
+    /// (0 for deactivated rows).
+    pub fn constraint_terms(
+        &self,
+        q: &[f64],
+        t: f64,
+        phi: &mut [f64],
+        forces: &mut [(&[f64], &mut [f64])],
+        mut velocity: Option<(&[f64], &mut [f64])>,
+    ) {
+        for k in 0..self.neq() {
+            if !self.active[k] {
+                phi[k] = 0.0;
+                if let Some((_, vel)) = velocity.as_mut() {
+                    vel[k] = 0.0;
+                }
+                continue;
+            }
+            let eq = &self.equations[k];
+            let bodies = eq.bodies();
+            let poses = self.slot_poses(q, &bodies);
+            let v = crate::constraints::evaluate_committing(&eq.prim, &poses, t);
+            phi[k] = v.s.val;
+            for (mult, out) in forces.iter_mut() {
+                if mult[k] == 0.0 {
+                    continue;
+                }
+                for l in 0..NL {
+                    if let Some(gi) = global_index(&bodies, l) {
+                        out[gi] += v.s.grad[l] * mult[k];
+                    }
+                }
+            }
+            if let Some((u, vel)) = velocity.as_mut() {
+                vel[k] = v.s.grad.dot(&gather(&bodies, u)) + v.phi_t;
+            }
+        }
     }
 
     /// Entries of ∂R/∂q (columns at `col_q`), cu·∂R/∂u + ca·∂R/∂a (columns at
@@ -732,6 +781,8 @@ impl System {
                 let eq = &self.equations[k];
                 let poses = self.slot_poses(q, &eq.bodies());
                 crate::constraints::evaluate_committing(&eq.prim, &poses, t)
+                    .s
+                    .val
             } else {
                 0.0
             };
