@@ -264,7 +264,17 @@ impl Expr {
                 "gradient or Hessian buffer has the wrong size",
             ));
         }
-        let mut dir = vec![0.0; k];
+        // The direction on the stack for the usual handful of measures: a
+        // GCON's residual evaluation must not allocate (issue 13).
+        const ON_STACK: usize = 16;
+        let mut stack = [0.0; ON_STACK];
+        let mut heap = Vec::new();
+        let dir: &mut [f64] = if k <= ON_STACK {
+            &mut stack[..k]
+        } else {
+            heap.resize(k, 0.0);
+            &mut heap
+        };
         let mut along = |a: Option<usize>, b: Option<usize>| -> Result<[f64; 3], EvalError> {
             dir.iter_mut().for_each(|d| *d = 0.0);
             let mut dt = 0.0;
@@ -275,7 +285,7 @@ impl Expr {
                     dir[x] += 1.0;
                 }
             }
-            self.eval_directional(t, m, dt, &dir)
+            self.eval_directional(t, m, dt, dir)
         };
         let mut value = 0.0;
         for i in 0..n {

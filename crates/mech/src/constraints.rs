@@ -1,15 +1,15 @@
 //! Constraint primitives (Haug's point coincidence, dot-1 and dot-2) and the
 //! joint-motion drivers, evaluated with exact derivatives on local coordinates.
 
-use crate::local::{atan2, dot, norm, Grad, Hess, Pose, Scalar, V3};
+use crate::local::{atan2, dot, norm, Grad, Hess, NoHess, Order, Pose, Scalar, V3};
 use crate::system::{AxisProduct, GeneralMeasure, MarkerFrame, Primitive};
 use mbsolve_model::{ConstraintFunction, Measure};
 use nalgebra::Vector3;
 
-/// Φ_k with ∇Φ (and ∇²Φ on request) plus the explicit time terms.
+/// Φ_k with ∇Φ (and ∇²Φ for `H = Hess`) plus the explicit time terms.
 #[derive(Clone, Debug)]
-pub struct EqValue {
-    pub s: Scalar,
+pub struct EqValue<H: Order = Hess> {
+    pub s: Scalar<H>,
     pub phi_t: f64,
     pub phi_tt: f64,
     pub phi_qt: Grad,
@@ -29,7 +29,7 @@ pub fn axis(m: &MarkerFrame, s: usize, poses: &[Option<Pose>; 2], k: usize) -> V
     V3::axis(s, slot(m, s, poses).as_ref(), m.axis(k))
 }
 
-fn static_value(s: Scalar) -> EqValue {
+fn static_value<H: Order>(s: Scalar<H>) -> EqValue<H> {
     EqValue {
         s,
         phi_t: 0.0,
@@ -38,8 +38,8 @@ fn static_value(s: Scalar) -> EqValue {
     }
 }
 
-/// Value with gradient (and Hessian on request) of one GCON measure.
-fn general_measure(m: &GeneralMeasure, poses: &[Option<Pose>; 2], hess: bool) -> Scalar {
+/// Value with gradient (and Hessian for `H = Hess`) of one GCON measure.
+fn general_measure<H: Order>(m: &GeneralMeasure, poses: &[Option<Pose>; 2]) -> Scalar<H> {
     let (mi, si) = &m.i;
     let pt = |(mk, sk): &(MarkerFrame, usize)| origin(mk, *sk, poses);
     let unit = |a: usize| {
@@ -59,9 +59,9 @@ fn general_measure(m: &GeneralMeasure, poses: &[Option<Pose>; 2], hess: bool) ->
                         Some((mk, sk)) => axis(mk, *sk, poses, a as usize),
                         None => unit(a as usize),
                     };
-                    dot(&d, &e, hess)
+                    dot(&d, &e)
                 }
-                _ => norm(&d, hess),
+                _ => norm(&d),
             }
         }
         Measure::Angle { axis: a, .. } => {
@@ -71,14 +71,18 @@ fn general_measure(m: &GeneralMeasure, poses: &[Option<Pose>; 2], hess: bool) ->
                 Some((mj, sj)) => (axis(mj, *sj, poses, b), axis(mj, *sj, poses, c)),
                 None => (unit(b), unit(c)),
             };
-            atan2(&dot(&eb, &jc, hess), &dot(&eb, &jb, hess), hess)
+            atan2(&dot(&eb, &jc), &dot(&eb, &jb))
         }
         // Rejected when the system is built.
-        _ => Scalar {
-            val: f64::NAN,
-            grad: Grad::zeros(),
-            hess: Hess::zeros(),
-        },
+        _ => nan_scalar(),
+    }
+}
+
+fn nan_scalar<H: Order>() -> Scalar<H> {
+    Scalar {
+        val: f64::NAN,
+        grad: Grad::zeros(),
+        hess: H::with(Hess::zeros),
     }
 }
 
@@ -86,37 +90,86 @@ fn general_measure(m: &GeneralMeasure, poses: &[Option<Pose>; 2], hess: bool) ->
 pub(crate) fn general_values(measures: &[GeneralMeasure], poses: &[Option<Pose>; 2]) -> Vec<f64> {
     measures
         .iter()
-        .map(|m| general_measure(m, poses, false).val)
+        .map(|m| general_measure::<NoHess>(m, poses).val)
         .collect()
 }
 
+/// GCON measures evaluated in stack buffers; a GCON with more measures
+/// uses the heap.
+const GCON_ON_STACK: usize = 8;
+
 /// Φ = f(m(q), t) by the chain rule: ∇Φ = Σ fᵢ∇mᵢ,
 /// ∇²Φ = Σ fᵢ∇²mᵢ + Σ fᵢⱼ∇mᵢ∇mⱼᵀ, Φ_qt = Σ fᵢₜ∇mᵢ.
-fn general(
+fn general<H: Order>(
     measures: &[GeneralMeasure],
     f: &dyn ConstraintFunction,
     poses: &[Option<Pose>; 2],
     t: f64,
-    hess: bool,
-) -> EqValue {
-    let ms: Vec<Scalar> = measures
-        .iter()
-        .map(|m| general_measure(m, poses, hess))
-        .collect();
+) -> EqValue<H> {
+    let k = measures.len();
+    let n = k + 1;
+    if k <= GCON_ON_STACK {
+        let mut ms = [nan_scalar::<H>(); GCON_ON_STACK];
+        let mut vals = [0.0; GCON_ON_STACK];
+        let mut g = [0.0; GCON_ON_STACK + 1];
+        let mut h = [0.0; (GCON_ON_STACK + 1) * (GCON_ON_STACK + 1)];
+        general_in(
+            measures,
+            f,
+            poses,
+            t,
+            &mut ms[..k],
+            &mut vals[..k],
+            &mut g[..n],
+            &mut h[..n * n],
+        )
+    } else {
+        general_in(
+            measures,
+            f,
+            poses,
+            t,
+            &mut vec![nan_scalar::<H>(); k],
+            &mut vec![0.0; k],
+            &mut vec![0.0; n],
+            &mut vec![0.0; n * n],
+        )
+    }
+}
+
+/// [`general`] in caller-provided buffers of one entry per measure (`g`:
+/// k + 1, `h`: (k + 1)²).
+#[allow(clippy::too_many_arguments)]
+fn general_in<H: Order>(
+    measures: &[GeneralMeasure],
+    f: &dyn ConstraintFunction,
+    poses: &[Option<Pose>; 2],
+    t: f64,
+    ms: &mut [Scalar<H>],
+    vals: &mut [f64],
+    g: &mut [f64],
+    h: &mut [f64],
+) -> EqValue<H> {
+    for ((m, s), v) in measures.iter().zip(ms.iter_mut()).zip(vals.iter_mut()) {
+        *s = general_measure(m, poses);
+        *v = s.val;
+    }
     let k = ms.len();
     let n = k + 1;
-    let vals: Vec<f64> = ms.iter().map(|m| m.val).collect();
-    let mut g = vec![0.0; n];
-    let mut h = vec![0.0; n * n];
-    let val = f.eval2(t, &vals, &mut g, &mut h);
+    let val = f.eval2(t, vals, g, h);
     let mut grad = Grad::zeros();
     let mut phi_qt = Grad::zeros();
-    let mut hs = Hess::zeros();
     for (a, ma) in ms.iter().enumerate() {
         grad += ma.grad * g[a];
         phi_qt += ma.grad * h[a * n + k];
-        if hess {
-            hs += ma.hess * g[a];
+    }
+    let hess = H::with(|| {
+        let mut hs = Hess::zeros();
+        for (a, ma) in ms.iter().enumerate() {
+            // Σ fᵢ∇²mᵢ: the measures carry Hessians exactly when H does.
+            if let Some(mh) = ma.hess.get() {
+                hs += mh * g[a];
+            }
             for (b, mb) in ms.iter().enumerate() {
                 let c = h[a * n + b];
                 if c != 0.0 {
@@ -124,13 +177,10 @@ fn general(
                 }
             }
         }
-    }
+        hs
+    });
     EqValue {
-        s: Scalar {
-            val,
-            grad,
-            hess: hs,
-        },
+        s: Scalar { val, grad, hess },
         phi_t: g[k],
         phi_tt: h[k * n + k],
         phi_qt,
@@ -140,29 +190,25 @@ fn general(
 /// The rack-and-pinion's two measures: the travel z_J·(x_I − x_J) and the
 /// pinion's turn about z_I from the rack's z axis, atan2(−y_I·z_J, x_I·z_J)
 /// in (−π, π]; the turn is None where it is undefined (z_J ∥ z_I).
-pub fn rack_pin_measures(
+pub fn rack_pin_measures<H: Order>(
     i: &MarkerFrame,
     j: &MarkerFrame,
     poses: &[Option<Pose>; 2],
-    hess: bool,
-) -> (Option<Scalar>, Option<Scalar>) {
+) -> (Option<Scalar<H>>, Option<Scalar<H>>) {
     let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
     let zj = axis(j, 1, poses, 2);
-    let travel = dot(&zj, &d, hess);
-    let c = dot(&axis(i, 0, poses, 0), &zj, hess);
-    let mut s = dot(&axis(i, 0, poses, 1), &zj, hess);
-    s.val = -s.val;
-    s.grad = -s.grad;
-    s.hess = -s.hess;
+    let travel = dot(&zj, &d);
+    let c = dot(&axis(i, 0, poses, 0), &zj);
+    let s = dot::<H>(&axis(i, 0, poses, 1), &zj).scaled(-1.0);
     if s.val.hypot(c.val) < 1e-9 {
         return (Some(travel), None);
     }
-    (Some(travel), Some(atan2(&s, &c, hess)))
+    (Some(travel), Some(atan2(&s, &c)))
 }
 
 /// Φ of the rack and pinion with the pinion's turn on the branch nearest the
 /// committed one; returns the continued turn as well.
-fn rack_pin(prim: &Primitive, poses: &[Option<Pose>; 2], hess: bool) -> (EqValue, f64) {
+fn rack_pin<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2]) -> (EqValue<H>, f64) {
     let Primitive::RackPin {
         i,
         j,
@@ -173,66 +219,53 @@ fn rack_pin(prim: &Primitive, poses: &[Option<Pose>; 2], hess: bool) -> (EqValue
     else {
         unreachable!("rack_pin is called on RackPin only")
     };
-    let (travel, angle) = rack_pin_measures(i, j, poses, hess);
+    let (travel, angle) = rack_pin_measures::<H>(i, j, poses);
     let travel = travel.expect("the travel is always defined");
-    let nan = || Scalar {
-        val: f64::NAN,
-        grad: Grad::zeros(),
-        hess: Hess::zeros(),
-    };
-    let angle = angle.unwrap_or_else(nan);
+    let angle = angle.unwrap_or_else(nan_scalar);
     let turn = branch.continued(angle.val);
     let s = Scalar {
         val: travel.val + radius * turn - offset,
         grad: travel.grad + angle.grad * *radius,
-        hess: travel.hess + angle.hess * *radius,
+        hess: travel.hess.zip(angle.hess, |a, b| a + b * *radius),
     };
     (static_value(s), turn)
 }
 
 /// Φ(q, t) as the corrector sees it: like [`evaluate`], and an angle
 /// continued across ±π commits its branch.
-pub fn evaluate_committing(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> f64 {
+pub fn evaluate_committing(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> EqValue<NoHess> {
     match prim {
         Primitive::RackPin { branch, .. } => {
-            let (v, turn) = rack_pin(prim, poses, false);
+            let (v, turn) = rack_pin::<NoHess>(prim, poses);
             branch.commit(turn);
-            v.s.val
+            v
         }
-        _ => evaluate(prim, poses, t, false).s.val,
+        _ => evaluate::<NoHess>(prim, poses, t),
     }
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj) with derivatives.
-fn axis_product(
+fn axis_product<H: Order>(
     p: &AxisProduct,
     i: &MarkerFrame,
     j: &MarkerFrame,
     poses: &[Option<Pose>; 2],
-    hess: bool,
-) -> Scalar {
-    let mut s = dot(&axis(i, 0, poses, p.ai), &axis(j, 1, poses, p.aj), hess);
-    s.val *= p.sign;
-    s.grad *= p.sign;
-    s.hess *= p.sign;
-    s
+) -> Scalar<H> {
+    dot::<H>(&axis(i, 0, poses, p.ai), &axis(j, 1, poses, p.aj)).scaled(p.sign)
 }
 
-pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool) -> EqValue {
+/// Φ with ∇Φ and the time terms; ∇²Φ for `H = Hess` only.
+pub fn evaluate<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> EqValue<H> {
     match prim {
-        Primitive::RackPin { .. } => rack_pin(prim, poses, hess).0,
+        Primitive::RackPin { .. } => rack_pin(prim, poses).0,
         Primitive::AngleMotion { i, j, s, c, f } => {
             // Φ = S cos f − C sin f; with W = −S sin f − C cos f = ∂Φ/∂f:
             // Φ_t = f′W, Φ_tt = f″W − f′²Φ, Φ_qt = f′∇W.
             let [fv, fd, fdd] = f.eval(t);
             let (sn, cs) = fv.sin_cos();
-            let sv = axis_product(s, i, j, poses, hess);
-            let cv = axis_product(c, i, j, poses, hess);
-            let phi = Scalar {
-                val: sv.val * cs - cv.val * sn,
-                grad: sv.grad * cs - cv.grad * sn,
-                hess: sv.hess * cs - cv.hess * sn,
-            };
+            let sv = axis_product::<H>(s, i, j, poses);
+            let cv = axis_product::<H>(c, i, j, poses);
+            let phi = sv.combined(cs, &cv, -sn);
             let w = -sv.val * sn - cv.val * cs;
             let wgrad = -(sv.grad * sn) - cv.grad * cs;
             EqValue {
@@ -246,7 +279,7 @@ pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool)
             // Φ = a_I·a_J − sin f: Φ_t = −f′cos f, Φ_tt = f′² sin f − f″ cos f.
             let [fv, fd, fdd] = f.eval(t);
             let (sn, cs) = fv.sin_cos();
-            let mut s = dot(&axis(i, 0, poses, *ai), &axis(j, 1, poses, *aj), hess);
+            let mut s = dot::<H>(&axis(i, 0, poses, *ai), &axis(j, 1, poses, *aj));
             s.val -= sn;
             EqValue {
                 s,
@@ -255,39 +288,40 @@ pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool)
                 phi_qt: Grad::zeros(),
             }
         }
-        Primitive::General { measures, f, .. } => general(measures, f.as_ref(), poses, t, hess),
+        Primitive::General { measures, f, .. } => general(measures, f.as_ref(), poses, t),
         Primitive::Normalize { .. } => {
             let p = poses[0].expect("normalization has a body").p;
             let mut grad = Grad::zeros();
             grad.fixed_rows_mut::<4>(3).copy_from(&p);
-            let mut h = Hess::zeros();
-            if hess {
+            let hess = H::with(|| {
+                let mut h = Hess::zeros();
                 for k in 3..7 {
                     h[(k, k)] = 1.0;
                 }
-            }
+                h
+            });
             static_value(Scalar {
                 val: 0.5 * (p.norm_squared() - 1.0),
                 grad,
-                hess: h,
+                hess,
             })
         }
         Primitive::PointDiff { i, j, axis: k } => {
             let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
             let mut e = Vector3::zeros();
             e[*k] = 1.0;
-            static_value(dot(&d, &V3::constant(e), hess))
+            static_value(dot(&d, &V3::constant(e)))
         }
         Primitive::Dot1 { i, ai, j, aj } => {
-            static_value(dot(&axis(i, 0, poses, *ai), &axis(j, 1, poses, *aj), hess))
+            static_value(dot(&axis(i, 0, poses, *ai), &axis(j, 1, poses, *aj)))
         }
         Primitive::Dot2 { i, j, aj } => {
             let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
-            static_value(dot(&axis(j, 1, poses, *aj), &d, hess))
+            static_value(dot(&axis(j, 1, poses, *aj), &d))
         }
         Primitive::TranslationMotion { i, j, axis: a, f } => {
             let d = origin(i, 0, poses).add_scaled(&origin(j, 1, poses), -1.0);
-            let mut s = dot(&axis(j, 1, poses, *a), &d, hess);
+            let mut s = dot::<H>(&axis(j, 1, poses, *a), &d);
             let [fv, fd, fdd] = f.eval(t);
             s.val -= fv;
             EqValue {
@@ -306,8 +340,8 @@ pub fn evaluate(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64, hess: bool)
             // V = y_J cos f − x_J sin f; W = dV/df = −y_J sin f − x_J cos f.
             let v = yj.clone().scaled(cs).add_scaled(&xj, -sn);
             let w = yj.scaled(-sn).add_scaled(&xj, -cs);
-            let s = dot(&xi, &v, hess);
-            let sw = dot(&xi, &w, false);
+            let s = dot::<H>(&xi, &v);
+            let sw = dot::<NoHess>(&xi, &w);
             EqValue {
                 phi_t: fd * sw.val,
                 phi_tt: fdd * sw.val - fd * fd * s.val,

@@ -63,7 +63,7 @@ impl System {
                 }
                 continue;
             }
-            let v = evaluate(&eq.prim, &poses, t, false);
+            let v = evaluate::<crate::local::NoHess>(&eq.prim, &poses, t);
             if !v.s.val.is_finite() {
                 let cause = format!("constraint equation {} is {}", eq.name, v.s.val);
                 return Some(at(eq.element, cause));

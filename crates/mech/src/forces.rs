@@ -6,7 +6,7 @@
 //! their own direction map g(q) instead of ∇m.
 
 use crate::constraints::{axis, origin};
-use crate::local::{atan2, dot, norm, Grad, Hess, Pose, Scalar, NL};
+use crate::local::{atan2, dot, norm, Grad, Hess, NoHess, Order, Pose, Scalar, NL};
 use crate::rotation::{e_mat, u_mat};
 use crate::system::{gather, global_index, pose, scatter_hess, MarkerFrame, Sink, System};
 use mbsolve_model::{ElementRef, ForceKind, Measure, ModelError, StateFunction};
@@ -214,15 +214,14 @@ fn k_axis(
     }
 }
 
-fn angle(
+fn angle<H: Order>(
     i: &MarkerFrame,
     si: usize,
     j: Option<&MarkerFrame>,
     sj: usize,
     poses: &[Option<Pose>; 2],
     ax: usize,
-    hess: bool,
-) -> Scalar {
+) -> Scalar<H> {
     let (b, c) = ((ax + 1) % 3, (ax + 2) % 3);
     let eb = axis(i, si, &slot_pose(i, poses, si), b);
     let (jb, jc) = match j {
@@ -232,7 +231,7 @@ fn angle(
         ),
         None => (k_axis(&None, poses, b), k_axis(&None, poses, c)),
     };
-    atan2(&dot(&eb, &jc, hess), &dot(&eb, &jb, hess), hess)
+    atan2(&dot(&eb, &jc), &dot(&eb, &jb))
 }
 
 impl SlotMeasure {
@@ -240,7 +239,7 @@ impl SlotMeasure {
         let zero = Grad::zeros();
         match self.kind {
             Measure::Dm { .. } => {
-                let s = norm(&rel_point(&self.i, &self.j, poses), false);
+                let s = norm::<NoHess>(&rel_point(&self.i, &self.j, poses));
                 MeasureValue {
                     val: s.val,
                     gq: s.grad,
@@ -248,7 +247,7 @@ impl SlotMeasure {
                 }
             }
             Measure::Vr { .. } => {
-                let s = norm(&rel_point(&self.i, &self.j, poses), true);
+                let s = norm::<Hess>(&rel_point(&self.i, &self.j, poses));
                 MeasureValue {
                     val: s.grad.dot(ul),
                     gq: s.hess * ul,
@@ -257,7 +256,7 @@ impl SlotMeasure {
             }
             Measure::Disp { axis: ax, .. } => {
                 let d = rel_point(&self.i, &self.j, poses);
-                let s = dot(&d, &k_axis(&self.k, poses, ax as usize), false);
+                let s = dot::<NoHess>(&d, &k_axis(&self.k, poses, ax as usize));
                 MeasureValue {
                     val: s.val,
                     gq: s.grad,
@@ -306,14 +305,13 @@ impl SlotMeasure {
             }
             Measure::Angle { axis: ax, .. } => {
                 let j = self.j.as_ref();
-                let s = angle(
+                let s = angle::<NoHess>(
                     &self.i.0,
                     self.i.1,
                     j.map(|x| &x.0),
                     j.map_or(1, |x| x.1),
                     poses,
                     ax as usize,
-                    false,
                 );
                 MeasureValue {
                     val: s.val,
@@ -477,14 +475,14 @@ impl ForceElement {
         };
         match &self.direction {
             Direction::Conjugate(c) => {
-                let need_h = true; // spring damping and Jacobians need ∇²m
+                // Spring damping and Jacobians need ∇²m.
                 let m = match c {
                     Conjugate::Distance => {
                         let d = origin(&self.i, 0, &poses)
                             .add_scaled(&origin(&self.j, 1, &poses), -1.0);
-                        norm(&d, need_h)
+                        norm::<Hess>(&d)
                     }
-                    Conjugate::AngleZ => angle(&self.i, 0, Some(&self.j), 1, &poses, 2, need_h),
+                    Conjugate::AngleZ => angle::<Hess>(&self.i, 0, Some(&self.j), 1, &poses, 2),
                 };
                 let (f, fq, fu) = self.magnitude(&poses, &ul, t, Some(&m));
                 out.q = m.grad * f;

@@ -103,59 +103,131 @@ impl V3 {
     }
 }
 
-/// A scalar function of the local coordinates with gradient and (optionally)
-/// Hessian.
-#[derive(Clone, Debug)]
-pub struct Scalar {
-    pub val: f64,
-    pub grad: Grad,
-    pub hess: Hess,
+/// The second derivatives a [`Scalar`] carries: [`Hess`] where a
+/// formulation asks for them (velocity-constraint Jacobians, γ, the λ-weighted
+/// constraint Hessians of the Jacobian), [`NoHess`] on the lean path of
+/// residuals and first-derivative Jacobians. `NoHess` is zero-sized, so that
+/// path neither computes nor copies any 14×14 block.
+pub trait Order: Copy + std::fmt::Debug {
+    /// The Hessian computed by `f`, or nothing on the lean path.
+    fn with(f: impl FnOnce() -> Hess) -> Self;
+    /// `f` applied to the Hessian.
+    fn map(self, f: impl FnOnce(Hess) -> Hess) -> Self;
+    /// `f` applied to two Hessians.
+    fn zip(self, other: Self, f: impl FnOnce(Hess, Hess) -> Hess) -> Self;
+    /// The Hessian, if carried.
+    fn get(&self) -> Option<&Hess>;
 }
 
-/// a·b with exact gradient; Hessian when `hess` is set.
-pub fn dot(a: &V3, b: &V3, hess: bool) -> Scalar {
+impl Order for Hess {
+    #[inline]
+    fn with(f: impl FnOnce() -> Hess) -> Self {
+        f()
+    }
+    #[inline]
+    fn map(self, f: impl FnOnce(Hess) -> Hess) -> Self {
+        f(self)
+    }
+    #[inline]
+    fn zip(self, other: Self, f: impl FnOnce(Hess, Hess) -> Hess) -> Self {
+        f(self, other)
+    }
+    #[inline]
+    fn get(&self) -> Option<&Hess> {
+        Some(self)
+    }
+}
+
+/// No second derivatives (the lean path).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NoHess;
+
+impl Order for NoHess {
+    #[inline]
+    fn with(_: impl FnOnce() -> Hess) -> Self {
+        NoHess
+    }
+    #[inline]
+    fn map(self, _: impl FnOnce(Hess) -> Hess) -> Self {
+        NoHess
+    }
+    #[inline]
+    fn zip(self, _: Self, _: impl FnOnce(Hess, Hess) -> Hess) -> Self {
+        NoHess
+    }
+    #[inline]
+    fn get(&self) -> Option<&Hess> {
+        None
+    }
+}
+
+/// A scalar function of the local coordinates with gradient and, for
+/// `H = Hess`, Hessian.
+#[derive(Clone, Copy, Debug)]
+pub struct Scalar<H: Order = Hess> {
+    pub val: f64,
+    pub grad: Grad,
+    pub hess: H,
+}
+
+impl<H: Order> Scalar<H> {
+    /// self · c.
+    pub fn scaled(self, c: f64) -> Self {
+        Scalar {
+            val: self.val * c,
+            grad: self.grad * c,
+            hess: self.hess.map(|h| h * c),
+        }
+    }
+    /// self · a + other · b.
+    pub fn combined(&self, a: f64, other: &Self, b: f64) -> Self {
+        Scalar {
+            val: self.val * a + other.val * b,
+            grad: self.grad * a + other.grad * b,
+            hess: self.hess.zip(other.hess, |x, y| x * a + y * b),
+        }
+    }
+}
+
+/// a·b with exact gradient, and Hessian for `H = Hess`.
+pub fn dot<H: Order>(a: &V3, b: &V3) -> Scalar<H> {
     let val = a.val.dot(&b.val);
     let grad = a.jac.tr_mul(&b.val) + b.jac.tr_mul(&a.val);
-    let mut h = Hess::zeros();
-    if hess {
-        h = a.jac.tr_mul(&b.jac);
+    let hess = H::with(|| {
+        let mut h = a.jac.tr_mul(&b.jac);
         h += h.transpose();
         a.add_hessian_contraction(&b.val, 1.0, &mut h);
         b.add_hessian_contraction(&a.val, 1.0, &mut h);
-    }
-    Scalar { val, grad, hess: h }
+        h
+    });
+    Scalar { val, grad, hess }
 }
 
 /// |d| with gradient and Hessian (d must not vanish; `eps` guards the
 /// division for coincident points).
-pub fn norm(d: &V3, hess: bool) -> Scalar {
+pub fn norm<H: Order>(d: &V3) -> Scalar<H> {
     let l = d.val.norm().max(1e-300);
     let n = d.val / l;
     let grad = d.jac.tr_mul(&n);
-    let mut h = Hess::zeros();
-    if hess {
-        h = d.jac.tr_mul(&d.jac) / l - grad * grad.transpose() / l;
+    let hess = H::with(|| {
+        let mut h = d.jac.tr_mul(&d.jac) / l - grad * grad.transpose() / l;
         d.add_hessian_contraction(&n, 1.0, &mut h);
-    }
-    Scalar {
-        val: l,
-        grad,
-        hess: h,
-    }
+        h
+    });
+    Scalar { val: l, grad, hess }
 }
 
 /// atan2(s, c) with gradient and Hessian.
-pub fn atan2(s: &Scalar, c: &Scalar, hess: bool) -> Scalar {
+pub fn atan2<H: Order>(s: &Scalar<H>, c: &Scalar<H>) -> Scalar<H> {
     let rho = s.val * s.val + c.val * c.val;
     let val = s.val.atan2(c.val);
     let grad = (s.grad * c.val - c.grad * s.val) / rho;
-    let mut h = Hess::zeros();
-    if hess {
+    let hess = s.hess.zip(c.hess, |sh, ch| {
         let cross = s.grad * c.grad.transpose() - c.grad * s.grad.transpose();
         let drho = s.grad * (2.0 * s.val) + c.grad * (2.0 * c.val);
-        h = (s.hess * c.val - c.hess * s.val + cross) / rho - grad * drho.transpose() / rho;
-    }
-    Scalar { val, grad, hess: h }
+        (sh * c.val - ch * s.val + cross) / rho - grad * drho.transpose() / rho
+    });
+    Scalar { val, grad, hess }
 }
 
 #[cfg(test)]
@@ -194,16 +266,19 @@ mod tests {
     }
 
     /// Central-difference check of gradient and Hessian of f.
-    fn check(f: impl Fn(&[Pose; 2], bool) -> Scalar) {
+    fn check(f: impl Fn(&[Pose; 2]) -> Scalar, lean: impl Fn(&[Pose; 2]) -> Scalar<NoHess>) {
         let b = poses();
         let x = pack(&b);
-        let s = f(&b, true);
+        let s = f(&b);
+        // The lean path gives the same value and gradient, bit for bit.
+        let l = lean(&b);
+        assert_eq!((l.val, l.grad), (s.val, s.grad));
         let h = 1e-6;
         for j in 0..NL {
             let mut dx = Grad::zeros();
             dx[j] = h;
-            let fp = f(&unpack(&(x + dx)), false);
-            let fm = f(&unpack(&(x - dx)), false);
+            let fp = lean(&unpack(&(x + dx)));
+            let fm = lean(&unpack(&(x - dx)));
             let g = (fp.val - fm.val) / (2.0 * h);
             assert!(
                 (g - s.grad[j]).abs() < 1e-7 * (1.0 + g.abs()),
@@ -222,38 +297,39 @@ mod tests {
         }
     }
 
+    /// Runs `check` on a body evaluated with Hessians and on the lean path.
+    macro_rules! check {
+        (|$b:ident| $body:expr) => {
+            check(|$b| $body, |$b| $body)
+        };
+    }
+
     #[test]
     fn dot_of_axes_and_points() {
         let a = Vector3::new(0.2, 0.5, -0.9);
         let s0 = Vector3::new(0.4, -0.1, 0.3);
         let s1 = Vector3::new(-0.2, 0.6, 0.1);
-        check(|b, h| {
-            dot(
-                &V3::axis(0, Some(&b[0]), a),
-                &V3::axis(1, Some(&b[1]), s1),
-                h,
-            )
-        });
-        check(|b, h| {
+        check!(|b| { dot(&V3::axis(0, Some(&b[0]), a), &V3::axis(1, Some(&b[1]), s1)) });
+        check!(|b| {
             let d = V3::point(1, Some(&b[1]), s1).add_scaled(&V3::point(0, Some(&b[0]), s0), -1.0);
-            dot(&V3::axis(0, Some(&b[0]), a), &d, h)
+            dot(&V3::axis(0, Some(&b[0]), a), &d)
         });
-        check(|b, h| {
+        check!(|b| {
             let d = V3::point(1, Some(&b[1]), s1).add_scaled(&V3::point(0, Some(&b[0]), s0), -1.0);
-            norm(&d, h)
+            norm(&d)
         });
-        check(|b, h| {
+        check!(|b| {
             let x = V3::axis(0, Some(&b[0]), Vector3::x());
             let y1 = V3::axis(1, Some(&b[1]), Vector3::y());
             let x1 = V3::axis(1, Some(&b[1]), Vector3::x());
-            atan2(&dot(&x, &y1, h), &dot(&x, &x1, h), h)
+            atan2(&dot(&x, &y1), &dot(&x, &x1))
         });
         // Two terms on the same slot merge.
-        check(|b, h| {
+        check!(|b| {
             let v = V3::axis(1, Some(&b[1]), Vector3::y())
                 .scaled(0.3)
                 .add_scaled(&V3::axis(1, Some(&b[1]), Vector3::x()), -0.8);
-            dot(&V3::axis(0, Some(&b[0]), a), &v, h)
+            dot(&V3::axis(0, Some(&b[0]), a), &v)
         });
     }
 }

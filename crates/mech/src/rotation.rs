@@ -5,7 +5,6 @@
 //! All derivatives below follow from that one fact.
 
 use nalgebra::{Matrix3, Matrix4, SMatrix, Vector3, Vector4};
-use std::sync::OnceLock;
 
 pub type Mat34 = SMatrix<f64, 3, 4>;
 
@@ -25,63 +24,41 @@ pub fn rot(p: &Vector4<f64>) -> Matrix3<f64> {
     )
 }
 
-/// S[k][m]: symmetric 4×4 with A_km(p) = pᵀ S[k][m] p, by polarization of `rot`.
-fn quad_tables() -> &'static [[Matrix4<f64>; 3]; 3] {
-    static T: OnceLock<[[Matrix4<f64>; 3]; 3]> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut s = [[Matrix4::zeros(); 3]; 3];
-        let unit = |i: usize| {
-            let mut v = Vector4::zeros();
-            v[i] = 1.0;
-            v
-        };
-        for i in 0..4 {
-            for j in 0..4 {
-                let ai = rot(&unit(i));
-                let aj = rot(&unit(j));
-                let aij = rot(&(unit(i) + unit(j)));
-                for k in 0..3 {
-                    for m in 0..3 {
-                        s[k][m][(i, j)] = if i == j {
-                            ai[(k, m)]
-                        } else {
-                            0.5 * (aij[(k, m)] - ai[(k, m)] - aj[(k, m)])
-                        };
-                    }
-                }
-            }
-        }
-        s
-    })
-}
-
 /// K(a', w) = ∂²(wᵀ A(p) a')/∂p² (constant in p, bilinear in a' and w).
+/// From wᵀA a' = (e0² − eᵀe)(w·a') + 2(w·e)(a'·e) + 2e0 e·(a'×w):
+/// K = 2 [[w·a', (a'×w)ᵀ], [a'×w, w a'ᵀ + a' wᵀ − (w·a') I]].
 pub fn k_mat(a: &Vector3<f64>, w: &Vector3<f64>) -> Matrix4<f64> {
-    let s = quad_tables();
+    let wa = w.dot(a);
+    let c = a.cross(w);
     let mut out = Matrix4::zeros();
-    for k in 0..3 {
-        if w[k] == 0.0 {
-            continue;
-        }
-        for m in 0..3 {
-            let c = w[k] * a[m];
-            if c != 0.0 {
-                out += s[k][m] * (2.0 * c);
-            }
+    out[(0, 0)] = 2.0 * wa;
+    for r in 0..3 {
+        out[(0, r + 1)] = 2.0 * c[r];
+        out[(r + 1, 0)] = 2.0 * c[r];
+        for k in 0..3 {
+            let diag = if r == k { wa } else { 0.0 };
+            out[(r + 1, k + 1)] = 2.0 * (w[r] * a[k] + a[r] * w[k] - diag);
         }
     }
     out
 }
 
-/// B(p, a') = ∂(A(p) a')/∂p, 3×4, linear in p.
+/// B(p, a') = ∂(A(p) a')/∂p, 3×4, linear in p. From
+/// A a' = (e0² − eᵀe) a' + 2e(eᵀa') + 2e0 e×a':
+/// B = 2 [e0 a' + e×a', (eᵀa') I + e a'ᵀ − a' eᵀ − e0 ã'].
 pub fn b_mat(p: &Vector4<f64>, a: &Vector3<f64>) -> Mat34 {
+    let e0 = p[0];
+    let e = Vector3::new(p[1], p[2], p[3]);
+    let ea = e.dot(a);
+    let c0 = e0 * a + e.cross(a);
+    // ã: the cross-product matrix of a', ã x = a' × x.
+    let at = Matrix3::new(0.0, -a[2], a[1], a[2], 0.0, -a[0], -a[1], a[0], 0.0);
     let mut b = Mat34::zeros();
-    for k in 0..3 {
-        let mut w = Vector3::zeros();
-        w[k] = 1.0;
-        let row = k_mat(a, &w) * p;
-        for j in 0..4 {
-            b[(k, j)] = row[j];
+    for r in 0..3 {
+        b[(r, 0)] = 2.0 * c0[r];
+        for k in 0..3 {
+            let diag = if r == k { ea } else { 0.0 };
+            b[(r, k + 1)] = 2.0 * (diag + e[r] * a[k] - a[r] * e[k] - e0 * at[(r, k)]);
         }
     }
     b

@@ -1,8 +1,9 @@
 //! The assembled mechanical system: state layout, constraint equations and
 //! their names, body equations, forces. Built once from a validated model.
 
+use crate::constraints::EqValue;
 use crate::forces::ForceElement;
-use crate::local::{Grad, Hess, Pose, NL};
+use crate::local::{Grad, Hess, NoHess, Order, Pose, NL};
 use crate::rotation::{g_mat, params_from_matrix, t_mat};
 use mbsolve_model::{
     validate, ConstraintFunction, ElementRef, Gcon, Id, JointKind, JprimKind, MarkerMotionAxis,
@@ -469,7 +470,7 @@ impl System {
         q0: &[f64],
     ) -> Result<Primitive, ModelError> {
         let poses = [i.body.map(|b| pose(q0, b)), j.body.map(|b| pose(q0, b))];
-        let (travel, angle) = crate::constraints::rack_pin_measures(&i, &j, &poses, false);
+        let (travel, angle) = crate::constraints::rack_pin_measures::<NoHess>(&i, &j, &poses);
         let (Some(travel), Some(angle)) = (travel, angle) else {
             return Err(ModelError {
                 element: Some(e),
@@ -605,6 +606,13 @@ impl System {
         t: f64,
         out: &mut [f64],
     ) {
+        self.applied_residual(q, u, a, t, out);
+        self.add_constraint_forces(q, t, lam, out);
+    }
+
+    /// The body equations without the constraint forces Φ_qᵀλ (added by
+    /// [`System::constraint_terms`] in the same pass as Φ).
+    pub fn applied_residual(&self, q: &[f64], u: &[f64], a: &[f64], t: f64, out: &mut [f64]) {
         out.iter_mut().for_each(|x| *x = 0.0);
         let g = self.model.gravity;
         for (b, body) in self.bodies.iter().enumerate() {
@@ -626,7 +634,49 @@ impl System {
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
         }
-        self.add_constraint_forces(q, t, lam, out);
+    }
+
+    /// The constraint terms of a residual with one evaluation per equation:
+    /// Φ into `phi` as [`System::constraints`] gives it (0 for deactivated
+    /// rows; continued angles commit), `out += Φ_qᵀ·mult` for each
+    /// `(mult, out)` of `forces` as [`System::add_constraint_forces`] adds
+    /// it, and, when `velocity` = `(u, vel)` is given, vel = Φ_q u + Φ_t
+    /// (0 for deactivated rows).
+    pub fn constraint_terms(
+        &self,
+        q: &[f64],
+        t: f64,
+        phi: &mut [f64],
+        forces: &mut [(&[f64], &mut [f64])],
+        mut velocity: Option<(&[f64], &mut [f64])>,
+    ) {
+        for k in 0..self.neq() {
+            if !self.active[k] {
+                phi[k] = 0.0;
+                if let Some((_, vel)) = velocity.as_mut() {
+                    vel[k] = 0.0;
+                }
+                continue;
+            }
+            let eq = &self.equations[k];
+            let bodies = eq.bodies();
+            let poses = self.slot_poses(q, &bodies);
+            let v = crate::constraints::evaluate_committing(&eq.prim, &poses, t);
+            phi[k] = v.s.val;
+            for (mult, out) in forces.iter_mut() {
+                if mult[k] == 0.0 {
+                    continue;
+                }
+                for l in 0..NL {
+                    if let Some(gi) = global_index(&bodies, l) {
+                        out[gi] += v.s.grad[l] * mult[k];
+                    }
+                }
+            }
+            if let Some((u, vel)) = velocity.as_mut() {
+                vel[k] = v.s.grad.dot(&gather(&bodies, u)) + v.phi_t;
+            }
+        }
     }
 
     /// Entries of ∂R/∂q (columns at `col_q`), cu·∂R/∂u + ca·∂R/∂a (columns at
@@ -695,17 +745,31 @@ impl System {
         [bodies[0].map(|b| pose(q, b)), bodies[1].map(|b| pose(q, b))]
     }
 
-    /// Evaluate equation k: value, gradient, optional Hessian and time terms.
-    pub fn eval_equation(
-        &self,
-        k: usize,
-        q: &[f64],
-        t: f64,
-        hess: bool,
-    ) -> crate::constraints::EqValue {
+    /// Equation k: value, gradient and time terms, with the Hessian for
+    /// `H = Hess` only (`NoHess` is the lean path).
+    pub fn equation<H: Order>(&self, k: usize, q: &[f64], t: f64) -> EqValue<H> {
         let eq = &self.equations[k];
         let poses = self.slot_poses(q, &eq.bodies());
-        crate::constraints::evaluate(&eq.prim, &poses, t, hess)
+        crate::constraints::evaluate(&eq.prim, &poses, t)
+    }
+
+    /// Equation k with a Hessian when `hess` is set (zero otherwise), for
+    /// reports and tests; the solver's hot paths use [`System::equation`].
+    pub fn eval_equation(&self, k: usize, q: &[f64], t: f64, hess: bool) -> EqValue {
+        if hess {
+            return self.equation::<Hess>(k, q, t);
+        }
+        let v = self.equation::<NoHess>(k, q, t);
+        EqValue {
+            s: crate::local::Scalar {
+                val: v.s.val,
+                grad: v.s.grad,
+                hess: Hess::zeros(),
+            },
+            phi_t: v.phi_t,
+            phi_tt: v.phi_tt,
+            phi_qt: v.phi_qt,
+        }
     }
 
     /// Φ(q, t); deactivated equations give 0. These are the values the
@@ -717,6 +781,8 @@ impl System {
                 let eq = &self.equations[k];
                 let poses = self.slot_poses(q, &eq.bodies());
                 crate::constraints::evaluate_committing(&eq.prim, &poses, t)
+                    .s
+                    .val
             } else {
                 0.0
             };
@@ -741,7 +807,7 @@ impl System {
             let eq = &self.equations[k];
             let bodies = eq.bodies();
             let on = self.active[k];
-            let v = self.eval_equation(k, q, t, false);
+            let v = self.equation::<NoHess>(k, q, t);
             for l in 0..NL {
                 if let Some(gi) = global_index(&bodies, l) {
                     let val = if on { v.s.grad[l] } else { 0.0 };
@@ -764,7 +830,7 @@ impl System {
                 continue;
             }
             let bodies = self.equations[k].bodies();
-            let v = self.eval_equation(k, q, t, false);
+            let v = self.equation::<NoHess>(k, q, t);
             for l in 0..NL {
                 if let Some(gi) = global_index(&bodies, l) {
                     out[gi] += v.s.grad[l] * lam[k];
@@ -787,7 +853,7 @@ impl System {
             let bodies = self.equations[k].bodies();
             let on = self.active[k];
             let h = if on && lam[k] != 0.0 {
-                self.eval_equation(k, q, t, true).s.hess * lam[k]
+                self.equation::<Hess>(k, q, t).s.hess * lam[k]
             } else {
                 Hess::zeros()
             };
@@ -799,7 +865,7 @@ impl System {
     pub fn velocity_rhs(&self, q: &[f64], t: f64, out: &mut [f64]) {
         for k in 0..self.neq() {
             out[k] = if self.active[k] {
-                -self.eval_equation(k, q, t, false).phi_t
+                -self.equation::<NoHess>(k, q, t).phi_t
             } else {
                 0.0
             };
@@ -815,7 +881,7 @@ impl System {
                 continue;
             }
             let bodies = self.equations[k].bodies();
-            let v = self.eval_equation(k, q, t, true);
+            let v = self.equation::<Hess>(k, q, t);
             let ul = gather(&bodies, u);
             out[k] = -(ul.dot(&(v.s.hess * ul))) - 2.0 * v.phi_qt.dot(&ul) - v.phi_tt;
         }

@@ -20,6 +20,7 @@ use mbsolve_integrate::{
     BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
     Wstiff,
 };
+use mbsolve_mech::local::NoHess;
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::{CorrectorKind, Formulation};
 
@@ -329,6 +330,18 @@ pub(crate) fn constraint_rows(
     out: &mut [f64],
 ) {
     sys.constraints(q, t, phi);
+    rows_from_values(sys, phi, lam, scale, out);
+}
+
+/// [`constraint_rows`] from the values Φ already evaluated (by
+/// `System::constraint_terms`).
+pub(crate) fn rows_from_values(
+    sys: &System,
+    phi: &[f64],
+    lam: &[f64],
+    scale: f64,
+    out: &mut [f64],
+) {
     for k in 0..out.len() {
         out[k] = if sys.active[k] {
             scale * phi[k]
@@ -369,7 +382,7 @@ impl RedundancyWatch {
         let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !sys.active[*k]).collect();
         let allowed = inactive
             .iter()
-            .map(|&k| REDUNDANT_DRIFT_TOL + sys.eval_equation(k, q, t, false).s.val.abs())
+            .map(|&k| REDUNDANT_DRIFT_TOL + sys.equation::<NoHess>(k, q, t).s.val.abs())
             .collect();
         RedundancyWatch {
             inactive,
@@ -381,7 +394,7 @@ impl RedundancyWatch {
     /// False (and `drift` set) if a watched equation left its band at q.
     pub fn holds(&mut self, sys: &System, q: &[f64], t: f64) -> bool {
         for (&k, &tol) in self.inactive.iter().zip(&self.allowed) {
-            let v = sys.eval_equation(k, q, t, false).s.val;
+            let v = sys.equation::<NoHess>(k, q, t).s.val;
             if v.abs() > tol {
                 self.drift = Some((k, v));
                 return false;
@@ -429,8 +442,13 @@ impl DaeProblem for I3Problem<'_> {
         for i in 0..n {
             out[i] = u[i] - yp[i];
         }
-        self.sys.body_residual(q, u, up, lam, t, &mut out[n..2 * n]);
-        constraint_rows(self.sys, q, lam, t, 1.0, &mut self.phi, &mut out[2 * n..]);
+        // One evaluation of each constraint for Φ and Φ_qᵀλ.
+        let (head, rows) = out.split_at_mut(2 * n);
+        let forces = &mut head[n..];
+        self.sys.applied_residual(q, u, up, t, forces);
+        self.sys
+            .constraint_terms(q, t, &mut self.phi, &mut [(lam, forces)], None);
+        rows_from_values(self.sys, &self.phi, lam, 1.0, rows);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(

@@ -108,7 +108,7 @@ fn analyse_component(sys: &System, q: &[f64], t: f64, roots: &[usize], root: usi
         if !in_comp {
             continue;
         }
-        let v = sys.eval_equation(k, q, t, false);
+        let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
         let mut row = DVector::zeros(ncols);
         for l in 0..14 {
             if let Some(g) = mbsolve_mech::system::global_index(&eqb, l) {

@@ -35,7 +35,7 @@
 
 use crate::analysis::Frame;
 use crate::formulation::{
-    bdf_integrator, check_finite, constraint_rows, coordinate_name, equation_name, wrong_family,
+    bdf_integrator, check_finite, coordinate_name, equation_name, rows_from_values, wrong_family,
     AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch, ScaledSink, Segment,
     CONSTRAINT_TOL,
 };
@@ -95,19 +95,6 @@ impl<'a> Si2Problem<'a> {
                 .collect();
         (y, yp)
     }
-
-    /// Φ_q u + Φ_t for active equations, η_k for deactivated ones.
-    fn velocity_rows(&self, q: &[f64], u: &[f64], eta: &[f64], t: f64, out: &mut [f64]) {
-        for k in 0..out.len() {
-            out[k] = if self.sys.active[k] {
-                let v = self.sys.eval_equation(k, q, t, false);
-                let ul = gather(&self.sys.equations[k].bodies(), u);
-                v.s.grad.dot(&ul) + v.phi_t
-            } else {
-                eta[k]
-            };
-        }
-    }
 }
 
 impl DaeProblem for Si2Problem<'_> {
@@ -140,14 +127,26 @@ impl DaeProblem for Si2Problem<'_> {
         for i in 0..n {
             r1[i] = qp[i] - u[i];
         }
-        self.sys.add_constraint_forces(q, t, mu, r1);
-        self.sys.body_residual(q, u, up, lam, t, r2);
+        self.sys.applied_residual(q, u, up, t, r2);
+        // One evaluation of each constraint for Φ, Φ_qᵀμ, Φ_qᵀλ and the
+        // velocity rows Φ_q u + Φ_t (η_k for deactivated equations).
+        self.sys.constraint_terms(
+            q,
+            t,
+            &mut self.phi,
+            &mut [(mu, &mut *r1), (lam, &mut *r2)],
+            Some((u, &mut *r4)),
+        );
+        for k in 0..m {
+            if !self.sys.active[k] {
+                r4[k] = eta[k];
+            }
+        }
         let s = self.row_scale;
         for v in r1.iter_mut().chain(r2.iter_mut()) {
             *v *= s;
         }
-        constraint_rows(self.sys, q, nu, t, 1.0, &mut self.phi, r3);
-        self.velocity_rows(q, u, eta, t, r4);
+        rows_from_values(self.sys, &self.phi, nu, 1.0, r3);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -190,7 +189,7 @@ impl DaeProblem for Si2Problem<'_> {
             let eq = &self.sys.equations[k];
             let bodies = eq.bodies();
             let on = self.sys.active[k];
-            let v = on.then(|| self.sys.eval_equation(k, q, t, true));
+            let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
             let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
             for l in 0..NL {

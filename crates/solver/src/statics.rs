@@ -220,6 +220,8 @@ pub(crate) struct ForceBalance {
     res: Vec<f64>,
     phi: Vec<f64>,
     jdx: Vec<f64>,
+    /// The Newton step.
+    dx: Vec<f64>,
 }
 
 /// Residual norms: (imbalance, its row, constraint violation, its row).
@@ -250,6 +252,7 @@ impl ForceBalance {
             res: vec![0.0; n + m],
             phi: vec![0.0; m],
             jdx: vec![0.0; n + m],
+            dx: vec![0.0; n + m],
         }
     }
 
@@ -365,63 +368,69 @@ impl ForceBalance {
         let mut q = q0.to_vec();
         let mut lam = lam0.to_vec();
         let mut change = 0.0f64;
-        let mut best: Option<(f64, Equilibrium)> = None;
+        // The best iterate (by the scaled residual), kept in buffers sized
+        // once: an iteration allocates nothing unless it logs (issue 13).
+        let mut best = Equilibrium {
+            q: q.clone(),
+            lam: lam.clone(),
+            iterations: 0,
+            imbalance: f64::INFINITY,
+            violation: f64::INFINITY,
+        };
+        let mut best_merit = f64::INFINITY;
         let mut iterations = 0usize;
-        let fail =
-            |best: Option<(f64, Equilibrium)>, q: &[f64], lam: &[f64], iterations, message| {
-                let best = best.map(|b| b.1).unwrap_or_else(|| Equilibrium {
-                    q: q.to_vec(),
-                    lam: lam.to_vec(),
-                    iterations,
-                    imbalance: f64::INFINITY,
-                    violation: f64::INFINITY,
-                });
-                NewtonFailure { best, message }
-            };
         loop {
             let r = match self.residual(sys, &q, &lam, t, o.load) {
                 Ok(r) => r,
                 Err(e) => {
                     let msg = format!("{} at iteration {iterations} (t = {t}): {e}", o.label);
-                    return Err(fail(best, &q, &lam, iterations, msg));
+                    return Err(NewtonFailure { best, message: msg });
                 }
             };
-            let imb_name = format!("{} force balance", coordinate_name(sys, r.imbalance_row));
+            let imb_name = || format!("{} force balance", coordinate_name(sys, r.imbalance_row));
             if o.verbose {
                 log.push(format!(
-                    "{} iteration {iterations}: imbalance {:.3e} in {imb_name}; constraint error {:.3e} in {}; change {:.3e}",
+                    "{} iteration {iterations}: imbalance {:.3e} in {}; constraint error {:.3e} in {}; change {:.3e}",
                     o.label,
                     r.imbalance,
+                    imb_name(),
                     r.violation,
                     if sys.neq() > 0 { equation_name(sys, r.violation_row) } else { "-".into() },
                     change
                 ));
             }
             let merit = (r.imbalance / o.max_imbalance).max(r.violation / o.max_error);
-            let here = Equilibrium {
-                q: q.clone(),
-                lam: lam.clone(),
-                iterations,
-                imbalance: r.imbalance,
-                violation: r.violation,
-            };
-            if best.as_ref().is_none_or(|(b, _)| merit < *b) {
-                best = Some((merit, here.clone()));
+            // The first iterate is the best so far even when its merit is
+            // not finite.
+            if iterations == 0 || merit < best_merit {
+                best_merit = merit;
+                best.q.copy_from_slice(&q);
+                best.lam.copy_from_slice(&lam);
+                best.iterations = iterations;
+                best.imbalance = r.imbalance;
+                best.violation = r.violation;
             }
             if iterations >= o.min_iter
                 && r.imbalance <= o.max_imbalance
                 && r.violation <= o.max_error
                 && change <= o.max_error
             {
-                return Ok(here);
+                return Ok(Equilibrium {
+                    q,
+                    lam,
+                    iterations,
+                    imbalance: r.imbalance,
+                    violation: r.violation,
+                });
             }
             if iterations >= o.max_iter {
-                let b = best.as_ref().map(|b| &b.1).unwrap_or(&here);
+                let b = &best;
                 let msg = format!(
-                    "{} did not converge in {} iterations at t = {t}: imbalance {:.3e} in {imb_name} (max_imbalance = {:e}), constraint error {:.3e}, last change {:.3e} (max_error = {:e}); best reached: imbalance {:.3e}, constraint error {:.3e}",
+                    "{} did not converge in {} iterations at t = {t}: imbalance {:.3e} in {} (max_imbalance = {:e}), constraint error {:.3e}, last change {:.3e} (max_error = {:e}); best reached: imbalance {:.3e}, constraint error {:.3e}",
                     o.label,
                     o.max_iter,
                     r.imbalance,
+                    imb_name(),
                     o.max_imbalance,
                     r.violation,
                     change,
@@ -429,21 +438,24 @@ impl ForceBalance {
                     b.imbalance,
                     b.violation
                 );
-                return Err(fail(best, &q, &lam, iterations, msg));
+                return Err(NewtonFailure { best, message: msg });
             }
             self.jacobian(sys, &q, &lam, t, o.stability);
-            let mut dx: Vec<f64> = self.res.iter().map(|v| -v).collect();
+            let dx = &mut self.dx;
+            for (d, r) in dx.iter_mut().zip(&self.res) {
+                *d = -r;
+            }
             let solved = self
                 .lu
                 .factor(&self.asm)
                 .map(|_| ())
-                .and_then(|_| self.lu.solve(&mut dx));
+                .and_then(|_| self.lu.solve(dx));
             // A pivot that is zero only to rounding gives a finite but
             // meaningless step: check the linear residual as well.
             let singular_row = match solved {
                 Err(s) => Some(s.row),
                 Ok(()) => {
-                    self.asm.mul(&dx, &mut self.jdx);
+                    self.asm.mul(dx, &mut self.jdx);
                     let scale = self.res.iter().fold(0.0f64, |a, v| a.max(v.abs()));
                     let bad = (0..dx.len())
                         .map(|i| (self.jdx[i] + self.res[i]).abs())
@@ -462,7 +474,7 @@ impl ForceBalance {
                     unknown_name(sys, row),
                     o.stability
                 );
-                return Err(fail(best, &q, &lam, iterations, msg));
+                return Err(NewtonFailure { best, message: msg });
             }
             iterations += 1;
             // TLIMIT / ALIMIT: shorten the whole step so no part moves more
