@@ -5,29 +5,15 @@
 //! reduced 1-DOF pendulum (`models::parallelogram_chain_rhs`, integrated
 //! here by RK4 at 1e-5 s) is the reference.
 
+mod common;
+use common::accuracy::ReducedPendulum;
 use mbsolve_model::IntegratorSettings;
 use mbsolve_solver::{models, Simulation};
 
 /// θ(t) of the reduced pendulum at the times `ts`.
 fn reference_theta(loops: usize, r: f64, ts: &[f64]) -> Vec<f64> {
-    let f = |th: f64| models::parallelogram_chain_rhs(loops, r, 9.81, th);
-    let (mut th, mut w, mut t) = (0.0f64, 0.0f64, 0.0f64);
-    let h: f64 = 1e-5;
-    let mut out = Vec::with_capacity(ts.len());
-    for &target in ts {
-        while t < target - 1e-12 {
-            let hh = h.min(target - t);
-            let (k1t, k1w) = (w, f(th));
-            let (k2t, k2w) = (w + 0.5 * hh * k1w, f(th + 0.5 * hh * k1t));
-            let (k3t, k3w) = (w + 0.5 * hh * k2w, f(th + 0.5 * hh * k2t));
-            let (k4t, k4w) = (w + hh * k3w, f(th + hh * k3t));
-            th += hh / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
-            w += hh / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
-            t += hh;
-        }
-        out.push(th);
-    }
-    out
+    let mut p = ReducedPendulum::new(|th: f64| models::parallelogram_chain_rhs(loops, r, 9.81, th));
+    ts.iter().map(|&t| p.theta_at(t, 1e-5)).collect()
 }
 
 /// GSTIFF/I3 at the default ERROR, 10 s: every singular pass completes (the

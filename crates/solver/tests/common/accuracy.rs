@@ -58,22 +58,51 @@ pub struct Problem {
     pub reference: Reference,
 }
 
+/// A 1-DOF pendulum-like ODE θ'' = f(θ) released at rest from θ = 0,
+/// integrated by classical RK4 (the reduced references of the pendulum and
+/// the parallelogram chain).
+pub struct ReducedPendulum<F: Fn(f64) -> f64> {
+    f: F,
+    t: f64,
+    theta: f64,
+    omega: f64,
+}
+
+impl<F: Fn(f64) -> f64> ReducedPendulum<F> {
+    pub fn new(f: F) -> Self {
+        ReducedPendulum {
+            f,
+            t: 0.0,
+            theta: 0.0,
+            omega: 0.0,
+        }
+    }
+
+    /// θ at `target` (≥ the present time), in equal RK4 steps of at most `h`.
+    pub fn theta_at(&mut self, target: f64, h: f64) -> f64 {
+        let span = target - self.t;
+        let n = (span / h).ceil().max(1.0) as usize;
+        let h = span / n as f64;
+        let f = &self.f;
+        let (mut th, mut w) = (self.theta, self.omega);
+        for _ in 0..n {
+            let (k1t, k1w) = (w, f(th));
+            let (k2t, k2w) = (w + 0.5 * h * k1w, f(th + 0.5 * h * k1t));
+            let (k3t, k3w) = (w + 0.5 * h * k2w, f(th + 0.5 * h * k2t));
+            let (k4t, k4w) = (w + h * k3w, f(th + h * k3t));
+            th += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
+            w += h / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
+        }
+        (self.t, self.theta, self.omega) = (target, th, w);
+        th
+    }
+}
+
 /// Pendulum of `models::pendulum(1, 9.81)` released horizontally: body-0 CM
 /// by RK4 on I_O θ'' = −m g L cos θ (I_O = 1.001, h = 2e-4, error ≪ 1e-12).
 pub fn pendulum_exact(t: f64) -> [f64; 2] {
     let (io, g) = (1.0 + 1e-3, 9.81);
-    let f = |th: f64| -g * th.cos() / io;
-    let n = (t / 2e-4).ceil().max(1.0) as usize;
-    let h = t / n as f64;
-    let (mut th, mut w) = (0.0f64, 0.0f64);
-    for _ in 0..n {
-        let (k1t, k1w) = (w, f(th));
-        let (k2t, k2w) = (w + 0.5 * h * k1w, f(th + 0.5 * h * k1t));
-        let (k3t, k3w) = (w + 0.5 * h * k2w, f(th + 0.5 * h * k2t));
-        let (k4t, k4w) = (w + h * k3w, f(th + h * k3t));
-        th += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
-        w += h / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
-    }
+    let th = ReducedPendulum::new(|th: f64| -g * th.cos() / io).theta_at(t, 2e-4);
     [th.cos(), th.sin()]
 }
 
