@@ -32,7 +32,9 @@ pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
 pub use hht::Hht;
 pub use params::{BdfParams, FixedStep, HhtParams};
-pub use problem::{DaeIntegrator, DaeProblem, ProblemError, SecondOrderProblem, VarClass};
+pub use problem::{
+    AfterStep, DaeIntegrator, DaeProblem, OdeProblem, ProblemError, SecondOrderProblem, VarClass,
+};
 pub use rti::{RtiMeter, RtiSummary};
 pub use sparse::{SlotAssembler, SparseLu};
 pub use stepper::Stepper;

@@ -174,3 +174,47 @@ pub trait SecondOrderProblem {
     /// Name of equation i: body equation for i < n, algebraic row i − n.
     fn describe_equation(&self, i: usize) -> String;
 }
+
+/// What an explicit-ODE problem asks of its integrator after an accepted step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterStep {
+    /// Keep the history and go on.
+    Continue,
+    /// The problem rewrote y (e.g. coordinate partitioning chose a new
+    /// independent set): the history no longer describes y, so the
+    /// integrator discards it and starts again from (t, y) at order 1.
+    Restart,
+}
+
+/// An explicit ODE y′ = f(t, y): the ODE form (coordinate partitioning,
+/// SPEC §1 "ODE") that ABAM, RKF45, VSTIFF and MSTIFF integrate. The
+/// integrators know nothing of mechanics; state classes drive error
+/// control (displacement vs velocity weights, seeds: `vel_tol_factor`).
+pub trait OdeProblem {
+    /// Number of states n.
+    fn size(&self) -> usize;
+    /// The class of each state (length n).
+    fn classes(&self) -> &[VarClass];
+    /// f(t, y) into `out` (length n).
+    fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError>;
+    /// ∂f/∂y at (t, y), with `f` = f(t, y) already evaluated, into `jac`
+    /// (dense, column-major, n × n). `Ok(false)`: no analytic Jacobian; the
+    /// stiff methods then difference `rhs` column by column (n evaluations,
+    /// counted in the statistics).
+    fn jacobian(
+        &mut self,
+        _t: f64,
+        _y: &[f64],
+        _f: &[f64],
+        _jac: &mut [f64],
+    ) -> Result<bool, ProblemError> {
+        Ok(false)
+    }
+    /// Called with each accepted y(t). The problem may rewrite `y` in place
+    /// (a repartition) and then answers `Restart`.
+    fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> Result<AfterStep, ProblemError> {
+        Ok(AfterStep::Continue)
+    }
+    /// Human-readable name of state `i` ("PART/2 x displacement").
+    fn describe_variable(&self, i: usize) -> String;
+}
