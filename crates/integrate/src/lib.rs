@@ -31,7 +31,7 @@ pub use error::{IntegrationError, StopKind};
 pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
 pub use hht::Hht;
-pub use params::{BdfParams, FixedStep, HhtParams};
+pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};
 pub use problem::{
     AfterStep, DaeIntegrator, DaeProblem, OdeProblem, ProblemError, SecondOrderProblem, VarClass,
 };

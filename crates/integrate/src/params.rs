@@ -107,3 +107,42 @@ impl HhtParams {
         (self.beta - 1.0 / 6.0).abs() + (self.gamma - 0.5 + self.alpha).abs()
     }
 }
+
+/// Settings of an ODE-form integrator (ABAM, RKF45, VSTIFF, MSTIFF), already
+/// validated by the solver's settings layer (Adams INTEGRATOR or MotionSolve
+/// `Param_Transient`, ODE form).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OdeParams {
+    /// `integr_tol` / ERROR: the absolute tolerance of displacements and
+    /// user states.
+    pub error: f64,
+    /// `rel_abs_tol_ratio`: the relative tolerance is this factor times
+    /// `error` (seeds: "multiplies integr_tol to yield the relative error
+    /// tolerance").
+    pub rel_abs_tol_ratio: f64,
+    /// `vel_tol_factor`: velocities get this factor times the tolerances.
+    pub vel_tol_factor: f64,
+    /// Largest step (`h_max` / HMAX).
+    pub hmax: f64,
+    /// Smallest step before the run fails (HMIN).
+    pub hmin: f64,
+    /// Bound on the first step (`h0_max`, default 1e-8; Adams HINIT).
+    pub h0_max: f64,
+    /// Highest order (`max_order` / KMAX).
+    pub max_order: usize,
+    /// Corrector iterations per step for the implicit methods (MAXIT).
+    pub maxit: usize,
+}
+
+impl OdeParams {
+    /// Error weight of a state of class `class` with value `y`: every
+    /// ODE-form method measures its local error as a weighted RMS norm
+    /// with these weights, so tolerances mean the same for all four.
+    pub fn weight(&self, class: crate::VarClass, y: f64) -> f64 {
+        let scale = match class {
+            crate::VarClass::Velocity => self.vel_tol_factor,
+            _ => 1.0,
+        };
+        scale * self.error * (1.0 + self.rel_abs_tol_ratio * y.abs())
+    }
+}
