@@ -8,9 +8,12 @@ use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
 
 /// Marker poses in the global frame (the XML's own), by marker id.
+/// A marker's origin and axes (columns) in the global frame.
+type Pose = (Vector3<f64>, Matrix3<f64>);
+
 #[derive(Default)]
 pub(crate) struct Poses {
-    markers: HashMap<u32, (Vector3<f64>, Matrix3<f64>)>,
+    markers: HashMap<u32, Pose>,
 }
 
 /// Tolerance on the direction cosines: the axes written must be unit and
@@ -47,7 +50,7 @@ impl Poses {
     }
 }
 
-fn marker_pose(e: &mut Elem) -> Result<Option<(u32, (Vector3<f64>, Matrix3<f64>))>, XmlError> {
+fn marker_pose(e: &mut Elem) -> Result<Option<(u32, Pose)>, XmlError> {
     let Some(id) = e.id else { return Ok(None) };
     let pos = Vector3::new(
         e.number_or("pos_x", 0.0)?,

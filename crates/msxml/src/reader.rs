@@ -69,19 +69,20 @@ impl<'a> Elem<'a> {
             attrs,
             file,
         };
-        e.id =
-            match e.get("id") {
-                None => None,
-                Some((v, p)) => match v.trim().parse::<u32>() {
-                    Ok(id) if id > 0 => Some(id),
-                    _ => return Err(e.err(
+        e.id = match e.get("id") {
+            None => None,
+            Some((v, p)) => match v.trim().parse::<u32>() {
+                Ok(id) if id > 0 => Some(id),
+                _ => {
+                    return Err(e.err(
                         p,
                         format!(
                             "id = \"{v}\" must be a positive integer (ids are per element type)"
                         ),
-                    )),
-                },
-            };
+                    ))
+                }
+            },
+        };
         Ok(e)
     }
 
@@ -343,14 +344,16 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                 location: format!("{file}:{}", pos_at(&doc, c.range().start).line),
                 reason: "message-file options only",
             }),
-            _ => return Err(fail(
-                pos_at(&doc, c.range().start),
-                format!(
+            _ => {
+                return Err(fail(
+                    pos_at(&doc, c.range().start),
+                    format!(
                     "<{}> is not a section of <MultiBodySystem> (expected <Model> and <Command>)",
                     c.tag_name().name()
                 ),
-            )
-            .into()),
+                )
+                .into())
+            }
         }
     }
     let model_node = match models.as_slice() {
