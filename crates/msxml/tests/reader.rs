@@ -191,8 +191,7 @@ fn deck(model: &str, command: &str) -> String {
 
 fn error_of(model: &str) -> String {
     read_xml_str(&deck(model, ""), "deck.xml")
-        .err()
-        .expect("expected an error")
+        .expect_err("expected an error")
         .to_string()
 }
 
