@@ -668,8 +668,9 @@ pub(crate) fn failure_ratio(err: f64, p: usize, h: f64, hmin: f64) -> f64 {
 }
 
 /// Choose among the ratios of orders q−1, q, q+1 (already capped): the
-/// largest wins, ties going to the present order; None when the best is
-/// below THRESH (keep step and order).
+/// largest wins, ties going to the present order; None (keep step and
+/// order) when the best lies in [1, THRESH). A best ratio below 1 is taken
+/// at once (ours: VODE keeps h until an error-test failure).
 pub(crate) fn choose_order(
     q: usize,
     same: f64,
