@@ -33,15 +33,10 @@
 //! Nordsieck array). Step and order choice and the Jacobian/LU reuse are
 //! VSTIFF's (vstiff.rs: VODE's rules and constants).
 
-use super::vstiff::{
-    choose_order, failure_ratio, step_ratio, DenseLu, OdeCore, Solve, BIAS_DOWN, BIAS_SAME,
-    BIAS_UP, CONIT_NUMERATOR, ERROR_FAILURES_BEFORE_ORDER_ONE, ETACF, ETAMIN, ETAMX1, ETAMX2,
-    MAX_CORRECTOR_FAILURES, MAX_ERROR_FAILURES, RECHECK_STEPS,
-};
+use super::vstiff::{DenseLu, OdeCore, OdeStiff, Solve, StiffMethod, CONIT_NUMERATOR};
 use crate::error::IntegrationError;
-use crate::events::{Event, Statistics};
 use crate::params::OdeParams;
-use crate::problem::{DaeIntegrator, OdeProblem};
+use crate::problem::OdeProblem;
 
 /// MSTIFF's highest order (Cash 1983: A(α)-stable up to order 9; seeds).
 pub const MSTIFF_MAX_ORDER: usize = 9;
@@ -61,7 +56,7 @@ pub struct MebdfFormula {
     pub beta1: f64,
     /// Leading error constant C_p of the whole scheme on y′ = λy.
     pub error_constant: f64,
-    /// Series coefficients of y_{n+1} − e^{z} for z^0..=z^{p+1} (the first
+    /// Series coefficients of y_{n+1} − 1 (exact past values e^{−jz}) for z^0..=z^{p+1} (the first
     /// p+1 vanish for a scheme of order p).
     pub defect: Vec<f64>,
 }
@@ -201,30 +196,29 @@ fn binomial(m: usize, i: usize) -> f64 {
     (0..i).fold(1.0, |acc, j| acc * (m - j) as f64 / (j + 1) as f64)
 }
 
-/// MSTIFF: Cash's MEBDF on an explicit ODE.
-pub struct Mstiff<P: OdeProblem> {
-    core: OdeCore<P>,
+/// MSTIFF's history: past values on a uniform grid and the stage vectors.
+pub struct MebdfHistory {
     formulas: Vec<MebdfFormula>,
-    pmax: usize,
     p: usize,
-    /// back[j] = y at t − j·h_hist (back[0] the accepted y), uniform grid.
+    /// back[j] = y at t − j·h_hist (back[0] the accepted y).
     back: Vec<Vec<f64>>,
     h_hist: f64,
-    /// The step the method wants next.
-    h: f64,
-    started: bool,
-    qwait: usize,
-    etamax: f64,
     ybar1: Vec<f64>,
     ybar2: Vec<f64>,
     ynew: Vec<f64>,
+    pred1: Vec<f64>,
     r1: Vec<f64>,
     r2: Vec<f64>,
     r3: Vec<f64>,
     lw: Vec<f64>,
+    /// γ = h·b̂ of the attempt (y′ of the accepted y is (y − r3)/γ).
+    gamma: f64,
 }
 
-impl<P: OdeProblem> Mstiff<P> {
+/// MSTIFF: Cash's MEBDF on an explicit ODE.
+pub type Mstiff<P> = OdeStiff<P, MebdfHistory>;
+
+impl<P: OdeProblem> OdeStiff<P, MebdfHistory> {
     /// Start at (t0, y0) with validated settings; `max_order` above 9 is
     /// rejected (Cash 1983: the MEBDF are A(α)-stable only up to order 9).
     pub fn new(
@@ -244,88 +238,47 @@ impl<P: OdeProblem> Mstiff<P> {
         )?;
         let n = core.n;
         let pmax = params.max_order;
-        let h = params.h0_max.min(params.hmax);
-        let mut m = Mstiff {
+        let mut method = MebdfHistory {
             formulas: (0..=pmax + 1)
                 .map(|p| MebdfFormula::new(p.max(1)))
                 .collect(),
-            pmax,
             p: 1,
             back: vec![vec![0.0; n]; pmax + 3],
-            h_hist: h,
-            h,
-            started: false,
-            qwait: 2,
-            etamax: ETAMX1,
+            h_hist: 0.0,
             ybar1: vec![0.0; n],
             ybar2: vec![0.0; n],
             ynew: vec![0.0; n],
+            pred1: vec![0.0; n],
             r1: vec![0.0; n],
             r2: vec![0.0; n],
             r3: vec![0.0; n],
             lw: Vec::new(),
-            core,
+            gamma: 1.0,
         };
-        m.linear_history();
-        Ok(m)
+        method.restart(&core, params.h0_max.min(params.hmax));
+        Ok(Self::with_method(core, method))
     }
 
     /// Start from exact past values `back[j] = y(t0 − j·h)` at `order` with
     /// the step h (order measurements free of start-up error).
     pub fn set_exact_history(&mut self, back: &[Vec<f64>], order: usize, h: f64) {
-        for (slot, v) in self.back.iter_mut().zip(back) {
+        let m = &mut self.method;
+        for (slot, v) in m.back.iter_mut().zip(back) {
             slot.copy_from_slice(v);
         }
-        self.p = order.clamp(1, self.pmax);
+        m.p = order.clamp(1, self.qmax);
+        m.h_hist = h;
         self.h = h;
-        self.h_hist = h;
-        self.qwait = self.p + 1;
+        self.qwait = m.p + 1;
         self.started = true;
     }
+}
 
-    /// Order of the next attempt.
-    pub fn order(&self) -> usize {
-        self.p
-    }
-    pub fn problem(&mut self) -> &mut P {
-        &mut self.core.problem
-    }
-
-    /// Order 1 history from (y, f): back[j] = y − j·h·f, the Taylor line
-    /// (so the first error estimate is backward Euler's ‖Δ‖/2).
-    fn linear_history(&mut self) {
-        let h = self.h_hist;
-        for (j, b) in self.back.iter_mut().enumerate() {
-            for i in 0..self.core.n {
-                b[i] = self.core.y[i] - j as f64 * h * self.core.yp[i];
-            }
-        }
-        self.p = 1;
-    }
-
-    /// Re-sample the history on the grid of step h from its interpolating
-    /// polynomial of degree p+1 through back[0..=p+1].
-    fn resample(&mut self, h: f64) {
-        let d = (self.p + 1).min(self.back.len() - 1);
-        let ratio = h / self.h_hist;
-        let old: Vec<Vec<f64>> = self.back[..=d].to_vec();
-        for j in 1..self.back.len() {
-            lagrange(d, -(j as f64) * ratio, &mut self.lw);
-            let b = &mut self.back[j];
-            b.iter_mut().for_each(|v| *v = 0.0);
-            for (w, o) in self.lw.iter().zip(&old) {
-                for i in 0..b.len() {
-                    b[i] += w * o[i];
-                }
-            }
-        }
-        self.h_hist = h;
-    }
-
+impl MebdfHistory {
     /// ∇^m at the new point: y_new + Σ_{i=1}^{m} (−1)^i C(m, i) back[i−1].
-    fn nabla(&self, m: usize, ynew: &[f64]) -> f64 {
-        self.core.norm(|c| {
-            let mut s = ynew[c];
+    fn nabla<P: OdeProblem>(&self, core: &OdeCore<P>, m: usize) -> f64 {
+        core.norm(|c| {
+            let mut s = self.ynew[c];
             for i in 1..=m {
                 let sign = if i % 2 == 1 { -1.0 } else { 1.0 };
                 s += sign * binomial(m, i) * self.back[i - 1][c];
@@ -334,40 +287,49 @@ impl<P: OdeProblem> Mstiff<P> {
         })
     }
 
-    /// Extrapolate the history polynomial (degree p) to t + x·h into out.
-    fn extrapolate(&mut self, x: f64, out: &mut [f64]) {
-        let d = self.p.min(self.back.len() - 1);
-        lagrange(d, x, &mut self.lw);
+    /// |C_p|·‖∇^{p+1} y_new‖ for the order p.
+    fn estimate<P: OdeProblem>(&self, core: &OdeCore<P>, p: usize) -> f64 {
+        self.formulas[p].error_constant.abs() * self.nabla(core, p + 1)
+    }
+
+    /// The history polynomial of degree d through back[0..=d] at t + x·h
+    /// into out.
+    fn polynomial(back: &[Vec<f64>], d: usize, x: f64, lw: &mut Vec<f64>, out: &mut [f64]) {
+        lagrange(d, x, lw);
         out.iter_mut().for_each(|v| *v = 0.0);
-        for (w, b) in self.lw.iter().zip(&self.back) {
+        for (w, b) in lw.iter().zip(back) {
             for i in 0..out.len() {
                 out[i] += w * b[i];
             }
         }
     }
 
-    /// The three stages at step h; Ok(false): a corrector failure.
-    fn stages(&mut self, h: f64, t_new: f64) -> Result<bool, IntegrationError> {
-        let n = self.core.n;
-        let f = self.formulas[self.p].clone();
+    /// The three stages at step h; false: a corrector failure.
+    fn stages<P: OdeProblem>(
+        &mut self,
+        core: &mut OdeCore<P>,
+        h: f64,
+        t_new: f64,
+    ) -> Result<bool, IntegrationError> {
+        let n = core.n;
+        let f = &self.formulas[self.p];
         let k = f.a.len();
-        let gamma = h * f.b;
+        let d = self.p.min(self.back.len() - 1);
+        self.gamma = h * f.b;
+        let gamma = self.gamma;
+        // Converged when the corrections' share of the error estimate is
+        // below CONIT = 0.5/(p+2), the share at least VSTIFF's 1/(p+1).
         let conv_scale = {
             let p = self.p as f64;
             f.error_constant.abs().max(1.0 / (p + 1.0)) * (p + 2.0) / CONIT_NUMERATOR
         };
-        // Stage 1.
+        // Stage 1: the k-step BDF from the history's extrapolation.
         for i in 0..n {
             self.r1[i] = -(0..k).map(|j| f.a[j] * self.back[j][i]).sum::<f64>();
         }
-        let mut y1 = std::mem::take(&mut self.ybar1);
-        self.extrapolate(1.0, &mut y1);
-        let pred1 = y1.clone();
-        let s = self
-            .core
-            .newton(t_new, h, &mut y1, gamma, &self.r1, conv_scale);
-        self.ybar1 = y1;
-        if s? == Solve::Failed {
+        Self::polynomial(&self.back, d, 1.0, &mut self.lw, &mut self.pred1);
+        self.ybar1.copy_from_slice(&self.pred1);
+        if core.newton(t_new, h, &mut self.ybar1, gamma, &self.r1, conv_scale)? == Solve::Failed {
             return Ok(false);
         }
         if self.p == 1 {
@@ -375,199 +337,102 @@ impl<P: OdeProblem> Mstiff<P> {
             self.r3.copy_from_slice(&self.r1);
             return Ok(true);
         }
-        // Stage 2, one step further, ȳ_{n+1} among the values.
+        let f = &self.formulas[self.p];
+        // Stage 2, one step further, ȳ_{n+1} among the values; the guess is
+        // the extrapolation shifted by stage 1's correction.
         for i in 0..n {
             self.r2[i] = -(f.a[0] * self.ybar1[i]
                 + (1..k).map(|j| f.a[j] * self.back[j - 1][i]).sum::<f64>());
         }
-        let mut y2 = std::mem::take(&mut self.ybar2);
-        self.extrapolate(2.0, &mut y2);
+        Self::polynomial(&self.back, d, 2.0, &mut self.lw, &mut self.ybar2);
         for i in 0..n {
-            y2[i] += self.ybar1[i] - pred1[i];
+            self.ybar2[i] += self.ybar1[i] - self.pred1[i];
         }
-        let s = self
-            .core
-            .newton(t_new + h, h, &mut y2, gamma, &self.r2, conv_scale);
-        self.ybar2 = y2;
-        if s? == Solve::Failed {
+        if core.newton(t_new + h, h, &mut self.ybar2, gamma, &self.r2, conv_scale)? == Solve::Failed
+        {
             return Ok(false);
         }
         // Stage 3 with f(ȳ) = (ȳ − r)/γ from the converged stage equations.
+        let f = &self.formulas[self.p];
         for i in 0..n {
             let f1 = (self.ybar1[i] - self.r1[i]) / gamma;
             let f2 = (self.ybar2[i] - self.r2[i]) / gamma;
             self.r3[i] = -(0..k).map(|j| f.alpha[j] * self.back[j][i]).sum::<f64>()
                 + h * ((f.beta0 - f.b) * f1 + f.beta1 * f2);
         }
-        let mut y = std::mem::take(&mut self.ynew);
-        y.copy_from_slice(&self.ybar1);
-        let s = self
-            .core
-            .newton(t_new, h, &mut y, gamma, &self.r3, conv_scale);
-        self.ynew = y;
-        Ok(s? == Solve::Converged)
-    }
-
-    fn advance_to_tout(&mut self, tout: f64) -> Result<(), IntegrationError> {
-        if !self.started {
-            let h0 = self.core.initial_step(tout - self.core.t);
-            if h0 > 0.0 {
-                self.h = h0;
-                self.h_hist = h0;
-                self.linear_history();
-            }
-            self.started = true;
-        }
-        let mut error_failures = 0;
-        let mut corrector_failures = 0;
-        while self.core.t < tout {
-            let (h, lands) = self.core.attempt(self.h, tout, true);
-            self.core.check_step(h, tout)?;
-            if h != self.h_hist {
-                self.resample(h);
-            }
-            let t_new = if lands { tout } else { self.core.t + h };
-            if !self.stages(h, t_new)? {
-                corrector_failures += 1;
-                if corrector_failures > MAX_CORRECTOR_FAILURES {
-                    return Err(IntegrationError::failure(
-                        self.core.t,
-                        "MSTIFF: repeated corrector failures; see the message log for the state that dominates",
-                    ));
-                }
-                if !self.core.retry_with_fresh_jacobian() {
-                    self.h = h * ETACF;
-                    self.etamax = 1.0;
-                }
-                continue;
-            }
-            let p = self.p;
-            let err = self.formulas[p].error_constant.abs() * self.nabla(p + 1, &self.ynew);
-            if err > 1.0 {
-                let ynew = &self.ynew;
-                let worst = self.core.worst(|i| ynew[i] - self.back[0][i]);
-                self.core.error_failure(h, p, err, worst);
-                error_failures += 1;
-                if error_failures >= MAX_ERROR_FAILURES {
-                    return Err(IntegrationError::failure(
-                        self.core.t,
-                        format!(
-                            "MSTIFF: {MAX_ERROR_FAILURES} error-test failures in a row; largest change in {}",
-                            self.core.problem.describe_variable(worst)
-                        ),
-                    ));
-                }
-                self.after_error_failure(h, err, error_failures);
-                continue;
-            }
-            // Order-change estimates need the new value ahead of the history.
-            let down = (p > 1)
-                .then(|| self.formulas[p - 1].error_constant.abs() * self.nabla(p, &self.ynew));
-            let up = (p < self.pmax && self.qwait <= 1)
-                .then(|| self.formulas[p + 1].error_constant.abs() * self.nabla(p + 2, &self.ynew));
-            let gamma = h * self.formulas[p].b;
-            self.back.rotate_right(1);
-            self.back[0].copy_from_slice(&self.ynew);
-            self.core.y.copy_from_slice(&self.ynew);
-            for i in 0..self.core.n {
-                self.core.yp[i] = (self.ynew[i] - self.r3[i]) / gamma;
-            }
-            self.core.accepted(t_new, h, p);
-            error_failures = 0;
-            corrector_failures = 0;
-            if self.core.after_step()? {
-                self.linear_history();
-                self.qwait = 2;
-                continue;
-            }
-            self.select(h, lands, err, down, up);
-        }
-        Ok(())
-    }
-
-    /// After an accepted step: VSTIFF's (VODE's) rules on this method's
-    /// estimates of orders p−1, p, p+1.
-    fn select(&mut self, h: f64, landed: bool, err: f64, down: Option<f64>, up: Option<f64>) {
-        // An error failure caps the next change at 1 (VODE's ETAMAX = 1
-        // after KFLAG < 0); the cap lasts for this one look only.
-        let etamax = self.etamax;
-        if etamax < ETAMX2 {
-            self.etamax = ETAMX2;
-        }
-        let p = self.p;
-        if self.qwait > 1 {
-            self.qwait -= 1;
-            if !landed {
-                self.h = h;
-            }
-            return;
-        }
-        let cap = |e: f64| e.min(etamax).min(self.core.params.hmax / h);
-        let same = cap(step_ratio(err, p, BIAS_SAME));
-        let down = down.map(|d| cap(step_ratio(d, p - 1, BIAS_DOWN)));
-        let up = up.map(|u| cap(step_ratio(u, p + 1, BIAS_UP)));
-        match choose_order(p, same, down, up) {
-            None => {
-                self.qwait = RECHECK_STEPS;
-                if !landed {
-                    self.h = h;
-                }
-            }
-            Some((p_new, eta)) => {
-                self.p = p_new;
-                let eta = if landed { eta.max(self.h / h) } else { eta };
-                self.h = h * eta;
-                if eta > 1.0 {
-                    self.etamax = ETAMX2;
-                }
-                self.qwait = p_new + 1;
-            }
-        }
-    }
-
-    fn after_error_failure(&mut self, h: f64, err: f64, failures: usize) {
-        let p = self.p;
-        let hmin = self.core.params.hmin;
-        self.etamax = 1.0;
-        if failures >= ERROR_FAILURES_BEFORE_ORDER_ONE {
-            self.h = h * ETAMIN.max(hmin / h);
-            self.h_hist = self.h;
-            self.linear_history();
-            self.qwait = 2;
-            return;
-        }
-        let mut eta = failure_ratio(err, p, h, hmin);
-        if p > 1 {
-            let d = self.formulas[p - 1].error_constant.abs() * self.nabla(p, &self.ynew);
-            let down = failure_ratio(d, p - 1, h, hmin);
-            if down > eta {
-                self.p = p - 1;
-                eta = down;
-            }
-        }
-        self.h = h * eta;
-        self.qwait = self.p + 1;
+        self.ynew.copy_from_slice(&self.ybar1);
+        Ok(core.newton(t_new, h, &mut self.ynew, gamma, &self.r3, conv_scale)? == Solve::Converged)
     }
 }
 
-impl<P: OdeProblem> DaeIntegrator for Mstiff<P> {
-    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
-        self.advance_to_tout(tout)
+impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
+    fn order(&self) -> usize {
+        self.p
     }
-    fn time(&self) -> f64 {
-        self.core.t
+    /// Re-sample the history on the grid of step h from its interpolating
+    /// polynomial of degree p+1 through back[0..=p+1].
+    fn set_step(&mut self, _core: &mut OdeCore<P>, h: f64) {
+        if h == self.h_hist {
+            return;
+        }
+        let d = (self.p + 1).min(self.back.len() - 1);
+        let ratio = h / self.h_hist;
+        let old: Vec<Vec<f64>> = self.back[..=d].to_vec();
+        for j in 1..self.back.len() {
+            Self::polynomial(
+                &old,
+                d,
+                -(j as f64) * ratio,
+                &mut self.lw,
+                &mut self.back[j],
+            );
+        }
+        self.h_hist = h;
     }
-    fn solution(&self) -> (&[f64], &[f64]) {
-        (&self.core.y, &self.core.yp)
+    fn attempt(
+        &mut self,
+        core: &mut OdeCore<P>,
+        h: f64,
+        t_new: f64,
+    ) -> Result<Option<f64>, IntegrationError> {
+        if !self.stages(core, h, t_new)? {
+            return Ok(None);
+        }
+        Ok(Some(self.estimate(core, self.p)))
     }
-    fn accepted(&self) -> &[f64] {
-        &self.core.y
+    fn worst(&self, core: &OdeCore<P>) -> usize {
+        core.worst(|i| self.ynew[i] - self.back[0][i])
     }
-    fn statistics(&mut self) -> Statistics {
-        self.core.stats.clone()
+    /// |C_{p∓1}|·‖∇^{p+1∓1} y_new‖ (the history holds p + 3 values).
+    fn neighbours(&self, core: &OdeCore<P>, up: bool) -> (Option<f64>, Option<f64>) {
+        let p = self.p;
+        let down = (p > 1).then(|| self.estimate(core, p - 1));
+        let up = (up && p + 1 < self.formulas.len()).then(|| self.estimate(core, p + 1));
+        (down, up)
     }
-    fn take_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.core.events)
+    /// The history is changed only on acceptance.
+    fn restore(&mut self) {}
+    fn accept(&mut self, core: &mut OdeCore<P>, _h: f64) {
+        self.back.rotate_right(1);
+        self.back[0].copy_from_slice(&self.ynew);
+        core.y.copy_from_slice(&self.ynew);
+        for i in 0..core.n {
+            core.yp[i] = (self.ynew[i] - self.r3[i]) / self.gamma;
+        }
+    }
+    fn set_order(&mut self, _core: &OdeCore<P>, p: usize) {
+        self.p = p.max(1);
+    }
+    /// Order 1 from (y, f): back[j] = y − j·h·f, the Taylor line (so the
+    /// first error estimate is backward Euler's ‖Δ‖/2).
+    fn restart(&mut self, core: &OdeCore<P>, h: f64) {
+        for (j, b) in self.back.iter_mut().enumerate() {
+            for i in 0..core.n {
+                b[i] = core.y[i] - j as f64 * h * core.yp[i];
+            }
+        }
+        self.h_hist = h;
+        self.p = 1;
     }
 }
 

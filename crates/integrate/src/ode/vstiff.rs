@@ -655,75 +655,317 @@ impl<P: OdeProblem> OdeCore<P> {
 
 /// The step ratio an error estimate `err` (tolerance units) of a method of
 /// order p allows with safety bias `bias`: 1/((bias·err)^(1/(p+1)) + ADDON).
-pub(crate) fn step_ratio(err: f64, p: usize, bias: f64) -> f64 {
+fn step_ratio(err: f64, p: usize, bias: f64) -> f64 {
     1.0 / ((bias * err).powf(1.0 / (p as f64 + 1.0)) + ADDON)
 }
 
 /// Step ratio after an error-test failure of a method of order p, within
 /// [max(ETAMIN, hmin/h), ETAMXF].
-pub(crate) fn failure_ratio(err: f64, p: usize, h: f64, hmin: f64) -> f64 {
+fn failure_ratio(err: f64, p: usize, h: f64, hmin: f64) -> f64 {
     step_ratio(err, p, BIAS_SAME)
         .min(ETAMXF)
         .max(ETAMIN.max(hmin / h))
 }
 
-/// Choose among the ratios of orders q−1, q, q+1 (already capped): the
-/// largest wins, ties going to the present order; None (keep step and
-/// order) when the best lies in [1, THRESH). A best ratio below 1 is taken
-/// at once (ours: VODE keeps h until an error-test failure).
-pub(crate) fn choose_order(
-    q: usize,
-    same: f64,
-    down: Option<f64>,
-    up: Option<f64>,
-) -> Option<(usize, f64)> {
-    let mut best = (q, same);
-    if let Some(d) = down {
-        if d > best.1 {
-            best = (q - 1, d);
-        }
+/// One stiff ODE method under the shared step loop [`OdeStiff`]: its
+/// history, its stages and its error estimates. The loop owns the step,
+/// the order's hold (NQWAIT), the failure policy and output landing.
+pub(crate) trait StiffMethod<P: OdeProblem> {
+    /// Order of the next attempt.
+    fn order(&self) -> usize;
+    /// Fit the history to the step h of the next attempt.
+    fn set_step(&mut self, core: &mut OdeCore<P>, h: f64);
+    /// Attempt the step h ending at t_new: Some(local error in tolerance
+    /// units) once the corrector converged, None after a corrector failure
+    /// (event emitted).
+    fn attempt(
+        &mut self,
+        core: &mut OdeCore<P>,
+        h: f64,
+        t_new: f64,
+    ) -> Result<Option<f64>, IntegrationError>;
+    /// The state with the largest contribution to the failed error test.
+    fn worst(&self, core: &OdeCore<P>) -> usize;
+    /// Error estimates of orders q−1 and (when `up`) q+1 for the attempt
+    /// just made.
+    fn neighbours(&self, core: &OdeCore<P>, up: bool) -> (Option<f64>, Option<f64>);
+    /// Undo the attempt's changes to the history.
+    fn restore(&mut self);
+    /// Make the attempt the accepted state: history, core.y and core.yp.
+    fn accept(&mut self, core: &mut OdeCore<P>, h: f64);
+    /// Move to order q ± 1 after an accepted step or a failure.
+    fn set_order(&mut self, core: &OdeCore<P>, q: usize);
+    /// Start again at order 1 from core.y, core.yp with the step h.
+    fn restart(&mut self, core: &OdeCore<P>, h: f64);
+    /// The solution at t within the last step (ending at `t_last`), if the
+    /// method can interpolate.
+    fn interpolate(&self, _t_last: f64, _t: f64, _y: &mut [f64], _yp: &mut [f64]) -> bool {
+        false
     }
-    if let Some(u) = up {
-        if u > best.1 {
-            best = (q + 1, u);
-        }
+    fn can_interpolate(&self) -> bool {
+        false
     }
-    (best.1 >= THRESH || best.1 < 1.0).then_some(best)
 }
 
-/// VSTIFF: VODE-style variable-coefficient BDF on an explicit ODE.
-pub struct Vstiff<P: OdeProblem> {
-    core: OdeCore<P>,
+/// A stiff method under the ODE step loop: VODE's step and order rules,
+/// failure policy and output landing, shared by VSTIFF and MSTIFF.
+// `StiffMethod` is crate-internal as stepper.rs's `Method` is: both methods
+// live in this crate.
+#[allow(private_bounds)]
+pub struct OdeStiff<P: OdeProblem, M: StiffMethod<P>> {
+    pub(crate) core: OdeCore<P>,
+    pub(crate) method: M,
+    pub(crate) qmax: usize,
+    /// The step the method wants next (before HMAX and output landing).
+    pub(crate) h: f64,
+    pub(crate) started: bool,
+    /// Accepted steps before the next order/step change (NQWAIT).
+    pub(crate) qwait: usize,
+    /// Largest ratio for the next change (ETAMX1, ETAMX2, or 1 after a
+    /// failure).
+    etamax: f64,
+    /// The last accepted step, for interpolation.
+    h_last: f64,
+}
+
+#[allow(private_bounds)]
+impl<P: OdeProblem, M: StiffMethod<P>> OdeStiff<P, M> {
+    pub(crate) fn with_method(core: OdeCore<P>, method: M) -> Self {
+        let qmax = core.params.max_order;
+        let h = core.params.h0_max.min(core.params.hmax);
+        OdeStiff {
+            core,
+            method,
+            qmax,
+            h,
+            started: false,
+            qwait: 2,
+            etamax: ETAMX1,
+            h_last: 0.0,
+        }
+    }
+
+    /// Order of the next attempt.
+    pub fn order(&self) -> usize {
+        self.method.order()
+    }
+    pub fn problem(&mut self) -> &mut P {
+        &mut self.core.problem
+    }
+
+    /// Take steps until t = tout exactly (`land`) or until t ≥ tout.
+    fn advance(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
+        if !self.started {
+            let h0 = self.core.initial_step(tout - self.core.t);
+            if h0 > 0.0 {
+                self.h = h0;
+                self.method.restart(&self.core, h0);
+            }
+            self.started = true;
+        }
+        let mut error_failures = 0;
+        let mut corrector_failures = 0;
+        while self.core.t < tout {
+            let (h, lands) = self.core.attempt(self.h, tout, land);
+            self.core.check_step(h, tout)?;
+            self.method.set_step(&mut self.core, h);
+            let t_new = if lands { tout } else { self.core.t + h };
+            let q = self.method.order();
+            let Some(err) = self.method.attempt(&mut self.core, h, t_new)? else {
+                self.method.restore();
+                corrector_failures += 1;
+                if corrector_failures > MAX_CORRECTOR_FAILURES {
+                    return Err(IntegrationError::failure(
+                        self.core.t,
+                        format!("{}: repeated corrector failures; see the message log for the state that dominates", self.core.name),
+                    ));
+                }
+                if !self.core.retry_with_fresh_jacobian() {
+                    self.h = h * ETACF;
+                    self.etamax = 1.0;
+                }
+                continue;
+            };
+            if err > 1.0 {
+                let worst = self.method.worst(&self.core);
+                let (down, _) = self.method.neighbours(&self.core, false);
+                self.method.restore();
+                self.core.error_failure(h, q, err, worst);
+                error_failures += 1;
+                if error_failures >= MAX_ERROR_FAILURES {
+                    return Err(IntegrationError::failure(
+                        self.core.t,
+                        format!(
+                            "{}: {MAX_ERROR_FAILURES} error-test failures in a row; largest error in {}",
+                            self.core.name,
+                            self.core.problem.describe_variable(worst)
+                        ),
+                    ));
+                }
+                self.after_error_failure(h, err, down, error_failures);
+                continue;
+            }
+            let (down, up) = self
+                .method
+                .neighbours(&self.core, self.qwait <= 1 && q < self.qmax);
+            self.method.accept(&mut self.core, h);
+            self.core.accepted(t_new, h, q);
+            self.h_last = h;
+            error_failures = 0;
+            corrector_failures = 0;
+            if self.core.after_step()? {
+                self.method.restart(&self.core, self.h);
+                self.qwait = 2;
+                continue;
+            }
+            self.select(h, lands, err, down, up);
+        }
+        Ok(())
+    }
+
+    /// After an accepted step: the next step and order from the estimates
+    /// of orders q−1, q, q+1 (VODE's biases and THRESH); the largest ratio
+    /// wins, ties going to the present order. Between 1 and THRESH nothing
+    /// changes; a ratio below 1 is taken at once (ours: VODE keeps h until
+    /// an error-test failure).
+    fn select(&mut self, h: f64, landed: bool, err: f64, down: Option<f64>, up: Option<f64>) {
+        // An error failure caps the next change at 1 (VODE's ETAMAX = 1
+        // after KFLAG < 0); the cap lasts for this one look only.
+        let etamax = self.etamax;
+        if etamax < ETAMX2 {
+            self.etamax = ETAMX2;
+        }
+        let q = self.method.order();
+        // A landing step was shorter than the method's own: keep that one.
+        let natural = if landed { self.h.max(h) } else { h };
+        if self.qwait > 1 {
+            self.qwait -= 1;
+            self.h = natural;
+            return;
+        }
+        let cap = |e: f64| e.min(etamax).min(self.core.params.hmax / h);
+        let mut best = (q, cap(step_ratio(err, q, BIAS_SAME)));
+        if let Some(d) = down.map(|d| cap(step_ratio(d, q - 1, BIAS_DOWN))) {
+            if d > best.1 {
+                best = (q - 1, d);
+            }
+        }
+        if let Some(u) = up.map(|u| cap(step_ratio(u, q + 1, BIAS_UP))) {
+            if u > best.1 {
+                best = (q + 1, u);
+            }
+        }
+        let (q_new, eta) = best;
+        if (1.0..THRESH).contains(&eta) {
+            self.qwait = RECHECK_STEPS;
+            self.h = natural;
+            return;
+        }
+        if q_new != q {
+            self.method.set_order(&self.core, q_new);
+        }
+        self.h = if landed && eta >= 1.0 {
+            natural.max(h * eta)
+        } else {
+            h * eta
+        };
+        if eta > 1.0 {
+            self.etamax = ETAMX2;
+        }
+        self.qwait = q_new + 1;
+    }
+
+    /// After an error-test failure (history restored): VODE's cut, with
+    /// order q−1 when it allows a larger step, and a restart at order 1
+    /// from the ERROR_FAILURES_BEFORE_ORDER_ONE-th failure on.
+    fn after_error_failure(&mut self, h: f64, err: f64, down: Option<f64>, failures: usize) {
+        let q = self.method.order();
+        let hmin = self.core.params.hmin;
+        self.etamax = 1.0;
+        if failures >= ERROR_FAILURES_BEFORE_ORDER_ONE {
+            self.h = h * ETAMIN.max(hmin / h);
+            self.method.restart(&self.core, self.h);
+            self.qwait = 2;
+            return;
+        }
+        let mut eta = failure_ratio(err, q, h, hmin);
+        if let Some(d) = down {
+            let eta_down = failure_ratio(d, q - 1, h, hmin);
+            if eta_down > eta {
+                self.method.set_order(&self.core, q - 1);
+                eta = eta_down;
+            }
+        }
+        self.h = h * eta;
+        self.qwait = self.method.order() + 1;
+    }
+}
+
+#[allow(private_bounds)]
+impl<P: OdeProblem, M: StiffMethod<P>> DaeIntegrator for OdeStiff<P, M> {
+    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        self.advance(tout, true)
+    }
+    /// VSTIFF steps past tout (never shortened) and `interpolate` gives the
+    /// solution there from the Nordsieck polynomial (VODE's ITASK = 1 with
+    /// DVINDY); a method that cannot interpolate lands on tout.
+    fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        let land = !self.method.can_interpolate();
+        self.advance(tout, land)
+    }
+    fn time(&self) -> f64 {
+        self.core.t
+    }
+    fn solution(&self) -> (&[f64], &[f64]) {
+        (&self.core.y, &self.core.yp)
+    }
+    fn accepted(&self) -> &[f64] {
+        &self.core.y
+    }
+    fn statistics(&mut self) -> Statistics {
+        self.core.stats.clone()
+    }
+    fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.core.events)
+    }
+    fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        let inside = self.h_last > 0.0
+            && t <= self.core.t
+            && t >= self.core.t - self.h_last * (1.0 + INTERPOLATION_ROUNDOFF);
+        inside && self.method.interpolate(self.core.t, t, y, yp)
+    }
+}
+
+/// A time within this relative rounding of the last step's start is inside
+/// it (ours).
+const INTERPOLATION_ROUNDOFF: f64 = 1e-12;
+
+/// VSTIFF's history: the Nordsieck array with the FLC l-vector.
+pub struct NordsieckBdf {
     nord: Nordsieck,
     qmax: usize,
-    /// The step the method wants next (before HMAX and output landing).
-    h: f64,
-    started: bool,
     /// Accepted steps, most recent first (VODE's TAU).
     tau: Vec<f64>,
     /// The FLC l-vector of the present attempt (l₀ = 1).
     l: Vec<f64>,
-    /// Δ = y_n − y_pred of this step and of the previous accepted step.
+    /// Δ = y_n − y_pred of the attempt, and of the last accepted step.
     acor: Vec<f64>,
     acor_prev: Vec<f64>,
     /// Step and order of `acor_prev` (order 0: none).
     acor_prev_h: f64,
     acor_prev_order: usize,
-    /// Steps before the next order/step change is considered (NQWAIT).
-    qwait: usize,
-    /// Largest ratio for the next change (ETAMX1, ETAMX2, or 1 after an
-    /// error failure).
-    etamax: f64,
     r: Vec<f64>,
     ynew: Vec<f64>,
-    /// The last step, for interpolation.
-    h_last: f64,
+    h: f64,
 }
 
-impl<P: OdeProblem> Vstiff<P> {
+/// VSTIFF: VODE-style variable-coefficient BDF on an explicit ODE.
+pub type Vstiff<P> = OdeStiff<P, NordsieckBdf>;
+
+impl<P: OdeProblem> OdeStiff<P, NordsieckBdf> {
     /// Start at (t0, y0) with validated settings; `max_order` above 5 is
-    /// rejected (VODE's BDF stops at order 5: BDF 6 is not A(α)-stable
-    /// enough to be useful and 7+ are not zero-stable).
+    /// rejected (VODE's BDF stops at order 5: BDF 6 has a stability angle
+    /// of only ≈ 18° and BDF 7+ are not zero-stable).
     pub fn new(
         problem: P,
         t0: f64,
@@ -740,26 +982,21 @@ impl<P: OdeProblem> Vstiff<P> {
             "VODE's BDF formulas stop at order 5 (Brown, Byrne & Hindmarsh 1989)",
         )?;
         let n = core.n;
-        let qmax = params.max_order;
         let h = params.h0_max.min(params.hmax);
-        Ok(Vstiff {
-            nord: Nordsieck::new(&core.y, &core.yp, h, qmax),
-            core,
-            qmax,
-            h,
-            started: false,
+        let method = NordsieckBdf {
+            nord: Nordsieck::new(&core.y, &core.yp, h, params.max_order),
+            qmax: params.max_order,
             tau: Vec::new(),
             l: vec![1.0, 1.0],
             acor: vec![0.0; n],
             acor_prev: vec![0.0; n],
             acor_prev_h: 0.0,
             acor_prev_order: 0,
-            qwait: 2,
-            etamax: ETAMX1,
             r: vec![0.0; n],
             ynew: vec![0.0; n],
-            h_last: 0.0,
-        })
+            h,
+        };
+        Ok(Self::with_method(core, method))
     }
 
     /// Start from exact derivatives `derivs[j] = y^(j)(t0)` at `order` with
@@ -767,22 +1004,17 @@ impl<P: OdeProblem> Vstiff<P> {
     /// of start-up error).
     pub fn set_exact_history(&mut self, derivs: &[Vec<f64>], order: usize, h: f64) {
         let order = order.clamp(1, self.qmax);
-        self.nord.h = h;
-        self.nord.set_exact(derivs, order);
+        let m = &mut self.method;
+        m.nord.h = h;
+        m.nord.set_exact(derivs, order);
+        m.tau = vec![h; m.qmax];
         self.h = h;
-        self.tau = vec![h; self.qmax];
         self.qwait = order + 1;
         self.started = true;
     }
+}
 
-    /// Order of the next attempt.
-    pub fn order(&self) -> usize {
-        self.nord.order
-    }
-    pub fn problem(&mut self) -> &mut P {
-        &mut self.core.problem
-    }
-
+impl NordsieckBdf {
     /// The FLC l-vector of order q for the step h and the past steps `tau`
     /// (missing past steps taken equal to h): coefficients of
     /// Π_{j=1}^{q−1}(1 + x/ξ_j)·(1 + c*·x), c* = Σ_{j≤q} 1/j − Σ_{j<q} 1/ξ_j.
@@ -808,238 +1040,105 @@ impl<P: OdeProblem> Vstiff<P> {
         let harmonic: f64 = (1..=q).map(|j| 1.0 / j as f64).sum();
         mul(l, &mut deg, harmonic - inv_sum);
     }
+}
 
-    /// Take steps until t = tout exactly (`land`) or until t ≥ tout.
-    fn advance(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
-        if !self.started {
-            let h0 = self.core.initial_step(tout - self.core.t);
-            if h0 > 0.0 {
-                self.nord.rescale(h0 / self.nord.h);
-                self.h = h0;
-            }
-            self.started = true;
-        }
-        let mut error_failures = 0;
-        let mut corrector_failures = 0;
-        while self.core.t < tout {
-            let (h, lands) = self.core.attempt(self.h, tout, land);
-            self.core.check_step(h, tout)?;
-            if h != self.nord.h {
-                self.nord.rescale(h / self.nord.h);
-            }
-            let q = self.nord.order;
-            Self::flc_l(q, h, &self.tau, &mut self.l);
-            let l1 = self.l[1];
-            self.nord.predict();
-            let t_new = if lands { tout } else { self.core.t + h };
-            for i in 0..self.core.n {
-                self.r[i] = self.nord.z[0][i] - self.nord.z[1][i] / l1;
-                self.ynew[i] = self.nord.z[0][i];
-            }
-            // Converged when the corrections' share of the error estimate
-            // ‖Δ‖/(q+1) is below CONIT = 0.5/(q+2).
-            let conv_scale = (q as f64 + 2.0) / (CONIT_NUMERATOR * (q as f64 + 1.0));
-            let mut ynew = std::mem::take(&mut self.ynew);
-            let solved = self
-                .core
-                .newton(t_new, h, &mut ynew, h / l1, &self.r, conv_scale);
-            self.ynew = ynew;
-            if solved? == Solve::Failed {
-                self.nord.restore();
-                corrector_failures += 1;
-                if corrector_failures > MAX_CORRECTOR_FAILURES {
-                    return Err(IntegrationError::failure(
-                        self.core.t,
-                        "VSTIFF: repeated corrector failures; see the message log for the state that dominates",
-                    ));
-                }
-                if !self.core.retry_with_fresh_jacobian() {
-                    self.h = h * ETACF;
-                    self.etamax = 1.0;
-                }
-                continue;
-            }
-            for i in 0..self.core.n {
-                self.acor[i] = self.ynew[i] - self.nord.z[0][i];
-            }
-            let dsm = self.core.norm(|i| self.acor[i]) / (q as f64 + 1.0);
-            if dsm > 1.0 {
-                self.nord.restore();
-                let worst = self.core.worst(|i| self.acor[i]);
-                self.core.error_failure(h, q, dsm, worst);
-                error_failures += 1;
-                if error_failures >= MAX_ERROR_FAILURES {
-                    return Err(IntegrationError::failure(
-                        self.core.t,
-                        format!(
-                            "VSTIFF: {MAX_ERROR_FAILURES} error-test failures in a row; largest error in {}",
-                            self.core.problem.describe_variable(worst)
-                        ),
-                    ));
-                }
-                self.after_error_failure(h, dsm, error_failures);
-                continue;
-            }
-            // Accept: z_j += l_j·Δ.
-            for j in 0..=q {
-                let lj = self.l[j];
-                for i in 0..self.core.n {
-                    self.nord.z[j][i] += lj * self.acor[i];
-                }
-            }
-            self.tau.insert(0, h);
-            self.tau.truncate(self.qmax + 1);
-            self.core.accepted(t_new, h, q);
-            self.h_last = h;
-            for i in 0..self.core.n {
-                self.core.y[i] = self.nord.z[0][i];
-                self.core.yp[i] = self.nord.z[1][i] / h;
-            }
-            error_failures = 0;
-            corrector_failures = 0;
-            if self.core.after_step()? {
-                self.restart();
-                continue;
-            }
-            self.select(h, lands, dsm);
-        }
-        Ok(())
+impl<P: OdeProblem> StiffMethod<P> for NordsieckBdf {
+    fn order(&self) -> usize {
+        self.nord.order
     }
-
-    /// The history restarts at order 1 from the accepted (t, y, f).
-    fn restart(&mut self) {
-        self.nord = Nordsieck::new(&self.core.y, &self.core.yp, self.h, self.qmax);
-        self.tau.clear();
-        self.qwait = 2;
-        self.acor_prev_order = 0;
-    }
-
-    /// After an accepted step: the next step and order (VODE's rules with
-    /// the constant-step test constants, module doc).
-    fn select(&mut self, h: f64, landed: bool, dsm: f64) {
-        // An error failure caps the next change at 1 (VODE's ETAMAX = 1
-        // after KFLAG < 0); the cap lasts for this one look only.
-        let etamax = self.etamax;
-        if etamax < ETAMX2 {
-            self.etamax = ETAMX2;
+    fn set_step(&mut self, _core: &mut OdeCore<P>, h: f64) {
+        if h != self.nord.h {
+            self.nord.rescale(h / self.nord.h);
         }
+        self.h = h;
+    }
+    fn attempt(
+        &mut self,
+        core: &mut OdeCore<P>,
+        h: f64,
+        t_new: f64,
+    ) -> Result<Option<f64>, IntegrationError> {
         let q = self.nord.order;
-        let cap = |e: f64, s: &Self| e.min(etamax).min(s.core.params.hmax / h);
-        let prev_ok = self.acor_prev_order == q;
-        let dup = if q < self.qmax && prev_ok {
-            let ratio = (h / self.acor_prev_h).powi(q as i32 + 1);
-            Some(self.core.norm(|i| self.acor[i] - ratio * self.acor_prev[i]) / (q as f64 + 2.0))
-        } else {
-            None
-        };
+        Self::flc_l(q, h, &self.tau, &mut self.l);
+        let l1 = self.l[1];
+        self.nord.predict();
+        for i in 0..core.n {
+            self.r[i] = self.nord.z[0][i] - self.nord.z[1][i] / l1;
+            self.ynew[i] = self.nord.z[0][i];
+        }
+        // Converged when the corrections' share of the error estimate
+        // ‖Δ‖/(q+1) is below CONIT = 0.5/(q+2).
+        let conv_scale = (q as f64 + 2.0) / (CONIT_NUMERATOR * (q as f64 + 1.0));
+        if core.newton(t_new, h, &mut self.ynew, h / l1, &self.r, conv_scale)? == Solve::Failed {
+            return Ok(None);
+        }
+        for i in 0..core.n {
+            self.acor[i] = self.ynew[i] - self.nord.z[0][i];
+        }
+        Ok(Some(core.norm(|i| self.acor[i]) / (q as f64 + 1.0)))
+    }
+    fn worst(&self, core: &OdeCore<P>) -> usize {
+        core.worst(|i| self.acor[i])
+    }
+    /// Order q−1 from z_q (unchanged by the prediction), q+1 from the
+    /// change in Δ since the last step at this order (LSODE's TESCO(1), (3)).
+    fn neighbours(&self, core: &OdeCore<P>, up: bool) -> (Option<f64>, Option<f64>) {
+        let q = self.nord.order;
+        let down = (q > 1).then(|| core.norm(|i| self.nord.z[q][i]) * factorial(q - 1));
+        let up = (up && self.acor_prev_order == q).then(|| {
+            let ratio = (self.h / self.acor_prev_h).powi(q as i32 + 1);
+            core.norm(|i| self.acor[i] - ratio * self.acor_prev[i]) / (q as f64 + 2.0)
+        });
+        (down, up)
+    }
+    fn restore(&mut self) {
+        self.nord.restore();
+    }
+    /// z_j += l_j·Δ; y = z_0, y′ = z_1/h.
+    fn accept(&mut self, core: &mut OdeCore<P>, h: f64) {
+        let q = self.nord.order;
+        for j in 0..=q {
+            let lj = self.l[j];
+            for i in 0..core.n {
+                self.nord.z[j][i] += lj * self.acor[i];
+            }
+        }
+        self.tau.insert(0, h);
+        self.tau.truncate(self.qmax + 1);
+        for i in 0..core.n {
+            core.y[i] = self.nord.z[0][i];
+            core.yp[i] = self.nord.z[1][i] / h;
+        }
         std::mem::swap(&mut self.acor, &mut self.acor_prev);
         self.acor_prev_h = h;
         self.acor_prev_order = q;
-        if self.qwait > 1 {
-            self.qwait -= 1;
-            // A landing step was shorter than the method's own: go back to it.
-            if !landed {
-                self.h = h;
-            }
-            return;
-        }
-        let same = cap(step_ratio(dsm, q, BIAS_SAME), self);
-        let down = (q > 1).then(|| {
-            let ddn = self.core.norm(|i| self.nord.z[q][i]) * factorial(q - 1);
-            cap(step_ratio(ddn, q - 1, BIAS_DOWN), self)
-        });
-        let up = dup.map(|d| cap(step_ratio(d, q + 1, BIAS_UP), self));
-        match choose_order(q, same, down, up) {
-            None => {
-                self.qwait = RECHECK_STEPS;
-                if !landed {
-                    self.h = h;
-                }
-            }
-            Some((q_new, eta)) => {
-                if q_new > q {
-                    // z_{q+1} = l_q·Δ/(q+1) (Δ is now in acor_prev).
-                    let c = self.l[q] / (q as f64 + 1.0);
-                    for i in 0..self.core.n {
-                        self.nord.z[q + 1][i] = c * self.acor_prev[i];
-                    }
-                    self.nord.order = q + 1;
-                } else if q_new < q {
-                    self.nord.lower_order();
-                }
-                let eta = if landed { eta.max(self.h / h) } else { eta };
-                self.h = h * eta;
-                if eta > 1.0 {
-                    self.etamax = ETAMX2;
-                }
-                self.qwait = self.nord.order + 1;
-            }
-        }
     }
-
-    /// After an error-test failure (history restored): VODE's cut, with
-    /// order q−1 when it allows a larger step, and order 1 from the
-    /// ERROR_FAILURES_BEFORE_ORDER_ONE-th failure on.
-    fn after_error_failure(&mut self, h: f64, dsm: f64, failures: usize) {
+    /// Raise: z_{q+1} = l_q·Δ/(q+1) from the last accepted Δ; lower: drop z_q.
+    fn set_order(&mut self, core: &OdeCore<P>, q_new: usize) {
         let q = self.nord.order;
-        let hmin = self.core.params.hmin;
-        self.etamax = 1.0;
-        if failures >= ERROR_FAILURES_BEFORE_ORDER_ONE {
-            let eta = ETAMIN.max(hmin / h);
-            while self.nord.order > 1 {
+        if q_new > q {
+            let c = self.l[q] / (q as f64 + 1.0);
+            for i in 0..core.n {
+                self.nord.z[q + 1][i] = c * self.acor_prev[i];
+            }
+            self.nord.order = q + 1;
+        } else {
+            while self.nord.order > q_new.max(1) {
                 self.nord.lower_order();
             }
-            for i in 0..self.core.n {
-                self.nord.z[1][i] = self.nord.h * self.core.yp[i];
-            }
-            self.h = h * eta;
-            self.qwait = 2;
-            self.acor_prev_order = 0;
-            return;
         }
-        let mut eta = failure_ratio(dsm, q, h, hmin);
-        if q > 1 {
-            let ddn = self.core.norm(|i| self.nord.z[q][i]) * factorial(q - 1);
-            let down = failure_ratio(ddn, q - 1, h, hmin);
-            if down > eta {
-                self.nord.lower_order();
-                eta = down;
-            }
-        }
-        self.h = h * eta;
-        self.qwait = self.nord.order + 1;
     }
-}
-
-impl<P: OdeProblem> DaeIntegrator for Vstiff<P> {
-    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
-        self.advance(tout, true)
+    fn restart(&mut self, core: &OdeCore<P>, h: f64) {
+        self.nord = Nordsieck::new(&core.y, &core.yp, h, self.qmax);
+        self.h = h;
+        self.tau.clear();
+        self.acor_prev_order = 0;
     }
-    /// Steps past tout (never shortened); `interpolate` gives the solution
-    /// there from the Nordsieck polynomial (VODE's ITASK = 1 with DVINDY).
-    fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
-        self.advance(tout, false)
+    fn interpolate(&self, t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        self.nord.interpolate(t_last, t, y, yp);
+        true
     }
-    fn time(&self) -> f64 {
-        self.core.t
-    }
-    fn solution(&self) -> (&[f64], &[f64]) {
-        (&self.core.y, &self.core.yp)
-    }
-    fn accepted(&self) -> &[f64] {
-        &self.core.y
-    }
-    fn statistics(&mut self) -> Statistics {
-        self.core.stats.clone()
-    }
-    fn take_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.core.events)
-    }
-    fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
-        if self.h_last == 0.0 || t > self.core.t || t < self.core.t - self.h_last * (1.0 + 1e-12) {
-            return false;
-        }
-        self.nord.interpolate(self.core.t, t, y, yp);
+    fn can_interpolate(&self) -> bool {
         true
     }
 }
