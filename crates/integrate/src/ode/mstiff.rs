@@ -35,7 +35,6 @@
 
 use super::vstiff::{DenseLu, OdeCore, OdeStiff, Solve, StiffMethod, CONIT_NUMERATOR};
 use crate::error::IntegrationError;
-use crate::params::OdeParams;
 use crate::problem::OdeProblem;
 
 /// MSTIFF's highest order (Cash 1983: A(α)-stable up to order 9; seeds).
@@ -219,46 +218,6 @@ pub struct MebdfHistory {
 pub type Mstiff<P> = OdeStiff<P, MebdfHistory>;
 
 impl<P: OdeProblem> OdeStiff<P, MebdfHistory> {
-    /// Start at (t0, y0) with validated settings; `max_order` above 9 is
-    /// rejected (Cash 1983: the MEBDF are A(α)-stable only up to order 9).
-    pub fn new(
-        problem: P,
-        t0: f64,
-        y0: &[f64],
-        params: &OdeParams,
-    ) -> Result<Self, IntegrationError> {
-        let core = OdeCore::new(
-            problem,
-            t0,
-            y0,
-            params,
-            "MSTIFF",
-            MSTIFF_MAX_ORDER,
-            "Cash's MEBDF are A(alpha)-stable only up to order 9 (Cash 1983)",
-        )?;
-        let n = core.n;
-        let pmax = params.max_order;
-        let mut method = MebdfHistory {
-            formulas: (0..=pmax + 1)
-                .map(|p| MebdfFormula::new(p.max(1)))
-                .collect(),
-            p: 1,
-            back: vec![vec![0.0; n]; pmax + 3],
-            h_hist: 0.0,
-            ybar1: vec![0.0; n],
-            ybar2: vec![0.0; n],
-            ynew: vec![0.0; n],
-            pred1: vec![0.0; n],
-            r1: vec![0.0; n],
-            r2: vec![0.0; n],
-            r3: vec![0.0; n],
-            lw: Vec::new(),
-            gamma: 1.0,
-        };
-        method.restart(&core, params.h0_max.min(params.hmax));
-        Ok(Self::with_method(core, method))
-    }
-
     /// Start from exact past values `back[j] = y(t0 − j·h)` at `order` with
     /// the step h (order measurements free of start-up error).
     pub fn set_exact_history(&mut self, back: &[Vec<f64>], order: usize, h: f64) {
@@ -366,6 +325,35 @@ impl MebdfHistory {
 }
 
 impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
+    const NAME: &'static str = "MSTIFF";
+    /// Cash (1983): the MEBDF are A(α)-stable only up to order 9.
+    const MAX_ORDER: usize = MSTIFF_MAX_ORDER;
+    const MAX_ORDER_REASON: &'static str =
+        "Cash's MEBDF are A(alpha)-stable only up to order 9 (Cash 1983)";
+    fn build(core: &OdeCore<P>) -> Self {
+        let n = core.n;
+        let pmax = core.params.max_order;
+        let mut method = MebdfHistory {
+            formulas: (0..=pmax + 1)
+                .map(|p| MebdfFormula::new(p.max(1)))
+                .collect(),
+            p: 1,
+            back: vec![vec![0.0; n]; pmax + 3],
+            h_hist: 0.0,
+            ybar1: vec![0.0; n],
+            ybar2: vec![0.0; n],
+            ynew: vec![0.0; n],
+            pred1: vec![0.0; n],
+            r1: vec![0.0; n],
+            r2: vec![0.0; n],
+            r3: vec![0.0; n],
+            lw: Vec::new(),
+            gamma: 1.0,
+        };
+        let h = core.params.h0_max.min(core.params.hmax);
+        StiffMethod::<P>::restart(&mut method, core, h);
+        method
+    }
     fn order(&self) -> usize {
         self.p
     }

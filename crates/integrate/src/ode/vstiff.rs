@@ -277,6 +277,12 @@ impl<P: OdeProblem> OdeCore<P> {
                 return fail(format!("{arg} = {v} must be finite and positive"));
             }
         }
+        if params.h0_max < params.hmin {
+            return fail(format!(
+                "h0_max = {} is below h_min = {}: the first step could never be taken",
+                params.h0_max, params.hmin
+            ));
+        }
         if params.maxit == 0 {
             return fail("maxit = 0: the corrector needs at least one iteration".into());
         }
@@ -670,7 +676,14 @@ fn failure_ratio(err: f64, p: usize, h: f64, hmin: f64) -> f64 {
 /// One stiff ODE method under the shared step loop [`OdeStiff`]: its
 /// history, its stages and its error estimates. The loop owns the step,
 /// the order's hold (NQWAIT), the failure policy and output landing.
-pub(crate) trait StiffMethod<P: OdeProblem> {
+pub(crate) trait StiffMethod<P: OdeProblem>: Sized {
+    /// The method's name in messages ("VSTIFF").
+    const NAME: &'static str;
+    /// Highest order, and why (a larger `max_order` is rejected with it).
+    const MAX_ORDER: usize;
+    const MAX_ORDER_REASON: &'static str;
+    /// The history at (t0, y0) of a validated core.
+    fn build(core: &OdeCore<P>) -> Self;
     /// Order of the next attempt.
     fn order(&self) -> usize;
     /// Fit the history to the step h of the next attempt.
@@ -730,7 +743,29 @@ pub struct OdeStiff<P: OdeProblem, M: StiffMethod<P>> {
 
 #[allow(private_bounds)]
 impl<P: OdeProblem, M: StiffMethod<P>> OdeStiff<P, M> {
-    pub(crate) fn with_method(core: OdeCore<P>, method: M) -> Self {
+    /// Start at (t0, y0) with validated settings: the one construction
+    /// call of both methods (`Vstiff::new`, `Mstiff::new`). A `max_order`
+    /// above the method's highest is rejected naming it.
+    pub fn new(
+        problem: P,
+        t0: f64,
+        y0: &[f64],
+        params: &OdeParams,
+    ) -> Result<Self, IntegrationError> {
+        let core = OdeCore::new(
+            problem,
+            t0,
+            y0,
+            params,
+            M::NAME,
+            M::MAX_ORDER,
+            M::MAX_ORDER_REASON,
+        )?;
+        let method = M::build(&core);
+        Ok(Self::with_method(core, method))
+    }
+
+    fn with_method(core: OdeCore<P>, method: M) -> Self {
         let qmax = core.params.max_order;
         let h = core.params.h0_max.min(core.params.hmax);
         OdeStiff {
@@ -963,42 +998,6 @@ pub struct NordsieckBdf {
 pub type Vstiff<P> = OdeStiff<P, NordsieckBdf>;
 
 impl<P: OdeProblem> OdeStiff<P, NordsieckBdf> {
-    /// Start at (t0, y0) with validated settings; `max_order` above 5 is
-    /// rejected (VODE's BDF stops at order 5: BDF 6 has a stability angle
-    /// of only ≈ 18° and BDF 7+ are not zero-stable).
-    pub fn new(
-        problem: P,
-        t0: f64,
-        y0: &[f64],
-        params: &OdeParams,
-    ) -> Result<Self, IntegrationError> {
-        let core = OdeCore::new(
-            problem,
-            t0,
-            y0,
-            params,
-            "VSTIFF",
-            VSTIFF_MAX_ORDER,
-            "VODE's BDF formulas stop at order 5 (Brown, Byrne & Hindmarsh 1989)",
-        )?;
-        let n = core.n;
-        let h = params.h0_max.min(params.hmax);
-        let method = NordsieckBdf {
-            nord: Nordsieck::new(&core.y, &core.yp, h, params.max_order),
-            qmax: params.max_order,
-            tau: Vec::new(),
-            l: vec![1.0, 1.0],
-            acor: vec![0.0; n],
-            acor_prev: vec![0.0; n],
-            acor_prev_h: 0.0,
-            acor_prev_order: 0,
-            r: vec![0.0; n],
-            ynew: vec![0.0; n],
-            h,
-        };
-        Ok(Self::with_method(core, method))
-    }
-
     /// Start from exact derivatives `derivs[j] = y^(j)(t0)` at `order` with
     /// the step h and all past steps equal to h (order measurements free
     /// of start-up error).
@@ -1043,6 +1042,30 @@ impl NordsieckBdf {
 }
 
 impl<P: OdeProblem> StiffMethod<P> for NordsieckBdf {
+    const NAME: &'static str = "VSTIFF";
+    /// VODE's BDF stops at order 5: BDF 6 has a stability angle of only
+    /// ≈ 18° and BDF 7+ are not zero-stable.
+    const MAX_ORDER: usize = VSTIFF_MAX_ORDER;
+    const MAX_ORDER_REASON: &'static str =
+        "VODE's BDF formulas stop at order 5 (Brown, Byrne & Hindmarsh 1989)";
+    fn build(core: &OdeCore<P>) -> Self {
+        let n = core.n;
+        let params = &core.params;
+        let h = params.h0_max.min(params.hmax);
+        NordsieckBdf {
+            nord: Nordsieck::new(&core.y, &core.yp, h, params.max_order),
+            qmax: params.max_order,
+            tau: Vec::new(),
+            l: vec![1.0, 1.0],
+            acor: vec![0.0; n],
+            acor_prev: vec![0.0; n],
+            acor_prev_h: 0.0,
+            acor_prev_order: 0,
+            r: vec![0.0; n],
+            ynew: vec![0.0; n],
+            h,
+        }
+    }
     fn order(&self) -> usize {
         self.nord.order
     }
