@@ -325,6 +325,9 @@ impl MebdfHistory {
 }
 
 impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
+    fn order(&self) -> usize {
+        self.p
+    }
     const NAME: &'static str = "MSTIFF";
     /// Cash (1983): the MEBDF are A(α)-stable only up to order 9.
     const MAX_ORDER: usize = MSTIFF_MAX_ORDER;
@@ -353,9 +356,6 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
         let h = core.params.h0_max.min(core.params.hmax);
         StiffMethod::<P>::restart(&mut method, core, h);
         method
-    }
-    fn order(&self) -> usize {
-        self.p
     }
     /// Re-sample the history on the grid of step h from its interpolating
     /// polynomial of degree p+1 through back[0..=p+1].
