@@ -33,7 +33,7 @@ use crate::error::IntegrationError;
 use crate::events::{Event, Statistics};
 use crate::nordsieck::{factorial, Nordsieck};
 use crate::params::OdeParams;
-use crate::problem::{AfterStep, DaeIntegrator, OdeProblem, VarClass};
+use crate::problem::{AfterStep, DaeIntegrator, OdeProblem, ProblemError, VarClass};
 
 // ---- Step and order control: VODE's constants (BBH; DVSTEP) ----
 
@@ -398,45 +398,58 @@ impl<P: OdeProblem> OdeCore<P> {
     }
 
     fn evaluate_jacobian(&mut self, t: f64, y: &[f64], h: f64) -> Result<(), IntegrationError> {
-        let n = self.n;
+        // The scratch vectors go back whatever happens: a failed
+        // evaluation leaves the integrator usable for the caller's report.
         let mut f0 = std::mem::take(&mut self.ftmp);
-        self.rhs(t, y, &mut f0)?;
-        self.stats.jacobian_evaluations += 1;
-        let analytic = self
-            .problem
-            .jacobian(t, y, &f0, &mut self.jac)
-            .map_err(|e| IntegrationError::failure(t, format!("{}: {}", self.name, e.0)))?;
-        if !analytic {
-            // n evaluations of f, one per column (VODE's MITER = 2).
-            let fnorm = self.norm(|i| f0[i]);
-            let r0 = {
-                let r = FD_R0_FACTOR * h.abs() * f64::EPSILON * n as f64 * fnorm;
-                if r > 0.0 {
-                    r
-                } else {
-                    1.0
-                }
-            };
-            let mut f1 = vec![0.0; n];
-            self.fd_y.copy_from_slice(y);
-            for j in 0..n {
-                let d = (fd_relative_increment() * y[j].abs()).max(r0 * self.w[j]);
-                self.fd_y[j] = y[j] + d;
-                let yj = std::mem::take(&mut self.fd_y);
-                let r = self.rhs(t, &yj, &mut f1);
-                self.fd_y = yj;
-                r?;
-                self.fd_y[j] = y[j];
-                for i in 0..n {
-                    self.jac[j * n + i] = (f1[i] - f0[i]) / d;
-                }
-            }
-        }
+        let mut f1 = std::mem::take(&mut self.g);
+        let mut yd = std::mem::take(&mut self.fd_y);
+        let result = self.jacobian_into(t, y, h, &mut f0, &mut f1, &mut yd);
         self.ftmp = f0;
+        self.g = f1;
+        self.fd_y = yd;
+        result?;
+        self.stats.jacobian_evaluations += 1;
         self.have_jac = true;
         self.jac_current = true;
         self.force_jac = false;
         self.steps_since_jac = 0;
+        Ok(())
+    }
+
+    /// ∂f/∂y at (t, y) into the saved J: analytic when the problem has it,
+    /// else forward differences, one f evaluation per column (n in all;
+    /// VODE's MITER = 2 increments).
+    fn jacobian_into(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        f0: &mut [f64],
+        f1: &mut [f64],
+        yd: &mut [f64],
+    ) -> Result<(), IntegrationError> {
+        let n = self.n;
+        self.rhs(t, y, f0)?;
+        let analytic = self
+            .problem
+            .jacobian(t, y, f0, &mut self.jac)
+            .map_err(|e| IntegrationError::failure(t, format!("{}: {}", self.name, e.0)))?;
+        if analytic {
+            return Ok(());
+        }
+        let fnorm = self.norm(|i| f0[i]);
+        let r0 = FD_R0_FACTOR * h.abs() * f64::EPSILON * n as f64 * fnorm;
+        let r0 = if r0 > 0.0 { r0 } else { 1.0 };
+        yd.copy_from_slice(y);
+        for j in 0..n {
+            let d = (fd_relative_increment() * y[j].abs()).max(r0 * self.w[j]);
+            yd[j] = y[j] + d;
+            self.rhs(t, yd, f1)?;
+            yd[j] = y[j];
+            for i in 0..n {
+                self.jac[j * n + i] = (f1[i] - f0[i]) / d;
+            }
+        }
         Ok(())
     }
 
@@ -1163,5 +1176,34 @@ impl<P: OdeProblem> StiffMethod<P> for NordsieckBdf {
     }
     fn can_interpolate(&self) -> bool {
         true
+    }
+}
+
+/// A borrowed problem is a problem: `Vstiff::new(&mut p, …)` leaves `p`
+/// with the caller, as `Gstiff::new(&mut p, …)` does.
+impl<T: OdeProblem + ?Sized> OdeProblem for &mut T {
+    fn size(&self) -> usize {
+        (**self).size()
+    }
+    fn classes(&self) -> &[VarClass] {
+        (**self).classes()
+    }
+    fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
+        (**self).rhs(t, y, out)
+    }
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        f: &[f64],
+        jac: &mut [f64],
+    ) -> Result<bool, ProblemError> {
+        (**self).jacobian(t, y, f, jac)
+    }
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<AfterStep, ProblemError> {
+        (**self).after_step(t, y)
+    }
+    fn describe_variable(&self, i: usize) -> String {
+        (**self).describe_variable(i)
     }
 }
