@@ -19,9 +19,9 @@ pub(crate) struct BdfCore<'a, P: DaeProblem> {
     pub y: Vec<f64>,
     pub yp: Vec<f64>,
     /// Error weights of the current step.
-    wt: Vec<f64>,
+    pub(crate) wt: Vec<f64>,
     pub err_mask: Vec<bool>,
-    conv_mask: Vec<bool>,
+    pub(crate) conv_mask: Vec<bool>,
 }
 
 impl<'a, P: DaeProblem> BdfCore<'a, P> {

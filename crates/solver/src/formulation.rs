@@ -17,7 +17,7 @@ use crate::analysis::Frame;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
+    BdfParams, DaeProblem, Gstiff, Hastiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
     Wstiff,
 };
 use mbsolve_mech::local::NoHess;
@@ -97,8 +97,8 @@ pub trait Segment<'a> {
 pub fn formulation_of(f: Formulation) -> &'static dyn DaeFormulation {
     match f {
         Formulation::Si2 => &crate::si2::Si2,
-        // SI1 has no pair in the table: `settings::pair_of` rejects it.
-        Formulation::I3 | Formulation::Si1 => &I3,
+        Formulation::Si1 => &crate::si1::Si1,
+        Formulation::I3 => &I3,
     }
 }
 
@@ -113,6 +113,7 @@ pub(crate) fn bdf_integrator<'b, P: DaeProblem>(
 ) -> Box<dyn Integrator + 'b> {
     match family {
         Family::Wstiff => Box::new(Wstiff::new(problem, params.clone(), t, y0, yp0)),
+        Family::Hastiff => Box::new(Hastiff::new(problem, params.clone(), t, y0, yp0)),
         _ => Box::new(Gstiff::new(problem, params.clone(), t, y0, yp0)),
     }
 }
