@@ -129,6 +129,9 @@ fn hastiff_stiff_problem_takes_large_steps_with_an_adaptive_jacobian() {
         st.steps, st.rejected_steps, st.jacobian_evaluations, st.max_order_used
     );
     assert!(st.steps < 200, "{} steps", st.steps);
-    assert!(st.jacobian_evaluations < st.steps, "PATTERN = F reuses Jacobians");
+    assert!(
+        st.jacobian_evaluations < st.steps,
+        "PATTERN = F reuses Jacobians"
+    );
     assert!(worst < 1e-6, "error {worst}");
 }

@@ -17,8 +17,8 @@ use crate::analysis::Frame;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, Gstiff, Hastiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
-    Wstiff,
+    BdfParams, DaeProblem, Gstiff, Hastiff, Hht, IntegrationError, ProblemError, SlotAssembler,
+    VarClass, Wstiff,
 };
 use mbsolve_mech::local::NoHess;
 use mbsolve_mech::{Sink, System};

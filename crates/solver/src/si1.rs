@@ -129,7 +129,15 @@ impl<'a> Si1Problem<'a> {
     }
 
     /// ∂Φ̈_k/∂q at local coordinate l (global gi), by central differences.
-    fn acceleration_dq(&mut self, k: usize, gi: usize, q: &[f64], u: &[f64], a: &[f64], t: f64) -> f64 {
+    fn acceleration_dq(
+        &mut self,
+        k: usize,
+        gi: usize,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        t: f64,
+    ) -> f64 {
         let d = ACCELERATION_FD_STEP * q[gi].abs().max(1.0);
         self.q_shift.copy_from_slice(q);
         self.q_shift[gi] = q[gi] + d;
@@ -237,8 +245,32 @@ impl DaeProblem for Si1Problem<'_> {
         // Force balance s·R(q, u, a, λ): ∂/∂q and ∂/∂u (the u columns), then
         // c·M into the α columns (a = α′).
         let mut scaled = ScaledSink { asm: a, scale: s };
-        sys.body_jacobian(q, u, acc, lam, t, &mut scaled, 2 * n, Some(0), col_u, 1.0, 0.0);
-        sys.body_jacobian(q, u, acc, lam, t, &mut scaled, 2 * n, None, col_alpha, 0.0, c);
+        sys.body_jacobian(
+            q,
+            u,
+            acc,
+            lam,
+            t,
+            &mut scaled,
+            2 * n,
+            Some(0),
+            col_u,
+            1.0,
+            0.0,
+        );
+        sys.body_jacobian(
+            q,
+            u,
+            acc,
+            lam,
+            t,
+            &mut scaled,
+            2 * n,
+            None,
+            col_alpha,
+            0.0,
+            c,
+        );
         for k in 0..m {
             let bodies = sys.equations[k].bodies();
             let on = sys.active[k];
@@ -263,7 +295,11 @@ impl DaeProblem for Si1Problem<'_> {
                 a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
                 a.add(row_vel + k, col_u + gi, g);
                 a.add(row_acc + k, gi, s * dq);
-                a.add(row_acc + k, col_u + gi, dacc_u.as_ref().map_or(0.0, |d| s * d[l]));
+                a.add(
+                    row_acc + k,
+                    col_u + gi,
+                    dacc_u.as_ref().map_or(0.0, |d| s * d[l]),
+                );
                 a.add(row_acc + k, col_alpha + gi, sc * g);
             }
             let pin = if on { 0.0 } else { 1.0 };
@@ -352,8 +388,12 @@ impl DaeFormulation for Si1 {
     /// Φ̈ = 0 needs Φ_tt: a MOTION whose velocity jumps fails SI1 as it
     /// fails SI2.
     fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
-        crate::si2::non_smooth_motion(sys, t)
-            .map(|m| m.replace("the SI2 formulation requires", "the SI1 and SI2 formulations require"))
+        crate::si2::non_smooth_motion(sys, t).map(|m| {
+            m.replace(
+                "the SI2 formulation requires",
+                "the SI1 and SI2 formulations require",
+            )
+        })
     }
 }
 

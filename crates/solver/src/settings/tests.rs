@@ -233,7 +233,8 @@ fn formulations_follow_the_table() {
         };
         let why = refused(s);
         assert!(
-            why.starts_with(&format!("INTEGRATOR: {arg} applies only to ")) && why.ends_with("not to HASTIFF"),
+            why.starts_with(&format!("INTEGRATOR: {arg} applies only to "))
+                && why.ends_with("not to HASTIFF"),
             "{value}: {why}"
         );
     }
