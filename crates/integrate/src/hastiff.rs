@@ -12,10 +12,10 @@
 //!
 //!   y = y^P + hβ₀·(y′ − y′^P),   hβ₀ = 1/c = h/(1 + 1/2 + … + 1/k),
 //!
-//! so the Newton matrix is ∂G/∂y′ + hβ₀·∂G/∂y. The LU holds c times that
-//! matrix (∂G/∂y + c·∂G/∂y′, the one every BDF problem assembles): a
-//! uniform factor changes neither the pivots chosen nor the solution, and
-//! the correction of y′ is c times the solve. The seed's other two
+//! so the Newton matrix is ∂G/∂y′ + hβ₀·∂G/∂y (bdf.rs, `BdfSystem` with
+//! `on_derivative`: the LU holds c times that matrix, the ∂G/∂y + c·∂G/∂y′
+//! every BDF problem assembles; a uniform factor changes neither the
+//! pivots chosen nor the solution). The seed's other two
 //! characteristics belong to the formulation the problem implements (SI1
 //! or SI2 in the solver): multipliers in differential form and the
 //! constraints scaled by 1/(hβ₀) relative to the dynamic rows — SI2/SI1
@@ -29,10 +29,9 @@
 
 use crate::error::IntegrationError;
 use crate::events::Statistics;
-use crate::newton::{Newton, NewtonSystem, Norms, Step};
+use crate::newton::Newton;
 use crate::params::BdfParams;
-use crate::problem::{DaeProblem, ProblemError, VarClass};
-use crate::sparse::SlotAssembler;
+use crate::problem::{DaeProblem, VarClass};
 use crate::stepper::{Accepted, Estimate, Failures, Limits, Method, Stepper, Tolerance, Work};
 use crate::wstiff::{Wstiff, WstiffMethod};
 
@@ -75,67 +74,6 @@ impl<'a, P: DaeProblem> Hastiff<'a, P> {
     }
 }
 
-/// The corrector system on y′: unknowns y′, with y = y^P + (y′ − y′^P)/c.
-struct DerivativeSystem<'s, P: DaeProblem> {
-    problem: &'s mut P,
-    tn: f64,
-    c: f64,
-    y: &'s mut [f64],
-    yp: &'s mut [f64],
-    y_pred: &'s [f64],
-    yp_pred: &'s [f64],
-    /// e = y − y^P, for WSTIFF's error estimate and history update.
-    e: &'s mut [f64],
-    weights: &'s [f64],
-}
-
-impl<P: DaeProblem> NewtonSystem for DerivativeSystem<'_, P> {
-    fn coefficient(&self) -> Option<f64> {
-        Some(self.c)
-    }
-    fn scales_stale_corrections(&self) -> bool {
-        false
-    }
-    fn residual(&mut self, out: &mut [f64]) -> Result<(), ProblemError> {
-        self.problem.residual(self.tn, self.y, self.yp, out)
-    }
-    fn jacobian(&mut self, asm: &mut SlotAssembler) -> Result<(), ProblemError> {
-        // c·(∂G/∂y′ + hβ₀∂G/∂y), see the module documentation.
-        self.problem.jacobian(self.tn, self.y, self.yp, self.c, asm)
-    }
-    /// `d` solves the c-scaled system: Δy′ = c·d; y follows from y′.
-    fn apply(&mut self, d: &[f64], converge: &[bool]) -> Norms {
-        let mut norms = Norms::default();
-        let hb0 = 1.0 / self.c;
-        for i in 0..d.len() {
-            self.yp[i] += self.c * d[i];
-            let e = (self.yp[i] - self.yp_pred[i]) * hb0;
-            let dy = e - self.e[i];
-            self.e[i] = e;
-            self.y[i] = self.y_pred[i] + e;
-            // Convergence is judged on the change of y (the error-control
-            // units), as for the other BDF methods.
-            if converge[i] {
-                let r = dy.abs() / self.weights[i];
-                if r > norms.primary {
-                    norms.primary = r;
-                    norms.worst = i;
-                }
-            }
-        }
-        norms
-    }
-    fn residual_acceptable(&self, res: &[f64]) -> bool {
-        self.problem.residual_acceptable(res)
-    }
-    fn describe_equation(&self, i: usize) -> String {
-        self.problem.describe_equation(i)
-    }
-    fn describe_unknown(&self, i: usize) -> String {
-        self.problem.describe_variable(i)
-    }
-}
-
 impl<P: DaeProblem> Method for HastiffMethod<'_, P> {
     fn order(&self) -> usize {
         self.w.order()
@@ -151,31 +89,9 @@ impl<P: DaeProblem> Method for HastiffMethod<'_, P> {
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
         let w = &mut self.w;
         let c = w.leading_coefficient(h);
-        let core = &mut w.core;
-        for i in 0..core.wt.len() {
-            core.wt[i] = work.tol.weight(w.hist.phi[0][i]);
-        }
-        w.e.iter_mut().for_each(|v| *v = 0.0);
-        let step = Step {
-            tn: t + h,
-            h,
-            maxit: core.params.maxit,
-            pattern: &core.params.pattern,
-            conv_mask: &core.conv_mask,
-        };
-        let mut sys = DerivativeSystem {
-            problem: core.problem,
-            tn: t + h,
-            c,
-            y: &mut core.y,
-            yp: &mut core.yp,
-            y_pred: &self.y_pred,
-            yp_pred: &self.yp_pred,
-            e: &mut w.e,
-            weights: &core.wt,
-        };
-        work.newton
-            .correct(&mut sys, &step, work.stats, work.events)
+        let prediction = Some((&self.y_pred[..], &self.yp_pred[..]));
+        w.core
+            .correct_on(t + h, h, c, &w.hist.phi[0], &mut w.e, prediction, work)
     }
     fn estimate(&mut self, h: f64, tol: &Tolerance) -> Estimate {
         self.w.estimate(h, tol)

@@ -223,3 +223,15 @@ pub fn tied_pair(params: HhtParams, p: &mut Modes) -> Hht<'_, Modes> {
     )
     .unwrap()
 }
+
+/// Advance `w` on `Linear::ProtheroRobinson` to t = 0.1, 0.2, …, 1.0; the
+/// largest |y − sin t| at those outputs (WSTIFF's and HASTIFF's stiff tests).
+pub fn prothero_robinson_error(w: &mut dyn mbsolve_integrate::DaeIntegrator) -> f64 {
+    let mut worst = 0.0f64;
+    for i in 1..=10 {
+        let t = 0.1 * i as f64;
+        w.advance_to(t).unwrap();
+        worst = worst.max((w.solution().0[0] - t.sin()).abs());
+    }
+    worst
+}
