@@ -57,23 +57,11 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
     }
 
     /// Correct the prediction already in (y, y') with leading coefficient
-    /// c, weights from `yref`, the correction accumulated in `acc`.
-    pub fn correct(
-        &mut self,
-        tn: f64,
-        h: f64,
-        c: f64,
-        yref: &[f64],
-        acc: &mut [f64],
-        work: &mut Work,
-    ) -> Result<bool, IntegrationError> {
-        self.correct_on(tn, h, c, yref, acc, None, work)
-    }
-
-    /// `correct`, iterating on y′ from the prediction `on_derivative` =
-    /// (y^P, y′^P) when given (HASTIFF), on y otherwise.
+    /// c, weights from `yref`, the correction accumulated in `acc`;
+    /// iterating on y′ from the prediction `on_derivative` = (y^P, y′^P)
+    /// when given (HASTIFF), on y otherwise (GSTIFF, WSTIFF).
     #[allow(clippy::too_many_arguments)]
-    pub fn correct_on(
+    pub fn correct(
         &mut self,
         tn: f64,
         h: f64,

@@ -91,7 +91,7 @@ impl<P: DaeProblem> Method for HastiffMethod<'_, P> {
         let c = w.leading_coefficient(h);
         let prediction = Some((&self.y_pred[..], &self.yp_pred[..]));
         w.core
-            .correct_on(t + h, h, c, &w.hist.phi[0], &mut w.e, prediction, work)
+            .correct(t + h, h, c, &w.hist.phi[0], &mut w.e, prediction, work)
     }
     fn estimate(&mut self, h: f64, tol: &Tolerance) -> Estimate {
         self.w.estimate(h, tol)

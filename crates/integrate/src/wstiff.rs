@@ -271,7 +271,7 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
         let c = self.leading_coefficient(h);
         self.core
-            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, work)
+            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, None, work)
     }
     fn estimate(&mut self, _h: f64, tol: &Tolerance) -> Estimate {
         self.est = self.estimates(tol);

@@ -5,40 +5,12 @@
 
 mod common;
 
-use common::{exact, params, Linear, TestProblem};
+use common::{exact, exact_history_run, params, DividedDifferenceBdf, Linear, TestProblem};
 use mbsolve_integrate::{BdfParams, DaeIntegrator, Hastiff, Wstiff};
 
-/// HASTIFF at order k from the exact history at step HMAX through `tend`:
-/// (largest 2-norm error at the outputs, steps, lowest and highest order).
 fn hastiff_run(kind: Linear, p: BdfParams, outputs: &[f64]) -> (f64, u64, (usize, usize)) {
-    let (k, h0) = (p.kmax, p.hmax);
-    let mut prob = TestProblem::new(kind);
-    let mut w = Hastiff::new(
-        &mut prob,
-        p,
-        0.0,
-        &exact(kind, 0, 0.0),
-        &exact(kind, 1, 0.0),
-    );
-    let past: Vec<Vec<f64>> = (0..=k + 1)
-        .map(|j| exact(kind, 0, -(j as f64) * h0))
-        .collect();
-    w.set_exact_history(&past, h0, k);
-    let (mut err, mut orders) = (0.0f64, (usize::MAX, 0));
-    for &t in outputs {
-        w.advance_to(t).unwrap();
-        let e = exact(kind, 0, t);
-        let d = w
-            .y()
-            .iter()
-            .zip(&e)
-            .map(|(a, b)| (a - b).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        err = err.max(d);
-        orders = (orders.0.min(w.order()), orders.1.max(w.order()));
-    }
-    (err, w.stats.steps, orders)
+    let run = exact_history_run(kind, p, outputs, DividedDifferenceBdf::Hastiff);
+    (run.error, run.steps, run.orders)
 }
 
 /// Observed order on the oscillator with KMAX = k at fixed steps (HMAX,

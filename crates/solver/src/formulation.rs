@@ -256,6 +256,87 @@ impl<'a> Segment<'a> for I3Segment<'a> {
     }
 }
 
+/// A formulation's problem that only the first-order BDF family
+/// integrates (SI2, SI1): its consistent start, its redundancy watch and
+/// where its y′ holds the accelerations and λ (both formulations carry
+/// the multipliers in differential form).
+pub(crate) trait BdfOnlyProblem: DaeProblem {
+    /// The formulation's name in messages.
+    const NAME: &'static str;
+    /// Offsets, in multiples of nq, of a and λ in y′.
+    const ACCELERATION_AT: usize;
+    const MULTIPLIERS_AT: usize;
+    /// (y0, y0′) from a consistent state.
+    fn initial_values(&self, s: &Frame) -> (Vec<f64>, Vec<f64>);
+    fn watch(&self) -> &RedundancyWatch;
+}
+
+/// The segment of a [`BdfOnlyProblem`].
+pub(crate) struct BdfOnlySegment<P>(pub P);
+
+impl<'a, P: BdfOnlyProblem + 'a> Segment<'a> for BdfOnlySegment<P> {
+    fn frame_map(&self) -> Box<dyn FrameMap> {
+        Box::new(StabilizedFrames {
+            acceleration_at: P::ACCELERATION_AT,
+            multipliers_at: P::MULTIPLIERS_AT,
+        })
+    }
+    fn integrator(
+        &mut self,
+        plan: &Plan,
+        s: &Frame,
+    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
+        let MethodParams::Bdf(p) = &plan.method else {
+            return Err(wrong_family(s.t, P::NAME));
+        };
+        let (y0, yp0) = self.0.initial_values(s);
+        Ok(bdf_integrator(
+            plan.pair.family,
+            &mut self.0,
+            p,
+            s.t,
+            &y0,
+            &yp0,
+        ))
+    }
+    fn drift(&self) -> Option<(usize, f64)> {
+        self.0.watch().drift
+    }
+}
+
+/// Frames of the stabilized formulations: q and u lead y, and a and λ sit
+/// in y′ at their formulation's offsets.
+struct StabilizedFrames {
+    acceleration_at: usize,
+    multipliers_at: usize,
+}
+
+impl FrameMap for StabilizedFrames {
+    fn keeps_velocities(&self) -> bool {
+        // The corrector converged on Φ_q u + Φ_t = 0 and u is
+        // error-controlled: written as integrated.
+        true
+    }
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        _multipliers: Option<&[f64]>,
+    ) -> Frame {
+        let (n, m) = (sys.nq(), sys.neq());
+        let (a, l) = (self.acceleration_at * n, self.multipliers_at * n);
+        Frame {
+            t,
+            q: y[..n].to_vec(),
+            u: y[n..2 * n].to_vec(),
+            a: yp[a..a + n].to_vec(),
+            lambda: yp[l..l + m].to_vec(),
+        }
+    }
+}
+
 /// Adapter: a mech sink writing into the integrator's assembler.
 pub struct AsmSink<'a>(pub &'a mut SlotAssembler);
 impl Sink for AsmSink<'_> {

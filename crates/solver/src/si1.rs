@@ -42,12 +42,11 @@
 
 use crate::analysis::Frame;
 use crate::formulation::{
-    bdf_integrator, check_finite, coordinate_name, equation_name, rows_from_values, wrong_family,
-    AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch, ScaledSink, Segment,
-    CONSTRAINT_TOL,
+    check_finite, coordinate_name, equation_name, rows_from_values, AsmSink, BdfOnlyProblem,
+    BdfOnlySegment, DaeFormulation, RedundancyWatch, ScaledSink, Segment, CONSTRAINT_TOL,
 };
-use crate::settings::{MethodParams, Plan};
-use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
+use crate::si2::SI2_CLASSES;
+use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Grad, Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::System;
@@ -353,14 +352,6 @@ impl DaeProblem for Si1Problem<'_> {
     }
 }
 
-/// Displacements, velocities and user states: under error control and
-/// converged with either corrector (seeds: "HASTIFF SI1/SI2" row).
-const SI1_CLASSES: &[VarClass] = &[
-    VarClass::Displacement,
-    VarClass::Velocity,
-    VarClass::UserState,
-];
-
 /// The SI1 formulation.
 pub struct Si1;
 
@@ -368,11 +359,14 @@ impl DaeFormulation for Si1 {
     fn name(&self) -> &'static str {
         "SI1"
     }
+    /// Displacements, velocities and user states, with either corrector:
+    /// the seeds' table has one row for "GSTIFF SI2, WSTIFF SI2, HASTIFF
+    /// SI1/SI2".
     fn error_classes(&self) -> &'static [VarClass] {
-        SI1_CLASSES
+        SI2_CLASSES
     }
     fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
-        SI1_CLASSES
+        SI2_CLASSES
     }
     fn segment<'a>(
         &self,
@@ -383,7 +377,7 @@ impl DaeFormulation for Si1 {
         let mut problem = Si1Problem::new(sys);
         problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
         problem.constraint_tol = constraint_tol;
-        Box::new(Si1Segment(problem))
+        Box::new(BdfOnlySegment(problem))
     }
     /// Φ̈ = 0 needs Φ_tt: a MOTION whose velocity jumps fails SI1 as it
     /// fails SI2.
@@ -397,59 +391,15 @@ impl DaeFormulation for Si1 {
     }
 }
 
-/// SI1 frames: y = (q, u, α, ν, η, ζ), y′ = (u, u′, a, λ, μ, ρ).
-struct Si1Frames;
-
-impl FrameMap for Si1Frames {
-    fn keeps_velocities(&self) -> bool {
-        // Φ̇ = 0 held at convergence and u is error-controlled.
-        true
+impl BdfOnlyProblem for Si1Problem<'_> {
+    const NAME: &'static str = "SI1";
+    // y′ = (u, u′, a, λ, μ, ρ): a = α′ (not u′), λ = ν′.
+    const ACCELERATION_AT: usize = 2;
+    const MULTIPLIERS_AT: usize = 3;
+    fn initial_values(&self, s: &Frame) -> (Vec<f64>, Vec<f64>) {
+        Si1Problem::initial_values(self, s)
     }
-    fn frame(
-        &mut self,
-        sys: &System,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        _multipliers: Option<&[f64]>,
-    ) -> Frame {
-        let (n, m) = (sys.nq(), sys.neq());
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            // The a that satisfies Φ̈ = 0 with λ (not u′).
-            a: yp[2 * n..3 * n].to_vec(),
-            lambda: yp[3 * n..3 * n + m].to_vec(),
-        }
-    }
-}
-
-struct Si1Segment<'a>(Si1Problem<'a>);
-
-impl<'a> Segment<'a> for Si1Segment<'a> {
-    fn frame_map(&self) -> Box<dyn FrameMap> {
-        Box::new(Si1Frames)
-    }
-    fn integrator(
-        &mut self,
-        plan: &Plan,
-        s: &Frame,
-    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
-        let MethodParams::Bdf(p) = &plan.method else {
-            return Err(wrong_family(s.t, "SI1"));
-        };
-        let (y0, yp0) = self.0.initial_values(s);
-        Ok(bdf_integrator(
-            plan.pair.family,
-            &mut self.0,
-            p,
-            s.t,
-            &y0,
-            &yp0,
-        ))
-    }
-    fn drift(&self) -> Option<(usize, f64)> {
-        self.0.watch.drift
+    fn watch(&self) -> &RedundancyWatch {
+        &self.watch
     }
 }

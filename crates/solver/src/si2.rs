@@ -35,12 +35,10 @@
 
 use crate::analysis::Frame;
 use crate::formulation::{
-    bdf_integrator, check_finite, coordinate_name, equation_name, rows_from_values, wrong_family,
-    AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch, ScaledSink, Segment,
-    CONSTRAINT_TOL,
+    check_finite, coordinate_name, equation_name, rows_from_values, AsmSink, BdfOnlyProblem,
+    BdfOnlySegment, DaeFormulation, RedundancyWatch, ScaledSink, Segment, CONSTRAINT_TOL,
 };
-use crate::settings::{MethodParams, Plan};
-use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
+use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::System;
@@ -298,7 +296,7 @@ pub fn non_smooth_motion(sys: &System, t: f64) -> Option<String> {
 /// Displacements, velocities and user states: under error control and
 /// converged with either corrector (seeds: "Error control in corrector",
 /// one row for ORIGINAL and MODIFIED with SI2).
-const SI2_CLASSES: &[VarClass] = &[
+pub(crate) const SI2_CLASSES: &[VarClass] = &[
     VarClass::Displacement,
     VarClass::Velocity,
     VarClass::UserState,
@@ -326,67 +324,22 @@ impl DaeFormulation for Si2 {
         let mut problem = Si2Problem::new(sys);
         problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
         problem.constraint_tol = constraint_tol;
-        Box::new(Si2Segment(problem))
+        Box::new(BdfOnlySegment(problem))
     }
     fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
         non_smooth_motion(sys, t)
     }
 }
 
-/// SI2 frames: y = (q, u, ν, η), y' = (u, a, λ, μ).
-struct Si2Frames;
-
-impl FrameMap for Si2Frames {
-    fn keeps_velocities(&self) -> bool {
-        // The corrector converged on Φ_q u + Φ_t = 0 and u is
-        // error-controlled: written as integrated.
-        true
+impl BdfOnlyProblem for Si2Problem<'_> {
+    const NAME: &'static str = "SI2";
+    // y′ = (u, a, λ, μ): a = u′, λ = ν′.
+    const ACCELERATION_AT: usize = 1;
+    const MULTIPLIERS_AT: usize = 2;
+    fn initial_values(&self, s: &Frame) -> (Vec<f64>, Vec<f64>) {
+        Si2Problem::initial_values(self, s)
     }
-    fn frame(
-        &mut self,
-        sys: &System,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        _multipliers: Option<&[f64]>,
-    ) -> Frame {
-        // λ is carried in differential form: λ = ν'.
-        let (n, m) = (sys.nq(), sys.neq());
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[n..2 * n].to_vec(),
-            lambda: yp[2 * n..2 * n + m].to_vec(),
-        }
-    }
-}
-
-struct Si2Segment<'a>(Si2Problem<'a>);
-
-impl<'a> Segment<'a> for Si2Segment<'a> {
-    fn frame_map(&self) -> Box<dyn FrameMap> {
-        Box::new(Si2Frames)
-    }
-    fn integrator(
-        &mut self,
-        plan: &Plan,
-        s: &Frame,
-    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
-        let MethodParams::Bdf(p) = &plan.method else {
-            return Err(wrong_family(s.t, "SI2"));
-        };
-        let (y0, yp0) = self.0.initial_values(s);
-        Ok(bdf_integrator(
-            plan.pair.family,
-            &mut self.0,
-            p,
-            s.t,
-            &y0,
-            &yp0,
-        ))
-    }
-    fn drift(&self) -> Option<(usize, f64)> {
-        self.0.watch.drift
+    fn watch(&self) -> &RedundancyWatch {
+        &self.watch
     }
 }
