@@ -96,8 +96,8 @@ pub trait Segment<'a> {
 /// The implementation of a formulation the table names.
 pub fn formulation_of(f: Formulation) -> &'static dyn DaeFormulation {
     match f {
-        Formulation::Si2 => &crate::si2::Si2,
-        Formulation::Si1 => &crate::si1::Si1,
+        Formulation::Si2 => &crate::si2::SI2,
+        Formulation::Si1 => &crate::si1::SI1,
         Formulation::I3 => &I3,
     }
 }
@@ -253,6 +253,54 @@ impl<'a> Segment<'a> for I3Segment<'a> {
     fn drift(&self) -> Option<(usize, f64)> {
         let first = self.first.as_ref().and_then(|p| p.watch.drift);
         first.or_else(|| self.second.as_ref().and_then(|p| p.watch.drift))
+    }
+}
+
+/// Displacements, velocities and user states: under error control and
+/// converged with either corrector in the stabilized formulations (seeds:
+/// one row for "GSTIFF SI2, WSTIFF SI2, HASTIFF SI1/SI2").
+const STABILIZED_CLASSES: &[VarClass] = &[
+    VarClass::Displacement,
+    VarClass::Velocity,
+    VarClass::UserState,
+];
+
+/// A stabilized formulation (SI2 in si2.rs, SI1 in si1.rs): the classes
+/// above, the BDF family only, and MOTIONs that must be smooth.
+pub struct Stabilized {
+    pub name: &'static str,
+    /// The segment's problem starting at s, watching the equations
+    /// deactivated in the system, with the corrector's constraint tolerance.
+    pub segment: for<'a> fn(&'a System, &Frame, f64) -> Box<dyn Segment<'a> + 'a>,
+}
+
+impl DaeFormulation for Stabilized {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn error_classes(&self) -> &'static [VarClass] {
+        STABILIZED_CLASSES
+    }
+    fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
+        STABILIZED_CLASSES
+    }
+    fn segment<'a>(
+        &self,
+        sys: &'a System,
+        s: &Frame,
+        constraint_tol: f64,
+    ) -> Box<dyn Segment<'a> + 'a> {
+        (self.segment)(sys, s, constraint_tol)
+    }
+    /// Velocity constraints (and SI1's Φ̈ with its Φ_tt) make a MOTION
+    /// whose velocity jumps fail (si2.rs, `non_smooth_motion`).
+    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
+        crate::si2::non_smooth_motion(sys, t).map(|m| {
+            m.replace(
+                "the SI2 formulation requires",
+                &format!("the {} formulation requires", self.name),
+            )
+        })
     }
 }
 

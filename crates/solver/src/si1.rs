@@ -43,14 +43,12 @@
 use crate::analysis::Frame;
 use crate::formulation::{
     check_finite, coordinate_name, equation_name, rows_from_values, AsmSink, BdfOnlyProblem,
-    BdfOnlySegment, DaeFormulation, RedundancyWatch, ScaledSink, Segment, CONSTRAINT_TOL,
+    BdfOnlySegment, RedundancyWatch, ScaledSink, Segment, Stabilized, CONSTRAINT_TOL,
 };
-use crate::si2::SI2_CLASSES;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Grad, Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::System;
-use mbsolve_model::CorrectorKind;
 
 /// Relative step of the central difference of Φ̈ over q (δ = this ×
 /// max(1, |q_i|)): truncation δ²·|Φ̈‴| and round-off ε·|Φ̈|/δ both near
@@ -353,42 +351,16 @@ impl DaeProblem for Si1Problem<'_> {
 }
 
 /// The SI1 formulation.
-pub struct Si1;
+pub static SI1: Stabilized = Stabilized {
+    name: "SI1",
+    segment,
+};
 
-impl DaeFormulation for Si1 {
-    fn name(&self) -> &'static str {
-        "SI1"
-    }
-    /// Displacements, velocities and user states, with either corrector:
-    /// the seeds' table has one row for "GSTIFF SI2, WSTIFF SI2, HASTIFF
-    /// SI1/SI2".
-    fn error_classes(&self) -> &'static [VarClass] {
-        SI2_CLASSES
-    }
-    fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
-        SI2_CLASSES
-    }
-    fn segment<'a>(
-        &self,
-        sys: &'a System,
-        s: &Frame,
-        constraint_tol: f64,
-    ) -> Box<dyn Segment<'a> + 'a> {
-        let mut problem = Si1Problem::new(sys);
-        problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
-        problem.constraint_tol = constraint_tol;
-        Box::new(BdfOnlySegment(problem))
-    }
-    /// Φ̈ = 0 needs Φ_tt: a MOTION whose velocity jumps fails SI1 as it
-    /// fails SI2.
-    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
-        crate::si2::non_smooth_motion(sys, t).map(|m| {
-            m.replace(
-                "the SI2 formulation requires",
-                "the SI1 and SI2 formulations require",
-            )
-        })
-    }
+fn segment<'a>(sys: &'a System, s: &Frame, constraint_tol: f64) -> Box<dyn Segment<'a> + 'a> {
+    let mut problem = Si1Problem::new(sys);
+    problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
+    problem.constraint_tol = constraint_tol;
+    Box::new(BdfOnlySegment(problem))
 }
 
 impl BdfOnlyProblem for Si1Problem<'_> {

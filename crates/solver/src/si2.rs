@@ -36,13 +36,12 @@
 use crate::analysis::Frame;
 use crate::formulation::{
     check_finite, coordinate_name, equation_name, rows_from_values, AsmSink, BdfOnlyProblem,
-    BdfOnlySegment, DaeFormulation, RedundancyWatch, ScaledSink, Segment, CONSTRAINT_TOL,
+    BdfOnlySegment, RedundancyWatch, ScaledSink, Segment, Stabilized, CONSTRAINT_TOL,
 };
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::System;
-use mbsolve_model::CorrectorKind;
 
 pub struct Si2Problem<'a> {
     pub sys: &'a System,
@@ -293,42 +292,17 @@ pub fn non_smooth_motion(sys: &System, t: f64) -> Option<String> {
     None
 }
 
-/// Displacements, velocities and user states: under error control and
-/// converged with either corrector (seeds: "Error control in corrector",
-/// one row for ORIGINAL and MODIFIED with SI2).
-pub(crate) const SI2_CLASSES: &[VarClass] = &[
-    VarClass::Displacement,
-    VarClass::Velocity,
-    VarClass::UserState,
-];
-
 /// The SI2 formulation.
-pub struct Si2;
+pub static SI2: Stabilized = Stabilized {
+    name: "SI2",
+    segment,
+};
 
-impl DaeFormulation for Si2 {
-    fn name(&self) -> &'static str {
-        "SI2"
-    }
-    fn error_classes(&self) -> &'static [VarClass] {
-        SI2_CLASSES
-    }
-    fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
-        SI2_CLASSES
-    }
-    fn segment<'a>(
-        &self,
-        sys: &'a System,
-        s: &Frame,
-        constraint_tol: f64,
-    ) -> Box<dyn Segment<'a> + 'a> {
-        let mut problem = Si2Problem::new(sys);
-        problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
-        problem.constraint_tol = constraint_tol;
-        Box::new(BdfOnlySegment(problem))
-    }
-    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
-        non_smooth_motion(sys, t)
-    }
+fn segment<'a>(sys: &'a System, s: &Frame, constraint_tol: f64) -> Box<dyn Segment<'a> + 'a> {
+    let mut problem = Si2Problem::new(sys);
+    problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
+    problem.constraint_tol = constraint_tol;
+    Box::new(BdfOnlySegment(problem))
 }
 
 impl BdfOnlyProblem for Si2Problem<'_> {

@@ -5,10 +5,10 @@
 //! velocity accuracy of HASTIFF/SI1 against GSTIFF/SI2 and GSTIFF/I3.
 
 mod common;
-use common::{condition, dense_jacobian, jacobian_vs_differences, Lcg};
+use common::{condition, damped_slider_crank, dense_jacobian, jacobian_vs_differences, Lcg};
 
 use mbsolve_integrate::DaeProblem;
-use mbsolve_model::{Force, ForceKind, Formulation, IntegratorKind, IntegratorSettings};
+use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
 use mbsolve_solver::si1::Si1Problem;
 use mbsolve_solver::si2::Si2Problem;
 use mbsolve_solver::{models, Frame, Simulation};
@@ -33,20 +33,7 @@ fn settings(kind: IntegratorKind, formulation: Formulation, error: f64) -> Integ
 /// central differences); measured worst 2.8e-10.
 #[test]
 fn si1_jacobian_matches_finite_differences() {
-    let mut model = models::slider_crank(0.5, 1.5, 3.0);
-    model.forces.push(Force {
-        id: 1,
-        i: 40,
-        j: 10,
-        kind: ForceKind::TranslationalSpringDamper {
-            stiffness: 50.0,
-            damping: 3.0,
-            free_length: 1.2,
-            preload: 0.5,
-        },
-    });
-    let mut sim = Simulation::new(&model).unwrap();
-    sim.initial_conditions().unwrap();
+    let sim = damped_slider_crank();
     let inactive = sim.sys.active.iter().filter(|a| !**a).count();
     let (n, m) = (sim.sys.nq(), sim.sys.neq());
     let mut rng = Lcg(11);

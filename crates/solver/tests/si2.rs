@@ -5,7 +5,7 @@ mod common;
 use common::*;
 
 use mbsolve_integrate::DaeProblem;
-use mbsolve_model::{Force, ForceKind, Formulation, IntegratorSettings};
+use mbsolve_model::{Formulation, IntegratorSettings};
 use mbsolve_solver::formulation::I3Problem;
 use mbsolve_solver::si2::Si2Problem;
 use mbsolve_solver::{models, Simulation};
@@ -30,20 +30,7 @@ fn settings(error: f64, si2: bool) -> IntegratorSettings {
 /// 2.1e-10 (tolerance 1e-6).
 #[test]
 fn si2_jacobian_matches_finite_differences() {
-    let mut model = models::slider_crank(0.5, 1.5, 3.0);
-    model.forces.push(Force {
-        id: 1,
-        i: 40,
-        j: 10,
-        kind: ForceKind::TranslationalSpringDamper {
-            stiffness: 50.0,
-            damping: 3.0,
-            free_length: 1.2,
-            preload: 0.5,
-        },
-    });
-    let mut sim = Simulation::new(&model).unwrap();
-    sim.initial_conditions().unwrap();
+    let sim = damped_slider_crank();
     let inactive = sim.sys.active.iter().filter(|a| !**a).count();
     let (n, m) = (sim.sys.nq(), sim.sys.neq());
     let mut rng = Lcg(7);

@@ -202,3 +202,24 @@ pub fn jacobian_vs_differences(
     }
     worst
 }
+
+/// The driven slider-crank (a MOTION; three redundant equations pinned)
+/// with a spring-damper from the slider to ground, at its consistent
+/// initial state: the model of the SI2 and SI1 Jacobian checks.
+pub fn damped_slider_crank() -> Simulation {
+    let mut model = mbsolve_solver::models::slider_crank(0.5, 1.5, 3.0);
+    model.forces.push(mbsolve_model::Force {
+        id: 1,
+        i: 40,
+        j: 10,
+        kind: mbsolve_model::ForceKind::TranslationalSpringDamper {
+            stiffness: 50.0,
+            damping: 3.0,
+            free_length: 1.2,
+            preload: 0.5,
+        },
+    });
+    let mut sim = Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    sim
+}
