@@ -319,6 +319,45 @@ pub(crate) trait BdfOnlyProblem: DaeProblem {
     fn watch(&self) -> &RedundancyWatch;
 }
 
+/// A stabilized formulation's static (`Stabilized`), its segment
+/// constructor and its [`BdfOnlyProblem`] impl, for a problem type with
+/// `new(&System)`, `initial_values(&Frame)` and public `watch` and
+/// `constraint_tol` fields (si2.rs, si1.rs).
+macro_rules! stabilized_formulation {
+    ($(#[$doc:meta])* $static:ident = $name:literal, $problem:ident,
+     acceleration at $a:literal, multipliers at $l:literal) => {
+        $(#[$doc])*
+        pub static $static: $crate::formulation::Stabilized = $crate::formulation::Stabilized {
+            name: $name,
+            segment: {
+                fn segment<'a>(
+                    sys: &'a ::mbsolve_mech::System,
+                    s: &$crate::analysis::Frame,
+                    constraint_tol: f64,
+                ) -> Box<dyn $crate::formulation::Segment<'a> + 'a> {
+                    let mut problem = $problem::new(sys);
+                    problem.watch = $crate::formulation::RedundancyWatch::new(sys, &s.q, s.t);
+                    problem.constraint_tol = constraint_tol;
+                    Box::new($crate::formulation::BdfOnlySegment(problem))
+                }
+                segment
+            },
+        };
+        impl $crate::formulation::BdfOnlyProblem for $problem<'_> {
+            const NAME: &'static str = $name;
+            const ACCELERATION_AT: usize = $a;
+            const MULTIPLIERS_AT: usize = $l;
+            fn initial_values(&self, s: &$crate::analysis::Frame) -> (Vec<f64>, Vec<f64>) {
+                $problem::initial_values(self, s)
+            }
+            fn watch(&self) -> &$crate::formulation::RedundancyWatch {
+                &self.watch
+            }
+        }
+    };
+}
+pub(crate) use stabilized_formulation;
+
 /// The segment of a [`BdfOnlyProblem`].
 pub(crate) struct BdfOnlySegment<P>(pub P);
 

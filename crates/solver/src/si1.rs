@@ -42,8 +42,8 @@
 
 use crate::analysis::Frame;
 use crate::formulation::{
-    check_finite, coordinate_name, equation_name, rows_from_values, AsmSink, BdfOnlyProblem,
-    BdfOnlySegment, RedundancyWatch, ScaledSink, Segment, Stabilized, CONSTRAINT_TOL,
+    check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
+    AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Grad, Hess, NL};
@@ -350,28 +350,7 @@ impl DaeProblem for Si1Problem<'_> {
     }
 }
 
-/// The SI1 formulation.
-pub static SI1: Stabilized = Stabilized {
-    name: "SI1",
-    segment,
-};
-
-fn segment<'a>(sys: &'a System, s: &Frame, constraint_tol: f64) -> Box<dyn Segment<'a> + 'a> {
-    let mut problem = Si1Problem::new(sys);
-    problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
-    problem.constraint_tol = constraint_tol;
-    Box::new(BdfOnlySegment(problem))
-}
-
-impl BdfOnlyProblem for Si1Problem<'_> {
-    const NAME: &'static str = "SI1";
-    // y′ = (u, u′, a, λ, μ, ρ): a = α′ (not u′), λ = ν′.
-    const ACCELERATION_AT: usize = 2;
-    const MULTIPLIERS_AT: usize = 3;
-    fn initial_values(&self, s: &Frame) -> (Vec<f64>, Vec<f64>) {
-        Si1Problem::initial_values(self, s)
-    }
-    fn watch(&self) -> &RedundancyWatch {
-        &self.watch
-    }
+stabilized_formulation! {
+    /// The SI1 formulation (y′ = (u, u′, a, λ, μ, ρ): a = α′ (not u′), λ = ν′.)
+    SI1 = "SI1", Si1Problem, acceleration at 2, multipliers at 3
 }

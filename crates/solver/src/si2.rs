@@ -35,8 +35,8 @@
 
 use crate::analysis::Frame;
 use crate::formulation::{
-    check_finite, coordinate_name, equation_name, rows_from_values, AsmSink, BdfOnlyProblem,
-    BdfOnlySegment, RedundancyWatch, ScaledSink, Segment, Stabilized, CONSTRAINT_TOL,
+    check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
+    AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
@@ -292,28 +292,7 @@ pub fn non_smooth_motion(sys: &System, t: f64) -> Option<String> {
     None
 }
 
-/// The SI2 formulation.
-pub static SI2: Stabilized = Stabilized {
-    name: "SI2",
-    segment,
-};
-
-fn segment<'a>(sys: &'a System, s: &Frame, constraint_tol: f64) -> Box<dyn Segment<'a> + 'a> {
-    let mut problem = Si2Problem::new(sys);
-    problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
-    problem.constraint_tol = constraint_tol;
-    Box::new(BdfOnlySegment(problem))
-}
-
-impl BdfOnlyProblem for Si2Problem<'_> {
-    const NAME: &'static str = "SI2";
-    // y′ = (u, a, λ, μ): a = u′, λ = ν′.
-    const ACCELERATION_AT: usize = 1;
-    const MULTIPLIERS_AT: usize = 2;
-    fn initial_values(&self, s: &Frame) -> (Vec<f64>, Vec<f64>) {
-        Si2Problem::initial_values(self, s)
-    }
-    fn watch(&self) -> &RedundancyWatch {
-        &self.watch
-    }
+stabilized_formulation! {
+    /// The SI2 formulation (y′ = (u, a, λ, μ): a = u′, λ = ν′.)
+    SI2 = "SI2", Si2Problem, acceleration at 1, multipliers at 2
 }

@@ -5,12 +5,12 @@
 //! velocity accuracy of HASTIFF/SI1 against GSTIFF/SI2 and GSTIFF/I3.
 
 mod common;
-use common::{condition, damped_slider_crank, dense_jacobian, jacobian_vs_differences, Lcg};
+use common::{
+    assert_jacobian_matches_differences, condition, damped_slider_crank, dense_jacobian, Lcg,
+};
 
-use mbsolve_integrate::DaeProblem;
 use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
 use mbsolve_solver::si1::Si1Problem;
-use mbsolve_solver::si2::Si2Problem;
 use mbsolve_solver::{models, Frame, Simulation};
 
 fn settings(kind: IntegratorKind, formulation: Formulation, error: f64) -> IntegratorSettings {
@@ -55,26 +55,17 @@ fn si1_jacobian_matches_finite_differences() {
     }
     let (t, c) = (0.3, 37.0);
     let mut p = Si1Problem::new(&sim.sys);
-    let worst = jacobian_vs_differences(&mut p, t, &y, &yp, c);
-    println!(
-        "SI1 Jacobian ({size}×{size}, {inactive} pinned equations) vs central differences: worst relative error {:.2e} at ({}: {}, {}: {})",
-        worst.0,
-        worst.1,
-        p.describe_equation(worst.1),
-        worst.2,
-        p.describe_variable(worst.2)
-    );
     assert!(inactive > 0, "the check should cover pinned rows");
-    assert!(worst.0 < 1e-6, "Jacobian entry off by {:.2e}", worst.0);
+    assert_jacobian_matches_differences("SI1", &mut p, (t, c), &y, &yp, 1e-6);
 }
 
 /// 2-norm condition numbers of the iteration matrix at order 1 (c = 1/h)
 /// for h = 1e-2 … 1e-7 at the consistent initial state, measured as the
 /// SI2 test does (tests/si2.rs): the SI1 matrix the LU factors stays within
 /// a factor 1.5 of its value at h = 1e-2 (seeds: SI1's Jacobian "cannot
-/// become ill-conditioned even at small step sizes"). Printed beside SI2's.
-/// Measured: pendulum 36.0 at every h (SI2 23.2), four-bar 182 → 181
-/// (SI2 116 → 107).
+/// become ill-conditioned even at small step sizes"). Measured: pendulum
+/// 36.0 at every h (SI2 23.2, tests/si2.rs), four-bar 182 → 181 (SI2
+/// 116 → 107).
 #[test]
 fn si1_iteration_matrix_stays_conditioned_as_h_shrinks() {
     for (name, model) in [
@@ -83,22 +74,16 @@ fn si1_iteration_matrix_stays_conditioned_as_h_shrinks() {
     ] {
         let mut sim = Simulation::new(&model).unwrap();
         sim.initial_conditions().unwrap();
-        let m = sim.sys.neq();
-        let s = &sim.state;
-        let zeros = vec![0.0; m];
-        let y2: Vec<f64> = [&s.q[..], &s.u, &zeros, &zeros].concat();
-        let yp2: Vec<f64> = [&s.u[..], &s.a, &s.lambda, &zeros].concat();
         let mut si1 = Si1Problem::new(&sim.sys);
-        let (y1, yp1) = si1.initial_values(s);
-        let mut si2 = Si2Problem::new(&sim.sys);
-        let mut k1s = Vec::new();
-        for h in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7] {
-            let c = 1.0 / h;
-            let k1 = condition(&dense_jacobian(&mut si1, s.t, &y1, &yp1, c));
-            let k2 = condition(&dense_jacobian(&mut si2, s.t, &y2, &yp2, c));
-            println!("{name}: h = {h:.0e}: cond SI1 {k1:.3e}, SI2 {k2:.3e}");
-            k1s.push(k1);
-        }
+        let (y, yp) = si1.initial_values(&sim.state);
+        let k1s: Vec<f64> = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
+            .iter()
+            .map(|&h| {
+                let k = condition(&dense_jacobian(&mut si1, sim.state.t, &y, &yp, 1.0 / h));
+                println!("{name}: h = {h:.0e}: cond SI1 {k:.3e}");
+                k
+            })
+            .collect();
         let spread = k1s.iter().fold(0.0f64, |a, &b| a.max(b))
             / k1s.iter().fold(f64::INFINITY, |a, &b| a.min(b));
         println!(

@@ -171,14 +171,16 @@ impl Lcg {
 /// The problem's whole iteration matrix at (t, y, y′, c) against central
 /// differences of its residual along (e_j, c·e_j) — exactly ∂G/∂y_j +
 /// c ∂G/∂y′_j. The Jacobian is evaluated first (a problem may take its row
-/// scale from it). Returns the worst relative error and its (row, column).
-pub fn jacobian_vs_differences(
+/// scale from it). Prints the worst relative error with the equation and
+/// unknown where it occurs, and asserts it is below `tol`.
+pub fn assert_jacobian_matches_differences(
+    label: &str,
     p: &mut dyn mbsolve_integrate::DaeProblem,
-    t: f64,
+    (t, c): (f64, f64),
     y: &[f64],
     yp: &[f64],
-    c: f64,
-) -> (f64, usize, usize) {
+    tol: f64,
+) {
     let jac = dense_jacobian(p, t, y, yp, c);
     let size = y.len();
     let (mut gp, mut gm) = (vec![0.0; size], vec![0.0; size]);
@@ -200,7 +202,19 @@ pub fn jacobian_vs_differences(
             }
         }
     }
-    worst
+    println!(
+        "{label} Jacobian ({size}×{size}) vs central differences: worst relative error {:.2e} at ({}: {}, {}: {})",
+        worst.0,
+        worst.1,
+        p.describe_equation(worst.1),
+        worst.2,
+        p.describe_variable(worst.2)
+    );
+    assert!(
+        worst.0 < tol,
+        "{label}: Jacobian entry off by {:.2e}",
+        worst.0
+    );
 }
 
 /// The driven slider-crank (a MOTION; three redundant equations pinned)
