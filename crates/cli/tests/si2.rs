@@ -110,8 +110,11 @@ fn si2_names_a_non_smooth_motion() {
     );
 }
 
+/// An output CSV: its header and its rows as numbers.
+type Table = (Vec<String>, Vec<Vec<f64>>);
+
 /// The CSV's rows as numbers and its header.
-fn table(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+fn table(path: &Path) -> Table {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header = lines.next().unwrap().split(',').map(String::from).collect();
@@ -127,7 +130,7 @@ fn table(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
 fn hastiff_runs(
     example: &str,
     edit: impl Fn(&str, &str) -> String,
-) -> Vec<(&'static str, String, (Vec<String>, Vec<Vec<f64>>))> {
+) -> Vec<(&'static str, String, Table)> {
     let adm = examples().join(format!("{example}.adm"));
     let bundled = std::fs::read_to_string(examples().join(format!("{example}.acf"))).unwrap();
     let mut out = Vec::new();
