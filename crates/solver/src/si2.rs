@@ -43,11 +43,13 @@ use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
-use mbsolve_mech::System;
-use mbsolve_model::CorrectorKind;
+use mbsolve_mech::{MechData, System};
+use mbsolve_model::{CorrectorKind, Model};
 
 pub struct Si2Problem<'a> {
     pub sys: &'a System,
+    /// This problem's mechanics data (active set, evaluation cache).
+    pub data: MechData,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
     /// s = 1/c of the last Jacobian: the q and u rows are multiplied by it
@@ -60,13 +62,14 @@ pub struct Si2Problem<'a> {
 }
 
 impl<'a> Si2Problem<'a> {
-    pub fn new(sys: &'a System) -> Self {
+    pub fn new(sys: &'a System, data: MechData) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, 2 * m));
         Si2Problem {
             sys,
+            data,
             classes,
             phi: vec![0.0; m],
             row_scale: 1.0,
@@ -127,10 +130,12 @@ impl DaeProblem for Si2Problem<'_> {
         for i in 0..n {
             r1[i] = qp[i] - u[i];
         }
-        self.sys.applied_residual(q, u, up, t, r2);
+        let data = &mut self.data;
+        self.sys.applied_residual(data, q, u, up, t, r2);
         // One evaluation of each constraint for Φ, Φ_qᵀμ, Φ_qᵀλ and the
         // velocity rows Φ_q u + Φ_t (η_k for deactivated equations).
         self.sys.constraint_terms(
+            data,
             q,
             t,
             &mut self.phi,
@@ -138,7 +143,7 @@ impl DaeProblem for Si2Problem<'_> {
             Some((u, &mut *r4)),
         );
         for k in 0..m {
-            if !self.sys.active[k] {
+            if !data.active[k] {
                 r4[k] = eta[k];
             }
         }
@@ -146,7 +151,7 @@ impl DaeProblem for Si2Problem<'_> {
         for v in r1.iter_mut().chain(r2.iter_mut()) {
             *v *= s;
         }
-        rows_from_values(self.sys, &self.phi, nu, 1.0, r3);
+        rows_from_values(&data.active, &self.phi, nu, 1.0, r3);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -173,6 +178,7 @@ impl DaeProblem for Si2Problem<'_> {
         }
         // u rows: s·R(q, u, u', λ).
         self.sys.body_jacobian(
+            &mut self.data,
             q,
             u,
             up,
@@ -188,7 +194,7 @@ impl DaeProblem for Si2Problem<'_> {
         for k in 0..m {
             let eq = &self.sys.equations[k];
             let bodies = eq.bodies();
-            let on = self.sys.active[k];
+            let on = self.data.active[k];
             let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
             let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
@@ -253,10 +259,10 @@ impl DaeProblem for Si2Problem<'_> {
 /// Φ_q u + Φ_t = 0 that no step size can make small. After an SI2 failure
 /// at t (the last accepted time) this names the MOTION whose velocity jumps
 /// just after t, located by bisection; None if no motion has a jump there.
-pub fn non_smooth_motion(sys: &System, t: f64) -> Option<String> {
+pub fn non_smooth_motion(model: &Model, t: f64) -> Option<String> {
     let scale = t.abs().max(1.0);
     let left = t - 1e-9 * scale;
-    for motion in &sys.model.motions {
+    for motion in &model.motions {
         let f = &motion.function;
         let v0 = f.eval(left)[1];
         for w in [1e-8, 1e-6, 1e-4, 1e-2] {
@@ -320,16 +326,17 @@ impl DaeFormulation for Si2 {
     fn segment<'a>(
         &self,
         sys: &'a System,
+        data: &MechData,
         s: &Frame,
         constraint_tol: f64,
     ) -> Box<dyn Segment<'a> + 'a> {
-        let mut problem = Si2Problem::new(sys);
-        problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
+        let mut problem = Si2Problem::new(sys, data.clone());
+        problem.watch = RedundancyWatch::new(sys, data, &s.q, s.t);
         problem.constraint_tol = constraint_tol;
         Box::new(Si2Segment(problem))
     }
-    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
-        non_smooth_motion(sys, t)
+    fn failure_hint(&self, _sys: &System, model: &Model, t: f64) -> Option<String> {
+        non_smooth_motion(model, t)
     }
 }
 

@@ -97,9 +97,12 @@ fn step_loop_allocations(model: &Model, settings: &IntegratorSettings) -> (usize
         .expect("consistent initial conditions");
     let state = sim.state.clone();
     let plan = settings::validate(settings, 0.01).expect("valid settings");
-    let mut segment =
-        plan.formulation()
-            .segment(&sim.sys, &state, constraint_tolerance(plan.error()));
+    let mut segment = plan.formulation().segment(
+        &sim.sys,
+        &sim.data,
+        &state,
+        constraint_tolerance(plan.error()),
+    );
     let mut integrator = segment
         .integrator(&plan, &state)
         .expect("an integrator for the plan");
