@@ -151,6 +151,43 @@ pub struct Equation {
 }
 
 impl Equation {
+    /// Whether row (and column) `l` (0..14) of ∇²Φ is emitted: not for a
+    /// position r (l mod 7 < 3) when Φ does not read the positions (there
+    /// ∇²Φ and Φ_qt have exact-zero r rows and columns). The λ-weighted
+    /// Hessians emit only these entries: a smaller fixed pattern (64
+    /// instead of 196 entries for a two-body orientation equation), less
+    /// assembly and less LU work. Equations affine in r (`Linear`) have
+    /// zero r rows as well but keep them: dropping those too (and ∇Φ's zero
+    /// r entries) changes the LU's ordering enough to flip the marginal
+    /// ERROR = 1e-11 start-up runs of tests/robustness.rs and
+    /// tests/models.rs, which sit at the corrector's round-off floor.
+    #[inline]
+    pub fn hess_row(&self, l: usize) -> bool {
+        l % 7 >= 3 || self.position_dependence() != PositionDependence::None
+    }
+
+    /// How Φ depends on the bodies' positions r (structure, from the
+    /// primitive's formula).
+    pub fn position_dependence(&self) -> PositionDependence {
+        match &self.prim {
+            // Products of axes and pᵀp: no r.
+            Primitive::Normalize { .. }
+            | Primitive::Dot1 { .. }
+            | Primitive::AngleMotion { .. }
+            | Primitive::SineMotion { .. }
+            | Primitive::RotationMotion { .. } => PositionDependence::None,
+            // (r_I + A_I s_I − r_J − A_J s_J)·e: r with constant
+            // coefficients.
+            Primitive::PointDiff { .. } => PositionDependence::Linear,
+            // a_J(p_J)·(x_I − x_J), GCON functions of distances: r couples
+            // with p or with itself.
+            Primitive::Dot2 { .. }
+            | Primitive::TranslationMotion { .. }
+            | Primitive::RackPin { .. }
+            | Primitive::General { .. } => PositionDependence::Full,
+        }
+    }
+
     /// Bodies of slot 0 and slot 1.
     pub fn bodies(&self) -> [Option<usize>; 2] {
         match &self.prim {
@@ -166,6 +203,18 @@ impl Equation {
             | Primitive::RotationMotion { i, j, .. } => [i.body, j.body],
         }
     }
+}
+
+/// How a constraint equation depends on body positions r.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionDependence {
+    /// Φ does not read r: ∇²Φ has no r rows or columns (and ∇_rΦ = 0).
+    None,
+    /// Φ is affine in r with constant coefficients: ∇²Φ has no r rows or
+    /// columns.
+    Linear,
+    /// r enters non-linearly or multiplied by orientations.
+    Full,
 }
 
 /// The immutable mechanics model: built once, shared read-only (it is
@@ -1013,12 +1062,12 @@ impl System {
                 .enumerate()
                 .for_each(|(k, h)| *h = self.weighted_hess(active, k, q, t, lam));
             for (k, h) in hess.iter().enumerate() {
-                scatter_hess(&self.equations[k].bodies(), h, sink, row0, col_q);
+                self.equations[k].scatter_hess(h, sink, row0, col_q);
             }
         } else {
             for k in 0..self.neq() {
                 let h = self.weighted_hess(&data.active, k, q, t, lam);
-                scatter_hess(&self.equations[k].bodies(), &h, sink, row0, col_q);
+                self.equations[k].scatter_hess(&h, sink, row0, col_q);
             }
         }
     }
@@ -1128,6 +1177,31 @@ fn marker_motion(
             c: product(0, 0, 1.0),
             f,
         },
+    }
+}
+
+impl Equation {
+    /// Scatter this equation's local 14×14 Hessian block into global
+    /// (row0 + gi, col + gj), structurally non-zero entries only
+    /// ([`Equation::hess_entry`]).
+    pub fn scatter_hess(&self, h: &Hess, sink: &mut dyn Sink, row0: usize, col: usize) {
+        let bodies = self.bodies();
+        for r in 0..NL {
+            if !self.hess_row(r) {
+                continue;
+            }
+            let Some(gr) = global_index(&bodies, r) else {
+                continue;
+            };
+            for c in 0..NL {
+                if !self.hess_row(c) {
+                    continue;
+                }
+                if let Some(gc) = global_index(&bodies, c) {
+                    sink.add(row0 + gr, col + gc, h[(r, c)]);
+                }
+            }
+        }
     }
 }
 

@@ -42,7 +42,7 @@ use crate::formulation::{
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
-use mbsolve_mech::system::{gather, global_index, scatter_hess};
+use mbsolve_mech::system::{gather, global_index};
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::{CorrectorKind, Model};
 
@@ -198,14 +198,18 @@ impl DaeProblem for Si2Problem<'_> {
             let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
             let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
+            // (∇²Φ u + Φ_qt) has structurally zero r entries where ∇²Φ
+            // has no r rows: not emitted (see `Equation::hess_row`).
             for l in 0..NL {
                 let Some(gi) = global_index(&bodies, l) else {
                     continue;
                 };
+                if eq.hess_row(l) {
+                    a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
+                }
                 let g = v.as_ref().map_or(0.0, |v| v.s.grad[l]);
                 a.add(2 * n + k, gi, g);
                 a.add(n + gi, col_nu + k, sc * g);
-                a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
                 a.add(row_vel + k, n + gi, g);
                 a.add(gi, col_eta + k, sc * g);
             }
@@ -217,7 +221,7 @@ impl DaeProblem for Si2Problem<'_> {
                 Some(v) if mu[k] != 0.0 => v.s.hess * (s * mu[k]),
                 _ => Hess::zeros(),
             };
-            scatter_hess(&bodies, &h, &mut AsmSink(a), 0, 0);
+            eq.scatter_hess(&h, &mut AsmSink(a), 0, 0);
         }
         Ok(())
     }
