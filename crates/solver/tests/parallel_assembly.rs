@@ -91,7 +91,7 @@ fn evaluate(
 fn parallel_residual_and_jacobian_are_bit_identical_to_serial() {
     let mut sim = Simulation::new(&models::chain(BODIES)).unwrap();
     sim.initial_conditions().unwrap();
-    assert!(BODIES >= PARALLEL_MIN_BODIES);
+    const { assert!(BODIES >= PARALLEL_MIN_BODIES) };
     assert!(
         sim.data.parallel,
         "a {BODIES}-body model defaults to parallel"
