@@ -319,10 +319,11 @@ fn every_element_jacobian_matches_finite_differences() {
         }
         j
     };
+    let mut data = sys.new_data();
     // ∂R/∂q.
     let mut jq = Dense(DMatrix::zeros(n, 2 * n));
     sys.body_jacobian(
-        &mut sys.new_data(),
+        &mut data,
         &q,
         &u,
         &a,
@@ -339,49 +340,18 @@ fn every_element_jacobian_matches_finite_differences() {
     // ∂R/∂u (cu = 1, ca = 0) and ∂R/∂a (cu = 0, ca = 1).
     let mut ju = Dense(DMatrix::zeros(n, n));
     sys.body_jacobian(
-        &mut sys.new_data(),
-        &q,
-        &u,
-        &a,
-        &lam,
-        t,
-        &mut ju,
-        0,
-        None,
-        0,
-        1.0,
-        0.0,
+        &mut data, &q, &u, &a, &lam, t, &mut ju, 0, None, 0, 1.0, 0.0,
     );
     assert_close("dR/du", &ju.0, &fd(1));
     let mut ja = Dense(DMatrix::zeros(n, n));
     sys.body_jacobian(
-        &mut sys.new_data(),
-        &q,
-        &u,
-        &a,
-        &lam,
-        t,
-        &mut ja,
-        0,
-        None,
-        0,
-        0.0,
-        1.0,
+        &mut data, &q, &u, &a, &lam, t, &mut ja, 0, None, 0, 0.0, 1.0,
     );
     assert_close("dR/da", &ja.0, &fd(2));
 
     // Φ_q, and its transpose emitted alongside.
     let mut jp = Dense(DMatrix::zeros(m + n, n + m));
-    sys.constraint_jacobian(
-        &mut sys.new_data(),
-        &q,
-        t,
-        &mut jp,
-        0,
-        0,
-        Some((m, n)),
-        None,
-    );
+    sys.constraint_jacobian(&mut data, &q, t, &mut jp, 0, 0, Some((m, n)), None);
     let mut fdp = DMatrix::zeros(m, n);
     let (mut pp, mut pm) = (vec![0.0; m], vec![0.0; m]);
     for c in 0..n {
@@ -399,9 +369,9 @@ fn every_element_jacobian_matches_finite_differences() {
 
     // Φ_t: −velocity_rhs against d/dt Φ.
     let mut vr = vec![0.0; m];
-    sys.velocity_rhs(&mut sys.new_data(), &q, t, &mut vr);
-    sys.constraints(&mut sys.new_data(), &q, t + h, &mut pp);
-    sys.constraints(&mut sys.new_data(), &q, t - h, &mut pm);
+    sys.velocity_rhs(&mut data, &q, t, &mut vr);
+    sys.constraints(&mut data, &q, t + h, &mut pp);
+    sys.constraints(&mut data, &q, t - h, &mut pm);
     for k in 0..m {
         let phit = (pp[k] - pm[k]) / (2.0 * h);
         assert!(
@@ -412,7 +382,7 @@ fn every_element_jacobian_matches_finite_differences() {
     // γ: along the path q(s) = q + s u + s²/2 a, t(s) = t + s, the second
     // derivative of Φ is Φ_q a − γ.
     let mut gamma = vec![0.0; m];
-    sys.acceleration_rhs(&sys.new_data(), &q, &u, t, &mut gamma);
+    sys.acceleration_rhs(&data, &q, &u, t, &mut gamma);
     let path = |s: f64| -> Vec<f64> {
         let qs: Vec<f64> = (0..n)
             .map(|k| q[k] + s * u[k] + 0.5 * s * s * a[k])
