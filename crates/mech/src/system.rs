@@ -238,8 +238,10 @@ pub struct System {
 pub type MechModel = System;
 
 /// Models with at least this many moving bodies evaluate their elements in
-/// parallel (rayon): below it the per-element work is too small to pay for
-/// the fork-join (chain_bench: see the README's mech tour).
+/// parallel (rayon) by default (issue 13's threshold): below it the
+/// per-element work is small against the fork-join, and the step cost is
+/// dominated by the serial sparse LU anyway (`chain_bench --serial` /
+/// `--parallel` compare the two paths).
 pub const PARALLEL_MIN_BODIES: usize = 200;
 
 /// Per-run mechanics data: the active constraint set, the parallel switch,
