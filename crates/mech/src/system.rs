@@ -907,6 +907,30 @@ impl System {
         cu: f64,
         ca: f64,
     ) {
+        self.applied_jacobian(data, q, u, a, t, sink, row0, col_q, col_u, cu, ca);
+        if let Some(cq) = col_q {
+            self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);
+        }
+    }
+
+    /// [`System::body_jacobian`] without ∂(Φ_qᵀλ)/∂q: bodies and forces
+    /// only, for a formulation that emits the λ-weighted Hessians itself
+    /// from Hessians it evaluates anyway (SI2).
+    #[allow(clippy::too_many_arguments)]
+    pub fn applied_jacobian(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: Option<usize>,
+        col_u: usize,
+        cu: f64,
+        ca: f64,
+    ) {
         let with_q = col_q.is_some();
         if data.parallel {
             let blocks = &mut data.blocks;
@@ -927,9 +951,6 @@ impl System {
         }
         for f in &self.forces {
             f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
-        }
-        if let Some(cq) = col_q {
-            self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);
         }
     }
 

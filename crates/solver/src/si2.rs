@@ -176,13 +176,13 @@ impl DaeProblem for Si2Problem<'_> {
             a.add(i, i, sc);
             a.add(i, n + i, -s);
         }
-        // u rows: s·R(q, u, u', λ).
-        self.sys.body_jacobian(
+        // u rows: s·R(q, u, u', λ); its s·λ_k ∇²Φ_k are emitted below
+        // from the one Hessian each equation's rows need.
+        self.sys.applied_jacobian(
             &mut self.data,
             q,
             u,
             up,
-            lam,
             t,
             &mut ScaledSink { asm: a, scale: s },
             n,
@@ -222,6 +222,13 @@ impl DaeProblem for Si2Problem<'_> {
                 _ => Hess::zeros(),
             };
             eq.scatter_hess(&h, &mut AsmSink(a), 0, 0);
+            // s·λ_k ∇²Φ_k in the u rows (∂(Φ_qᵀλ)/∂q of R; zeros when
+            // λ_k = 0), as `System::body_jacobian` would add it.
+            let h = match &v {
+                Some(v) if lam[k] != 0.0 => v.s.hess * lam[k],
+                _ => Hess::zeros(),
+            };
+            eq.scatter_hess(&h, &mut ScaledSink { asm: a, scale: s }, n, 0);
         }
         Ok(())
     }
