@@ -888,9 +888,11 @@ impl System {
 
     /// Entries of ∂R/∂q (columns at `col_q`), cu·∂R/∂u + ca·∂R/∂a (columns at
     /// `col_u`), rows at `row0`. Pass cu = 0 and ca = 1 for the mass matrix.
-    /// With `data.parallel`, bodies and equations compute their blocks in
-    /// parallel into slots of `data`; emission is serial and in the same
-    /// order either way.
+    /// ∂(Φ_qᵀλ)/∂q is included for `lam = Some(λ)`; with None the caller
+    /// emits the λ-weighted Hessians itself (SI2, from Hessians it needs
+    /// anyway). With `data.parallel`, bodies and equations compute their
+    /// blocks in parallel into slots of `data`; emission is serial and in
+    /// the same order either way.
     #[allow(clippy::too_many_arguments)]
     pub fn body_jacobian(
         &self,
@@ -898,31 +900,7 @@ impl System {
         q: &[f64],
         u: &[f64],
         a: &[f64],
-        lam: &[f64],
-        t: f64,
-        sink: &mut dyn Sink,
-        row0: usize,
-        col_q: Option<usize>,
-        col_u: usize,
-        cu: f64,
-        ca: f64,
-    ) {
-        self.applied_jacobian(data, q, u, a, t, sink, row0, col_q, col_u, cu, ca);
-        if let Some(cq) = col_q {
-            self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);
-        }
-    }
-
-    /// [`System::body_jacobian`] without ∂(Φ_qᵀλ)/∂q: bodies and forces
-    /// only, for a formulation that emits the λ-weighted Hessians itself
-    /// from Hessians it evaluates anyway (SI2).
-    #[allow(clippy::too_many_arguments)]
-    pub fn applied_jacobian(
-        &self,
-        data: &mut MechData,
-        q: &[f64],
-        u: &[f64],
-        a: &[f64],
+        lam: Option<&[f64]>,
         t: f64,
         sink: &mut dyn Sink,
         row0: usize,
@@ -951,6 +929,9 @@ impl System {
         }
         for f in &self.forces {
             f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+        }
+        if let (Some(cq), Some(lam)) = (col_q, lam) {
+            self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);
         }
     }
 

@@ -477,7 +477,7 @@ impl DaeProblem for I3Problem<'_> {
         let mut s = AsmSink(a);
         let data = &mut self.data;
         self.sys
-            .body_jacobian(data, q, u, up, lam, t, &mut s, n, Some(0), n, 1.0, c);
+            .body_jacobian(data, q, u, up, Some(lam), t, &mut s, n, Some(0), n, 1.0, c);
         self.sys
             .constraint_jacobian(data, q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
         Ok(())

@@ -40,7 +40,7 @@ impl Kkt {
         r1: &[f64],
         r2: &[f64],
     ) -> Result<(Vec<f64>, Vec<f64>), usize> {
-        let (n, m) = (sys.nq(), sys.neq());
+        let n = sys.nq();
         loop {
             self.asm.begin();
             let mut s = AsmSink(&mut self.asm);
@@ -52,10 +52,7 @@ impl Kkt {
                 }
                 Block::Mass { u } => {
                     let zero_a = vec![0.0; n];
-                    let zero_l = vec![0.0; m];
-                    sys.body_jacobian(
-                        data, q, u, &zero_a, &zero_l, t, &mut s, 0, None, 0, 0.0, 1.0,
-                    );
+                    sys.body_jacobian(data, q, u, &zero_a, None, t, &mut s, 0, None, 0, 0.0, 1.0);
                 }
             }
             sys.constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));

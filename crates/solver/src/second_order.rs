@@ -88,7 +88,7 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
             q,
             u,
             a,
-            lam,
+            Some(lam),
             t,
             &mut s,
             0,

@@ -178,11 +178,12 @@ impl DaeProblem for Si2Problem<'_> {
         }
         // u rows: s·R(q, u, u', λ); its s·λ_k ∇²Φ_k are emitted below
         // from the one Hessian each equation's rows need.
-        self.sys.applied_jacobian(
+        self.sys.body_jacobian(
             &mut self.data,
             q,
             u,
             up,
+            None,
             t,
             &mut ScaledSink { asm: a, scale: s },
             n,

@@ -316,7 +316,7 @@ impl ForceBalance {
             let mut s = AsmSink(&mut self.asm);
             let z = &self.zeros;
             let data = &mut self.data;
-            sys.body_jacobian(data, q, z, z, lam, t, &mut s, 0, Some(0), 0, 0.0, ca);
+            sys.body_jacobian(data, q, z, z, Some(lam), t, &mut s, 0, Some(0), 0, 0.0, ca);
             sys.constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
             if self.asm.finish() {
                 break;

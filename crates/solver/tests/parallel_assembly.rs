@@ -70,7 +70,20 @@ fn evaluate(
     let mut body = vec![0.0; n];
     sys.body_residual(data, q, u, a, lam, t, &mut body);
     let mut jac = Entries::default();
-    sys.body_jacobian(data, q, u, a, lam, t, &mut jac, 0, Some(0), n, 0.7, 1.3);
+    sys.body_jacobian(
+        data,
+        q,
+        u,
+        a,
+        Some(lam),
+        t,
+        &mut jac,
+        0,
+        Some(0),
+        n,
+        0.7,
+        1.3,
+    );
     sys.constraint_jacobian(data, q, t, &mut jac, n, 0, Some((0, n)), Some(n));
     let jac: Vec<u64> = jac
         .0

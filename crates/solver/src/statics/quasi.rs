@@ -120,7 +120,7 @@ impl DaeProblem for QuasiStaticProblem<'_> {
             q,
             z,
             z,
-            lam,
+            Some(lam),
             t,
             &mut s,
             n,
