@@ -303,6 +303,7 @@ impl<'a> Builder<'a> {
             }
             (false, _) => 0,
         };
+        self.reject_user_subroutine(st, name, &label)?;
         match name {
             "UNITS" => self.units(st, label),
             "ACCGRAV" => self.accgrav(st, label),
@@ -364,6 +365,61 @@ impl<'a> Builder<'a> {
                 &label,
                 format!("statement {other} is not supported yet"),
             )),
+        }
+    }
+
+    /// `FUNCTION = USER(…)` or `ROUTINE = lib::name` on any statement:
+    /// Adams calls a compiled user subroutine that mbsolve cannot load, so
+    /// the element is rejected naming the subroutine (issue 16 item 5),
+    /// before any "statement … not supported yet", so that a deck's report
+    /// says what really blocks it.
+    fn reject_user_subroutine(
+        &self,
+        st: &Statement,
+        name: &str,
+        label: &str,
+    ) -> Result<(), AdmError> {
+        let routine = st
+            .args
+            .iter()
+            .find(|a| a.key.len() >= 3 && "ROUTINE".starts_with(a.key.as_str()));
+        let user = st.args.iter().find_map(|a| match &a.value {
+            crate::syntax::Value::Expr(e) if is_user_call(&e.text) => Some((a, e)),
+            _ => None,
+        });
+        let routine_name = routine.map(|a| match &a.value {
+            crate::syntax::Value::List(items) => items
+                .iter()
+                .map(|i| i.text.trim())
+                .collect::<Vec<_>>()
+                .join(","),
+            crate::syntax::Value::Text(i) => i.text.trim().to_string(),
+            _ => String::new(),
+        });
+        let subroutine = match routine_name.filter(|r| !r.is_empty()) {
+            Some(r) => r,
+            None => match default_subroutine(name) {
+                Some(s) => s.to_string(),
+                None => format!("the {name} user subroutine"),
+            },
+        };
+        let cannot = "mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression";
+        match (user, routine) {
+            (Some((a, e)), _) => Err(self.err(
+                a.pos,
+                label,
+                format!(
+                    "{} = {} calls the user subroutine {subroutine}; {cannot}",
+                    a.key,
+                    user_call_head(&e.text)
+                ),
+            )),
+            (None, Some(r)) => Err(self.err(
+                r.pos,
+                label,
+                format!("ROUTINE = {subroutine} names a user subroutine; {cannot}"),
+            )),
+            (None, None) => Ok(()),
         }
     }
 
@@ -1111,6 +1167,54 @@ impl<'a> Builder<'a> {
         self.check_element_calls()?;
         Ok((self.model, self.skipped))
     }
+}
+
+/// Whether an expression is a user-subroutine call `USER(…)` (any case,
+/// blanks allowed before the parenthesis).
+fn is_user_call(text: &str) -> bool {
+    let t = text.trim_start();
+    t.len() >= 4
+        && t.is_char_boundary(4)
+        && t[..4].eq_ignore_ascii_case("USER")
+        && t[4..].trim_start().starts_with('(')
+}
+
+/// `USER(7, 8, …)` shortened for a message: the first values only.
+fn user_call_head(text: &str) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = flat.chars().take(40).collect();
+    if flat.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// The subroutine Adams calls for `FUNCTION = USER(…)` without ROUTINE=
+/// (Adams Solver subroutine reference: SFOSUB for SFORCE, VARSUB for
+/// VARIABLE, …).
+fn default_subroutine(statement: &str) -> Option<&'static str> {
+    Some(match statement {
+        "SFORCE" => "SFOSUB",
+        "VARIABLE" => "VARSUB",
+        "MOTION" => "MOTSUB",
+        "GFORCE" => "GFOSUB",
+        "VFORCE" => "VFOSUB",
+        "VTORQUE" => "VTOSUB",
+        "REQUEST" => "REQSUB",
+        "DIFF" => "DIFSUB",
+        "GCON" => "GCNSUB",
+        "SENSOR" => "SENSUB",
+        "FIELD" => "FIESUB",
+        "COUPLER" => "COUSUB",
+        "CURVE" => "CURSUB",
+        "SURFACE" => "SURSUB",
+        "CONTACT" => "CNFSUB",
+        "FRICTION" => "FRICSUB",
+        "UCON" => "UCOSUB",
+        "SPLINE" => "SPLINE_READ",
+        "GSE" => "GSE_DERIV",
+        _ => return None,
+    })
 }
 
 /// REULER or ZP/XP (ZG/XG) orientation of a frame whose origin is `origin`

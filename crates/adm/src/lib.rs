@@ -69,6 +69,35 @@ pub fn read_adm_full(text: &str, file_name: &str) -> Result<AdmRead, AdmError> {
     Ok(AdmRead { model, skipped })
 }
 
+/// Read a dataset and report every problem at once rather than the first:
+/// each statement's first error, in file order (so `check` lists every
+/// user subroutine and every unsupported element of a deck), then, when
+/// every statement was read, the first error of the cross-statement checks
+/// (references, VARIABLE cycles), which would only repeat the statement
+/// errors otherwise.
+pub fn diagnose_adm(text: &str, file_name: &str) -> Result<AdmRead, Vec<AdmError>> {
+    let syntax = syntax::parse_adm(text, file_name).map_err(|e| vec![e])?;
+    let mut b = build::Builder::new(file_name, &syntax.title);
+    let errors: Vec<AdmError> = syntax
+        .statements
+        .iter()
+        .filter_map(|st| b.statement(st).err())
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (model, skipped) = b.finish().map_err(|e| vec![e])?;
+    Ok(AdmRead { model, skipped })
+}
+
+/// [`diagnose_adm`] on a file.
+pub fn diagnose_adm_file(path: &Path) -> Result<AdmRead, Vec<AdmError>> {
+    diagnose_adm(
+        &read_text(path).map_err(|e| vec![e])?,
+        &path.display().to_string(),
+    )
+}
+
 /// Read a command file.
 pub fn read_acf(path: &Path) -> Result<AcfFile, AdmError> {
     read_acf_str(&read_text(path)?, &path.display().to_string())

@@ -5,7 +5,17 @@ use std::path::Path;
 
 pub fn check(path: &Path) -> Result<(), String> {
     crate::run::regular_file(path, "model")?;
-    let model = mbsolve_adm::read_adm(path).map_err(|e| e.to_string())?;
+    // Every problem at once (a deck with ten user subroutines names all ten).
+    let model = match mbsolve_adm::diagnose_adm_file(path) {
+        Ok(read) => read.model,
+        Err(errors) => {
+            let mut lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            if lines.len() > 1 {
+                lines.push(format!("{} problems in {}", lines.len(), path.display()));
+            }
+            return Err(lines.join("\n"));
+        }
+    };
     let mut sim = Simulation::new(&model).map_err(|e| e.to_string())?;
     let moving = model.parts.iter().filter(|p| !p.ground).count();
     println!("model '{}' ({})", model.title.trim(), path.display());
