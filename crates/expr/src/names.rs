@@ -243,7 +243,7 @@ impl MeasureKind {
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
     "PINVAL", "POUVAL", "SENVAL", "BUSH", "BEAM", "FIELD", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "ARYVAL", "DIF", "DIF1", "INCANG", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q",
+    "PTCV", "ARYVAL", "DIF", "DIF1", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q",
     "QDOT", "QDDOT", "UV", "MODE",
 ];
 
