@@ -110,6 +110,8 @@ enum Space {
     Gcon,
     Variable,
     Jprim,
+    Pinput,
+    Poutput,
 }
 
 impl Space {
@@ -124,6 +126,8 @@ impl Space {
             Space::Gcon => "GCON",
             Space::Variable => "VARIABLE",
             Space::Jprim => "JPRIM",
+            Space::Pinput => "PINPUT",
+            Space::Poutput => "POUTPUT",
         }
     }
 }
@@ -169,6 +173,7 @@ pub(crate) struct Builder<'a> {
     seen_units: bool,
     seen_accgrav: bool,
     seen_integrator: bool,
+    seen_kinematics: bool,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -234,6 +239,7 @@ impl<'a> Builder<'a> {
             seen_units: false,
             seen_accgrav: false,
             seen_integrator: false,
+            seen_kinematics: false,
         }
     }
 
@@ -282,6 +288,8 @@ impl<'a> Builder<'a> {
                 | "REQUEST"
                 | "VARIABLE"
                 | "GCON"
+                | "PINPUT"
+                | "POUTPUT"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -348,6 +356,52 @@ impl<'a> Builder<'a> {
                     statement: label,
                     location: loc(self.file, st.pos),
                     reason: "geometry only",
+                });
+                Ok(())
+            }
+            "PINPUT" | "POUTPUT" => self.plant_io(st, label, id, name == "PINPUT"),
+            "PREFERENCES" => self.preferences(st, label),
+            "KINEMATICS" => {
+                let mut a = Args::new(self.file, st, label, KINEMATICS_KEYS, &[])?;
+                if self.seen_kinematics {
+                    return Err(a.err_here("a second KINEMATICS statement"));
+                }
+                self.seen_kinematics = true;
+                let hmax = a.number("HMAX")?;
+                if let Some(h) = hmax.filter(|h| *h <= 0.0) {
+                    return Err(a.err(
+                        a.pos_of("HMAX"),
+                        format!("HMAX must be positive, found {}", mbsolve_model::readable(h)),
+                    ));
+                }
+                // ERROR, MAXIT, PATTERN, TLIMIT, ALIMIT, AERROR, APATTERN
+                // tune Adams' kinematic corrector, which mbsolve's does not
+                // share: finish() rejects them by name.
+                a.finish()?;
+                self.model.kinematics = mbsolve_model::KinematicSettings { hmax };
+                Ok(())
+            }
+            "MATERIAL" => {
+                // Material data: a PART gives MASS and IP explicitly, and the
+                // elements that read a MATERIAL (FE_PART, BEAM sections) are
+                // rejected themselves.
+                self.skipped.push(Skipped {
+                    statement: label,
+                    location: loc(self.file, st.pos),
+                    reason: "material data, read only by elements not supported yet",
+                });
+                Ok(())
+            }
+            "DEBUG" => {
+                let mut a = Args::new(self.file, st, label.clone(), DEBUG_KEYS, &[])?;
+                // Adams Solver DEBUG: what its message and tabular files
+                // print (EPRINT, DUMP, …); no effect on the solution.
+                a.ignore(DEBUG_KEYS);
+                a.finish()?;
+                self.skipped.push(Skipped {
+                    statement: label,
+                    location: loc(self.file, st.pos),
+                    reason: "Adams diagnostic printout only",
                 });
                 Ok(())
             }
@@ -421,6 +475,85 @@ impl<'a> Builder<'a> {
             )),
             (None, None) => Ok(()),
         }
+    }
+
+    /// PINPUT/id or POUTPUT/id, VARIABLES = id, …: the plant's inputs or
+    /// outputs for a controller, in order (Adams/Controls).
+    fn plant_io(
+        &mut self,
+        st: &Statement,
+        label: String,
+        id: Id,
+        input: bool,
+    ) -> Result<(), AdmError> {
+        let mut a = Args::new(self.file, st, label, &["VARIABLES"], &[])?;
+        let space = if input { Space::Pinput } else { Space::Poutput };
+        self.define(space, id, st.pos, &a.label)?;
+        let Some(list) = a.text("VARIABLES")? else {
+            return Err(a.err_here("missing VARIABLES = id, …"));
+        };
+        let pos = a.pos_of("VARIABLES");
+        let mut variables = Vec::new();
+        for t in list.split(',') {
+            match crate::args::parse_id(t) {
+                Some(v) if v > 0 => {
+                    if variables.contains(&v) {
+                        return Err(a.err(pos, format!("VARIABLES names VARIABLE/{v} twice")));
+                    }
+                    self.refer(Space::Variable, v, pos, &a.label, "VARIABLES: VARIABLE");
+                    variables.push(v);
+                }
+                _ => {
+                    return Err(a.err(
+                        pos,
+                        format!("bad VARIABLE id '{}' in VARIABLES", t.trim()),
+                    ))
+                }
+            }
+        }
+        a.finish()?;
+        let io = mbsolve_model::PlantIo { id, variables };
+        if input {
+            self.model.plant_inputs.push(io);
+        } else {
+            self.model.plant_outputs.push(io);
+        }
+        Ok(())
+    }
+
+    /// PREFERENCES: CONTACT_FACETING_TOLERANCE tunes CONTACT geometry, and
+    /// a model with a CONTACT is rejected, so it changes nothing mbsolve
+    /// runs; NTHREADS is Adams' thread count, on which no result depends.
+    /// Both are read (and range-checked) and recorded as skipped; every
+    /// other preference (solver bias, library paths, …) is rejected by name.
+    fn preferences(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {
+        let mut a = Args::new(self.file, st, label.clone(), PREFERENCES_KEYS, &[])?;
+        if let Some(t) = a.number("CONTACT_FACETING_TOLERANCE")? {
+            if t <= 0.0 {
+                return Err(a.err(
+                    a.pos_of("CONTACT_FACETING_TOLERANCE"),
+                    format!(
+                        "CONTACT_FACETING_TOLERANCE must be positive, found {}",
+                        mbsolve_model::readable(t)
+                    ),
+                ));
+            }
+        }
+        if let Some(n) = a.integer("NTHREADS")? {
+            if n < 1 {
+                return Err(a.err(
+                    a.pos_of("NTHREADS"),
+                    format!("NTHREADS must be at least 1, found {n}"),
+                ));
+            }
+        }
+        a.finish()?;
+        self.skipped.push(Skipped {
+            statement: label,
+            location: loc(self.file, st.pos),
+            reason: "contact faceting and thread count: no effect on a model without CONTACT",
+        });
+        Ok(())
     }
 
     fn define(&mut self, space: Space, id: Id, pos: Pos, label: &str) -> Result<(), AdmError> {
@@ -701,6 +834,19 @@ impl<'a> Builder<'a> {
         }
         let i = self.required_marker(&mut a, "I")?;
         let j = self.required_marker(&mut a, "J")?;
+        // IC = position, velocity; ICTRAN/ICROT = displacement, velocity:
+        // Adams holds these joint coordinates during the initial-condition
+        // analysis. The values are checked here; holding them needs the
+        // mechanics kernel (issue 16), so the joint is rejected naming them.
+        for k in ["IC", "ICTRAN", "ICROT"] {
+            if a.has(k) {
+                a.numbers_range(k, 1, 2)?;
+                return Err(a.err(
+                    a.pos_of(k),
+                    format!("{k} (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet"),
+                ));
+            }
+        }
         // an unsupported joint type (SCREW, CONVEL) is reported by finish()
         if kind.is_none() && !["SCREW", "CONVEL"].iter().any(|k| a.has(k)) {
             return Err(a.err_here(
@@ -727,7 +873,15 @@ impl<'a> Builder<'a> {
         self.define(Space::Motion, id, st.pos, &a.label)?;
         for k in ["VELOCITY", "ACCELERATION"] {
             if a.flag(k)? {
-                return Err(a.err(a.pos_of(k), format!("{k} motions are not supported yet")));
+                // ICDISP (and ICVEL for ACCELERATION) give the integration
+                // constants; check them so the message is about the motion
+                // type alone.
+                a.number("ICDISP")?;
+                a.number("ICVEL")?;
+                return Err(a.err(
+                    a.pos_of(k),
+                    format!("{k} motions are not supported yet (the mechanics kernel drives displacements only)"),
+                ));
             }
         }
         a.flag("DISPLACEMENT")?;
@@ -950,12 +1104,26 @@ impl<'a> Builder<'a> {
     fn gcon(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, &["I", "FUNCTION"], &[])?;
         self.define(Space::Gcon, id, st.pos, &a.label)?;
-        let i = self.required_marker(&mut a, "I")?;
+        let i = self.marker_arg(&mut a, "I")?;
         let Some(e) = a.expr("FUNCTION")? else {
             return Err(a.err_here("missing FUNCTION ="));
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
+        // I = the marker the reaction acts on. SolidWorks Motion exports
+        // omit it; the constraint itself does not depend on it, so the
+        // first marker the FUNCTION reads stands in (inferred: Adams needs
+        // a marker only to report the reaction).
+        let first_marker = expr.measures().iter().find_map(|c| {
+            c.references()
+                .find(|(role, _)| *role == ArgRole::Marker)
+                .map(|(_, m)| m)
+        });
+        let Some(i) = i.or(first_marker) else {
+            return Err(a.err_here(
+                "missing I = (the reaction marker), and the FUNCTION reads no marker to take it from",
+            ));
+        };
         let f: Arc<dyn mbsolve_model::ConstraintFunction> =
             if expr.variables_read().next().is_some() {
                 self.pending_functions.push(PendingFunction::gcon(
@@ -1045,11 +1213,20 @@ impl<'a> Builder<'a> {
                         components[n] = Some(expr.source().to_string());
                     }
                 }
+                let cnames = column_texts(&mut a, "CNAMES")?;
+                let clabels = column_texts(&mut a, "CLABELS")?;
+                let results_name = a
+                    .text("RESULTS_NAME")?
+                    .map(|t| unquote(&t).to_string())
+                    .filter(|t| !t.is_empty());
                 a.finish()?;
                 self.model.function_requests.push(FunctionRequest {
                     id,
                     components,
                     comment,
+                    results_name,
+                    cnames,
+                    clabels,
                 });
             }
             (Some(_), true) => return Err(a.err_here(
@@ -1167,6 +1344,37 @@ impl<'a> Builder<'a> {
         self.check_element_calls()?;
         Ok((self.model, self.skipped))
     }
+}
+
+/// A value with its double quotes removed (`"(ft)"` → `(ft)`).
+fn unquote(t: &str) -> &str {
+    let t = t.trim();
+    t.strip_prefix('"')
+        .and_then(|u| u.strip_suffix('"'))
+        .unwrap_or(t)
+}
+
+/// REQUEST CNAMES / CLABELS = "c1", …, "c8": one text per component F1…F8
+/// (empty strings keep the default name).
+fn column_texts(a: &mut Args, key: &str) -> Result<[Option<String>; 8], AdmError> {
+    let mut out: [Option<String>; 8] = Default::default();
+    let pos = a.pos_of(key);
+    let Some(text) = a.text(key)? else {
+        return Ok(out);
+    };
+    let items: Vec<&str> = text.split(',').map(unquote).collect();
+    if items.len() > 8 {
+        return Err(a.err(
+            pos,
+            format!("{key} takes at most 8 values (F1…F8), found {}", items.len()),
+        ));
+    }
+    for (n, t) in items.into_iter().enumerate() {
+        if !t.is_empty() {
+            out[n] = Some(t.to_string());
+        }
+    }
+    Ok(out)
 }
 
 /// Whether an expression is a user-subroutine call `USER(…)` (any case,
@@ -1301,6 +1509,7 @@ pub(crate) const INTEGRATOR_KEYS: &[&str] = &[
     "ALPHA",
     "BETA",
     "GAMMA",
+    "SCALE",
     "DEFAULT",
 ];
 
@@ -1348,6 +1557,16 @@ pub(crate) fn equilibrium_settings(a: &mut Args) -> Result<StaticSettings, AdmEr
 
 /// INTEGRATOR arguments exactly as given (shared by the statement and the command).
 pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, AdmError> {
+    if a.has("SCALE") {
+        // Adams Solver (FORTRAN) INTEGRATOR SCALE = r1, r2, r3 reweights the
+        // integration error of groups of states (translational,
+        // rotational, modal). The seeds fix mbsolve's error weights, and a
+        // scale silently ignored would change the accuracy asked for.
+        return Err(a.err(
+            a.pos_of("SCALE"),
+            "SCALE (Adams FORTRAN error scaling of state groups) is not supported: mbsolve weights the integration error as the seeds define; scale ERROR instead",
+        ));
+    }
     let mut s = IntegratorSettings {
         origin: Some(a.origin()),
         ..Default::default()
@@ -1579,6 +1798,26 @@ const REQUEST_KEYS: &[&str] = &[
     "CLABELS",
     "RESULTS_NAME",
     "VARIABLES",
+];
+const KINEMATICS_KEYS: &[&str] = &[
+    "HMAX", "ERROR", "MAXIT", "PATTERN", "TLIMIT", "ALIMIT", "AERROR", "APATTERN",
+];
+/// Adams Solver PREFERENCES arguments: only the first two are read
+/// (see `Builder::preferences`); the rest are rejected by name.
+const PREFERENCES_KEYS: &[&str] = &[
+    "CONTACT_FACETING_TOLERANCE",
+    "NTHREADS",
+    "SOLVERBIAS",
+    "STATUS_MESSAGE",
+    "SIMFAIL",
+    "CONTACT_GEOMETRY_LIBRARY",
+    "FLEX_LIMIT_CHECK",
+    "FLEX_LIMIT_CHECK_ACTION",
+    "LIBRARY_SEARCH_PATH",
+];
+/// Adams Solver DEBUG arguments: printouts of its own files.
+const DEBUG_KEYS: &[&str] = &[
+    "EPRINT", "DUMP", "JMDUMP", "RHSDUMP", "REQDUMP", "VERBOSE", "DOF", "TRACE",
 ];
 pub(crate) const OUTPUT_KEYS: &[&str] = &[
     "REQSAVE",

@@ -29,6 +29,17 @@ pub fn check(path: &Path) -> Result<(), String> {
         model.forces.len(),
         model.requests.len() + model.function_requests.len()
     );
+    // Adams/Controls plant inputs and outputs, each with its VARIABLEs in
+    // order (the controller's view of the plant).
+    for (kind, ios) in [
+        ("PINPUT", &model.plant_inputs),
+        ("POUTPUT", &model.plant_outputs),
+    ] {
+        for io in ios {
+            let vars: Vec<String> = io.variables.iter().map(|v| v.to_string()).collect();
+            println!("{kind}/{}: VARIABLES = {}", io.id, vars.join(", "));
+        }
+    }
     println!(
         "coordinates: {}, constraint equations: {}",
         sim.sys.nq(),

@@ -163,3 +163,13 @@ pub struct StaticSettings {
     /// range error can name it; None for settings built in code.
     pub origin: Option<String>,
 }
+
+/// The KINEMATICS statement: settings of the kinematic analysis of a
+/// zero-DOF model. `hmax` bounds the time between two configurations the
+/// analysis solves (Adams KINEMATICS HMAX): output times farther apart are
+/// reached through intermediate solutions, so Newton starts close to the
+/// branch it follows. `None` = solve at the output times only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KinematicSettings {
+    pub hmax: Option<f64>,
+}

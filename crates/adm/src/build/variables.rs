@@ -124,6 +124,12 @@ impl Builder<'_> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
+        // IC = the initial guess of an implicit VARIABLE's value (Adams
+        // VARIABLE: "an approximate initial value … may help converge").
+        // Every VARIABLE mbsolve accepts is explicit (an implicit one is
+        // rejected at the end of reading), so its value is computed exactly
+        // and, as in Adams, the guess cannot change it: read and checked.
+        a.number("IC")?;
         a.finish()?;
         self.model.variables.push(Variable {
             id,
