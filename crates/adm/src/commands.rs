@@ -194,6 +194,20 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
                 .push(Command::Equilibrium { settings, default });
             Ok(true)
         }
+        "ACCGRAV" => {
+            let mut a = Args::new(file, st, label, &["IGRAV", "JGRAV", "KGRAV"], &[])?;
+            let components = [
+                a.number("IGRAV")?,
+                a.number("JGRAV")?,
+                a.number("KGRAV")?,
+            ];
+            if components.iter().all(Option::is_none) {
+                return Err(a.err_here("give at least one of IGRAV, JGRAV or KGRAV"));
+            }
+            a.finish()?;
+            acf.commands.push(Command::Accgrav { components });
+            Ok(true)
+        }
         "SIMULATE" => {
             let mut a = Args::new(
                 file,
@@ -303,6 +317,25 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             acf.commands.push(Command::Simulate { mode, output });
             Ok(true)
         }
+        // The solver compiles the element set and every element function
+        // once, when the simulation is built: changing either between
+        // SIMULATE commands needs the mechanics kernel (issue 16 item 4).
+        other @ ("ACTIVATE" | "DEACTIVATE") => Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label.clone()),
+            format!(
+                "{label}: {other} of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"
+            ),
+        )),
+        other @ ("VARIABLE" | "SFORCE" | "MOTION") => Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label.clone()),
+            format!(
+                "{label}: redefining a {other} from the command file is not supported yet (the solver compiles element functions once); change it in the dataset"
+            ),
+        )),
         other => Err(AdmError::new(
             file,
             st.pos,

@@ -309,7 +309,7 @@ fn command_files() {
     let e = read_acf_str("m.adm\np\nACTIVATE/JOINT, ID=12\n", "e.acf").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "e.acf:3:1: ACTIVATE: command ACTIVATE is not supported yet"
+        "e.acf:3:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");

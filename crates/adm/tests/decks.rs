@@ -41,7 +41,7 @@ fn user_subroutines_are_rejected_naming_element_subroutine_and_line() {
         ),
         (
             "MOTION/2, JOINT = 1, ROTATION, ROUTINE = drv::Motor\n",
-            "m.adm:8:31: MOTION/2: ROUTINE = drv::Motor names a user subroutine; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+            "m.adm:8:32: MOTION/2: ROUTINE = drv::Motor names a user subroutine; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
         ),
     ];
     for (extra, want) in cases {
@@ -220,4 +220,68 @@ fn incang_function_reads_markers() {
         error("VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0909)\n"),
         "m.adm:8:24: VARIABLE/1: DX(909,101): MARKER 909 does not exist"
     );
+}
+
+/// The command-file forms real `.acf` files use (adamspy, FRS5, Chrono).
+#[test]
+fn command_file_abbreviations_and_accgrav() {
+    use mbsolve_adm::read_acf_str;
+    use mbsolve_model::{Command, SimulateMode};
+    let acf = read_acf_str(
+        "\nfile/model=C:\\models\\test\noutput/noseparator\naccg/kgrav=0\n\
+         equil/maxit=500, stab=0.1, error=0.1, imbal=0.1, tlim=1.0, alim=2.0D\nsim/stat\n\
+         int/hht, err=1E-7, hmax=2.5E-4\nsim/dyn, end=1.5, dtout=.005\nstop\n",
+        "t.acf",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acf.model_file.as_deref(), Some("C:\\models\\test"));
+    assert_eq!(acf.commands.len(), 5);
+    assert_eq!(
+        acf.commands[0],
+        Command::Accgrav {
+            components: [None, None, Some(0.0)]
+        }
+    );
+    let Command::Equilibrium { settings, .. } = &acf.commands[1] else {
+        panic!("{:?}", acf.commands[1])
+    };
+    assert_eq!(settings.max_num_iter, Some(500));
+    assert_eq!(settings.alimit, Some(2.0f64.to_radians()));
+    assert!(matches!(
+        acf.commands[2],
+        Command::Simulate {
+            mode: SimulateMode::Static,
+            output: None
+        }
+    ));
+    let Command::Integrator { settings, .. } = &acf.commands[3] else {
+        panic!("{:?}", acf.commands[3])
+    };
+    assert_eq!(settings.kind, mbsolve_model::IntegratorKind::Hht);
+    assert_eq!(settings.error, Some(1e-7));
+    let cases: &[(&str, &str)] = &[
+        ("accgrav/\n", "t.acf:1:1: ACCGRAV: give at least one of IGRAV, JGRAV or KGRAV"),
+        (
+            "ACTIVATE/JOINT, ID=12\n",
+            "t.acf:1:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+        ),
+        (
+            "deactivate/sensor, ID=1000\n",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+        ),
+        (
+            "VARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",
+            "t.acf:1:1: VARIABLE/9105: redefining a VARIABLE from the command file is not supported yet (the solver compiles element functions once); change it in the dataset",
+        ),
+        (
+            "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16)\n",
+            "t.acf:1:1: MOTION/4: redefining a MOTION from the command file is not supported yet (the solver compiles element functions once); change it in the dataset",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = read_acf_str(&format!("\n{text}"), "t.acf").unwrap_err();
+        // The blank first line makes this an Adams View style file: the
+        // statement is on line 2.
+        assert_eq!(e.to_string(), want.replace("t.acf:1:", "t.acf:2:"), "{text}");
+    }
 }

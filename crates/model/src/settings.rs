@@ -117,6 +117,10 @@ pub enum Command {
         settings: StaticSettings,
         default: bool,
     },
+    /// ACCGRAV/… : each gravity component given (IGRAV, JGRAV, KGRAV, in
+    /// ground axes) replaces the current one from here on; the others keep
+    /// their values.
+    Accgrav { components: [Option<f64>; 3] },
 }
 
 /// Static and quasi-static solution methods (MotionSolve Param_Static).
