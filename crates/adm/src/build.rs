@@ -1363,15 +1363,21 @@ fn column_texts(a: &mut Args, key: &str) -> Result<[Option<String>; 8], AdmError
         return Ok(out);
     };
     let items: Vec<&str> = text.split(',').map(unquote).collect();
-    if items.len() > 8 {
-        return Err(a.err(
-            pos,
-            format!("{key} takes at most 8 values (F1…F8), found {}", items.len()),
-        ));
-    }
+    // Adams View pads the list with empty names past F8 (the drill-string
+    // corpus deck writes 10 and 11): those name nothing and are allowed.
     for (n, t) in items.into_iter().enumerate() {
-        if !t.is_empty() {
-            out[n] = Some(t.to_string());
+        match (n < 8, t.is_empty()) {
+            (_, true) => {}
+            (true, false) => out[n] = Some(t.to_string()),
+            (false, false) => {
+                return Err(a.err(
+                    pos,
+                    format!(
+                        "{key} value {} ('{t}') names a component past F8; a request has F1…F8",
+                        n + 1
+                    ),
+                ))
+            }
         }
     }
     Ok(out)

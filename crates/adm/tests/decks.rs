@@ -169,8 +169,11 @@ fn request_column_names() {
     assert_eq!(f.clabels[1].as_deref(), Some("(ft)"));
     assert_eq!(
         error("REQUEST/7, F2 = DX(0201), CNAMES = \"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"\n"),
-        "m.adm:8:27: REQUEST/7: CNAMES takes at most 8 values (F1…F8), found 9"
+        "m.adm:8:27: REQUEST/7: CNAMES value 9 ('i') names a component past F8; a request has F1…F8"
     );
+    // Empty names past F8, as Adams View writes them, name nothing.
+    let m = build("REQUEST/7, F1 = DX(0201), CNAMES = \"x\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\"\n");
+    assert_eq!(m.function_requests[0].cnames[0].as_deref(), Some("x"));
     // D/V/A/F requests have fixed columns.
     assert_eq!(
         error("REQUEST/8, DISPLACEMENT, I = 0201, CNAMES = a\n"),
