@@ -5,6 +5,7 @@
 //! checked at the end, because Adams allows forward references.
 
 mod jprim;
+mod redefine;
 mod variables;
 
 use crate::args::{resolve, Args};
@@ -136,6 +137,9 @@ impl Space {
 struct Ref {
     space: Space,
     id: Id,
+    /// The file `pos` is in: the dataset, or the command file of a FUNCTION
+    /// redefined there.
+    file: String,
     pos: Pos,
     label: String,
     role: String,
@@ -162,8 +166,9 @@ pub(crate) struct Builder<'a> {
     velocities: Vec<PartVelocity>,
     /// Motions that did not say TRANSLATION/ROTATION: (motion index, pos, label).
     motion_dof_pending: Vec<(usize, Pos, String)>,
-    /// VARIABLE functions by id, with their text (for positions) and label.
-    variables: Vec<(Id, Expr, ExprText, String)>,
+    /// VARIABLE functions by id, with their text (for positions), label
+    /// and the file the text is in.
+    variables: Vec<(Id, Expr, ExprText, String, String)>,
     /// Force, motion and GCON functions that read VARVAL: converted once
     /// every VARIABLE is known.
     pending_functions: Vec<PendingFunction>,
@@ -218,6 +223,16 @@ const LENGTH_UNITS: &[&str] = &[
 ];
 const TIME_UNITS: &[&str] = &["HOUR", "MILLISECOND", "MINUTE", "SECOND"];
 
+/// "file:line:col: LABEL: message".
+fn err_in(file: &str, pos: Pos, label: &str, msg: impl AsRef<str>) -> AdmError {
+    AdmError::new(
+        file,
+        pos,
+        Some(label.to_string()),
+        format!("{label}: {}", msg.as_ref()),
+    )
+}
+
 fn loc(file: &str, pos: Pos) -> String {
     format!("{file}:{}", pos.line)
 }
@@ -244,12 +259,7 @@ impl<'a> Builder<'a> {
     }
 
     fn err(&self, pos: Pos, label: &str, msg: impl AsRef<str>) -> AdmError {
-        AdmError::new(
-            self.file,
-            pos,
-            Some(label.to_string()),
-            format!("{label}: {}", msg.as_ref()),
-        )
+        err_in(self.file, pos, label, msg)
     }
 
     pub fn statement(&mut self, st: &Statement) -> Result<(), AdmError> {
@@ -311,7 +321,7 @@ impl<'a> Builder<'a> {
             }
             (false, _) => 0,
         };
-        self.reject_user_subroutine(st, name, &label)?;
+        reject_user_subroutine(self.file, st, name, &label)?;
         match name {
             "UNITS" => self.units(st, label),
             "ACCGRAV" => self.accgrav(st, label),
@@ -422,17 +432,19 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// `FUNCTION = USER(…)` or `ROUTINE = lib::name` on any statement:
-    /// Adams calls a compiled user subroutine that mbsolve cannot load, so
-    /// the element is rejected naming the subroutine (issue 16 item 5),
-    /// before any "statement … not supported yet", so that a deck's report
-    /// says what really blocks it.
-    fn reject_user_subroutine(
-        &self,
-        st: &Statement,
-        name: &str,
-        label: &str,
-    ) -> Result<(), AdmError> {
+}
+
+/// `FUNCTION = USER(…)` or `ROUTINE = lib::name` on any statement or
+/// command: Adams calls a compiled user subroutine that mbsolve cannot load,
+/// so the element is rejected naming the subroutine (issue 16 item 5),
+/// before any "statement … not supported yet", so that a deck's report says
+/// what really blocks it.
+pub(crate) fn reject_user_subroutine(
+    file: &str,
+    st: &Statement,
+    name: &str,
+    label: &str,
+) -> Result<(), AdmError> {
         let routine = st
             .args
             .iter()
@@ -459,7 +471,8 @@ impl<'a> Builder<'a> {
         };
         let cannot = "mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression";
         match (user, routine) {
-            (Some((a, e)), _) => Err(self.err(
+            (Some((a, e)), _) => Err(err_in(
+                file,
                 a.pos,
                 label,
                 format!(
@@ -468,14 +481,17 @@ impl<'a> Builder<'a> {
                     user_call_head(&e.text)
                 ),
             )),
-            (None, Some(r)) => Err(self.err(
+            (None, Some(r)) => Err(err_in(
+                file,
                 r.pos,
                 label,
                 format!("ROUTINE = {subroutine} names a user subroutine; {cannot}"),
             )),
             (None, None) => Ok(()),
         }
-    }
+}
+
+impl<'a> Builder<'a> {
 
     /// PINPUT/id or POUTPUT/id, VARIABLES = id, …: the plant's inputs or
     /// outputs for a controller, in order (Adams/Controls).
@@ -577,6 +593,7 @@ impl<'a> Builder<'a> {
         self.refs.push(Ref {
             space,
             id,
+            file: self.file.to_string(),
             pos,
             label: label.to_string(),
             role: role.to_string(),
@@ -625,6 +642,7 @@ impl<'a> Builder<'a> {
             if call.kind == mbsolve_expr::MeasureKind::Sforce {
                 self.element_calls.push(ElementCall {
                     call: call.clone(),
+                    file: self.file.to_string(),
                     pos,
                     label: label.to_string(),
                 });
@@ -962,6 +980,7 @@ impl<'a> Builder<'a> {
         let function: Arc<dyn mbsolve_model::TimeFunction> =
             if expr.variables_read().next().is_some() {
                 self.pending_functions.push(PendingFunction::motion(
+                    self.file,
                     self.model.motions.len(),
                     expr,
                     e.clone(),
@@ -1078,6 +1097,7 @@ impl<'a> Builder<'a> {
         let expr = self.compile(e, &label)?;
         let f: Arc<dyn mbsolve_model::StateFunction> = if expr.variables_read().next().is_some() {
             self.pending_functions.push(PendingFunction::force(
+                    self.file,
                 self.model.forces.len(),
                 expr,
                 e.clone(),
@@ -1127,6 +1147,7 @@ impl<'a> Builder<'a> {
         let f: Arc<dyn mbsolve_model::ConstraintFunction> =
             if expr.variables_read().next().is_some() {
                 self.pending_functions.push(PendingFunction::gcon(
+                    self.file,
                     self.model.gcons.len(),
                     expr,
                     e.clone(),
@@ -1283,14 +1304,16 @@ impl<'a> Builder<'a> {
         // markers and parts are defined in `defined`
         for r in &self.refs {
             if !self.defined.contains_key(&(r.space, r.id)) {
-                return Err(self.err(
+                return Err(err_in(
+                    &r.file,
                     r.pos,
                     &r.label,
                     format!("{} {} does not exist", r.role, r.id),
                 ));
             }
             if r.space == Space::Marker && self.floating.contains(&r.id) {
-                return Err(self.err(
+                return Err(err_in(
+                    &r.file,
                     r.pos,
                     &r.label,
                     format!(
@@ -1770,7 +1793,7 @@ const SPRINGDAMPER_KEYS: &[&str] = &[
     "ANGLE",
     "TORQUE",
 ];
-const SFORCE_KEYS: &[&str] = &[
+pub(crate) const SFORCE_KEYS: &[&str] = &[
     "TRANSLATIONAL",
     "ROTATIONAL",
     "ACTIONONLY",

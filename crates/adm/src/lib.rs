@@ -98,6 +98,40 @@ pub fn diagnose_adm_file(path: &Path) -> Result<AdmRead, Vec<AdmError>> {
     )
 }
 
+/// Read a dataset with the FUNCTION redefinitions of a command file
+/// (VARIABLE, SFORCE, MOTION commands before the first SIMULATE) applied as
+/// edits: errors in a redefinition name `acf_file` and its line.
+pub fn read_adm_redefined(
+    path: &Path,
+    acf: &AcfFile,
+    acf_file: &str,
+) -> Result<Model, AdmError> {
+    read_adm_str_redefined(
+        &read_text(path)?,
+        &path.display().to_string(),
+        acf,
+        acf_file,
+    )
+}
+
+/// [`read_adm_redefined`] on dataset text.
+pub fn read_adm_str_redefined(
+    text: &str,
+    file_name: &str,
+    acf: &AcfFile,
+    acf_file: &str,
+) -> Result<Model, AdmError> {
+    let syntax = syntax::parse_adm(text, file_name)?;
+    let mut b = build::Builder::new(file_name, &syntax.title);
+    for st in &syntax.statements {
+        b.statement(st)?;
+    }
+    for st in &acf.redefinitions {
+        b.redefine(st, acf_file)?;
+    }
+    Ok(b.finish()?.0)
+}
+
 /// Read a command file.
 pub fn read_acf(path: &Path) -> Result<AcfFile, AdmError> {
     read_acf_str(&read_text(path)?, &path.display().to_string())

@@ -326,14 +326,10 @@ const EXPECTED_ACF: &[(&str, Option<&str>)] = &[
         "adamspy-camelot-contact/camelot_1_pull0_offset0.acf",
         Some(":5:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"),
     ),
-    (
-        "adamspy-drillsim-analysis/test_analysis_1.acf",
-        Some(":12:1: VARIABLE/9105: redefining a VARIABLE from the command file is not supported yet (the solver compiles element functions once); change it in the dataset"),
-    ),
-    (
-        "adamspy-drillstring/test.acf",
-        Some(":12:1: VARIABLE/9105: redefining a VARIABLE from the command file is not supported yet (the solver compiles element functions once); change it in the dataset"),
-    ),
+    // Four VARIABLE redefinitions before the first SIMULATE, then a
+    // 16-step equil/sim/stat funnel and two sim/dyn.
+    ("adamspy-drillsim-analysis/test_analysis_1.acf", None),
+    ("adamspy-drillstring/test.acf", None),
     // `accg/kgrav=0` (the ACCGRAV command) is read; ENVIRONMENT sets an
     // Adams environment variable (here the contact output).
     (
@@ -386,4 +382,34 @@ fn file_model_with_a_windows_path() {
         Some(r"C:\Users\ben.thornton\code\aview_hpc\test\models\test")
     );
     assert_eq!(acf.commands.len(), 1);
+}
+
+/// The drill-string command files redefine four VARIABLEs before their
+/// first SIMULATE (`VARIABLE/9105, FUNCTION=STEP(…)` …): read as dataset
+/// edits, in order, with the abbreviated `equil/` and `sim/stat` after.
+#[test]
+fn drill_command_files_redefine_variables_before_simulating() {
+    for rel in [
+        "adamspy-drillstring/test.acf",
+        "adamspy-drillsim-analysis/test_analysis_1.acf",
+    ] {
+        let text = std::fs::read_to_string(corpus().join(rel)).unwrap();
+        let acf = read_acf_str(&text, rel).unwrap_or_else(|e| panic!("{e}"));
+        let ids: Vec<u32> = acf.redefinitions.iter().filter_map(|s| s.id).collect();
+        assert_eq!(ids, [9105, 1102, 9106, 9104], "{rel}");
+        let statics = acf
+            .commands
+            .iter()
+            .filter(|c| {
+                matches!(
+                    c,
+                    mbsolve_model::Command::Simulate {
+                        mode: mbsolve_model::SimulateMode::Static,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(statics, 16, "{rel}");
+    }
 }

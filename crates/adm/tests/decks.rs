@@ -273,12 +273,24 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:1:1: DEACTIVATE: DEACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
         ),
         (
-            "VARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",
-            "t.acf:1:1: VARIABLE/9105: redefining a VARIABLE from the command file is not supported yet (the solver compiles element functions once); change it in the dataset",
+            "sim/stat\nVARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",
+            "t.acf:3:1: VARIABLE/9105: redefining a VARIABLE after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied",
         ),
         (
-            "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16)\n",
-            "t.acf:1:1: MOTION/4: redefining a MOTION from the command file is not supported yet (the solver compiles element functions once); change it in the dataset",
+            "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",
+            "t.acf:1:46: MOTION/4: ICDISP is not supported yet",
+        ),
+        (
+            "SFORCE/4, FUNCTION = USER(3)\n",
+            "t.acf:1:11: SFORCE/4: FUNCTION = USER(3) calls the user subroutine SFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+        ),
+        (
+            "VARIABLE/2, FUNCTION = 1 + * 2\n",
+            "t.acf:1:28: VARIABLE/2: expected an operand, found '*'",
+        ),
+        (
+            "VARIABLE, FUNCTION = 1\n",
+            "t.acf:1:1: VARIABLE: which VARIABLE? (VARIABLE/id, FUNCTION = …)",
         ),
     ];
     for (text, want) in cases {
@@ -286,5 +298,42 @@ fn command_file_abbreviations_and_accgrav() {
         // The blank first line makes this an Adams View style file: the
         // statement is on line 2.
         assert_eq!(e.to_string(), want.replace("t.acf:1:", "t.acf:2:"), "{text}");
+    }
+}
+
+/// Redefinitions are applied to the dataset; what they name is checked
+/// against it, with the command file's name and line in the message.
+#[test]
+fn command_file_redefinitions_edit_the_dataset() {
+    use mbsolve_adm::{read_acf_str, read_adm_str_redefined};
+    let adm = format!(
+        "{BASE}VARIABLE/1, FUNCTION = 2*TIME\nVARIABLE/2, FUNCTION = VARVAL(1)\n\
+         SFORCE/3, TRANSLATIONAL, I = 0201, J = 0101, FUNCTION = VARVAL(2)\n\
+         SPRINGDAMPER/3, TRANSLATIONAL, I = 0201, J = 0101, K = 1\nEND\n"
+    );
+    let redefine = |acf: &str| {
+        let acf = read_acf_str(&format!("\n{acf}sim/stat\n"), "r.acf")
+            .unwrap_or_else(|e| panic!("{e}"));
+        read_adm_str_redefined(&adm, "m.adm", &acf, "r.acf")
+    };
+    let m = redefine("variable/1, function = 3*TIME + DX(0201)\n").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.variables[0].function, "3*TIME + DX(0201)");
+    // SFORCE/3 reads VARIABLE/2 → VARIABLE/1: its function is re-inlined.
+    let f = m.forces.iter().find(|f| matches!(f.kind, mbsolve_model::ForceKind::TranslationalActionReaction { .. })).unwrap();
+    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else { unreachable!() };
+    assert_eq!(function.measures().len(), 1, "DX(0201) reached through VARVAL(2) → VARVAL(1)");
+    let m = redefine("sforce/3, function = 5\n").unwrap_or_else(|e| panic!("{e}"));
+    let f = m.forces.iter().find(|f| matches!(f.kind, mbsolve_model::ForceKind::TranslationalActionReaction { .. })).unwrap();
+    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else { unreachable!() };
+    let mut dm = [0.0; 0];
+    assert_eq!(function.eval(0.7, &[], &mut dm).0, 5.0);
+    let cases: &[(&str, &str)] = &[
+        ("variable/9, function = 1\n", "r.acf:2:1: VARIABLE/9: VARIABLE/9 does not exist in the dataset, so it cannot be redefined"),
+        ("motion/1, function = TIME\n", "r.acf:2:1: MOTION/1: MOTION/1 does not exist in the dataset, so it cannot be redefined"),
+        ("variable/1, function = DX(0909)\n", "r.acf:2:24: VARIABLE/1: DX(909): MARKER 909 does not exist"),
+        ("variable/1, function = VARVAL(2)\n", "r.acf:2:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
+    ];
+    for (acf, want) in cases {
+        assert_eq!(redefine(acf).unwrap_err().to_string(), *want, "{acf}");
     }
 }

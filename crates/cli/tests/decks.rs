@@ -194,3 +194,35 @@ fn kinematics_hmax_bounds_the_time_between_solutions() {
     }
 }
 
+
+/// FUNCTION redefinitions before the first SIMULATE edit the dataset: a
+/// crank driven through VARVAL(1) = 2πt, redefined to πt, gives
+/// x = cos πt; an action-only SFORCE of 0 redefined to 2 N pushes a 1 kg
+/// body to z = t².
+#[test]
+fn command_file_redefines_variable_and_sforce_functions() {
+    let adm = "crank driven through a VARIABLE, and a pushed free body\n\
+        UNITS/FORCE=NEWTON, MASS=KILOGRAM, LENGTH=METER, TIME=SECOND\n\
+        PART/1, GROUND\nMARKER/1, PART=1\n\
+        PART/2, MASS=1, CM=21, IP=0.01,0.01,0.01\nMARKER/21, PART=2, QP=1,0,0\nMARKER/22, PART=2\n\
+        JOINT/1, REVOLUTE, I=22, J=1\n\
+        VARIABLE/1, FUNCTION=2*PI*TIME\nMOTION/1, ROTATIONAL, JOINT=1, FUNCTION=VARVAL(1)\n\
+        PART/3, MASS=1, CM=31, IP=0.01,0.01,0.01\nMARKER/31, PART=3\n\
+        SFORCE/1, TRANSLATIONAL, ACTIONONLY, I=31, J=1, FUNCTION=0\n\
+        REQUEST/1, DISPLACEMENT, I=21, J=1\nREQUEST/2, DISPLACEMENT, I=31, J=1\nEND\n";
+    let (header, rows, _) = run(
+        "redefine",
+        adm,
+        "variable/1, function = PI*TIME\nsforce/1, function = 2\n\
+         integrator/gstiff, error = 1e-8\nsim/dyn, end = 1, dtout = 0.25\n",
+    );
+    assert_eq!(header[1], "request_1.x");
+    assert_eq!(header[9], "request_2.z");
+    assert_eq!(rows.len(), 5);
+    for r in &rows {
+        let t = r[0];
+        let x = (std::f64::consts::PI * t).cos();
+        assert!((r[1] - x).abs() < 1e-8, "t = {t}: crank x = {}, want {x}", r[1]);
+        assert!((r[9] - t * t).abs() < 1e-6, "t = {t}: z = {}, want {}", r[9], t * t);
+    }
+}
