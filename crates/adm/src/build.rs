@@ -381,7 +381,10 @@ impl<'a> Builder<'a> {
                 if let Some(h) = hmax.filter(|h| *h <= 0.0) {
                     return Err(a.err(
                         a.pos_of("HMAX"),
-                        format!("HMAX must be positive, found {}", mbsolve_model::readable(h)),
+                        format!(
+                            "HMAX must be positive, found {}",
+                            mbsolve_model::readable(h)
+                        ),
                     ));
                 }
                 // ERROR, MAXIT, PATTERN, TLIMIT, ALIMIT, AERROR, APATTERN
@@ -431,7 +434,6 @@ impl<'a> Builder<'a> {
             )),
         }
     }
-
 }
 
 /// `FUNCTION = USER(…)` or `ROUTINE = lib::name` on any statement or
@@ -445,54 +447,53 @@ pub(crate) fn reject_user_subroutine(
     name: &str,
     label: &str,
 ) -> Result<(), AdmError> {
-        let routine = st
-            .args
+    let routine = st
+        .args
+        .iter()
+        .find(|a| a.key.len() >= 3 && "ROUTINE".starts_with(a.key.as_str()));
+    let user = st.args.iter().find_map(|a| match &a.value {
+        crate::syntax::Value::Expr(e) if is_user_call(&e.text) => Some((a, e)),
+        _ => None,
+    });
+    let routine_name = routine.map(|a| match &a.value {
+        crate::syntax::Value::List(items) => items
             .iter()
-            .find(|a| a.key.len() >= 3 && "ROUTINE".starts_with(a.key.as_str()));
-        let user = st.args.iter().find_map(|a| match &a.value {
-            crate::syntax::Value::Expr(e) if is_user_call(&e.text) => Some((a, e)),
-            _ => None,
-        });
-        let routine_name = routine.map(|a| match &a.value {
-            crate::syntax::Value::List(items) => items
-                .iter()
-                .map(|i| i.text.trim())
-                .collect::<Vec<_>>()
-                .join(","),
-            crate::syntax::Value::Text(i) => i.text.trim().to_string(),
-            _ => String::new(),
-        });
-        let subroutine = match routine_name.filter(|r| !r.is_empty()) {
-            Some(r) => r,
-            None => match default_subroutine(name) {
-                Some(s) => s.to_string(),
-                None => format!("the {name} user subroutine"),
-            },
-        };
-        let cannot = "mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression";
-        match (user, routine) {
-            (Some((a, e)), _) => Err(err_in(
-                file,
-                a.pos,
-                label,
-                format!(
-                    "{} = {} calls the user subroutine {subroutine}; {cannot}",
-                    a.key,
-                    user_call_head(&e.text)
-                ),
-            )),
-            (None, Some(r)) => Err(err_in(
-                file,
-                r.pos,
-                label,
-                format!("ROUTINE = {subroutine} names a user subroutine; {cannot}"),
-            )),
-            (None, None) => Ok(()),
-        }
+            .map(|i| i.text.trim())
+            .collect::<Vec<_>>()
+            .join(","),
+        crate::syntax::Value::Text(i) => i.text.trim().to_string(),
+        _ => String::new(),
+    });
+    let subroutine = match routine_name.filter(|r| !r.is_empty()) {
+        Some(r) => r,
+        None => match default_subroutine(name) {
+            Some(s) => s.to_string(),
+            None => format!("the {name} user subroutine"),
+        },
+    };
+    let cannot = "mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression";
+    match (user, routine) {
+        (Some((a, e)), _) => Err(err_in(
+            file,
+            a.pos,
+            label,
+            format!(
+                "{} = {} calls the user subroutine {subroutine}; {cannot}",
+                a.key,
+                user_call_head(&e.text)
+            ),
+        )),
+        (None, Some(r)) => Err(err_in(
+            file,
+            r.pos,
+            label,
+            format!("ROUTINE = {subroutine} names a user subroutine; {cannot}"),
+        )),
+        (None, None) => Ok(()),
+    }
 }
 
 impl<'a> Builder<'a> {
-
     /// PINPUT/id or POUTPUT/id, VARIABLES = id, …: the plant's inputs or
     /// outputs for a controller, in order (Adams/Controls).
     fn plant_io(
@@ -519,12 +520,7 @@ impl<'a> Builder<'a> {
                     self.refer(Space::Variable, v, pos, &a.label, "VARIABLES: VARIABLE");
                     variables.push(v);
                 }
-                _ => {
-                    return Err(a.err(
-                        pos,
-                        format!("bad VARIABLE id '{}' in VARIABLES", t.trim()),
-                    ))
-                }
+                _ => return Err(a.err(pos, format!("bad VARIABLE id '{}' in VARIABLES", t.trim()))),
             }
         }
         a.finish()?;
@@ -1097,7 +1093,7 @@ impl<'a> Builder<'a> {
         let expr = self.compile(e, &label)?;
         let f: Arc<dyn mbsolve_model::StateFunction> = if expr.variables_read().next().is_some() {
             self.pending_functions.push(PendingFunction::force(
-                    self.file,
+                self.file,
                 self.model.forces.len(),
                 expr,
                 e.clone(),

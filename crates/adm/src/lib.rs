@@ -101,11 +101,7 @@ pub fn diagnose_adm_file(path: &Path) -> Result<AdmRead, Vec<AdmError>> {
 /// Read a dataset with the FUNCTION redefinitions of a command file
 /// (VARIABLE, SFORCE, MOTION commands before the first SIMULATE) applied as
 /// edits: errors in a redefinition name `acf_file` and its line.
-pub fn read_adm_redefined(
-    path: &Path,
-    acf: &AcfFile,
-    acf_file: &str,
-) -> Result<Model, AdmError> {
+pub fn read_adm_redefined(path: &Path, acf: &AcfFile, acf_file: &str) -> Result<Model, AdmError> {
     read_adm_str_redefined(
         &read_text(path)?,
         &path.display().to_string(),

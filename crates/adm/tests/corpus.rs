@@ -164,7 +164,11 @@ fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
             match (&result, read_adm_full(&text, &rel)) {
                 (Ok(_), Ok(_)) => {}
                 (Err(all), Err(first)) => assert_eq!(all[0], first, "{rel}"),
-                (a, b) => panic!("{rel}: diagnose_adm {:?} but read_adm_full {:?}", a.is_ok(), b.is_ok()),
+                (a, b) => panic!(
+                    "{rel}: diagnose_adm {:?} but read_adm_full {:?}",
+                    a.is_ok(),
+                    b.is_ok()
+                ),
             }
             match &result {
                 Ok(r) => {
@@ -237,7 +241,11 @@ fn every_user_subroutine_of_a_deck_is_named() {
     assert_eq!(user.len(), 47);
     let mut named: Vec<(String, usize)> = Vec::new();
     for e in &user {
-        let sub = e.message.split("calls the user subroutine ").nth(1).unwrap();
+        let sub = e
+            .message
+            .split("calls the user subroutine ")
+            .nth(1)
+            .unwrap();
         let sub = sub.split(';').next().unwrap().to_string();
         match named.iter_mut().find(|(s, _)| *s == sub) {
             Some((_, n)) => *n += 1,

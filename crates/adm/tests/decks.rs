@@ -62,9 +62,22 @@ fn every_problem_is_reported_at_once() {
     let errors = diagnose_adm(&text, "m.adm").unwrap_err();
     let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(got.len(), 3, "{got:#?}");
-    assert!(got[0].starts_with("m.adm:8:46: SFORCE/1: FUNCTION = USER(1) calls the user subroutine SFOSUB"), "{got:#?}");
-    assert!(got[1].starts_with("m.adm:9:13: VARIABLE/2: FUNCTION = USER(2) calls the user subroutine VARSUB"), "{got:#?}");
-    assert_eq!(got[2], "m.adm:10:1: BEAM/3: statement BEAM is not supported yet");
+    assert!(
+        got[0].starts_with(
+            "m.adm:8:46: SFORCE/1: FUNCTION = USER(1) calls the user subroutine SFOSUB"
+        ),
+        "{got:#?}"
+    );
+    assert!(
+        got[1].starts_with(
+            "m.adm:9:13: VARIABLE/2: FUNCTION = USER(2) calls the user subroutine VARSUB"
+        ),
+        "{got:#?}"
+    );
+    assert_eq!(
+        got[2],
+        "m.adm:10:1: BEAM/3: statement BEAM is not supported yet"
+    );
     // With every statement read, the cross-statement checks run.
     let text = format!("{BASE}JOINT/1, REVOLUTE, I = 0202, J = 0999\nEND\n");
     let errors = diagnose_adm(&text, "m.adm").unwrap_err();
@@ -128,13 +141,34 @@ fn preferences_kinematics_material_debug() {
     let skipped: Vec<&str> = r.skipped.iter().map(|s| s.statement.as_str()).collect();
     assert_eq!(skipped, ["PREFERENCES", "MATERIAL/1", "DEBUG"]);
     let cases: &[(&str, &str)] = &[
-        ("PREFERENCES/, SOLVERBIAS = CONTACT\n", "m.adm:8:15: PREFERENCES: SOLVERBIAS is not supported yet"),
-        ("PREFERENCES/, NTHREADS = 0\n", "m.adm:8:15: PREFERENCES: NTHREADS must be at least 1, found 0"),
-        ("PREFERENCES/, CONTACT_FACETING_TOLERANCE = -1\n", "m.adm:8:15: PREFERENCES: CONTACT_FACETING_TOLERANCE must be positive, found -1"),
-        ("KINEMATICS/, HMAX = 0\n", "m.adm:8:14: KINEMATICS: HMAX must be positive, found 0"),
-        ("KINEMATICS/, ERROR = 1E-6\n", "m.adm:8:14: KINEMATICS: ERROR is not supported yet"),
-        ("KINEMATICS/, HMAX = 1\nKINEMATICS/, HMAX = 2\n", "m.adm:9:1: KINEMATICS: a second KINEMATICS statement"),
-        ("DEBUG/, COLOUR\n", "m.adm:8:9: DEBUG: unknown keyword COLOUR"),
+        (
+            "PREFERENCES/, SOLVERBIAS = CONTACT\n",
+            "m.adm:8:15: PREFERENCES: SOLVERBIAS is not supported yet",
+        ),
+        (
+            "PREFERENCES/, NTHREADS = 0\n",
+            "m.adm:8:15: PREFERENCES: NTHREADS must be at least 1, found 0",
+        ),
+        (
+            "PREFERENCES/, CONTACT_FACETING_TOLERANCE = -1\n",
+            "m.adm:8:15: PREFERENCES: CONTACT_FACETING_TOLERANCE must be positive, found -1",
+        ),
+        (
+            "KINEMATICS/, HMAX = 0\n",
+            "m.adm:8:14: KINEMATICS: HMAX must be positive, found 0",
+        ),
+        (
+            "KINEMATICS/, ERROR = 1E-6\n",
+            "m.adm:8:14: KINEMATICS: ERROR is not supported yet",
+        ),
+        (
+            "KINEMATICS/, HMAX = 1\nKINEMATICS/, HMAX = 2\n",
+            "m.adm:9:1: KINEMATICS: a second KINEMATICS statement",
+        ),
+        (
+            "DEBUG/, COLOUR\n",
+            "m.adm:8:9: DEBUG: unknown keyword COLOUR",
+        ),
     ];
     for (extra, want) in cases {
         assert_eq!(error(extra), *want, "{extra}");
@@ -297,7 +331,11 @@ fn command_file_abbreviations_and_accgrav() {
         let e = read_acf_str(&format!("\n{text}"), "t.acf").unwrap_err();
         // The blank first line makes this an Adams View style file: the
         // statement is on line 2.
-        assert_eq!(e.to_string(), want.replace("t.acf:1:", "t.acf:2:"), "{text}");
+        assert_eq!(
+            e.to_string(),
+            want.replace("t.acf:1:", "t.acf:2:"),
+            "{text}"
+        );
     }
 }
 
@@ -312,19 +350,46 @@ fn command_file_redefinitions_edit_the_dataset() {
          SPRINGDAMPER/3, TRANSLATIONAL, I = 0201, J = 0101, K = 1\nEND\n"
     );
     let redefine = |acf: &str| {
-        let acf = read_acf_str(&format!("\n{acf}sim/stat\n"), "r.acf")
-            .unwrap_or_else(|e| panic!("{e}"));
+        let acf =
+            read_acf_str(&format!("\n{acf}sim/stat\n"), "r.acf").unwrap_or_else(|e| panic!("{e}"));
         read_adm_str_redefined(&adm, "m.adm", &acf, "r.acf")
     };
-    let m = redefine("variable/1, function = 3*TIME + DX(0201)\n").unwrap_or_else(|e| panic!("{e}"));
+    let m =
+        redefine("variable/1, function = 3*TIME + DX(0201)\n").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(m.variables[0].function, "3*TIME + DX(0201)");
     // SFORCE/3 reads VARIABLE/2 → VARIABLE/1: its function is re-inlined.
-    let f = m.forces.iter().find(|f| matches!(f.kind, mbsolve_model::ForceKind::TranslationalActionReaction { .. })).unwrap();
-    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else { unreachable!() };
-    assert_eq!(function.measures().len(), 1, "DX(0201) reached through VARVAL(2) → VARVAL(1)");
+    let f = m
+        .forces
+        .iter()
+        .find(|f| {
+            matches!(
+                f.kind,
+                mbsolve_model::ForceKind::TranslationalActionReaction { .. }
+            )
+        })
+        .unwrap();
+    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else {
+        unreachable!()
+    };
+    assert_eq!(
+        function.measures().len(),
+        1,
+        "DX(0201) reached through VARVAL(2) → VARVAL(1)"
+    );
     let m = redefine("sforce/3, function = 5\n").unwrap_or_else(|e| panic!("{e}"));
-    let f = m.forces.iter().find(|f| matches!(f.kind, mbsolve_model::ForceKind::TranslationalActionReaction { .. })).unwrap();
-    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else { unreachable!() };
+    let f = m
+        .forces
+        .iter()
+        .find(|f| {
+            matches!(
+                f.kind,
+                mbsolve_model::ForceKind::TranslationalActionReaction { .. }
+            )
+        })
+        .unwrap();
+    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else {
+        unreachable!()
+    };
     let mut dm = [0.0; 0];
     assert_eq!(function.eval(0.7, &[], &mut dm).0, 5.0);
     let cases: &[(&str, &str)] = &[

@@ -122,7 +122,12 @@ fn commands(dir: &Path) -> Vec<Command> {
 /// check + run of one deck; the error names the stage.
 fn check_and_run(dir: &Path, rel: &str, text: &str) -> Result<(f64, usize), String> {
     let model = diagnose_adm(text, rel)
-        .map_err(|e| e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))?
+        .map_err(|e| {
+            e.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })?
         .model;
     let mut sim = Simulation::new(&model).map_err(|e| format!("assemble: {e}"))?;
     let mut ic = Simulation::new(&model).map_err(|e| format!("assemble: {e}"))?;
@@ -192,9 +197,9 @@ fn decks_without_contact_user_subroutines_or_external_geometry_check_and_run() {
                     }
                     known += 1;
                 }
-                (Some(_), Ok(_)) => failures.push(format!(
-                    "{rel} now checks and runs: remove it from KNOWN"
-                )),
+                (Some(_), Ok(_)) => {
+                    failures.push(format!("{rel} now checks and runs: remove it from KNOWN"))
+                }
             }
         }
     }

@@ -94,7 +94,10 @@ fn plant_io_and_request_names_are_csv_columns() {
             assert!((v - 2.0 * t).abs() < 1e-12, "t = {t}: {v}");
         }
         // The CM stays on the unit circle: x from POUTPUT, y from REQUEST.
-        assert!((x * x + y * y - 1.0).abs() < 1e-6, "t = {t}: x = {x}, y = {y}");
+        assert!(
+            (x * x + y * y - 1.0).abs() < 1e-6,
+            "t = {t}: x = {x}, y = {y}"
+        );
     }
     // It fell: y < 0 after the start.
     assert!(rows[10][1] < -0.5, "{:?}", rows[10]);
@@ -141,7 +144,10 @@ fn check_names_every_problem_and_lists_plant_io() {
     let o = mbsolve(&["check", good.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("\nPINPUT/7: VARIABLES = 2\nPOUTPUT/8: VARIABLES = 1, 2\n"), "{out}");
+    assert!(
+        out.contains("\nPINPUT/7: VARIABLES = 2\nPOUTPUT/8: VARIABLES = 1, 2\n"),
+        "{out}"
+    );
 }
 
 /// ACCGRAV/JGRAV = 0 between two SIMULATEs switches gravity off: a body
@@ -163,8 +169,15 @@ fn accgrav_command_changes_gravity_between_simulates() {
     let g = 9.81;
     let y = |t: f64| rows.iter().find(|r| (r[0] - t).abs() < 1e-12).unwrap()[2];
     assert!((y(0.5) + g / 8.0).abs() < 1e-5, "y(0.5) = {}", y(0.5));
-    assert!((y(1.0) + g / 8.0 + g / 4.0).abs() < 1e-5, "y(1) = {}", y(1.0));
-    assert!(log.contains("ACCGRAV command: gravity = (0, 0, 0)"), "{log}");
+    assert!(
+        (y(1.0) + g / 8.0 + g / 4.0).abs() < 1e-5,
+        "y(1) = {}",
+        y(1.0)
+    );
+    assert!(
+        log.contains("ACCGRAV command: gravity = (0, 0, 0)"),
+        "{log}"
+    );
 }
 
 /// KINEMATICS HMAX = 0.01 makes the kinematic analysis of a crank driven at
@@ -194,7 +207,6 @@ fn kinematics_hmax_bounds_the_time_between_solutions() {
     }
 }
 
-
 /// FUNCTION redefinitions before the first SIMULATE edit the dataset: a
 /// crank driven through VARVAL(1) = 2πt, redefined to πt, gives
 /// x = cos πt; an action-only SFORCE of 0 redefined to 2 N pushes a 1 kg
@@ -222,7 +234,16 @@ fn command_file_redefines_variable_and_sforce_functions() {
     for r in &rows {
         let t = r[0];
         let x = (std::f64::consts::PI * t).cos();
-        assert!((r[1] - x).abs() < 1e-8, "t = {t}: crank x = {}, want {x}", r[1]);
-        assert!((r[9] - t * t).abs() < 1e-6, "t = {t}: z = {}, want {}", r[9], t * t);
+        assert!(
+            (r[1] - x).abs() < 1e-8,
+            "t = {t}: crank x = {}, want {x}",
+            r[1]
+        );
+        assert!(
+            (r[9] - t * t).abs() < 1e-6,
+            "t = {t}: z = {}, want {}",
+            r[9],
+            t * t
+        );
     }
 }

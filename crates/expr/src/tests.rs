@@ -678,7 +678,10 @@ fn incang_is_the_included_angle_with_exact_gradient() {
         ([0.0, 2.0, 0.0, 0.0, 0.0, -3.0], std::f64::consts::FRAC_PI_2),
     ] {
         let v = e.value(0.0, &m).unwrap();
-        assert!((v - want).abs() < 1e-14, "INCANG at {m:?} = {v}, want {want}");
+        assert!(
+            (v - want).abs() < 1e-14,
+            "INCANG at {m:?} = {v}, want {want}"
+        );
         let mut g = [0.0; 6];
         e.eval_with_gradient(0.0, &m, &mut g).unwrap();
         for k in 0..6 {

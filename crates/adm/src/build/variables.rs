@@ -235,6 +235,9 @@ impl Builder<'_> {
 
 /// An expression-crate result as a reader error at the pending function's
 /// text.
-fn expr_result<T>(r: Result<T, mbsolve_expr::ExprError>, p: &PendingFunction) -> Result<T, AdmError> {
+fn expr_result<T>(
+    r: Result<T, mbsolve_expr::ExprError>,
+    p: &PendingFunction,
+) -> Result<T, AdmError> {
     r.map_err(|x| super::err_in(&p.file, p.text.pos_at(x.span.start), &p.label, &x.message))
 }
