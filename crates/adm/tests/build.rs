@@ -1,5 +1,7 @@
 //! Builder semantics and exact error messages.
 
+mod common;
+
 use mbsolve_adm::{read_acf_str, read_adm_full, read_adm_str};
 use mbsolve_model::{
     Command, CorrectorKind, ElementRef, ForceKind, Formulation, IntegratorKind, JointKind,
@@ -17,14 +19,11 @@ MARKER/0201, PART = 02, QP = 0, 1, 0\n\
 MARKER/0202, PART = 02\n";
 
 fn build(extra: &str) -> mbsolve_model::Model {
-    read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm").unwrap_or_else(|e| panic!("{e}"))
+    common::build_on(BASE, extra)
 }
 
 fn error(extra: &str) -> String {
-    match read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm") {
-        Ok(_) => panic!("expected an error for {extra:?}"),
-        Err(e) => e.to_string(),
-    }
+    common::error_on(BASE, extra)
 }
 
 #[test]

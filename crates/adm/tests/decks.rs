@@ -2,7 +2,9 @@
 //! honoured (a value that could come out wrong is checked) or rejected by
 //! name with file:line:column.
 
-use mbsolve_adm::{diagnose_adm, read_adm_full, read_adm_str};
+mod common;
+
+use mbsolve_adm::{diagnose_adm, read_adm_full};
 
 const BASE: &str = "title line\n\
 UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
@@ -11,17 +13,6 @@ MARKER/0101, PART = 01\n\
 PART/02, MASS = 2, CM = 0201, IP = 1, 2, 3\n\
 MARKER/0201, PART = 02, QP = 0, 1, 0\n\
 MARKER/0202, PART = 02\n";
-
-fn build(extra: &str) -> mbsolve_model::Model {
-    read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm").unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn error(extra: &str) -> String {
-    match read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm") {
-        Ok(_) => panic!("expected an error for {extra:?}"),
-        Err(e) => e.to_string(),
-    }
-}
 
 #[test]
 fn user_subroutines_are_rejected_naming_element_subroutine_and_line() {
@@ -44,9 +35,7 @@ fn user_subroutines_are_rejected_naming_element_subroutine_and_line() {
             "m.adm:8:32: MOTION/2: ROUTINE = drv::Motor names a user subroutine; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
         ),
     ];
-    for (extra, want) in cases {
-        assert_eq!(error(extra), *want, "{extra}");
-    }
+    common::expect_errors(BASE, cases);
 }
 
 /// `diagnose_adm` (what `check` prints) names every user subroutine and
@@ -91,7 +80,8 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn plant_inputs_and_outputs_are_read_and_checked() {
-    let m = build(
+    let m = common::build_on(
+        BASE,
         "VARIABLE/32, FUNCTION = DX(0201)\nVARIABLE/3, IC = 1, FUNCTION = 2*TIME\n\
          PINPUT/1, VARIABLES = 32\nPOUTPUT/1, VARIABLES = 3, 32\n",
     );
@@ -100,29 +90,35 @@ fn plant_inputs_and_outputs_are_read_and_checked() {
     assert_eq!(m.plant_outputs[0].id, 1);
     assert_eq!(m.plant_outputs[0].variables, vec![3, 32]);
     assert_eq!(
-        error("POUTPUT/1, VARIABLES = 3\n"),
+        common::error_on(BASE, "POUTPUT/1, VARIABLES = 3\n"),
         "m.adm:8:12: POUTPUT/1: VARIABLES: VARIABLE 3 does not exist"
     );
     assert_eq!(
-        error("VARIABLE/3, FUNCTION = 1\nPINPUT/1, VARIABLES = 3, 3\n"),
+        common::error_on(
+            BASE,
+            "VARIABLE/3, FUNCTION = 1\nPINPUT/1, VARIABLES = 3, 3\n"
+        ),
         "m.adm:9:11: PINPUT/1: VARIABLES names VARIABLE/3 twice"
     );
     assert_eq!(
-        error("PINPUT/1\n"),
+        common::error_on(BASE, "PINPUT/1\n"),
         "m.adm:8:1: PINPUT/1: missing VARIABLES = id, …"
     );
     assert_eq!(
-        error("VARIABLE/3, FUNCTION = 1\nPINPUT/1, VARIABLES = 3\nPINPUT/1, VARIABLES = 3\n"),
+        common::error_on(
+            BASE,
+            "VARIABLE/3, FUNCTION = 1\nPINPUT/1, VARIABLES = 3\nPINPUT/1, VARIABLES = 3\n"
+        ),
         "m.adm:10:1: PINPUT/1: duplicate id: PINPUT/1 is already defined at m.adm:9"
     );
 }
 
 #[test]
 fn variable_ic_is_a_checked_initial_guess() {
-    let m = build("VARIABLE/3, IC = 11, FUNCTION = 10+20\n");
+    let m = common::build_on(BASE, "VARIABLE/3, IC = 11, FUNCTION = 10+20\n");
     assert_eq!(m.variables[0].function, "10+20");
     assert_eq!(
-        error("VARIABLE/3, IC = ten, FUNCTION = 1\n"),
+        common::error_on(BASE, "VARIABLE/3, IC = ten, FUNCTION = 1\n"),
         "m.adm:8:18: VARIABLE/3: bad number 'ten' for IC"
     );
 }
@@ -170,28 +166,27 @@ fn preferences_kinematics_material_debug() {
             "m.adm:8:9: DEBUG: unknown keyword COLOUR",
         ),
     ];
-    for (extra, want) in cases {
-        assert_eq!(error(extra), *want, "{extra}");
-    }
+    common::expect_errors(BASE, cases);
 }
 
 /// GCON without I (SolidWorks Motion): the reaction marker is the first
 /// marker the function reads; with none, the GCON is rejected.
 #[test]
 fn gcon_without_i() {
-    let m = build("GCON/1, FUNCTION = DM(0202, 0101) - 2\n");
+    let m = common::build_on(BASE, "GCON/1, FUNCTION = DM(0202, 0101) - 2\n");
     assert_eq!(m.gcons[0].i, 202);
-    let m = build("GCON/1, I = 0201, FUNCTION = DM(0202, 0101) - 2\n");
+    let m = common::build_on(BASE, "GCON/1, I = 0201, FUNCTION = DM(0202, 0101) - 2\n");
     assert_eq!(m.gcons[0].i, 201);
     assert_eq!(
-        error("GCON/1, FUNCTION = TIME - 2\n"),
+        common::error_on(BASE, "GCON/1, FUNCTION = TIME - 2\n"),
         "m.adm:8:1: GCON/1: missing I = (the reaction marker), and the FUNCTION reads no marker to take it from"
     );
 }
 
 #[test]
 fn request_column_names() {
-    let m = build(
+    let m = common::build_on(
+        BASE,
         "REQUEST/7, F2 = DX(0201)\\F3 = DY(0201)\n, CNAMES = \"\", \"depth\", \"\"\n\
          , CLABELS = \"\", \"(ft)\"\n, RESULTS_NAME = bit_Motion\n",
     );
@@ -202,15 +197,15 @@ fn request_column_names() {
     assert_eq!(f.cnames[2], None);
     assert_eq!(f.clabels[1].as_deref(), Some("(ft)"));
     assert_eq!(
-        error("REQUEST/7, F2 = DX(0201), CNAMES = \"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"\n"),
+        common::error_on(BASE, "REQUEST/7, F2 = DX(0201), CNAMES = \"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"\n"),
         "m.adm:8:27: REQUEST/7: CNAMES value 9 ('i') names a component past F8; a request has F1…F8"
     );
     // Empty names past F8, as Adams View writes them, name nothing.
-    let m = build("REQUEST/7, F1 = DX(0201), CNAMES = \"x\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\"\n");
+    let m = common::build_on(BASE, "REQUEST/7, F1 = DX(0201), CNAMES = \"x\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\"\n");
     assert_eq!(m.function_requests[0].cnames[0].as_deref(), Some("x"));
     // D/V/A/F requests have fixed columns.
     assert_eq!(
-        error("REQUEST/8, DISPLACEMENT, I = 0201, CNAMES = a\n"),
+        common::error_on(BASE, "REQUEST/8, DISPLACEMENT, I = 0201, CNAMES = a\n"),
         "m.adm:8:36: REQUEST/8: CNAMES is not supported yet"
     );
 }
@@ -243,18 +238,19 @@ fn arguments_that_need_mechanics_work_are_rejected_by_name() {
             "m.adm:9:44: MOTION/1: bad number 'v' for ICVEL",
         ),
     ];
-    for (extra, want) in cases {
-        assert_eq!(error(extra), *want, "{extra}");
-    }
+    common::expect_errors(BASE, cases);
 }
 
 /// INCANG in a dataset: it reads markers (checked like any measure).
 #[test]
 fn incang_function_reads_markers() {
-    let m = build("VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0202)*RTOD\n");
+    let m = common::build_on(
+        BASE,
+        "VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0202)*RTOD\n",
+    );
     assert_eq!(m.variables[0].function, "INCANG(0201, 0101, 0202)*RTOD");
     assert_eq!(
-        error("VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0909)\n"),
+        common::error_on(BASE, "VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0909)\n"),
         "m.adm:8:24: VARIABLE/1: DX(909,101): MARKER 909 does not exist"
     );
 }
@@ -354,42 +350,30 @@ fn command_file_redefinitions_edit_the_dataset() {
             read_acf_str(&format!("\n{acf}sim/stat\n"), "r.acf").unwrap_or_else(|e| panic!("{e}"));
         read_adm_str_redefined(&adm, "m.adm", &acf, "r.acf")
     };
+    // The SFORCE's function (SPRINGDAMPER/3 shares `forces` and its id).
+    let sforce_3 = |m: &mbsolve_model::Model| {
+        m.forces
+            .iter()
+            .find_map(|f| match &f.kind {
+                mbsolve_model::ForceKind::TranslationalActionReaction { function } => {
+                    Some(function.clone())
+                }
+                _ => None,
+            })
+            .unwrap()
+    };
     let m =
         redefine("variable/1, function = 3*TIME + DX(0201)\n").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(m.variables[0].function, "3*TIME + DX(0201)");
     // SFORCE/3 reads VARIABLE/2 → VARIABLE/1: its function is re-inlined.
-    let f = m
-        .forces
-        .iter()
-        .find(|f| {
-            matches!(
-                f.kind,
-                mbsolve_model::ForceKind::TranslationalActionReaction { .. }
-            )
-        })
-        .unwrap();
-    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else {
-        unreachable!()
-    };
+    let function = sforce_3(&m);
     assert_eq!(
         function.measures().len(),
         1,
         "DX(0201) reached through VARVAL(2) → VARVAL(1)"
     );
     let m = redefine("sforce/3, function = 5\n").unwrap_or_else(|e| panic!("{e}"));
-    let f = m
-        .forces
-        .iter()
-        .find(|f| {
-            matches!(
-                f.kind,
-                mbsolve_model::ForceKind::TranslationalActionReaction { .. }
-            )
-        })
-        .unwrap();
-    let mbsolve_model::ForceKind::TranslationalActionReaction { function } = &f.kind else {
-        unreachable!()
-    };
+    let function = sforce_3(&m);
     let mut dm = [0.0; 0];
     assert_eq!(function.eval(0.7, &[], &mut dm).0, 5.0);
     let cases: &[(&str, &str)] = &[

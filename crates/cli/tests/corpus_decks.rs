@@ -8,7 +8,7 @@
 //! any other deck regresses.
 
 use mbsolve_adm::syntax::{parse_adm, Value};
-use mbsolve_adm::{diagnose_adm, read_acf_str};
+use mbsolve_adm::{diagnose_adm, read_acf_str, read_adm_str_redefined, AcfFile};
 use mbsolve_model::{Command, OutputSpec};
 use mbsolve_solver::commands::{default_commands, CommandRunner};
 use mbsolve_solver::requests::Outputs;
@@ -71,23 +71,23 @@ fn exclusions(text: &str, rel: &str) -> Vec<&'static str> {
     out
 }
 
-/// The deck's `.acf` commands (or the default run), each SIMULATE cut at
-/// `SPAN`; STEPS becomes the DTOUT it stood for.
-fn commands(dir: &Path) -> Vec<Command> {
-    let acf = std::fs::read_dir(dir)
+/// The deck's `.acf` with its name (None: the default run).
+fn command_file(dir: &Path) -> Option<(AcfFile, String)> {
+    let p = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "acf"));
-    let cmds = match acf {
-        Some(p) => {
-            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
-            read_acf_str(&text, &p.display().to_string())
-                .unwrap_or_else(|e| panic!("{e}"))
-                .commands
-        }
-        None => default_commands(),
-    };
+        .find(|p| p.extension().is_some_and(|x| x == "acf"))?;
+    let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+    let name = p.display().to_string();
+    let acf = read_acf_str(&text, &name).unwrap_or_else(|e| panic!("{e}"));
+    Some((acf, name))
+}
+
+/// The commands (of the `.acf`, or the default run), each SIMULATE cut at
+/// `SPAN`; STEPS becomes the DTOUT it stood for.
+fn commands(acf: Option<&AcfFile>) -> Vec<Command> {
+    let cmds = acf.map_or_else(default_commands, |a| a.commands.clone());
     let mut start = 0.0;
     let mut out = Vec::new();
     for c in cmds {
@@ -121,7 +121,7 @@ fn commands(dir: &Path) -> Vec<Command> {
 
 /// check + run of one deck; the error names the stage.
 fn check_and_run(dir: &Path, rel: &str, text: &str) -> Result<(f64, usize), String> {
-    let model = diagnose_adm(text, rel)
+    let mut model = diagnose_adm(text, rel)
         .map_err(|e| {
             e.iter()
                 .map(|e| e.to_string())
@@ -129,13 +129,18 @@ fn check_and_run(dir: &Path, rel: &str, text: &str) -> Result<(f64, usize), Stri
                 .join("\n")
         })?
         .model;
+    // FUNCTION redefinitions before the first SIMULATE edit the dataset.
+    let acf = command_file(dir);
+    if let Some((a, name)) = acf.as_ref().filter(|(a, _)| !a.redefinitions.is_empty()) {
+        model = read_adm_str_redefined(text, rel, a, name).map_err(|e| e.to_string())?;
+    }
     let mut sim = Simulation::new(&model).map_err(|e| format!("assemble: {e}"))?;
     let mut ic = Simulation::new(&model).map_err(|e| format!("assemble: {e}"))?;
     ic.initial_conditions()
         .map_err(|e| format!("initial conditions: {e}"))?;
     let outputs = Outputs::new(&model).map_err(|e| format!("requests: {e}"))?;
     let mut runner = CommandRunner::new(&sim);
-    for cmd in commands(dir) {
+    for cmd in commands(acf.as_ref().map(|(a, _)| a)) {
         runner
             .execute(&mut sim, &cmd, &mut |_, _, _, _| {})
             .map_err(|e| format!("{cmd:?}: {e}"))?;

@@ -3,13 +3,14 @@
 //! act as edits of the dataset, applied once every statement is read and
 //! before the references are checked. Errors point into the command file.
 
-use super::variables::{PendingFunction, Unresolved};
+use super::variables::{sforce_function, PendingFunction, Unresolved};
 use super::{err_in, Builder};
 use crate::args::{resolve, Args};
 use crate::error::AdmError;
+use crate::syntax::ExprText;
 use crate::syntax::Statement;
-use mbsolve_expr::{ExprStateFunction, ExprTimeFunction};
-use mbsolve_model::{ForceKind, StateFunction, TimeFunction};
+use mbsolve_expr::{Expr, ExprStateFunction, ExprTimeFunction};
+use mbsolve_model::{StateFunction, TimeFunction};
 use std::sync::Arc;
 
 /// The commands that may redefine an element's FUNCTION.
@@ -67,37 +68,20 @@ impl<'a> Builder<'a> {
                 let k = self
                     .model
                     .forces
-                    .iter()
-                    .position(|f| {
-                        f.id == id
-                            && matches!(
-                                f.kind,
-                                ForceKind::TranslationalActionReaction { .. }
-                                    | ForceKind::RotationalActionReaction { .. }
-                                    | ForceKind::TranslationalActionOnly { .. }
-                                    | ForceKind::RotationalActionOnly { .. }
-                            )
-                    })
+                    .iter_mut()
+                    .position(|f| f.id == id && sforce_function(&mut f.kind).is_some())
                     .ok_or_else(missing)?;
                 self.pending_functions.retain(|p| !p.converts(true, k));
-                let f: Arc<dyn StateFunction> = if expr.variables_read().next().is_some() {
-                    self.pending_functions.push(PendingFunction::force(
-                        self.file,
-                        k,
-                        expr,
-                        e.clone(),
-                        label,
-                    ));
-                    Arc::new(Unresolved)
-                } else {
-                    Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?)
-                };
-                match &mut self.model.forces[k].kind {
-                    ForceKind::TranslationalActionReaction { function }
-                    | ForceKind::RotationalActionReaction { function }
-                    | ForceKind::TranslationalActionOnly { function }
-                    | ForceKind::RotationalActionOnly { function } => *function = f,
-                    _ => {}
+                let f: Arc<dyn StateFunction> = self.function_or_pending(
+                    expr,
+                    e,
+                    &label,
+                    |file, x, t, l| PendingFunction::force(file, k, x, t, l),
+                    Arc::new(Unresolved) as Arc<dyn StateFunction>,
+                    |x| ExprStateFunction::new(x).map(|f| Arc::new(f) as Arc<dyn StateFunction>),
+                )?;
+                if let Some(function) = sforce_function(&mut self.model.forces[k].kind) {
+                    *function = f;
                 }
             }
             _ => {
@@ -108,21 +92,37 @@ impl<'a> Builder<'a> {
                     .position(|m| m.id == id)
                     .ok_or_else(missing)?;
                 self.pending_functions.retain(|p| !p.converts(false, k));
-                let f: Arc<dyn TimeFunction> = if expr.variables_read().next().is_some() {
-                    self.pending_functions.push(PendingFunction::motion(
-                        self.file,
-                        k,
-                        expr,
-                        e.clone(),
-                        label,
-                    ));
-                    Arc::new(Unresolved)
-                } else {
-                    Arc::new(self.convert(ExprTimeFunction::new(expr), e, &label)?)
-                };
-                self.model.motions[k].function = f;
+                self.model.motions[k].function = self.function_or_pending(
+                    expr,
+                    e,
+                    &label,
+                    |file, x, t, l| PendingFunction::motion(file, k, x, t, l),
+                    Arc::new(Unresolved) as Arc<dyn TimeFunction>,
+                    |x| ExprTimeFunction::new(x).map(|f| Arc::new(f) as Arc<dyn TimeFunction>),
+                )?;
             }
         }
         Ok(())
+    }
+
+    /// A force or motion function: converted now, or, when it reads
+    /// VARVAL, left [`Unresolved`] and converted by `resolve_variables`
+    /// once every VARIABLE is known.
+    pub(super) fn function_or_pending<F: ?Sized>(
+        &mut self,
+        expr: Expr,
+        text: &ExprText,
+        label: &str,
+        pending: impl FnOnce(&str, Expr, ExprText, String) -> PendingFunction,
+        unresolved: Arc<F>,
+        convert: impl FnOnce(Expr) -> Result<Arc<F>, mbsolve_expr::ExprError>,
+    ) -> Result<Arc<F>, AdmError> {
+        if expr.variables_read().next().is_some() {
+            let p = pending(self.file, expr, text.clone(), label.to_string());
+            self.pending_functions.push(p);
+            Ok(unresolved)
+        } else {
+            convert(expr).map_err(|x| self.err(text.pos_at(x.span.start), label, &x.message))
+        }
     }
 }

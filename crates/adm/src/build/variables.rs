@@ -180,13 +180,8 @@ impl Builder<'_> {
             match p.target {
                 Target::Force(k) => {
                     let f = expr_result(ExprStateFunction::new(inlined), &p)?;
-                    let f: Arc<dyn StateFunction> = Arc::new(f);
-                    match &mut self.model.forces[k].kind {
-                        ForceKind::TranslationalActionReaction { function }
-                        | ForceKind::RotationalActionReaction { function }
-                        | ForceKind::TranslationalActionOnly { function }
-                        | ForceKind::RotationalActionOnly { function } => *function = f,
-                        _ => {}
+                    if let Some(function) = sforce_function(&mut self.model.forces[k].kind) {
+                        *function = Arc::new(f);
                     }
                 }
                 Target::Motion(k) => {
@@ -230,6 +225,18 @@ impl Builder<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The function of an SFORCE (any of its four kinds); `None` for the
+/// other force elements in `model.forces` (SPRINGDAMPER).
+pub(crate) fn sforce_function(kind: &mut ForceKind) -> Option<&mut Arc<dyn StateFunction>> {
+    match kind {
+        ForceKind::TranslationalActionReaction { function }
+        | ForceKind::RotationalActionReaction { function }
+        | ForceKind::TranslationalActionOnly { function }
+        | ForceKind::RotationalActionOnly { function } => Some(function),
+        _ => None,
     }
 }
 
