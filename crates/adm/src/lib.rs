@@ -61,8 +61,21 @@ pub fn read_adm_str(text: &str, file_name: &str) -> Result<Model, AdmError> {
 /// effect on the solution.
 pub fn read_adm_full(text: &str, file_name: &str) -> Result<AdmRead, AdmError> {
     let syntax = syntax::parse_adm(text, file_name)?;
-    let mut b = build::Builder::new(file_name, &syntax.title);
-    for st in &syntax.statements {
+    build_statements(&syntax.statements, &syntax.title, file_name)
+}
+
+/// Build a model from statements, with the dataset's semantics and checks
+/// (ids per type, references resolved after the whole input, VARIABLE
+/// inlining, function compilation). Other front ends (the MotionSolve XML
+/// reader) translate their elements into statements whose positions point
+/// into their own file, so every message names that file and line.
+pub fn build_statements(
+    statements: &[syntax::Statement],
+    title: &str,
+    file_name: &str,
+) -> Result<AdmRead, AdmError> {
+    let mut b = build::Builder::new(file_name, title);
+    for st in statements {
         b.statement(st)?;
     }
     let (model, skipped) = b.finish()?;
@@ -88,14 +101,6 @@ pub fn diagnose_adm(text: &str, file_name: &str) -> Result<AdmRead, Vec<AdmError
     }
     let (model, skipped) = b.finish().map_err(|e| vec![e])?;
     Ok(AdmRead { model, skipped })
-}
-
-/// [`diagnose_adm`] on a file.
-pub fn diagnose_adm_file(path: &Path) -> Result<AdmRead, Vec<AdmError>> {
-    diagnose_adm(
-        &read_text(path).map_err(|e| vec![e])?,
-        &path.display().to_string(),
-    )
 }
 
 /// Read a dataset with the FUNCTION redefinitions of a command file

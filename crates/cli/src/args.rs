@@ -48,7 +48,7 @@ pub enum Cmd {
     /// a summary: parts, constraints, degrees of freedom, redundant
     /// constraints.
     Check {
-        /// The Adams dataset (.adm)
+        /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
         model: PathBuf,
     },
     /// Draw columns of a results file against time. A COLUMN is a header
@@ -62,7 +62,7 @@ pub enum Cmd {
 
 #[derive(Debug, PartialEq, Args)]
 pub struct RunOptions {
-    /// The Adams dataset (.adm)
+    /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
     pub model: PathBuf,
     /// Adams command file to execute
     #[arg(long, value_name = "FILE")]

@@ -5,15 +5,24 @@ use std::path::Path;
 
 pub fn check(path: &Path) -> Result<(), String> {
     crate::run::regular_file(path, "model")?;
-    // Every problem at once (a deck with ten user subroutines names all ten).
-    let model = match mbsolve_adm::diagnose_adm_file(path) {
-        Ok(read) => read.model,
-        Err(errors) => {
-            let mut lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            if lines.len() > 1 {
-                lines.push(format!("{} problems in {}", lines.len(), path.display()));
+    // An Adams dataset: every problem at once (a deck with ten user
+    // subroutines names all ten). A MotionSolve deck: its own reader.
+    let text = String::from_utf8_lossy(
+        &std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?,
+    )
+    .into_owned();
+    let model = if mbsolve_msxml::is_motionsolve_xml(&text) {
+        crate::input::read_model(path)?.model
+    } else {
+        match mbsolve_adm::diagnose_adm(&text, &path.display().to_string()) {
+            Ok(read) => read.model,
+            Err(errors) => {
+                let mut lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                if lines.len() > 1 {
+                    lines.push(format!("{} problems in {}", lines.len(), path.display()));
+                }
+                return Err(lines.join("\n"));
             }
-            return Err(lines.join("\n"));
         }
     };
     let mut sim = Simulation::new(&model).map_err(|e| e.to_string())?;

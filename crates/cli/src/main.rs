@@ -2,6 +2,7 @@
 
 mod args;
 mod check;
+mod input;
 mod plot;
 mod progress;
 mod run;

@@ -20,6 +20,7 @@ pub mod gstiff;
 pub mod hht;
 mod newton;
 mod nordsieck;
+pub mod ode;
 pub mod params;
 pub mod problem;
 pub mod rti;
