@@ -17,10 +17,12 @@ mod commands;
 pub mod corpus;
 pub mod error;
 pub mod syntax;
+mod write;
 
 pub use build::Skipped;
 pub use commands::{parse_acf, read_acf_str, AcfFile, AcfSyntax};
 pub use error::{AdmError, Pos};
+pub use write::write_adm;
 
 use mbsolve_model::Model;
 use std::path::Path;

@@ -16,8 +16,10 @@
 
 mod elements;
 mod reader;
+mod write;
 
 pub use reader::{Attr, XmlRead};
+pub use write::write_xml;
 
 use std::fmt;
 use std::path::Path;
