@@ -386,3 +386,23 @@ fn command_file_redefinitions_edit_the_dataset() {
         assert_eq!(redefine(acf).unwrap_err().to_string(), *want, "{acf}");
     }
 }
+
+/// `write_adm` (mbsolve convert) keeps what this issue reads: PINPUT and
+/// POUTPUT, KINEMATICS HMAX, REQUEST CNAMES/CLABELS/RESULTS_NAME.
+#[test]
+fn written_dataset_keeps_plant_io_kinematics_and_column_names() {
+    let m = common::build_on(
+        BASE,
+        "VARIABLE/1, FUNCTION = DX(0201)\nVARIABLE/2, FUNCTION = 2*TIME\n\
+         PINPUT/3, VARIABLES = 2\nPOUTPUT/4, VARIABLES = 1, 2\nKINEMATICS/, HMAX = 0.01\n\
+         REQUEST/7, F2 = DX(0201)\\F3 = DY(0201)\n, CNAMES = \"\", \"depth\"\n\
+         , CLABELS = \"\", \"(ft)\", \"(m)\", RESULTS_NAME = bit\n",
+    );
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    let back = mbsolve_adm::read_adm_str(&text, "w.adm").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.plant_inputs, m.plant_inputs);
+    assert_eq!(back.plant_outputs, m.plant_outputs);
+    assert_eq!(back.kinematics, m.kinematics);
+    assert_eq!(back.function_requests, m.function_requests);
+    assert_eq!(back.function_requests[0].clabels[2].as_deref(), Some("(m)"));
+}
