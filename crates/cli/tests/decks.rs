@@ -247,3 +247,39 @@ fn command_file_redefines_variable_and_sforce_functions() {
         );
     }
 }
+
+/// `mbsolve convert` to MotionSolve XML names what has no XML form instead
+/// of dropping it; to .adm it keeps it.
+#[test]
+fn convert_keeps_or_names_plant_io() {
+    let d = scratch("convert");
+    let adm = d.join("plant.adm");
+    std::fs::write(
+        &adm,
+        format!("{PENDULUM}VARIABLE/1, FUNCTION = DX(21)\nPOUTPUT/8, VARIABLES = 1\nEND\n"),
+    )
+    .unwrap();
+    let xml = d.join("plant.xml");
+    let o = mbsolve(&[
+        "convert",
+        adm.to_str().unwrap(),
+        "-o",
+        xml.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("PINPUT/POUTPUT 8: Adams/Controls plant inputs and outputs have no MotionSolve XML form here"),
+        "{err}"
+    );
+    let out = d.join("copy.adm");
+    let o = mbsolve(&[
+        "convert",
+        adm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("POUTPUT/8, VARIABLES = 1\n"), "{text}");
+}
