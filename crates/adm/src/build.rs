@@ -966,9 +966,6 @@ impl<'a> Builder<'a> {
         };
         let e = a.expr("FUNCTION")?;
         let Some(e) = e else {
-            if a.has("ROUTINE") {
-                return a.finish();
-            }
             return Err(a.err_here("missing FUNCTION ="));
         };
         let label = a.label.clone();
@@ -1084,9 +1081,6 @@ impl<'a> Builder<'a> {
         let i = self.required_marker(&mut a, "I")?;
         let j = self.required_marker(&mut a, "J")?;
         let Some(e) = a.expr("FUNCTION")? else {
-            if a.has("ROUTINE") {
-                return a.finish();
-            }
             return Err(a.err_here("missing FUNCTION ="));
         };
         let label = a.label.clone();

@@ -133,9 +133,6 @@ impl Builder<'_> {
         let mut a = Args::new(self.file, st, label, &["FUNCTION", "IC", "ROUTINE"], &[])?;
         self.define(Space::Variable, id, st.pos, &a.label)?;
         let Some(e) = a.expr("FUNCTION")? else {
-            if a.has("ROUTINE") {
-                return a.finish();
-            }
             return Err(a.err_here("missing FUNCTION ="));
         };
         let label = a.label.clone();
