@@ -44,7 +44,7 @@ pub(crate) struct Args<'a> {
 /// 90D, 0, 0`, EQUILIBRIUM `ALIMIT = 2D`, SPRINGDAMPER `ANGLE = 30D`, PART
 /// `WZ = 10D`). Elsewhere (`MASS = 1D`) a `D` is an error, not a silent
 /// factor of π/180.
-const ANGLE_KEYS: &[&str] = &["REULER", "ANGLE", "ALIMIT", "WX", "WY", "WZ"];
+const ANGLE_KEYS: &[&str] = &["REULER", "ANGLE", "ALIMIT", "WX", "WY", "WZ", "ICROT"];
 
 /// Why a value is not a number.
 #[derive(Debug, PartialEq)]

@@ -2,8 +2,8 @@
 
 use crate::args::{resolve, Args};
 use crate::build::{
-    equilibrium_settings, integrator_settings, EQUILIBRIUM_KEYS, INTEGRATOR_KEYS, OUTPUT_IGNORED,
-    OUTPUT_KEYS,
+    equilibrium_settings, integrator_settings, EQUILIBRIUM_KEYS, INTEGRATOR_KEYS, MOTION_KEYS,
+    OUTPUT_IGNORED, OUTPUT_KEYS, SFORCE_KEYS,
 };
 use crate::error::AdmError;
 use crate::syntax::{self, lines, Statement};
@@ -15,6 +15,10 @@ pub struct AcfFile {
     pub model_file: Option<String>,
     pub output_prefix: Option<String>,
     pub commands: Vec<Command>,
+    /// VARIABLE, SFORCE and MOTION commands that redefine a FUNCTION
+    /// before the first SIMULATE: edits of the dataset, applied by
+    /// [`crate::read_adm_redefined`].
+    pub redefinitions: Vec<Statement>,
 }
 
 /// Adams Solver command names (for abbreviations and clear messages).
@@ -122,6 +126,7 @@ pub fn read_acf_str(text: &str, file: &str) -> Result<AcfFile, AdmError> {
         model_file: syn.model_file,
         output_prefix: syn.output_prefix,
         commands: Vec::new(),
+        redefinitions: Vec::new(),
     };
     let mut now = 0.0f64;
     for st in &syn.statements {
@@ -192,6 +197,20 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             a.finish()?;
             acf.commands
                 .push(Command::Equilibrium { settings, default });
+            Ok(true)
+        }
+        "ACCGRAV" => {
+            let mut a = Args::new(file, st, label, &["IGRAV", "JGRAV", "KGRAV"], &[])?;
+            let components = [
+                a.number("IGRAV")?,
+                a.number("JGRAV")?,
+                a.number("KGRAV")?,
+            ];
+            if components.iter().all(Option::is_none) {
+                return Err(a.err_here("give at least one of IGRAV, JGRAV or KGRAV"));
+            }
+            a.finish()?;
+            acf.commands.push(Command::Accgrav { components });
             Ok(true)
         }
         "SIMULATE" => {
@@ -301,6 +320,62 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             };
             a.finish()?;
             acf.commands.push(Command::Simulate { mode, output });
+            Ok(true)
+        }
+        // The solver compiles the element set and every element function
+        // once, when the simulation is built: changing either between
+        // SIMULATE commands needs the mechanics kernel (issue 16 item 4).
+        other @ ("ACTIVATE" | "DEACTIVATE") => Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label.clone()),
+            format!(
+                "{label}: {other} of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"
+            ),
+        )),
+        other @ ("VARIABLE" | "SFORCE" | "MOTION") => {
+            crate::build::reject_user_subroutine(file, st, other, &label)?;
+            // After a SIMULATE the change would act mid-run, on functions
+            // the solver compiled when the simulation was built.
+            if acf
+                .commands
+                .iter()
+                .any(|c| matches!(c, Command::Simulate { .. }))
+            {
+                return Err(AdmError::new(
+                    file,
+                    st.pos,
+                    Some(label.clone()),
+                    format!(
+                        "{label}: redefining a {other} after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied"
+                    ),
+                ));
+            }
+            if st.id.is_none() {
+                return Err(AdmError::new(
+                    file,
+                    st.pos,
+                    Some(label.clone()),
+                    format!("{label}: which {other}? ({other}/id, FUNCTION = …)"),
+                ));
+            }
+            let known: &[&'static str] = match other {
+                "VARIABLE" => &["FUNCTION", "IC", "ROUTINE"],
+                "SFORCE" => SFORCE_KEYS,
+                _ => MOTION_KEYS,
+            };
+            let mut a = Args::new(file, st, label, known, &[])?;
+            let Some(e) = a.expr("FUNCTION")? else {
+                return Err(a.err_here("missing FUNCTION ="));
+            };
+            // Syntax errors point into the command file now; the names
+            // the function reads are checked against the dataset later.
+            if let Err(x) = mbsolve_expr::Expr::parse(&e.text) {
+                return Err(a.err(e.pos_at(x.span.start), &x.message));
+            }
+            // Only the FUNCTION changes: any other argument is reported.
+            a.finish()?;
+            acf.redefinitions.push(st.clone());
             Ok(true)
         }
         other => Err(AdmError::new(

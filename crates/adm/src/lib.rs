@@ -84,6 +84,57 @@ pub fn build_statements(
     Ok(AdmRead { model, skipped })
 }
 
+/// Read a dataset and report every problem at once rather than the first:
+/// each statement's first error, in file order (so `check` lists every
+/// user subroutine and every unsupported element of a deck), then, when
+/// every statement was read, the first error of the cross-statement checks
+/// (references, VARIABLE cycles), which would only repeat the statement
+/// errors otherwise.
+pub fn diagnose_adm(text: &str, file_name: &str) -> Result<AdmRead, Vec<AdmError>> {
+    let syntax = syntax::parse_adm(text, file_name).map_err(|e| vec![e])?;
+    let mut b = build::Builder::new(file_name, &syntax.title);
+    let errors: Vec<AdmError> = syntax
+        .statements
+        .iter()
+        .filter_map(|st| b.statement(st).err())
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (model, skipped) = b.finish().map_err(|e| vec![e])?;
+    Ok(AdmRead { model, skipped })
+}
+
+/// Read a dataset with the FUNCTION redefinitions of a command file
+/// (VARIABLE, SFORCE, MOTION commands before the first SIMULATE) applied as
+/// edits: errors in a redefinition name `acf_file` and its line.
+pub fn read_adm_redefined(path: &Path, acf: &AcfFile, acf_file: &str) -> Result<Model, AdmError> {
+    read_adm_str_redefined(
+        &read_text(path)?,
+        &path.display().to_string(),
+        acf,
+        acf_file,
+    )
+}
+
+/// [`read_adm_redefined`] on dataset text.
+pub fn read_adm_str_redefined(
+    text: &str,
+    file_name: &str,
+    acf: &AcfFile,
+    acf_file: &str,
+) -> Result<Model, AdmError> {
+    let syntax = syntax::parse_adm(text, file_name)?;
+    let mut b = build::Builder::new(file_name, &syntax.title);
+    for st in &syntax.statements {
+        b.statement(st)?;
+    }
+    for st in &acf.redefinitions {
+        b.redefine(st, acf_file)?;
+    }
+    Ok(b.finish()?.0)
+}
+
 /// Read a command file.
 pub fn read_acf(path: &Path) -> Result<AcfFile, AdmError> {
     read_acf_str(&read_text(path)?, &path.display().to_string())

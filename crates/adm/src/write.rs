@@ -245,7 +245,30 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         if !comps.is_empty() {
             let _ = write!(o, ", {}", comps.join("\\\n, "));
         }
+        // CNAMES/CLABELS (empty where the default holds) and RESULTS_NAME:
+        // the CSV column names.
+        for (key, texts) in [("CNAMES", &r.cnames), ("CLABELS", &r.clabels)] {
+            if texts.iter().any(Option::is_some) {
+                let quoted: Vec<String> = texts
+                    .iter()
+                    .map(|t| format!("\"{}\"", t.as_deref().unwrap_or("")))
+                    .collect();
+                let _ = write!(o, "\n, {key} = {}", quoted.join(", "));
+            }
+        }
+        if let Some(n) = &r.results_name {
+            let _ = write!(o, "\n, RESULTS_NAME = {n}");
+        }
         let _ = writeln!(o);
+    }
+    for (kind, ios) in [("PINPUT", &m.plant_inputs), ("POUTPUT", &m.plant_outputs)] {
+        for io in ios {
+            let vars: Vec<String> = io.variables.iter().map(|v| v.to_string()).collect();
+            let _ = writeln!(o, "{kind}/{}, VARIABLES = {}", io.id, vars.join(", "));
+        }
+    }
+    if let Some(h) = m.kinematics.hmax {
+        let _ = writeln!(o, "KINEMATICS/, HMAX = {h:e}");
     }
     integrator(&mut o, m);
     equilibrium(&mut o, m)?;

@@ -45,11 +45,11 @@ fn silent_acceptances_are_errors() {
         // The degree suffix D on a non-angle.
         (
             "PART/3, MASS = 1D\n",
-            "m.adm:7:16: PART/3: '1D' for MASS: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ)",
+            "m.adm:7:16: PART/3: '1D' for MASS: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ, ICROT)",
         ),
         (
             "MARKER/22, PART = 2, QP = 57.2957795D, 0, 0\n",
-            "m.adm:7:27: MARKER/22: '57.2957795D' for QP: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ)",
+            "m.adm:7:27: MARKER/22: '57.2957795D' for QP: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ, ICROT)",
         ),
         // UNITS from Adams' list only.
         (

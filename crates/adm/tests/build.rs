@@ -1,5 +1,7 @@
 //! Builder semantics and exact error messages.
 
+mod common;
+
 use mbsolve_adm::{read_acf_str, read_adm_full, read_adm_str};
 use mbsolve_model::{
     Command, CorrectorKind, ElementRef, ForceKind, Formulation, IntegratorKind, JointKind,
@@ -17,14 +19,11 @@ MARKER/0201, PART = 02, QP = 0, 1, 0\n\
 MARKER/0202, PART = 02\n";
 
 fn build(extra: &str) -> mbsolve_model::Model {
-    read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm").unwrap_or_else(|e| panic!("{e}"))
+    common::build_on(BASE, extra)
 }
 
 fn error(extra: &str) -> String {
-    match read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm") {
-        Ok(_) => panic!("expected an error for {extra:?}"),
-        Err(e) => e.to_string(),
-    }
+    common::error_on(BASE, extra)
 }
 
 #[test]
@@ -186,20 +185,19 @@ fn error_messages() {
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*\n", "m.adm:9:58: SFORCE/1: unterminated expression: expected an operand after '*'"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = DM(202,0777)\n", "m.adm:9:57: SFORCE/1: DM(202,777): MARKER 777 does not exist"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 3*ACCX(202)\n", "m.adm:9:59: SFORCE/1: ACCX is not supported yet in a force function"),
-        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = USER(1,2)\n", "m.adm:9:57: SFORCE/1: function USER is not supported yet"),
+        ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = USER(1,2)\n", "m.adm:9:46: SFORCE/1: FUNCTION = USER(1,2) calls the user subroutine SFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
         ("JOINT/1, CYLINDRICAL, I = 0202, J = 0101\nMOTION/1, JOINT = 1, FUNCTION = TIME\n", "m.adm:10:1: MOTION/1: say TRANSLATION or ROTATION (the joint type does not decide it)"),
-        ("MOTION/1, JOINT = 1, VELOCITY, FUNCTION = TIME\n", "m.adm:9:22: MOTION/1: VELOCITY motions are not supported yet"),
+        ("MOTION/1, JOINT = 1, VELOCITY, FUNCTION = TIME\n", "m.adm:9:22: MOTION/1: VELOCITY motions are not supported yet (the mechanics kernel drives displacements only)"),
         ("MOTION/1, I = 202, J = 101, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: a MOTION between markers needs its component: X, Y, Z, B1, B2 or B3"),
         ("MOTION/1, I = 202, J = 101, X, B3, FUNCTION = TIME\n", "m.adm:9:32: MOTION/1: a MOTION drives one component: X, Y, Z, B1, B2 or B3"),
         ("MOTION/1, JOINT = 1, I = 202, J = 101, X, FUNCTION = TIME\n", "m.adm:9:11: MOTION/1: a MOTION acts either on a JOINT or between markers I and J, not both"),
         ("MOTION/1, I = 202, J = 101, X, ROTATION, FUNCTION = TIME\n", "m.adm:9:32: MOTION/1: ROTATION applies to a joint motion; between markers say X, Y, Z, B1, B2 or B3"),
-        ("MOTION/1, I = 202, J = 101, B1, ACCELERATION, FUNCTION = TIME\n", "m.adm:9:33: MOTION/1: ACCELERATION motions are not supported yet"),
+        ("MOTION/1, I = 202, J = 101, B1, ACCELERATION, FUNCTION = TIME\n", "m.adm:9:33: MOTION/1: ACCELERATION motions are not supported yet (the mechanics kernel drives displacements only)"),
         ("MOTION/1, I = 202, J = 101, B1, ICDISP = 0, FUNCTION = TIME\n", "m.adm:9:33: MOTION/1: ICDISP is not supported yet"),
         ("MOTION/1, J = 101, Z, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: missing I ="),
         ("MOTION/1, I = 202, J = 101, Z, FUNCTION = VARVAL(5)\nVARIABLE/5, FUNCTION = DM(202,101)\n", "m.adm:9:43: MOTION/1: a motion function may depend on TIME only; found DM(202,101)"),
         ("VARIABLE/1, FUNCTION = VARVAL(2) + 1\nVARIABLE/2, FUNCTION = 2*VARVAL(1)\n", "m.adm:9:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
         ("VARIABLE/3, FUNCTION = 1 - VARVAL(3)\n", "m.adm:9:28: VARIABLE/3: implicit VARIABLE not supported yet: VARIABLE/3 depends on itself (VARIABLE/3 → VARIABLE/3)"),
-        ("VARIABLE/3, IC = 0, FUNCTION = 1\n", "m.adm:9:13: VARIABLE/3: IC is not supported yet"),
         ("VARIABLE/3, FUNCTION = 1\nVARIABLE/3, FUNCTION = 2\n", "m.adm:10:1: VARIABLE/3: duplicate id: VARIABLE/3 is already defined at m.adm:9"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = VARVAL(5)\n", "m.adm:9:57: SFORCE/1: VARVAL(5): VARIABLE 5 does not exist"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*VARVAL(5)\nVARIABLE/5, FUNCTION = 3*ACCX(202)\n", "m.adm:9:59: SFORCE/1: ACCX is not supported yet in a force function"),
@@ -310,7 +308,7 @@ fn command_files() {
     let e = read_acf_str("m.adm\np\nACTIVATE/JOINT, ID=12\n", "e.acf").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "e.acf:3:1: ACTIVATE: command ACTIVATE is not supported yet"
+        "e.acf:3:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");

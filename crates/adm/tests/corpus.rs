@@ -2,7 +2,7 @@
 //! read in place, never copied). Fails, saying where it looked, when the
 //! corpus is absent: a skipped corpus must not pass as a green test.
 
-use mbsolve_adm::{parse_acf, read_acf_str, read_adm_full, syntax::parse_adm};
+use mbsolve_adm::{diagnose_adm, parse_acf, read_acf_str, read_adm_full, syntax::parse_adm};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> PathBuf {
@@ -39,8 +39,9 @@ fn files(root: &Path) -> Vec<(String, String)> {
 }
 
 /// What each dataset of the corpus gives: `None` = it builds, `Some(text)`
-/// = the reader stops with a message ending in `text` (the first element
-/// not supported yet, or, for RotSpring, the error Adams itself reports).
+/// = the reader's first problem is a message ending in `text` (the first
+/// element not supported yet, or, for RotSpring, the error Adams itself
+/// reports).
 const EXPECTED: &[(&str, Option<&str>)] = &[
     (
         "adams-vscode-febeam-contact/test.adm",
@@ -95,18 +96,53 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("chrono-universal-case03/test_Universal_Case03.adm", None),
     (
         "mbdyn-a2m-double-pendulum/bipendololeo.adm",
-        Some(":10:1: MATERIAL/1: statement MATERIAL is not supported yet"),
+        Some(":85:35: JOINT/1: DELTA_V is not supported yet"),
     ),
     (
         "mbdyn-a2m-landing-gear/ant.adm",
-        Some(":10:1: MATERIAL/1: statement MATERIAL is not supported yet"),
+        Some(":279:54: SFORCE/9: function IMPACT is not supported yet"),
     ),
     (
         "mbdyn-a2m-syntax-torture/pm03.adm",
-        Some(":9:1: GFORCE/5: statement GFORCE is not supported yet"),
+        Some(":9:29: GFORCE/5: FUNCTION = USER(50,60,70) calls the user subroutine GFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
     ),
 ];
 
+/// "GFORCE: statement GFORCE is not supported yet" for one reader error:
+/// the statement type and the message without the element's id, so that
+/// a deck's 110 CONTACTs count as one kind of problem.
+fn problem_kind(e: &mbsolve_adm::AdmError) -> String {
+    let label = e.statement.clone().unwrap_or_default();
+    let kind = label.split('/').next().unwrap_or("").to_string();
+    let message = e
+        .message
+        .strip_prefix(&format!("{label}: "))
+        .unwrap_or(&e.message);
+    // USER(…) arguments differ per element; the subroutine is the kind.
+    if let Some(sub) = message.split("calls the user subroutine ").nth(1) {
+        let sub = sub.split(';').next().unwrap_or(sub);
+        return format!("{kind}: user subroutine {sub}");
+    }
+    format!("{kind}: {message}")
+}
+
+/// Every problem of a deck grouped by kind, with counts, in order of first
+/// appearance.
+fn problem_summary(errors: &[mbsolve_adm::AdmError]) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for e in errors {
+        let k = problem_kind(e);
+        match out.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, n)) => *n += 1,
+            None => out.push((k, 1)),
+        }
+    }
+    out
+}
+
+/// The corpus report (issue 16 item 6): per deck, the first problem and
+/// every kind of problem with its count; the first problem must be the one
+/// in EXPECTED, so a deck that regresses or starts to build fails here.
 #[test]
 fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
     let root = corpus();
@@ -123,7 +159,17 @@ fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
                 "parse layer rejects {rel}: {}",
                 syn.unwrap_err()
             );
-            let result = read_adm_full(&text, &rel);
+            let result = diagnose_adm(&text, &rel);
+            // The first problem is what the one-error reader reports too.
+            match (&result, read_adm_full(&text, &rel)) {
+                (Ok(_), Ok(_)) => {}
+                (Err(all), Err(first)) => assert_eq!(all[0], first, "{rel}"),
+                (a, b) => panic!(
+                    "{rel}: diagnose_adm {:?} but read_adm_full {:?}",
+                    a.is_ok(),
+                    b.is_ok()
+                ),
+            }
             match &result {
                 Ok(r) => {
                     let m = &r.model;
@@ -141,12 +187,17 @@ fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
                     );
                     built.push(rel.clone());
                 }
-                Err(e) => println!("{rel:<60} {e}"),
+                Err(errors) => {
+                    println!("{rel:<60} first: {}", errors[0]);
+                    for (kind, n) in problem_summary(errors) {
+                        println!("{:<60}   {n:>4} × {kind}", "");
+                    }
+                }
             }
             let want = EXPECTED.iter().find(|(f, _)| *f == rel).map(|(_, w)| *w);
             let ok = match (want, &result) {
                 (Some(None), Ok(_)) => true,
-                (Some(Some(tail)), Err(e)) => e.to_string() == format!("{rel}{tail}"),
+                (Some(Some(tail)), Err(e)) => e[0].to_string() == format!("{rel}{tail}"),
                 _ => false,
             };
             if !ok {
@@ -172,6 +223,47 @@ fn corpus_parses_and_builds_or_names_the_first_unsupported_element() {
     );
     assert_eq!(datasets, EXPECTED.len(), "a dataset was added or removed");
     assert_eq!(built.len(), 22);
+}
+
+/// `check` names every user subroutine of a deck at once: the drill-string
+/// decks' GFORCEs (USER with ROUTINE = adrill_solver::…) are all listed.
+#[test]
+fn every_user_subroutine_of_a_deck_is_named() {
+    let rel = "adamspy-drillstring/test.adm";
+    let text = String::from_utf8_lossy(&std::fs::read(corpus().join(rel)).unwrap()).into_owned();
+    let errors = diagnose_adm(&text, rel).unwrap_err();
+    let user: Vec<_> = errors
+        .iter()
+        .filter(|e| e.message.contains("calls the user subroutine"))
+        .collect();
+    // SOURCES.md: the deck has 47 USER calls; each names its ROUTINE (the
+    // GSE's has none: Adams' default GSE_DERIV).
+    assert_eq!(user.len(), 47);
+    let mut named: Vec<(String, usize)> = Vec::new();
+    for e in &user {
+        let sub = e
+            .message
+            .split("calls the user subroutine ")
+            .nth(1)
+            .unwrap();
+        let sub = sub.split(';').next().unwrap().to_string();
+        match named.iter_mut().find(|(s, _)| *s == sub) {
+            Some((_, n)) => *n += 1,
+            None => named.push((sub, 1)),
+        }
+    }
+    named.sort();
+    let want: Vec<(String, usize)> = [
+        ("GSE_DERIV", 1),
+        ("adrill_solver::BitForces", 1),
+        ("adrill_solver::HoleCurveSub", 1),
+        ("adrill_solver::Output4D", 1),
+        ("adrill_solver::StringForces", 43),
+    ]
+    .iter()
+    .map(|(s, n)| (s.to_string(), *n))
+    .collect();
+    assert_eq!(named, want);
 }
 
 #[test]
@@ -240,20 +332,17 @@ fn mutated_corpus_files_never_panic() {
 const EXPECTED_ACF: &[(&str, Option<&str>)] = &[
     (
         "adamspy-camelot-contact/camelot_1_pull0_offset0.acf",
-        Some(":5:1: ACTIVATE: command ACTIVATE is not supported yet"),
+        Some(":5:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"),
     ),
-    (
-        "adamspy-drillsim-analysis/test_analysis_1.acf",
-        Some(":12:1: VARIABLE/9105: command VARIABLE is not supported yet"),
-    ),
-    (
-        "adamspy-drillstring/test.acf",
-        Some(":12:1: VARIABLE/9105: command VARIABLE is not supported yet"),
-    ),
-    // `accg/kgrav=0`: an abbreviation of the ACCGRAV command.
+    // Four VARIABLE redefinitions before the first SIMULATE, then a
+    // 16-step equil/sim/stat funnel and two sim/dyn.
+    ("adamspy-drillsim-analysis/test_analysis_1.acf", None),
+    ("adamspy-drillstring/test.acf", None),
+    // `accg/kgrav=0` (the ACCGRAV command) is read; ENVIRONMENT sets an
+    // Adams environment variable (here the contact output).
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.acf",
-        Some(":3:1: ACCGRAV: command ACCGRAV is not supported yet"),
+        Some(":4:1: ENVIRONMENT: command ENVIRONMENT is not supported yet"),
     ),
     ("adamspy-generic-model/generic_model.acf", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.acf", None),
@@ -301,4 +390,34 @@ fn file_model_with_a_windows_path() {
         Some(r"C:\Users\ben.thornton\code\aview_hpc\test\models\test")
     );
     assert_eq!(acf.commands.len(), 1);
+}
+
+/// The drill-string command files redefine four VARIABLEs before their
+/// first SIMULATE (`VARIABLE/9105, FUNCTION=STEP(…)` …): read as dataset
+/// edits, in order, with the abbreviated `equil/` and `sim/stat` after.
+#[test]
+fn drill_command_files_redefine_variables_before_simulating() {
+    for rel in [
+        "adamspy-drillstring/test.acf",
+        "adamspy-drillsim-analysis/test_analysis_1.acf",
+    ] {
+        let text = std::fs::read_to_string(corpus().join(rel)).unwrap();
+        let acf = read_acf_str(&text, rel).unwrap_or_else(|e| panic!("{e}"));
+        let ids: Vec<u32> = acf.redefinitions.iter().filter_map(|s| s.id).collect();
+        assert_eq!(ids, [9105, 1102, 9106, 9104], "{rel}");
+        let statics = acf
+            .commands
+            .iter()
+            .filter(|c| {
+                matches!(
+                    c,
+                    mbsolve_model::Command::Simulate {
+                        mode: mbsolve_model::SimulateMode::Static,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(statics, 16, "{rel}");
+    }
 }

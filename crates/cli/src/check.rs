@@ -5,7 +5,26 @@ use std::path::Path;
 
 pub fn check(path: &Path) -> Result<(), String> {
     crate::run::regular_file(path, "model")?;
-    let model = crate::input::read_model(path)?.model;
+    // An Adams dataset: every problem at once (a deck with ten user
+    // subroutines names all ten). A MotionSolve deck: its own reader.
+    let text = String::from_utf8_lossy(
+        &std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?,
+    )
+    .into_owned();
+    let model = if mbsolve_msxml::is_motionsolve_xml(&text) {
+        crate::input::read_model(path)?.model
+    } else {
+        match mbsolve_adm::diagnose_adm(&text, &path.display().to_string()) {
+            Ok(read) => read.model,
+            Err(errors) => {
+                let mut lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                if lines.len() > 1 {
+                    lines.push(format!("{} problems in {}", lines.len(), path.display()));
+                }
+                return Err(lines.join("\n"));
+            }
+        }
+    };
     let mut sim = Simulation::new(&model).map_err(|e| e.to_string())?;
     let moving = model.parts.iter().filter(|p| !p.ground).count();
     println!("model '{}' ({})", model.title.trim(), path.display());
@@ -19,6 +38,17 @@ pub fn check(path: &Path) -> Result<(), String> {
         model.forces.len(),
         model.requests.len() + model.function_requests.len()
     );
+    // Adams/Controls plant inputs and outputs, each with its VARIABLEs in
+    // order (the controller's view of the plant).
+    for (kind, ios) in [
+        ("PINPUT", &model.plant_inputs),
+        ("POUTPUT", &model.plant_outputs),
+    ] {
+        for io in ios {
+            let vars: Vec<String> = io.variables.iter().map(|v| v.to_string()).collect();
+            println!("{kind}/{}: VARIABLES = {}", io.id, vars.join(", "));
+        }
+    }
     println!(
         "coordinates: {}, constraint equations: {}",
         sim.sys.nq(),

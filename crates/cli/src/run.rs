@@ -295,6 +295,14 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         }
         None => None,
     };
+    // FUNCTION redefinitions before the first SIMULATE edit the dataset.
+    let model = match (&acf, &opts.acf) {
+        (Some(a), Some(p)) if !a.redefinitions.is_empty() => {
+            mbsolve_adm::read_adm_redefined(&opts.model, a, &p.display().to_string())
+                .map_err(|e| e.to_string())?
+        }
+        _ => model,
+    };
     let dir: PathBuf = match &opts.out {
         Some(d) => d.clone(),
         None => opts

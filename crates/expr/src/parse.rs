@@ -591,6 +591,9 @@ impl<'a> Parser<'a> {
                 depth,
             ));
         }
+        if name == "INCANG" {
+            return self.incang(name_span);
+        }
         if let Some(kind) = MeasureKind::lookup(name) {
             let (args, span) = self.args(false)?;
             let full = Span {
@@ -617,15 +620,7 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            let call = MeasureCall { kind, args: ids };
-            let idx = match self.measures.iter().position(|m| *m == call) {
-                Some(i) => i,
-                None => {
-                    self.measures.push(call);
-                    self.measure_spans.push(full);
-                    self.measures.len() - 1
-                }
-            };
+            let idx = self.measure_slot(MeasureCall { kind, args: ids }, full);
             return Ok((Node::Measure(idx), 0));
         }
         if NOT_SUPPORTED.contains(&name) {
@@ -639,6 +634,108 @@ impl<'a> Parser<'a> {
             format!("unknown function {shown}"),
             name_span.start,
             name_span.end,
+        ))
+    }
+}
+
+impl Parser<'_> {
+    /// The measure-table slot of `call`, shared with equal calls.
+    fn measure_slot(&mut self, call: MeasureCall, span: Span) -> usize {
+        match self.measures.iter().position(|m| *m == call) {
+            Some(i) => i,
+            None => {
+                self.measures.push(call);
+                self.measure_spans.push(span);
+                self.measures.len() - 1
+            }
+        }
+    }
+
+    /// INCANG(i, j, k): the included angle between the line from marker j
+    /// to marker i and the line from j to k (Adams Solver function
+    /// reference, INCANG: "INCANG(3,2,4) … the angle between the line
+    /// segments that markers 2 and 3, and markers 2 and 4, define"). With
+    /// a = DX/DY/DZ(i, j) and b = DX/DY/DZ(k, j) in ground, the angle is
+    /// atan2(|a × b|, a · b) in [0, π], written with measures this crate
+    /// already differentiates exactly. Adams keeps counting past π about
+    /// the first axis a × b; this value folds back instead, so the two
+    /// agree while the angle stays inside (0, π).
+    fn incang(&mut self, name_span: Span) -> Res {
+        let (args, span) = self.args(false)?;
+        let full = Span {
+            start: name_span.start,
+            end: span.end,
+        };
+        check_count("INCANG", args.len(), 3, 3, full)?;
+        let mut ids = [0u32; 3];
+        for (n, (node, _, s)) in args.into_iter().enumerate() {
+            match node {
+                Node::Const(v) if v > 0.0 && v.fract() == 0.0 && v <= u32::MAX as f64 => {
+                    ids[n] = v as u32
+                }
+                _ => {
+                    return Err(err(
+                        format!(
+                            "INCANG argument {} must be a positive integer marker id, found '{}'",
+                            n + 1,
+                            self.text(s)
+                        ),
+                        s.start,
+                        s.end,
+                    ))
+                }
+            }
+        }
+        let [i, j, k] = ids;
+        let mut component = |kind: MeasureKind, from: u32| {
+            Node::Measure(self.measure_slot(
+                MeasureCall {
+                    kind,
+                    args: vec![from, j],
+                },
+                full,
+            ))
+        };
+        let a = [
+            component(MeasureKind::Dx, i),
+            component(MeasureKind::Dy, i),
+            component(MeasureKind::Dz, i),
+        ];
+        let b = [
+            component(MeasureKind::Dx, k),
+            component(MeasureKind::Dy, k),
+            component(MeasureKind::Dz, k),
+        ];
+        let bin = |op: BinOp, x: Node, y: Node| Node::Bin {
+            op,
+            a: Box::new(x),
+            b: Box::new(y),
+            span: full,
+        };
+        let mul = |x: &Node, y: &Node| bin(BinOp::Mul, x.clone(), y.clone());
+        let dot = bin(
+            BinOp::Add,
+            bin(BinOp::Add, mul(&a[0], &b[0]), mul(&a[1], &b[1])),
+            mul(&a[2], &b[2]),
+        );
+        let cross = |p: usize, q: usize| bin(BinOp::Sub, mul(&a[p], &b[q]), mul(&a[q], &b[p]));
+        let square = |x: Node| bin(BinOp::Mul, x.clone(), x);
+        let cross_norm = Node::Call {
+            f: Builtin::Sqrt,
+            args: vec![bin(
+                BinOp::Add,
+                bin(BinOp::Add, square(cross(1, 2)), square(cross(2, 0))),
+                square(cross(0, 1)),
+            )],
+            span: full,
+        };
+        Ok((
+            Node::Call {
+                f: Builtin::Atan2,
+                args: vec![cross_norm, dot],
+                span: full,
+            },
+            6,
         ))
     }
 }

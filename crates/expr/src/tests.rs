@@ -655,3 +655,49 @@ fn jprim_results_parse_with_their_roles() {
         vec![(ArgRole::Jprim, 212), (ArgRole::Marker, 346)]
     );
 }
+
+/// INCANG(i, j, k) is the angle at j between j→i and j→k (Adams function
+/// reference: INCANG(3,2,4) is the angle between segments 2–3 and 2–4):
+/// it reads DX/DY/DZ(i, j) and DX/DY/DZ(k, j), gives the angle between
+/// them, and its gradient matches central differences.
+#[test]
+fn incang_is_the_included_angle_with_exact_gradient() {
+    let e = Expr::parse("INCANG(3, 2, 4)").unwrap();
+    let names: Vec<String> = e.measures().iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        names,
+        ["DX(3,2)", "DY(3,2)", "DZ(3,2)", "DX(4,2)", "DY(4,2)", "DZ(4,2)"]
+    );
+    // a = (1, 0, 0), b = (1, 1, 0): 45°; a = (1, 0, 0), b = (-1, 0.2, 0): obtuse.
+    for (m, want) in [
+        ([1.0, 0.0, 0.0, 1.0, 1.0, 0.0], std::f64::consts::FRAC_PI_4),
+        (
+            [1.0, 0.0, 0.0, -1.0, 0.2, 0.0],
+            std::f64::consts::PI - 0.2f64.atan(),
+        ),
+        ([0.0, 2.0, 0.0, 0.0, 0.0, -3.0], std::f64::consts::FRAC_PI_2),
+    ] {
+        let v = e.value(0.0, &m).unwrap();
+        assert!(
+            (v - want).abs() < 1e-14,
+            "INCANG at {m:?} = {v}, want {want}"
+        );
+        let mut g = [0.0; 6];
+        e.eval_with_gradient(0.0, &m, &mut g).unwrap();
+        for k in 0..6 {
+            let h = 1e-6;
+            let (mut p, mut q) = (m, m);
+            p[k] += h;
+            q[k] -= h;
+            let fd = (e.value(0.0, &p).unwrap() - e.value(0.0, &q).unwrap()) / (2.0 * h);
+            assert!((g[k] - fd).abs() < 1e-7, "d/dm{k}: {} vs {fd}", g[k]);
+        }
+    }
+    let bad = Expr::parse("INCANG(3, 0, 4)").unwrap_err();
+    assert_eq!(
+        bad.message,
+        "INCANG argument 2 must be a positive integer marker id, found '0'"
+    );
+    let few = Expr::parse("INCANG(3, 2)").unwrap_err();
+    assert_eq!(few.message, "INCANG takes 3 arguments, found 2");
+}

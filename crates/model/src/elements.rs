@@ -382,4 +382,21 @@ pub struct FunctionRequest {
     pub id: Id,
     pub components: [Option<String>; 8],
     pub comment: String,
+    /// RESULTS_NAME: the name of the request in the output (the CSV column
+    /// prefix instead of `request_<id>`).
+    pub results_name: Option<String>,
+    /// CNAMES: the name of each component F1…F8 (the CSV column suffix
+    /// instead of `f<k>`); `None` or empty = the default.
+    pub cnames: [Option<String>; 8],
+    /// CLABELS: each component's label (Adams writes units such as
+    /// "(ft)"), appended to its CSV column name after a blank.
+    pub clabels: [Option<String>; 8],
+}
+
+/// An Adams/Controls plant input or output (PINPUT, POUTPUT): the ordered
+/// VARIABLEs the plant exchanges with a controller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlantIo {
+    pub id: Id,
+    pub variables: Vec<Id>,
 }

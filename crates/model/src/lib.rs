@@ -123,6 +123,12 @@ pub struct Model {
     pub integrator: IntegratorSettings,
     /// Static solver settings (Param_Static / EQUILIBRIUM statement).
     pub equilibrium: StaticSettings,
+    /// Kinematic analysis settings (KINEMATICS statement).
+    pub kinematics: KinematicSettings,
+    /// Adams/Controls plant inputs (PINPUT), in file order.
+    pub plant_inputs: Vec<PlantIo>,
+    /// Adams/Controls plant outputs (POUTPUT), in file order.
+    pub plant_outputs: Vec<PlantIo>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,

@@ -117,6 +117,10 @@ pub enum Command {
         settings: StaticSettings,
         default: bool,
     },
+    /// ACCGRAV/… : each gravity component given (IGRAV, JGRAV, KGRAV, in
+    /// ground axes) replaces the current one from here on; the others keep
+    /// their values.
+    Accgrav { components: [Option<f64>; 3] },
 }
 
 /// Static and quasi-static solution methods (MotionSolve Param_Static).
@@ -162,4 +166,14 @@ pub struct StaticSettings {
     /// Where the statement or command was written ("model.acf:3:1"), so a
     /// range error can name it; None for settings built in code.
     pub origin: Option<String>,
+}
+
+/// The KINEMATICS statement: settings of the kinematic analysis of a
+/// zero-DOF model. `hmax` bounds the time between two configurations the
+/// analysis solves (Adams KINEMATICS HMAX): output times farther apart are
+/// reached through intermediate solutions, so Newton starts close to the
+/// branch it follows. `None` = solve at the output times only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KinematicSettings {
+    pub hmax: Option<f64>,
 }

@@ -97,6 +97,17 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         if p.ground {
             continue;
         }
+        if p.mass == 0.0 {
+            // Adams accepts a massless part whose motion its constraints
+            // determine; telling that needs the constraint Jacobian (the
+            // mass matrix must be positive definite on its null space),
+            // which the mechanics kernel does not check yet.
+            return Err(err(
+                model,
+                e,
+                "massless part (MASS = 0 or no MASS): Adams accepts one when its constraints determine its motion, mbsolve does not support massless parts yet; give it a small mass and inertia".into(),
+            ));
+        }
         if !(p.mass.is_finite() && p.mass > 0.0) {
             return Err(err(
                 model,
@@ -443,7 +454,12 @@ mod tests {
         let e = validate(&m).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "PART/2: part has no positive mass (MASS = 0)"
+            "PART/2: massless part (MASS = 0 or no MASS): Adams accepts one when its constraints determine its motion, mbsolve does not support massless parts yet; give it a small mass and inertia"
+        );
+        m.parts[1].mass = -1.0;
+        assert_eq!(
+            validate(&m).unwrap_err().to_string(),
+            "PART/2: part has no positive mass (MASS = -1)"
         );
     }
 

@@ -32,6 +32,25 @@ fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
 /// The model as a MotionSolve XML deck (no `<Command>` section: commands
 /// are not part of a model).
 pub fn write_xml(m: &Model) -> Result<String, String> {
+    // Read from Adams datasets (issue 16) with no XML form written yet:
+    // named rather than dropped.
+    if let Some(io) = m.plant_inputs.iter().chain(&m.plant_outputs).next() {
+        return Err(format!(
+            "PINPUT/POUTPUT {}: Adams/Controls plant inputs and outputs have no MotionSolve XML form here",
+            io.id
+        ));
+    }
+    if m.kinematics.hmax.is_some() {
+        return Err("KINEMATICS HMAX has no MotionSolve XML form here".into());
+    }
+    if let Some(r) = m.function_requests.iter().find(|r| {
+        r.results_name.is_some() || r.cnames.iter().chain(&r.clabels).any(Option::is_some)
+    }) {
+        return Err(format!(
+            "REQUEST/{}: CNAMES, CLABELS and RESULTS_NAME have no MotionSolve XML form here",
+            r.id
+        ));
+    }
     let mut o = String::new();
     let _ = writeln!(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
     let _ = writeln!(o, "<MultiBodySystem label=\"{}\">", esc(m.title.trim()));

@@ -243,6 +243,21 @@ impl CommandRunner {
                     .push(format!("EQUILIBRIUM command: {:?}", sim.model.equilibrium));
                 Ok(())
             }
+            Command::Accgrav { components } => {
+                // The body equations read the model's gravity at every
+                // evaluation, so the change holds from the next SIMULATE on.
+                let g = &mut sim.sys.model.gravity;
+                for (k, c) in components.iter().enumerate() {
+                    if let Some(v) = c {
+                        g[k] = *v;
+                    }
+                }
+                sim.log.push(format!(
+                    "ACCGRAV command: gravity = ({}, {}, {})",
+                    g[0], g[1], g[2]
+                ));
+                Ok(())
+            }
             Command::Simulate { mode, output } => {
                 // TRANSIENT picks kinematic or dynamic by the DOF count after
                 // redundant constraints are removed, so assemble first.

@@ -309,6 +309,8 @@ pub struct CompiledFunctionRequest {
     pub id: u32,
     /// (component index 0..8, expression)
     pub components: Vec<(usize, Expr)>,
+    /// The CSV column of each component, in the order of `components`.
+    names: Vec<String>,
 }
 
 /// The model's VARIABLEs compiled, by id, for [`Expr::with_variables`].
@@ -336,18 +338,37 @@ impl CompiledFunctionRequest {
                 components.push((k, e));
             }
         }
+        // `<RESULTS_NAME>.<CNAME> <CLABEL>`, each part defaulting to
+        // `request_<id>`, `f<n>` and nothing (REQUEST RESULTS_NAME, CNAMES,
+        // CLABELS).
+        let prefix = req
+            .results_name
+            .clone()
+            .unwrap_or_else(|| format!("request_{}", req.id));
+        let names = components
+            .iter()
+            .map(|(k, _)| {
+                let base = match &req.cnames[*k] {
+                    Some(c) => format!("{prefix}.{c}"),
+                    None => format!("{prefix}.f{}", k + 1),
+                };
+                match &req.clabels[*k] {
+                    Some(l) => format!("{base} {l}"),
+                    None => base,
+                }
+            })
+            .collect();
         Ok(CompiledFunctionRequest {
             id: req.id,
             components,
+            names,
         })
     }
 
-    /// Column names `request_<id>.f<n>` of the defined components.
+    /// Column names of the defined components: `request_<id>.f<n>` unless
+    /// the REQUEST gives RESULTS_NAME, CNAMES or CLABELS.
     pub fn column_names(&self) -> Vec<String> {
-        self.components
-            .iter()
-            .map(|(k, _)| format!("request_{}.f{}", self.id, k + 1))
-            .collect()
+        self.names.clone()
     }
 
     /// Values of the defined components on one frame.

@@ -11,7 +11,9 @@ use mbsolve_mech::forces::Direction;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::{e_mat, rot};
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{ElementRef, Id, Measure, Model, MotionTarget, Request, RequestKind};
+use mbsolve_model::{
+    ElementRef, FunctionRequest, Id, Measure, Model, MotionTarget, Request, RequestKind,
+};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
 /// Column suffixes of each request kind, in output order.
@@ -338,6 +340,34 @@ impl Outputs {
             ));
         }
         items.sort_by_key(|(id, _)| *id);
+        // Adams/Controls plant inputs and outputs after the requests: one
+        // column per VARIABLE, `pinput_<id>.VARVAL(<v>)` /
+        // `poutput_<id>.VARVAL(<v>)`, eight to a compiled request.
+        for (kind, ios) in [
+            ("pinput", &model.plant_inputs),
+            ("poutput", &model.plant_outputs),
+        ] {
+            for io in ios {
+                for chunk in io.variables.chunks(8) {
+                    let mut f = FunctionRequest {
+                        id: io.id,
+                        components: Default::default(),
+                        comment: String::new(),
+                        results_name: Some(format!("{kind}_{}", io.id)),
+                        cnames: Default::default(),
+                        clabels: Default::default(),
+                    };
+                    for (k, v) in chunk.iter().enumerate() {
+                        f.components[k] = Some(format!("VARVAL({v})"));
+                        f.cnames[k] = Some(format!("VARVAL({v})"));
+                    }
+                    items.push((
+                        io.id,
+                        Item::Function(CompiledFunctionRequest::new(&f, &variables)?),
+                    ));
+                }
+            }
+        }
         let mut header = Vec::new();
         for (_, it) in &items {
             match it {

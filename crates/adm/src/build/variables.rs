@@ -38,31 +38,46 @@ pub(crate) struct PendingFunction {
     expr: Expr,
     text: ExprText,
     label: String,
+    /// The file `text` is in.
+    file: String,
 }
 
 impl PendingFunction {
-    pub fn force(index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+    /// Whether this converts the function of force `k` (`force`) or of
+    /// motion `k`: a redefinition replaces it.
+    pub fn converts(&self, force: bool, k: usize) -> bool {
+        match self.target {
+            Target::Force(i) => force && i == k,
+            Target::Motion(i) => !force && i == k,
+            Target::Gcon(_) => false,
+        }
+    }
+
+    pub fn force(file: &str, index: usize, expr: Expr, text: ExprText, label: String) -> Self {
         PendingFunction {
             target: Target::Force(index),
             expr,
             text,
             label,
+            file: file.to_string(),
         }
     }
-    pub fn motion(index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+    pub fn motion(file: &str, index: usize, expr: Expr, text: ExprText, label: String) -> Self {
         PendingFunction {
             target: Target::Motion(index),
             expr,
             text,
             label,
+            file: file.to_string(),
         }
     }
-    pub fn gcon(index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+    pub fn gcon(file: &str, index: usize, expr: Expr, text: ExprText, label: String) -> Self {
         PendingFunction {
             target: Target::Gcon(index),
             expr,
             text,
             label,
+            file: file.to_string(),
         }
     }
 }
@@ -70,6 +85,7 @@ impl PendingFunction {
 /// An element result (SFORCE(id, jflag, comp, rm)) named in an expression.
 pub(crate) struct ElementCall {
     pub call: MeasureCall,
+    pub file: String,
     pub pos: Pos,
     pub label: String,
 }
@@ -117,19 +133,23 @@ impl Builder<'_> {
         let mut a = Args::new(self.file, st, label, &["FUNCTION", "IC", "ROUTINE"], &[])?;
         self.define(Space::Variable, id, st.pos, &a.label)?;
         let Some(e) = a.expr("FUNCTION")? else {
-            if a.has("ROUTINE") {
-                return a.finish();
-            }
             return Err(a.err_here("missing FUNCTION ="));
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
+        // IC = the initial guess of an implicit VARIABLE's value (Adams
+        // VARIABLE: "an approximate initial value … may help converge").
+        // Every VARIABLE mbsolve accepts is explicit (an implicit one is
+        // rejected at the end of reading), so its value is computed exactly
+        // and, as in Adams, the guess cannot change it: read and checked.
+        a.number("IC")?;
         a.finish()?;
         self.model.variables.push(Variable {
             id,
             function: expr.source().to_string(),
         });
-        self.variables.push((id, expr, e.clone(), label));
+        self.variables
+            .push((id, expr, e.clone(), label, self.file.to_string()));
         self.source(ElementRef::Variable(id), st.pos);
         Ok(())
     }
@@ -140,33 +160,33 @@ impl Builder<'_> {
         let map: HashMap<Id, Expr> = self
             .variables
             .iter()
-            .map(|(id, e, _, _)| (*id, e.clone()))
+            .map(|(id, e, ..)| (*id, e.clone()))
             .collect();
-        for (id, _, text, label) in &self.variables {
+        for (id, _, text, label, file) in &self.variables {
             if let Err(x) = Expr::variable_with_variables(*id, &map) {
-                return Err(self.err(text.pos_at(x.span.start), label, &x.message));
+                return Err(super::err_in(
+                    file,
+                    text.pos_at(x.span.start),
+                    label,
+                    &x.message,
+                ));
             }
         }
         for p in std::mem::take(&mut self.pending_functions) {
-            let inlined = expr_result(self, p.expr.with_variables(&map), &p)?;
+            let inlined = expr_result(p.expr.with_variables(&map), &p)?;
             match p.target {
                 Target::Force(k) => {
-                    let f = expr_result(self, ExprStateFunction::new(inlined), &p)?;
-                    let f: Arc<dyn StateFunction> = Arc::new(f);
-                    match &mut self.model.forces[k].kind {
-                        ForceKind::TranslationalActionReaction { function }
-                        | ForceKind::RotationalActionReaction { function }
-                        | ForceKind::TranslationalActionOnly { function }
-                        | ForceKind::RotationalActionOnly { function } => *function = f,
-                        _ => {}
+                    let f = expr_result(ExprStateFunction::new(inlined), &p)?;
+                    if let Some(function) = sforce_function(&mut self.model.forces[k].kind) {
+                        *function = Arc::new(f);
                     }
                 }
                 Target::Motion(k) => {
-                    let f = expr_result(self, ExprTimeFunction::new(inlined), &p)?;
+                    let f = expr_result(ExprTimeFunction::new(inlined), &p)?;
                     self.model.motions[k].function = Arc::new(f);
                 }
                 Target::Gcon(k) => {
-                    let f = expr_result(self, ExprConstraintFunction::new(inlined), &p)?;
+                    let f = expr_result(ExprConstraintFunction::new(inlined), &p)?;
                     self.model.gcons[k].function = Arc::new(f);
                 }
             }
@@ -190,7 +210,8 @@ impl Builder<'_> {
                 ForceKind::RotationalActionReaction { .. } | ForceKind::RotationalActionOnly { .. }
             );
             if rotational && (1..=4).contains(&comp) {
-                return Err(self.err(
+                return Err(super::err_in(
+                    &c.file,
                     c.pos,
                     &c.label,
                     format!(
@@ -204,12 +225,23 @@ impl Builder<'_> {
     }
 }
 
+/// The function of an SFORCE (any of its four kinds); `None` for the
+/// other force elements in `model.forces` (SPRINGDAMPER).
+pub(crate) fn sforce_function(kind: &mut ForceKind) -> Option<&mut Arc<dyn StateFunction>> {
+    match kind {
+        ForceKind::TranslationalActionReaction { function }
+        | ForceKind::RotationalActionReaction { function }
+        | ForceKind::TranslationalActionOnly { function }
+        | ForceKind::RotationalActionOnly { function } => Some(function),
+        _ => None,
+    }
+}
+
 /// An expression-crate result as a reader error at the pending function's
 /// text.
 fn expr_result<T>(
-    b: &Builder,
     r: Result<T, mbsolve_expr::ExprError>,
     p: &PendingFunction,
 ) -> Result<T, AdmError> {
-    r.map_err(|x| b.err(p.text.pos_at(x.span.start), &p.label, &x.message))
+    r.map_err(|x| super::err_in(&p.file, p.text.pos_at(x.span.start), &p.label, &x.message))
 }

@@ -1,0 +1,408 @@
+//! Issue 16: the statements and arguments real Adams decks use — each one
+//! honoured (a value that could come out wrong is checked) or rejected by
+//! name with file:line:column.
+
+mod common;
+
+use mbsolve_adm::{diagnose_adm, read_adm_full};
+
+const BASE: &str = "title line\n\
+UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+PART/01, GROUND\n\
+MARKER/0101, PART = 01\n\
+PART/02, MASS = 2, CM = 0201, IP = 1, 2, 3\n\
+MARKER/0201, PART = 02, QP = 0, 1, 0\n\
+MARKER/0202, PART = 02\n";
+
+#[test]
+fn user_subroutines_are_rejected_naming_element_subroutine_and_line() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "SFORCE/4, ROTATIONAL, I = 0201, J = 0101, FUNCTION = USER(20, 50)\n",
+            "m.adm:8:43: SFORCE/4: FUNCTION = USER(20, 50) calls the user subroutine SFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+        ),
+        (
+            "VARIABLE/7, FUNCTION = user (1, 2)\n, ROUTINE = mylib::Torque\n",
+            "m.adm:8:13: VARIABLE/7: FUNCTION = user (1, 2) calls the user subroutine mylib::Torque; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+        ),
+        // A statement not supported yet still names its subroutine first.
+        (
+            "GFORCE/9, I = 0201, JFLOAT = 0202, RM = 0101, FUNCTION = USER(7, 8, 9)\n",
+            "m.adm:8:47: GFORCE/9: FUNCTION = USER(7, 8, 9) calls the user subroutine GFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+        ),
+        (
+            "MOTION/2, JOINT = 1, ROTATION, ROUTINE = drv::Motor\n",
+            "m.adm:8:32: MOTION/2: ROUTINE = drv::Motor names a user subroutine; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+        ),
+    ];
+    common::expect_errors(BASE, cases);
+}
+
+/// `diagnose_adm` (what `check` prints) names every user subroutine and
+/// every unsupported element, not only the first.
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text = format!(
+        "{BASE}SFORCE/1, TRANSLATIONAL, I = 0201, J = 0101, FUNCTION = USER(1)\n\
+         VARIABLE/2, FUNCTION = USER(2)\n\
+         BEAM/3, I = 0201, J = 0101\n\
+         SFORCE/4, TRANSLATIONAL, I = 0201, J = 0101, FUNCTION = 1\nEND\n"
+    );
+    let errors = diagnose_adm(&text, "m.adm").unwrap_err();
+    let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(got.len(), 3, "{got:#?}");
+    assert!(
+        got[0].starts_with(
+            "m.adm:8:46: SFORCE/1: FUNCTION = USER(1) calls the user subroutine SFOSUB"
+        ),
+        "{got:#?}"
+    );
+    assert!(
+        got[1].starts_with(
+            "m.adm:9:13: VARIABLE/2: FUNCTION = USER(2) calls the user subroutine VARSUB"
+        ),
+        "{got:#?}"
+    );
+    assert_eq!(
+        got[2],
+        "m.adm:10:1: BEAM/3: statement BEAM is not supported yet"
+    );
+    // With every statement read, the cross-statement checks run.
+    let text = format!("{BASE}JOINT/1, REVOLUTE, I = 0202, J = 0999\nEND\n");
+    let errors = diagnose_adm(&text, "m.adm").unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        errors[0].to_string(),
+        "m.adm:8:34: JOINT/1: J marker 999 does not exist"
+    );
+    assert!(diagnose_adm(&format!("{BASE}END\n"), "m.adm").is_ok());
+}
+
+#[test]
+fn plant_inputs_and_outputs_are_read_and_checked() {
+    let m = common::build_on(
+        BASE,
+        "VARIABLE/32, FUNCTION = DX(0201)\nVARIABLE/3, IC = 1, FUNCTION = 2*TIME\n\
+         PINPUT/1, VARIABLES = 32\nPOUTPUT/1, VARIABLES = 3, 32\n",
+    );
+    assert_eq!(m.plant_inputs.len(), 1);
+    assert_eq!(m.plant_inputs[0].variables, vec![32]);
+    assert_eq!(m.plant_outputs[0].id, 1);
+    assert_eq!(m.plant_outputs[0].variables, vec![3, 32]);
+    assert_eq!(
+        common::error_on(BASE, "POUTPUT/1, VARIABLES = 3\n"),
+        "m.adm:8:12: POUTPUT/1: VARIABLES: VARIABLE 3 does not exist"
+    );
+    assert_eq!(
+        common::error_on(
+            BASE,
+            "VARIABLE/3, FUNCTION = 1\nPINPUT/1, VARIABLES = 3, 3\n"
+        ),
+        "m.adm:9:11: PINPUT/1: VARIABLES names VARIABLE/3 twice"
+    );
+    assert_eq!(
+        common::error_on(BASE, "PINPUT/1\n"),
+        "m.adm:8:1: PINPUT/1: missing VARIABLES = id, …"
+    );
+    assert_eq!(
+        common::error_on(
+            BASE,
+            "VARIABLE/3, FUNCTION = 1\nPINPUT/1, VARIABLES = 3\nPINPUT/1, VARIABLES = 3\n"
+        ),
+        "m.adm:10:1: PINPUT/1: duplicate id: PINPUT/1 is already defined at m.adm:9"
+    );
+}
+
+#[test]
+fn variable_ic_is_a_checked_initial_guess() {
+    let m = common::build_on(BASE, "VARIABLE/3, IC = 11, FUNCTION = 10+20\n");
+    assert_eq!(m.variables[0].function, "10+20");
+    assert_eq!(
+        common::error_on(BASE, "VARIABLE/3, IC = ten, FUNCTION = 1\n"),
+        "m.adm:8:18: VARIABLE/3: bad number 'ten' for IC"
+    );
+}
+
+#[test]
+fn preferences_kinematics_material_debug() {
+    let r = read_adm_full(
+        &format!(
+            "{BASE}PREFERENCES/, CONTACT_FACETING_TOLERANCE = 300.0028, NTHREADS = 8\n\
+             KINEMATICS/, HMAX = 0.01\nMATERIAL/1, DENSITY = 7800\nDEBUG/EPRINT\nEND\n"
+        ),
+        "m.adm",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.model.kinematics.hmax, Some(0.01));
+    let skipped: Vec<&str> = r.skipped.iter().map(|s| s.statement.as_str()).collect();
+    assert_eq!(skipped, ["PREFERENCES", "MATERIAL/1", "DEBUG"]);
+    let cases: &[(&str, &str)] = &[
+        (
+            "PREFERENCES/, SOLVERBIAS = CONTACT\n",
+            "m.adm:8:15: PREFERENCES: SOLVERBIAS is not supported yet",
+        ),
+        (
+            "PREFERENCES/, NTHREADS = 0\n",
+            "m.adm:8:15: PREFERENCES: NTHREADS must be at least 1, found 0",
+        ),
+        (
+            "PREFERENCES/, CONTACT_FACETING_TOLERANCE = -1\n",
+            "m.adm:8:15: PREFERENCES: CONTACT_FACETING_TOLERANCE must be positive, found -1",
+        ),
+        (
+            "KINEMATICS/, HMAX = 0\n",
+            "m.adm:8:14: KINEMATICS: HMAX must be positive, found 0",
+        ),
+        (
+            "KINEMATICS/, ERROR = 1E-6\n",
+            "m.adm:8:14: KINEMATICS: ERROR is not supported yet",
+        ),
+        (
+            "KINEMATICS/, HMAX = 1\nKINEMATICS/, HMAX = 2\n",
+            "m.adm:9:1: KINEMATICS: a second KINEMATICS statement",
+        ),
+        (
+            "DEBUG/, COLOUR\n",
+            "m.adm:8:9: DEBUG: unknown keyword COLOUR",
+        ),
+    ];
+    common::expect_errors(BASE, cases);
+}
+
+/// GCON without I (SolidWorks Motion): the reaction marker is the first
+/// marker the function reads; with none, the GCON is rejected.
+#[test]
+fn gcon_without_i() {
+    let m = common::build_on(BASE, "GCON/1, FUNCTION = DM(0202, 0101) - 2\n");
+    assert_eq!(m.gcons[0].i, 202);
+    let m = common::build_on(BASE, "GCON/1, I = 0201, FUNCTION = DM(0202, 0101) - 2\n");
+    assert_eq!(m.gcons[0].i, 201);
+    assert_eq!(
+        common::error_on(BASE, "GCON/1, FUNCTION = TIME - 2\n"),
+        "m.adm:8:1: GCON/1: missing I = (the reaction marker), and the FUNCTION reads no marker to take it from"
+    );
+}
+
+#[test]
+fn request_column_names() {
+    let m = common::build_on(
+        BASE,
+        "REQUEST/7, F2 = DX(0201)\\F3 = DY(0201)\n, CNAMES = \"\", \"depth\", \"\"\n\
+         , CLABELS = \"\", \"(ft)\"\n, RESULTS_NAME = bit_Motion\n",
+    );
+    let f = &m.function_requests[0];
+    assert_eq!(f.results_name.as_deref(), Some("bit_Motion"));
+    assert_eq!(f.cnames[0], None);
+    assert_eq!(f.cnames[1].as_deref(), Some("depth"));
+    assert_eq!(f.cnames[2], None);
+    assert_eq!(f.clabels[1].as_deref(), Some("(ft)"));
+    assert_eq!(
+        common::error_on(BASE, "REQUEST/7, F2 = DX(0201), CNAMES = \"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"\n"),
+        "m.adm:8:27: REQUEST/7: CNAMES value 9 ('i') names a component past F8; a request has F1…F8"
+    );
+    // Empty names past F8, as Adams View writes them, name nothing.
+    let m = common::build_on(BASE, "REQUEST/7, F1 = DX(0201), CNAMES = \"x\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\"\n");
+    assert_eq!(m.function_requests[0].cnames[0].as_deref(), Some("x"));
+    // D/V/A/F requests have fixed columns.
+    assert_eq!(
+        common::error_on(BASE, "REQUEST/8, DISPLACEMENT, I = 0201, CNAMES = a\n"),
+        "m.adm:8:36: REQUEST/8: CNAMES is not supported yet"
+    );
+}
+
+#[test]
+fn arguments_that_need_mechanics_work_are_rejected_by_name() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "INTEGRATOR/GSTIFF, SCALE = 1, 1, 1\n",
+            "m.adm:8:20: INTEGRATOR: SCALE (Adams FORTRAN error scaling of state groups) is not supported: mbsolve weights the integration error as the seeds define; scale ERROR instead",
+        ),
+        (
+            "JOINT/1, TRANSLATIONAL, I = 0202, J = 0101, IC = 0.1, 0\n",
+            "m.adm:8:45: JOINT/1: IC (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet",
+        ),
+        (
+            "JOINT/1, CYLINDRICAL, I = 0202, J = 0101, ICROT = 1D, 0\n",
+            "m.adm:8:43: JOINT/1: ICROT (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet",
+        ),
+        (
+            "JOINT/1, CYLINDRICAL, I = 0202, J = 0101, ICTRAN = x\n",
+            "m.adm:8:52: JOINT/1: bad number 'x' for ICTRAN",
+        ),
+        (
+            "JOINT/1, REVOLUTE, I = 0202, J = 0101\nMOTION/1, JOINT = 1, VELOCITY, ICDISP = 0, FUNCTION = 1\n",
+            "m.adm:9:22: MOTION/1: VELOCITY motions are not supported yet (the mechanics kernel drives displacements only)",
+        ),
+        (
+            "JOINT/1, REVOLUTE, I = 0202, J = 0101\nMOTION/1, JOINT = 1, ACCELERATION, ICVEL = v, FUNCTION = 1\n",
+            "m.adm:9:44: MOTION/1: bad number 'v' for ICVEL",
+        ),
+    ];
+    common::expect_errors(BASE, cases);
+}
+
+/// INCANG in a dataset: it reads markers (checked like any measure).
+#[test]
+fn incang_function_reads_markers() {
+    let m = common::build_on(
+        BASE,
+        "VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0202)*RTOD\n",
+    );
+    assert_eq!(m.variables[0].function, "INCANG(0201, 0101, 0202)*RTOD");
+    assert_eq!(
+        common::error_on(BASE, "VARIABLE/1, FUNCTION = INCANG(0201, 0101, 0909)\n"),
+        "m.adm:8:24: VARIABLE/1: DX(909,101): MARKER 909 does not exist"
+    );
+}
+
+/// The command-file forms real `.acf` files use (adamspy, FRS5, Chrono).
+#[test]
+fn command_file_abbreviations_and_accgrav() {
+    use mbsolve_adm::read_acf_str;
+    use mbsolve_model::{Command, SimulateMode};
+    let acf = read_acf_str(
+        "\nfile/model=C:\\models\\test\noutput/noseparator\naccg/kgrav=0\n\
+         equil/maxit=500, stab=0.1, error=0.1, imbal=0.1, tlim=1.0, alim=2.0D\nsim/stat\n\
+         int/hht, err=1E-7, hmax=2.5E-4\nsim/dyn, end=1.5, dtout=.005\nstop\n",
+        "t.acf",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acf.model_file.as_deref(), Some("C:\\models\\test"));
+    assert_eq!(acf.commands.len(), 5);
+    assert_eq!(
+        acf.commands[0],
+        Command::Accgrav {
+            components: [None, None, Some(0.0)]
+        }
+    );
+    let Command::Equilibrium { settings, .. } = &acf.commands[1] else {
+        panic!("{:?}", acf.commands[1])
+    };
+    assert_eq!(settings.max_num_iter, Some(500));
+    assert_eq!(settings.alimit, Some(2.0f64.to_radians()));
+    assert!(matches!(
+        acf.commands[2],
+        Command::Simulate {
+            mode: SimulateMode::Static,
+            output: None
+        }
+    ));
+    let Command::Integrator { settings, .. } = &acf.commands[3] else {
+        panic!("{:?}", acf.commands[3])
+    };
+    assert_eq!(settings.kind, mbsolve_model::IntegratorKind::Hht);
+    assert_eq!(settings.error, Some(1e-7));
+    let cases: &[(&str, &str)] = &[
+        ("accgrav/\n", "t.acf:1:1: ACCGRAV: give at least one of IGRAV, JGRAV or KGRAV"),
+        (
+            "ACTIVATE/JOINT, ID=12\n",
+            "t.acf:1:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+        ),
+        (
+            "deactivate/sensor, ID=1000\n",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+        ),
+        (
+            "sim/stat\nVARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",
+            "t.acf:3:1: VARIABLE/9105: redefining a VARIABLE after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied",
+        ),
+        (
+            "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",
+            "t.acf:1:46: MOTION/4: ICDISP is not supported yet",
+        ),
+        (
+            "SFORCE/4, FUNCTION = USER(3)\n",
+            "t.acf:1:11: SFORCE/4: FUNCTION = USER(3) calls the user subroutine SFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
+        ),
+        (
+            "VARIABLE/2, FUNCTION = 1 + * 2\n",
+            "t.acf:1:28: VARIABLE/2: expected an operand, found '*'",
+        ),
+        (
+            "VARIABLE, FUNCTION = 1\n",
+            "t.acf:1:1: VARIABLE: which VARIABLE? (VARIABLE/id, FUNCTION = …)",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = read_acf_str(&format!("\n{text}"), "t.acf").unwrap_err();
+        // The blank first line makes this an Adams View style file: the
+        // statement is on line 2.
+        assert_eq!(
+            e.to_string(),
+            want.replace("t.acf:1:", "t.acf:2:"),
+            "{text}"
+        );
+    }
+}
+
+/// Redefinitions are applied to the dataset; what they name is checked
+/// against it, with the command file's name and line in the message.
+#[test]
+fn command_file_redefinitions_edit_the_dataset() {
+    use mbsolve_adm::{read_acf_str, read_adm_str_redefined};
+    let adm = format!(
+        "{BASE}VARIABLE/1, FUNCTION = 2*TIME\nVARIABLE/2, FUNCTION = VARVAL(1)\n\
+         SFORCE/3, TRANSLATIONAL, I = 0201, J = 0101, FUNCTION = VARVAL(2)\n\
+         SPRINGDAMPER/3, TRANSLATIONAL, I = 0201, J = 0101, K = 1\nEND\n"
+    );
+    let redefine = |acf: &str| {
+        let acf =
+            read_acf_str(&format!("\n{acf}sim/stat\n"), "r.acf").unwrap_or_else(|e| panic!("{e}"));
+        read_adm_str_redefined(&adm, "m.adm", &acf, "r.acf")
+    };
+    // The SFORCE's function (SPRINGDAMPER/3 shares `forces` and its id).
+    let sforce_3 = |m: &mbsolve_model::Model| {
+        m.forces
+            .iter()
+            .find_map(|f| match &f.kind {
+                mbsolve_model::ForceKind::TranslationalActionReaction { function } => {
+                    Some(function.clone())
+                }
+                _ => None,
+            })
+            .unwrap()
+    };
+    let m =
+        redefine("variable/1, function = 3*TIME + DX(0201)\n").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.variables[0].function, "3*TIME + DX(0201)");
+    // SFORCE/3 reads VARIABLE/2 → VARIABLE/1: its function is re-inlined.
+    let function = sforce_3(&m);
+    assert_eq!(
+        function.measures().len(),
+        1,
+        "DX(0201) reached through VARVAL(2) → VARVAL(1)"
+    );
+    let m = redefine("sforce/3, function = 5\n").unwrap_or_else(|e| panic!("{e}"));
+    let function = sforce_3(&m);
+    let mut dm = [0.0; 0];
+    assert_eq!(function.eval(0.7, &[], &mut dm).0, 5.0);
+    let cases: &[(&str, &str)] = &[
+        ("variable/9, function = 1\n", "r.acf:2:1: VARIABLE/9: VARIABLE/9 does not exist in the dataset, so it cannot be redefined"),
+        ("motion/1, function = TIME\n", "r.acf:2:1: MOTION/1: MOTION/1 does not exist in the dataset, so it cannot be redefined"),
+        ("variable/1, function = DX(0909)\n", "r.acf:2:24: VARIABLE/1: DX(909): MARKER 909 does not exist"),
+        ("variable/1, function = VARVAL(2)\n", "r.acf:2:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
+    ];
+    for (acf, want) in cases {
+        assert_eq!(redefine(acf).unwrap_err().to_string(), *want, "{acf}");
+    }
+}
+
+/// `write_adm` (mbsolve convert) keeps what this issue reads: PINPUT and
+/// POUTPUT, KINEMATICS HMAX, REQUEST CNAMES/CLABELS/RESULTS_NAME.
+#[test]
+fn written_dataset_keeps_plant_io_kinematics_and_column_names() {
+    let m = common::build_on(
+        BASE,
+        "VARIABLE/1, FUNCTION = DX(0201)\nVARIABLE/2, FUNCTION = 2*TIME\n\
+         PINPUT/3, VARIABLES = 2\nPOUTPUT/4, VARIABLES = 1, 2\nKINEMATICS/, HMAX = 0.01\n\
+         REQUEST/7, F2 = DX(0201)\\F3 = DY(0201)\n, CNAMES = \"\", \"depth\"\n\
+         , CLABELS = \"\", \"(ft)\", \"(m)\", RESULTS_NAME = bit\n",
+    );
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    let back = mbsolve_adm::read_adm_str(&text, "w.adm").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.plant_inputs, m.plant_inputs);
+    assert_eq!(back.plant_outputs, m.plant_outputs);
+    assert_eq!(back.kinematics, m.kinematics);
+    assert_eq!(back.function_requests, m.function_requests);
+    assert_eq!(back.function_requests[0].clabels[2].as_deref(), Some("(m)"));
+}
