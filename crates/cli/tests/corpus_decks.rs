@@ -145,7 +145,7 @@ fn check_and_run(dir: &Path, rel: &str, text: &str) -> Result<(f64, usize), Stri
             .execute(&mut sim, &cmd, &mut |_, _, _, _| {})
             .map_err(|e| format!("{cmd:?}: {e}"))?;
     }
-    let (rows, err) = outputs.table(&sim.sys, &sim.frames);
+    let (rows, err) = outputs.table(&sim.sys, &sim.model, &sim.frames);
     if let Some(e) = err {
         return Err(format!("request output: {e}"));
     }

@@ -362,7 +362,7 @@ impl Simulation {
         let start = Instant::now();
         // KINEMATICS HMAX: output times farther apart are reached through
         // intermediate configurations, each predicted from the last.
-        let hmax = self.sys.model.kinematics.hmax;
+        let hmax = self.model.kinematics.hmax;
         let mut solved = 0usize;
         for t in times {
             let span = t - self.state.t;

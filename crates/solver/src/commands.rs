@@ -244,14 +244,16 @@ impl CommandRunner {
                 Ok(())
             }
             Command::Accgrav { components } => {
-                // The body equations read the model's gravity at every
-                // evaluation, so the change holds from the next SIMULATE on.
-                let g = &mut sim.sys.model.gravity;
+                // The body equations read the mechanics' gravity at every
+                // evaluation, so the change holds from the next SIMULATE on;
+                // the model keeps the same value (outputs, later commands).
                 for (k, c) in components.iter().enumerate() {
                     if let Some(v) = c {
-                        g[k] = *v;
+                        sim.sys.gravity[k] = *v;
+                        sim.model.gravity[k] = *v;
                     }
                 }
+                let g = sim.sys.gravity;
                 sim.log.push(format!(
                     "ACCGRAV command: gravity = ({}, {}, {})",
                     g[0], g[1], g[2]
