@@ -22,6 +22,10 @@ pub(crate) struct BdfCore<'a, P: DaeProblem> {
     wt: Vec<f64>,
     pub err_mask: Vec<bool>,
     conv_mask: Vec<bool>,
+    /// DSTIFF: per-variable scale of the tolerance (RTOL = ATOL =
+    /// ERROR·scale) and the weighted RMS norm (DDWNRM) instead of the max
+    /// norm; None for GSTIFF/WSTIFF.
+    pub rms_scale: Option<Vec<f64>>,
 }
 
 impl<'a, P: DaeProblem> BdfCore<'a, P> {
@@ -35,6 +39,7 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             yp: yp0.to_vec(),
             problem,
             params,
+            rms_scale: None,
         }
     }
 
@@ -68,7 +73,10 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
         work: &mut Work,
     ) -> Result<bool, IntegrationError> {
         for i in 0..self.wt.len() {
-            self.wt[i] = work.tol.weight(yref[i]);
+            self.wt[i] = match &self.rms_scale {
+                Some(scale) => ddwnrm_weight(&work.tol, scale[i], yref[i]),
+                None => work.tol.weight(yref[i]),
+            };
         }
         BdfCorrection {
             problem: self.problem,
@@ -85,7 +93,10 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
 
     /// Weighted max norm of v over the error-controlled variables.
     pub fn norm(&self, yref: &[f64], tol: &Tolerance, v: impl Fn(usize) -> f64) -> (f64, usize) {
-        masked_norm(&self.err_mask, yref, tol, v)
+        match &self.rms_scale {
+            Some(scale) => weighted_rms_norm(&self.err_mask, scale, yref, tol, v),
+            None => masked_norm(&self.err_mask, yref, tol, v),
+        }
     }
 
     pub fn structure_holds(&mut self, t: f64) -> bool {
@@ -213,4 +224,35 @@ pub(crate) fn masked_norm(
         }
     }
     worst
+}
+
+/// DASPK's error weight (seeds: DDWNRM; RTOL = ATOL = integr_tol·scale):
+/// RTOL·|y| + ATOL = integr_tol·scale·(|y| + 1), plus the tolerance's
+/// ADAPTIVITY term (0 for DSTIFF).
+pub(crate) fn ddwnrm_weight(tol: &Tolerance, scale: f64, y: f64) -> f64 {
+    tol.error * scale * (y.abs() + 1.0) + tol.extra
+}
+
+/// DDWNRM: the weighted root-mean-square norm sqrt(Σ (v_i/w_i)² / N) over
+/// the N masked (error-controlled) variables, with the variable of the
+/// largest term.
+pub(crate) fn weighted_rms_norm(
+    mask: &[bool],
+    scale: &[f64],
+    yref: &[f64],
+    tol: &Tolerance,
+    v: impl Fn(usize) -> f64,
+) -> (f64, usize) {
+    let (mut sum, mut count, mut worst) = (0.0, 0usize, (0.0, 0));
+    for i in 0..mask.len() {
+        if mask[i] {
+            let e = v(i) / ddwnrm_weight(tol, scale[i], yref[i]);
+            sum += e * e;
+            count += 1;
+            if e.abs() > worst.0 {
+                worst = (e.abs(), i);
+            }
+        }
+    }
+    ((sum / count.max(1) as f64).sqrt(), worst.1)
 }

@@ -5,7 +5,8 @@
 //! Layout: `stepper` is the one step loop every method plugs into
 //! (`Method`); `control` names every step-control and failure-policy
 //! constant; `newton` is the one corrector; `nordsieck` and `divdiff` are
-//! the BDF histories; `gstiff`, `wstiff` and `hht` are the methods.
+//! the BDF histories; `gstiff`, `wstiff`, `dstiff` and `hht` are the
+//! methods.
 
 // Index loops over coupled arrays (q, u, λ, residual rows) read like the
 // equations they implement.
@@ -14,6 +15,7 @@
 mod bdf;
 pub mod control;
 mod divdiff;
+pub mod dstiff;
 pub mod error;
 pub mod events;
 pub mod gstiff;
@@ -27,10 +29,12 @@ pub mod sparse;
 pub mod stepper;
 pub mod wstiff;
 
+pub use dstiff::{Dstiff, DstiffParams};
 pub use error::{IntegrationError, StopKind};
 pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
 pub use hht::Hht;
+pub use newton::JacobianRule;
 pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};
 pub use problem::{
     AfterStep, DaeIntegrator, DaeProblem, OdeProblem, ProblemError, SecondOrderProblem, VarClass,

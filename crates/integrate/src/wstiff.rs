@@ -88,23 +88,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     /// step HINIT.
     pub fn new(problem: &'a mut P, params: BdfParams, t0: f64, y0: &[f64], yp0: &[f64]) -> Self {
         let n = problem.size();
-        let kmax = params.kmax.clamp(1, 6);
-        let params = BdfParams {
-            kmax,
-            constant_step: false,
-            ..params
-        };
-        let method = WstiffMethod {
-            hist: DividedDifferences::new(y0, yp0, params.hinit, kmax),
-            order: 1,
-            h: params.hinit,
-            startup: true,
-            steps_at_order: 0,
-            e: vec![0.0; n],
-            delta: vec![0.0; n],
-            est: Estimates::default(),
-            core: BdfCore::new(problem, params, y0, yp0),
-        };
+        let method = WstiffMethod::new(problem, params, y0, yp0);
         let limits = method.core.limits();
         Stepper::with_method(method, limits, Newton::new(n), t0)
     }
@@ -114,13 +98,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     /// `h`, and continue at that order and step (used to measure the order
     /// of accuracy free of start-up error). `past[0]` must be y0.
     pub fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
-        let m = &mut self.method;
-        let order = order.clamp(1, m.core.params.kmax);
-        assert!(past.len() >= order + 2, "need order + 2 past solutions");
-        m.hist.set_exact(past, h, order);
-        m.order = order;
-        m.steps_at_order = order + 1;
-        m.startup = false;
+        self.method.set_exact_history(past, h, order);
         self.h = h;
     }
 
@@ -129,7 +107,52 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     }
 }
 
-impl<P: DaeProblem> WstiffMethod<'_, P> {
+impl<'a, P: DaeProblem> WstiffMethod<'a, P> {
+    /// The method at (y0, y0'), order 1, step HINIT (WSTIFF; DSTIFF wraps
+    /// it with its own norm and corrector schedule).
+    pub(crate) fn new(problem: &'a mut P, params: BdfParams, y0: &[f64], yp0: &[f64]) -> Self {
+        let n = problem.size();
+        let kmax = params.kmax.clamp(1, 6);
+        let params = BdfParams {
+            kmax,
+            constant_step: false,
+            ..params
+        };
+        WstiffMethod {
+            hist: DividedDifferences::new(y0, yp0, params.hinit, kmax),
+            order: 1,
+            h: params.hinit,
+            startup: true,
+            steps_at_order: 0,
+            e: vec![0.0; n],
+            delta: vec![0.0; n],
+            est: Estimates::default(),
+            core: BdfCore::new(problem, params, y0, yp0),
+        }
+    }
+
+    /// The problem, parameters, norm and masks the method works with.
+    pub(crate) fn core(&mut self) -> &mut BdfCore<'a, P> {
+        &mut self.core
+    }
+
+    /// See `Wstiff::set_exact_history`.
+    pub(crate) fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
+        let order = order.clamp(1, self.core.params.kmax);
+        assert!(past.len() >= order + 2, "need order + 2 past solutions");
+        self.hist.set_exact(past, h, order);
+        self.order = order;
+        self.steps_at_order = order + 1;
+        self.startup = false;
+    }
+
+    /// Restart the history at a new first step h (DSTIFF's initial step).
+    pub(crate) fn set_first_step(&mut self, y0: &[f64], yp0: &[f64], h: f64) {
+        let kmax = self.core.params.kmax;
+        self.hist = DividedDifferences::new(y0, yp0, h, kmax);
+        self.h = h;
+    }
+
     /// Weighted max norm over the error-controlled variables (weights from
     /// y_n), with the variable where it is reached.
     fn error_norm(&self, tol: &Tolerance, v: impl Fn(usize) -> f64) -> (f64, usize) {
