@@ -1177,6 +1177,7 @@ pub(crate) const INTEGRATOR_KEYS: &[&str] = &[
     "CONSTANT_BDF",
     "HHT",
     "NEWMARK",
+    "DSTIFF",
     "I3",
     "SI2",
     "SI1",
@@ -1255,6 +1256,7 @@ pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, Ad
         ("CONSTANT_BDF", IntegratorKind::ConstantBdf),
         ("HHT", IntegratorKind::Hht),
         ("NEWMARK", IntegratorKind::Newmark),
+        ("DSTIFF", IntegratorKind::Dstiff),
     ];
     let mut seen = None;
     for (k, kind) in kinds {

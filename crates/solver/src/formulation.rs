@@ -17,8 +17,8 @@ use crate::analysis::Frame;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
-    Wstiff,
+    BdfParams, DaeProblem, Dstiff, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler,
+    VarClass, Wstiff,
 };
 use mbsolve_mech::local::NoHess;
 use mbsolve_mech::{Sink, System};
@@ -114,6 +114,23 @@ pub(crate) fn bdf_integrator<'b, P: DaeProblem>(
     match family {
         Family::Wstiff => Box::new(Wstiff::new(problem, params.clone(), t, y0, yp0)),
         _ => Box::new(Gstiff::new(problem, params.clone(), t, y0, yp0)),
+    }
+}
+
+/// The integrator of a first-order plan (GSTIFF, CONSTANT_BDF, WSTIFF,
+/// DSTIFF) on any first-order formulation's problem, so DSTIFF with a new
+/// formulation is one `PAIRS` row.
+pub(crate) fn first_order_integrator<'b, P: DaeProblem>(
+    plan: &Plan,
+    problem: &'b mut P,
+    t: f64,
+    y0: &[f64],
+    yp0: &[f64],
+) -> Result<Box<dyn Integrator + 'b>, IntegrationError> {
+    match &plan.method {
+        MethodParams::Bdf(p) => Ok(bdf_integrator(plan.pair.family, problem, p, t, y0, yp0)),
+        MethodParams::Dstiff(p) => Ok(Box::new(Dstiff::new(problem, p.clone(), t, y0, yp0))),
+        MethodParams::Hht(_) => Err(wrong_family(t, plan.formulation().name())),
     }
 }
 
@@ -216,7 +233,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
     ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
         let watch = self.watch.take().unwrap_or_default();
         match &plan.method {
-            MethodParams::Bdf(p) => {
+            MethodParams::Bdf(_) | MethodParams::Dstiff(_) => {
                 let mut problem = I3Problem::new(self.sys);
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
@@ -230,7 +247,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                         .copied()
                         .chain(std::iter::repeat_n(0.0, m))
                         .collect();
-                Ok(bdf_integrator(plan.pair.family, problem, p, s.t, &y0, &yp0))
+                first_order_integrator(plan, problem, s.t, &y0, &yp0)
             }
             MethodParams::Hht(p) => {
                 let mut problem = I3SecondOrder::new(self.sys);

@@ -64,6 +64,7 @@ fn expected_order(pair: &Pair) -> f64 {
     match validate(&s, 0.1).expect("order settings are valid").method {
         MethodParams::Hht(p) => p.order() as f64,
         MethodParams::Bdf(p) => p.kmax as f64,
+        MethodParams::Dstiff(p) => p.bdf.kmax as f64,
     }
 }
 
