@@ -26,6 +26,10 @@ pub(crate) struct BdfCore<'a, P: DaeProblem> {
     /// ERROR·scale) and the weighted RMS norm (DDWNRM) instead of the max
     /// norm; None for GSTIFF/WSTIFF.
     pub rms_scale: Option<Vec<f64>>,
+    /// DSTIFF: the multipliers' corrections are measured apart from the
+    /// rest (`Norms::multipliers`), so the corrector's round-off stall rule
+    /// applies to them (index-3 λ at small h); None: one norm for all.
+    pub multiplier_mask: Option<Vec<bool>>,
 }
 
 impl<'a, P: DaeProblem> BdfCore<'a, P> {
@@ -40,6 +44,7 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             problem,
             params,
             rms_scale: None,
+            multiplier_mask: None,
         }
     }
 
@@ -87,6 +92,7 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             pattern: &self.params.pattern,
             conv_mask: &self.conv_mask,
             weights: &self.wt,
+            multipliers: self.multiplier_mask.as_deref(),
         }
         .run(&mut self.y, &mut self.yp, acc, work)
     }
@@ -119,6 +125,8 @@ pub(crate) struct BdfSystem<'s, P: DaeProblem> {
     pub yp: &'s mut [f64],
     pub acc: &'s mut [f64],
     pub weights: &'s [f64],
+    /// Unknowns whose corrections go to `Norms::multipliers`.
+    pub multipliers: Option<&'s [bool]>,
 }
 
 impl<P: DaeProblem> NewtonSystem for BdfSystem<'_, P> {
@@ -139,7 +147,9 @@ impl<P: DaeProblem> NewtonSystem for BdfSystem<'_, P> {
             self.acc[i] += d[i];
             if converge[i] {
                 let e = d[i].abs() / self.weights[i];
-                if e > norms.primary {
+                if self.multipliers.is_some_and(|m| m[i]) {
+                    norms.multipliers = norms.multipliers.max(e);
+                } else if e > norms.primary {
                     norms.primary = e;
                     norms.worst = i;
                 }
@@ -168,6 +178,7 @@ pub(crate) struct BdfCorrection<'s, P: DaeProblem> {
     pub pattern: &'s [bool],
     pub conv_mask: &'s [bool],
     pub weights: &'s [f64],
+    pub multipliers: Option<&'s [bool]>,
 }
 
 impl<P: DaeProblem> BdfCorrection<'_, P> {
@@ -196,6 +207,7 @@ impl<P: DaeProblem> BdfCorrection<'_, P> {
             yp,
             acc,
             weights: self.weights,
+            multipliers: self.multipliers,
         };
         let newton: &mut Newton = work.newton;
         if work.fixed_iterations.is_some() {

@@ -112,6 +112,8 @@ impl<'a, P: DaeProblem> Dstiff<'a, P> {
         let h0 = first_step(&bdf, problem.classes(), &scale, y0, yp0);
         let mut engine = WstiffMethod::new(problem, bdf, y0, yp0);
         engine.core().rms_scale = Some(scale);
+        let multipliers = class_mask(engine.core().classes(), &[VarClass::Multiplier]);
+        engine.core().multiplier_mask = Some(multipliers);
         engine.set_first_step(y0, yp0, h0);
         let mut limits = engine.core().limits();
         limits.hinit = h0;
