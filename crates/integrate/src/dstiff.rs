@@ -439,4 +439,81 @@ mod tests {
         let h = first_step(&p.bdf, &classes, &[1.0], &[1.0], &[1.0]);
         assert_eq!(h, 1e-8, "h0_max bounds the first step");
     }
+
+    /// y1' = y2, y2' = −y1 with y = (cos t, −sin t).
+    struct Oscillator(Vec<VarClass>);
+
+    impl DaeProblem for Oscillator {
+        fn size(&self) -> usize {
+            2
+        }
+        fn classes(&self) -> &[VarClass] {
+            &self.0
+        }
+        fn residual(
+            &mut self,
+            _t: f64,
+            y: &[f64],
+            yp: &[f64],
+            out: &mut [f64],
+        ) -> Result<(), ProblemError> {
+            out[0] = yp[0] - y[1];
+            out[1] = yp[1] + y[0];
+            Ok(())
+        }
+        fn jacobian(
+            &mut self,
+            _t: f64,
+            _y: &[f64],
+            _yp: &[f64],
+            c: f64,
+            a: &mut SlotAssembler,
+        ) -> Result<(), ProblemError> {
+            a.add(0, 0, c);
+            a.add(0, 1, -1.0);
+            a.add(1, 0, 1.0);
+            a.add(1, 1, c);
+            Ok(())
+        }
+        fn describe_variable(&self, i: usize) -> String {
+            format!("y{i}")
+        }
+        fn describe_equation(&self, i: usize) -> String {
+            format!("G{i}")
+        }
+    }
+
+    /// Largest error at t = 2 of DSTIFF at order k and constant step h
+    /// (h_max = h, a tolerance no step violates) from the exact history.
+    fn error_at_fixed_steps(k: usize, h: f64) -> (f64, usize) {
+        let exact = |t: f64| vec![t.cos(), -t.sin()];
+        let mut prob = Oscillator(vec![VarClass::Displacement; 2]);
+        let mut p = params(1e3, h, 10, JacobianRule::ADAPTIVE);
+        p.bdf.kmax = k;
+        p.corrector_minit = 2;
+        let mut d = Dstiff::new(&mut prob, p, 0.0, &exact(0.0), &[0.0, -1.0]);
+        let past: Vec<Vec<f64>> = (0..=k + 1).map(|j| exact(-(j as f64) * h)).collect();
+        d.set_exact_history(&past, h, k);
+        d.advance_to(2.0).unwrap();
+        let e = exact(2.0);
+        let err = (0..2).map(|i| (d.y()[i] - e[i]).abs()).fold(0.0, f64::max);
+        (err, d.stats.max_order_used)
+    }
+
+    /// The observed order log2(e(h)/e(h/2)) is k within 0.3 for k = 1..5
+    /// (the BDF-k global error is O(h^k)).
+    #[test]
+    fn observed_order_is_k_for_k_1_to_5() {
+        for k in 1..=DSTIFF_MAX_ORDER {
+            let h = if k <= 2 { 0.01 } else { 0.04 };
+            let (a, order_a) = error_at_fixed_steps(k, h);
+            let (b, _) = error_at_fixed_steps(k, h / 2.0);
+            let observed = (a / b).log2();
+            assert_eq!(order_a, k, "the run stayed at order {k}");
+            assert!(
+                (observed - k as f64).abs() < 0.3,
+                "k = {k}: errors {a:e}, {b:e}, observed order {observed}"
+            );
+        }
+    }
 }
