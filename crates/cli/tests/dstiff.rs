@@ -11,10 +11,7 @@ fn examples() -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "mbsolve-cli-dstiff-{}-{name}",
-        std::process::id()
-    ));
+    let d = std::env::temp_dir().join(format!("mbsolve-cli-dstiff-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -80,7 +77,10 @@ fn integrator_dstiff_runs_the_slider_crank() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let msg = std::fs::read_to_string(d.join("sc.msg")).unwrap();
     assert!(msg.contains("dynamic analysis: DSTIFF, I3"), "{msg}");
-    let rows = std::fs::read_to_string(d.join("sc.csv")).unwrap().lines().count();
+    let rows = std::fs::read_to_string(d.join("sc.csv"))
+        .unwrap()
+        .lines()
+        .count();
     assert_eq!(rows, 102, "header and 101 outputs");
 }
 

@@ -51,10 +51,16 @@ fn dae_form_defaults() {
     assert_eq!(plan.pair.kind, IntegratorKind::Dstiff);
     assert_eq!(plan.pair.formulation, Formulation::I3);
     assert_eq!(d.bdf.error, 1e-3);
-    assert_eq!((d.bdf.hmax, d.bdf.hmin, d.bdf.hinit), (0.01, f64::EPSILON, 1e-8));
+    assert_eq!(
+        (d.bdf.hmax, d.bdf.hmin, d.bdf.hinit),
+        (0.01, f64::EPSILON, 1e-8)
+    );
     assert_eq!((d.bdf.kmax, d.bdf.maxit, d.corrector_minit), (5, 10, 2));
     assert_eq!((d.vel_tol_factor, d.alg_tol_factor), (1000.0, 1000.0));
-    assert_eq!((d.jacobian.eval, d.jacobian.init, d.eval_expiry), (0, 0, None));
+    assert_eq!(
+        (d.jacobian.eval, d.jacobian.init, d.eval_expiry),
+        (0, 0, None)
+    );
     assert_eq!(d.constraint_tol, 1e-10);
     assert!(!d.bdf.interpolate && !plan.interpolate());
     // I3: displacements and user states under error control (seeds: "the
@@ -220,7 +226,9 @@ fn ode_form_yields_ode_params_and_is_refused_at_run_time() {
         assert_eq!((o.error, o.hmax, o.h0_max), (1e-4, 0.02, 1e-6));
         assert_eq!((o.vel_tol_factor, o.rel_abs_tol_ratio), (50.0, 0.5));
         let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
-        let e = sim.dynamic_transient(0.1, None, Some(0.01), &p).unwrap_err();
+        let e = sim
+            .dynamic_transient(0.1, None, Some(0.01), &p)
+            .unwrap_err();
         assert!(
             e.to_string().contains(&format!(
                 "integrator_type = {} (the ODE form) cannot run yet",
@@ -229,7 +237,11 @@ fn ode_form_yields_ode_params_and_is_refused_at_run_time() {
             "{e}"
         );
     }
-    assert!(ParamTransient::builder().build().unwrap().ode_params(0.01).is_none());
+    assert!(ParamTransient::builder()
+        .build()
+        .unwrap()
+        .ode_params(0.01)
+        .is_none());
 }
 
 /// INTEGRATOR/DSTIFF: ERROR, HMAX, HMIN, HINIT, KMAX, MAXIT and
@@ -314,7 +326,10 @@ fn pendulum_through_param_transient() {
     assert!(rel < 1e-4, "period error {rel:e}");
     assert!(worst_phi(&sim) <= 1e-10, "|Phi| {:e}", worst_phi(&sim));
     assert_eq!(st.max_order_used, 5);
-    assert!(sim.log.iter().any(|l| l.starts_with("dynamic analysis: DSTIFF, I3")));
+    assert!(sim
+        .log
+        .iter()
+        .any(|l| l.starts_with("dynamic analysis: DSTIFF, I3")));
 }
 
 /// h0_max bounds the first step (the horizontal pendulum starts at rest,
@@ -339,7 +354,9 @@ fn h0_max_h_max_and_max_order_are_honoured() {
 fn h_min_is_honoured() {
     let pt = tol(1e-10).h_min(1e-3).h0_max(2e-3).build().unwrap();
     let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
-    let e = sim.dynamic_transient(1.0, None, Some(0.01), &pt).unwrap_err();
+    let e = sim
+        .dynamic_transient(1.0, None, Some(0.01), &pt)
+        .unwrap_err();
     assert!(e.to_string().contains("fell below HMIN = 1.000e-3"), "{e}");
 }
 
@@ -440,4 +457,3 @@ fn dae_interpolation_steps_past_outputs() {
     assert!(rel < 1e-3, "period error {rel:e}");
     assert!(worst_phi(&interp) < 1e-8);
 }
-

@@ -223,9 +223,18 @@ impl Given {
         }
     }
     fn range(&self, a: Attr, shown: String, rule: &str) -> String {
-        self.error(a, format!("{} = {shown} must be {rule}", a.name_in(self.front())))
+        self.error(
+            a,
+            format!("{} = {shown} must be {rule}", a.name_in(self.front())),
+        )
     }
-    fn real(&self, a: Attr, default: f64, ok: impl Fn(f64) -> bool, rule: &str) -> Result<f64, String> {
+    fn real(
+        &self,
+        a: Attr,
+        default: f64,
+        ok: impl Fn(f64) -> bool,
+        rule: &str,
+    ) -> Result<f64, String> {
         match self.get(a).map(|g| g.1) {
             None => Ok(default),
             Some(Value::Real(v)) if ok(v) && v.is_finite() => Ok(v),
@@ -233,7 +242,12 @@ impl Given {
             Some(other) => Err(self.range(a, format!("{other:?}"), rule)),
         }
     }
-    fn opt_real(&self, a: Attr, ok: impl Fn(f64) -> bool, rule: &str) -> Result<Option<f64>, String> {
+    fn opt_real(
+        &self,
+        a: Attr,
+        ok: impl Fn(f64) -> bool,
+        rule: &str,
+    ) -> Result<Option<f64>, String> {
         match self.get(a) {
             None => Ok(None),
             Some(_) => self.real(a, 0.0, ok, rule).map(Some),
@@ -446,7 +460,12 @@ fn validate(g: &Given) -> Result<ParamTransient, String> {
     }
     let h0_max = g.real(H0Max, 1e-8, positive, "> 0")?;
     let vel_tol_factor = g.real(VelTolFactor, 1000.0, positive, "> 0")?;
-    let max_order = g.int(MaxOrder, integrator.max_order(), 1, Some(integrator.max_order()))? as usize;
+    let max_order = g.int(
+        MaxOrder,
+        integrator.max_order(),
+        1,
+        Some(integrator.max_order()),
+    )? as usize;
     if !integrator.is_dae() {
         let rel_abs_tol_ratio = g.real(RelAbsTolRatio, 1.0, |v| v >= 0.0, ">= 0")?;
         return Ok(ParamTransient::Ode(OdeTransient {
