@@ -90,7 +90,7 @@ fn integrator_dstiff_refuses_si1_and_pattern() {
     for (args, want) in [
         (
             "SI1",
-            "INTEGRATOR: SI1 (SI1) is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3",
+            "INTEGRATOR: SI1 is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3",
         ),
         (
             "PATTERN = T:F",

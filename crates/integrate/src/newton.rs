@@ -77,7 +77,7 @@ impl JacobianRule {
 
     /// The rule of the seed's tables: a new Jacobian at iteration `m`.
     pub fn wants(&self, m: usize) -> bool {
-        (self.eval > 0 && m % self.eval == 0) || m < self.init
+        (self.eval > 0 && m.is_multiple_of(self.eval)) || m < self.init
     }
 
     /// Whether the convergence rate also decides (eval = 0).

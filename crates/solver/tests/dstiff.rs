@@ -198,7 +198,7 @@ fn si1_is_refused_until_its_formulation_lands() {
     };
     assert_eq!(
         validate(&s, 0.01).unwrap_err(),
-        "p.acf:2:1: INTEGRATOR: SI1 (SI1) is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3"
+        "p.acf:2:1: INTEGRATOR: SI1 is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3"
     );
 }
 

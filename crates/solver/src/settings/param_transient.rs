@@ -539,16 +539,12 @@ impl DaeTransient {
             ..Default::default()
         };
         let pair = pair_of(&settings).map_err(|_| {
+            let (given, instead) = match front {
+                FrontEnd::Adams => ("SI1", "I3"),
+                FrontEnd::MotionSolve => ("dae_index = 1 (SI1)", "dae_index = 3"),
+            };
             let message = format!(
-                "{} (SI1) is not available with DSTIFF yet: it arrives with the SI1 formulation; use {}",
-                match front {
-                    FrontEnd::Adams => "SI1",
-                    FrontEnd::MotionSolve => "dae_index = 1",
-                },
-                match front {
-                    FrontEnd::Adams => "I3",
-                    FrontEnd::MotionSolve => "dae_index = 3",
-                }
+                "{given} is not available with DSTIFF yet: it arrives with the SI1 formulation; use {instead}"
             );
             (Some(Attr::DaeIndex), message)
         })?;
