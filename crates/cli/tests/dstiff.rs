@@ -28,9 +28,9 @@ fn dstiff_run(model: &str, commands: &str) -> (Option<i32>, String, String, Vec<
         .unwrap();
     let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap_or_default();
     let csv = read("ds.csv").lines().map(String::from).collect();
-    let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
+    let (stderr, msg) = (String::from_utf8_lossy(&done.stderr), read("ds.msg"));
     let _ = std::fs::remove_dir_all(&out);
-    (done.status.code(), stderr, read("ds.msg"), csv)
+    (done.status.code(), stderr.into_owned(), msg, csv)
 }
 
 /// INTEGRATOR/DSTIFF, I3 with every mapped argument: the log shows them

@@ -16,7 +16,9 @@
 //!   w_i = RTOL_i·|y_i| + ATOL_i and RTOL = ATOL = integr_tol·scale_i,
 //!   scale 1 for displacements and user states, `vel_tol_factor` for
 //!   velocities and `dae_alg_tol_factor` for multipliers (seeds, Table 1);
-//!   the same weights measure the corrector's convergence;
+//!   the same weights measure the corrector's convergence (max norm, every
+//!   class converging, multipliers apart so the shared round-off stall
+//!   rule applies to index-3 λ at small steps);
 //! * the first step is bounded by `h0_max` (default 1e-8) and, as DASSL's
 //!   initial step, by 0.5/‖y'_0‖ so the first step changes y by at most
 //!   half a tolerance unit;
