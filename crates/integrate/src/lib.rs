@@ -5,8 +5,9 @@
 //! Layout: `stepper` is the one step loop every method plugs into
 //! (`Method`); `control` names every step-control and failure-policy
 //! constant; `newton` is the one corrector; `nordsieck` and `divdiff` are
-//! the BDF histories; `gstiff`, `wstiff`, `dstiff` and `hht` are the
-//! methods.
+//! the BDF histories; `gstiff`, `wstiff`, `hastiff` (WSTIFF's history
+//! with a corrector on y′), `dstiff` (WSTIFF's engine with DASPK's norm and
+//! corrector schedule) and `hht` are the methods.
 
 // Index loops over coupled arrays (q, u, λ, residual rows) read like the
 // equations they implement.
@@ -19,9 +20,11 @@ pub mod dstiff;
 pub mod error;
 pub mod events;
 pub mod gstiff;
+pub mod hastiff;
 pub mod hht;
 mod newton;
 mod nordsieck;
+pub mod ode;
 pub mod params;
 pub mod problem;
 pub mod rti;
@@ -33,6 +36,7 @@ pub use dstiff::{Dstiff, DstiffParams};
 pub use error::{IntegrationError, StopKind};
 pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
+pub use hastiff::Hastiff;
 pub use hht::Hht;
 pub use newton::JacobianRule;
 pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};

@@ -61,10 +61,10 @@ struct Estimates {
 
 /// The WSTIFF method: its problem, parameters and divided differences.
 pub struct WstiffMethod<'a, P: DaeProblem> {
-    core: BdfCore<'a, P>,
-    hist: DividedDifferences,
+    pub(crate) core: BdfCore<'a, P>,
+    pub(crate) hist: DividedDifferences,
     /// Order of the next attempt (k).
-    order: usize,
+    pub(crate) order: usize,
     /// Step of the current attempt.
     h: f64,
     /// Start-up phase: raise the order and double the step after every step
@@ -73,7 +73,7 @@ pub struct WstiffMethod<'a, P: DaeProblem> {
     /// Accepted steps at the current order since it last changed.
     steps_at_order: usize,
     /// Accumulated correction e = y − y^P.
-    e: Vec<f64>,
+    pub(crate) e: Vec<f64>,
     /// Scratch for the error estimates.
     delta: Vec<f64>,
     /// The estimates of the last converged step.
@@ -136,7 +136,7 @@ impl<'a, P: DaeProblem> WstiffMethod<'a, P> {
         &mut self.core
     }
 
-    /// See `Wstiff::set_exact_history`.
+    /// See `Wstiff::set_exact_history` (HASTIFF shares it).
     pub(crate) fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
         let order = order.clamp(1, self.core.params.kmax);
         assert!(past.len() >= order + 2, "need order + 2 past solutions");
@@ -151,6 +151,11 @@ impl<'a, P: DaeProblem> WstiffMethod<'a, P> {
         let kmax = self.core.params.kmax;
         self.hist = DividedDifferences::new(y0, yp0, h, kmax);
         self.h = h;
+    }
+
+    /// The fixed leading coefficient c = −α_s/h of the order-k corrector.
+    pub(crate) fn leading_coefficient(&self, h: f64) -> f64 {
+        -DividedDifferences::alpha_s(self.order) / h
     }
 
     /// Weighted max norm over the error-controlled variables (weights from
@@ -283,9 +288,9 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
             .predict(self.order, &mut self.core.y, &mut self.core.yp);
     }
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
-        let c = -DividedDifferences::alpha_s(self.order) / h;
+        let c = self.leading_coefficient(h);
         self.core
-            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, work)
+            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, None, work)
     }
     fn estimate(&mut self, _h: f64, tol: &Tolerance) -> Estimate {
         self.est = self.estimates(tol);

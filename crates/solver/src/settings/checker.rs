@@ -118,7 +118,7 @@ impl Checker<'_> {
         };
         let method = match pair.family {
             Family::Hht => MethodParams::Hht(self.hht(pair, error, maxit, steps, fixed)?),
-            Family::Gstiff | Family::Wstiff | Family::Dstiff => {
+            Family::Gstiff | Family::Wstiff | Family::Hastiff | Family::Dstiff => {
                 MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
             }
         };

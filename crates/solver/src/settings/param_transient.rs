@@ -364,7 +364,7 @@ impl ParamTransient {
                 }
             }),
             ParamTransient::Ode(o) => Err(format!(
-                "Param_Transient: integrator_type = {} (the ODE form) cannot run yet: the ODE-form integrators and coordinate partitioning have not landed; use integrator_type = DSTIFF",
+                "Param_Transient: integrator_type = {} (the ODE form) cannot run yet: the ODE formulation (coordinate partitioning) has not landed; use integrator_type = DSTIFF",
                 o.integrator.name()
             )),
         }
