@@ -77,7 +77,7 @@ fn integrator_dstiff_runs_the_slider_crank() {
 fn integrator_dstiff_refuses_si1_and_pattern() {
     for (args, want) in [
         ("SI1", "INTEGRATOR: SI1 is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3"),
-        ("PATTERN = T:F", "INTEGRATOR: PATTERN applies only to GSTIFF and WSTIFF and CONSTANT_BDF and HHT and NEWMARK, not to DSTIFF"),
+        ("PATTERN = T:F", "INTEGRATOR: PATTERN applies only to GSTIFF and WSTIFF and CONSTANT_BDF and HHT and NEWMARK and HASTIFF, not to DSTIFF"),
     ] {
         let commands = format!("INTEGRATOR/DSTIFF, {args}\nSIMULATE/DYNAMIC, END = 1, STEPS = 10");
         let (code, err, _, _) = dstiff_run("pendulum", &commands);

@@ -303,14 +303,14 @@ fn adams_integrator_dstiff_maps_onto_param_transient() {
             pattern: Some(vec![true]),
             ..base()
         }),
-        "p.acf:3:1: INTEGRATOR: PATTERN applies only to GSTIFF and WSTIFF and CONSTANT_BDF and HHT and NEWMARK, not to DSTIFF"
+        "p.acf:3:1: INTEGRATOR: PATTERN applies only to GSTIFF and WSTIFF and CONSTANT_BDF and HHT and NEWMARK and HASTIFF, not to DSTIFF"
     );
     assert_eq!(
         bad(IntegratorSettings {
             formulation: Some(Formulation::Si2),
             ..base()
         }),
-        "p.acf:3:1: INTEGRATOR: SI2 is not available with DSTIFF (it runs with GSTIFF, WSTIFF, CONSTANT_BDF)"
+        "p.acf:3:1: INTEGRATOR: SI2 is not available with DSTIFF (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF)"
     );
 }
 
