@@ -1508,6 +1508,7 @@ pub(crate) const INTEGRATOR_KEYS: &[&str] = &[
     "CONSTANT_BDF",
     "HHT",
     "NEWMARK",
+    "DSTIFF",
     "I3",
     "SI2",
     "SI1",
@@ -1597,6 +1598,7 @@ pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, Ad
         ("CONSTANT_BDF", IntegratorKind::ConstantBdf),
         ("HHT", IntegratorKind::Hht),
         ("NEWMARK", IntegratorKind::Newmark),
+        ("DSTIFF", IntegratorKind::Dstiff),
     ];
     let mut seen = None;
     for (k, kind) in kinds {

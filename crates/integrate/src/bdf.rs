@@ -22,6 +22,14 @@ pub(crate) struct BdfCore<'a, P: DaeProblem> {
     wt: Vec<f64>,
     pub err_mask: Vec<bool>,
     conv_mask: Vec<bool>,
+    /// DSTIFF: per-variable scale of the tolerance (RTOL = ATOL =
+    /// ERROR·scale) and the weighted RMS norm (DDWNRM) instead of the max
+    /// norm; None for GSTIFF/WSTIFF.
+    pub rms_scale: Option<Vec<f64>>,
+    /// DSTIFF: the multipliers' corrections are measured apart from the
+    /// rest (`Norms::multipliers`), so the corrector's round-off stall rule
+    /// applies to them (index-3 λ at small h); None: one norm for all.
+    pub multiplier_mask: Option<Vec<bool>>,
 }
 
 impl<'a, P: DaeProblem> BdfCore<'a, P> {
@@ -35,6 +43,8 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             yp: yp0.to_vec(),
             problem,
             params,
+            rms_scale: None,
+            multiplier_mask: None,
         }
     }
 
@@ -72,7 +82,10 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
         work: &mut Work,
     ) -> Result<bool, IntegrationError> {
         for i in 0..self.wt.len() {
-            self.wt[i] = work.tol.weight(yref[i]);
+            self.wt[i] = match &self.rms_scale {
+                Some(scale) => ddwnrm_weight(&work.tol, scale[i], yref[i]),
+                None => work.tol.weight(yref[i]),
+            };
         }
         BdfCorrection {
             problem: self.problem,
@@ -83,6 +96,7 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             pattern: &self.params.pattern,
             conv_mask: &self.conv_mask,
             weights: &self.wt,
+            multipliers: self.multiplier_mask.as_deref(),
             on_derivative,
         }
         .run(&mut self.y, &mut self.yp, acc, work)
@@ -90,7 +104,10 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
 
     /// Weighted max norm of v over the error-controlled variables.
     pub fn norm(&self, yref: &[f64], tol: &Tolerance, v: impl Fn(usize) -> f64) -> (f64, usize) {
-        masked_norm(&self.err_mask, yref, tol, v)
+        match &self.rms_scale {
+            Some(scale) => weighted_rms_norm(&self.err_mask, scale, yref, tol, v),
+            None => masked_norm(&self.err_mask, yref, tol, v),
+        }
     }
 
     pub fn structure_holds(&mut self, t: f64) -> bool {
@@ -122,6 +139,8 @@ pub(crate) struct BdfSystem<'s, P: DaeProblem> {
     pub yp: &'s mut [f64],
     pub acc: &'s mut [f64],
     pub weights: &'s [f64],
+    /// Unknowns whose corrections go to `Norms::multipliers`.
+    pub multipliers: Option<&'s [bool]>,
     pub on_derivative: Option<(&'s [f64], &'s [f64])>,
 }
 
@@ -158,7 +177,9 @@ impl<P: DaeProblem> NewtonSystem for BdfSystem<'_, P> {
             self.acc[i] += dy;
             if converge[i] {
                 let e = dy.abs() / self.weights[i];
-                if e > norms.primary {
+                if self.multipliers.is_some_and(|m| m[i]) {
+                    norms.multipliers = norms.multipliers.max(e);
+                } else if e > norms.primary {
                     norms.primary = e;
                     norms.worst = i;
                 }
@@ -187,6 +208,7 @@ pub(crate) struct BdfCorrection<'s, P: DaeProblem> {
     pub pattern: &'s [bool],
     pub conv_mask: &'s [bool],
     pub weights: &'s [f64],
+    pub multipliers: Option<&'s [bool]>,
     /// HASTIFF: iterate on y′ from this prediction (y_P, y′_P).
     pub on_derivative: Option<(&'s [f64], &'s [f64])>,
 }
@@ -217,6 +239,7 @@ impl<P: DaeProblem> BdfCorrection<'_, P> {
             yp,
             acc,
             weights: self.weights,
+            multipliers: self.multipliers,
             on_derivative: self.on_derivative,
         };
         let newton: &mut Newton = work.newton;
@@ -246,4 +269,35 @@ pub(crate) fn masked_norm(
         }
     }
     worst
+}
+
+/// DASPK's error weight (seeds: DDWNRM; RTOL = ATOL = integr_tol·scale):
+/// RTOL·|y| + ATOL = integr_tol·scale·(|y| + 1), plus the tolerance's
+/// ADAPTIVITY term (0 for DSTIFF).
+pub(crate) fn ddwnrm_weight(tol: &Tolerance, scale: f64, y: f64) -> f64 {
+    tol.error * scale * (y.abs() + 1.0) + tol.extra
+}
+
+/// DDWNRM: the weighted root-mean-square norm sqrt(Σ (v_i/w_i)² / N) over
+/// the N masked (error-controlled) variables, with the variable of the
+/// largest term.
+pub(crate) fn weighted_rms_norm(
+    mask: &[bool],
+    scale: &[f64],
+    yref: &[f64],
+    tol: &Tolerance,
+    v: impl Fn(usize) -> f64,
+) -> (f64, usize) {
+    let (mut sum, mut count, mut worst) = (0.0, 0usize, (0.0, 0));
+    for i in 0..mask.len() {
+        if mask[i] {
+            let e = v(i) / ddwnrm_weight(tol, scale[i], yref[i]);
+            sum += e * e;
+            count += 1;
+            if e.abs() > worst.0 {
+                worst = (e.abs(), i);
+            }
+        }
+    }
+    ((sum / count.max(1) as f64).sqrt(), worst.1)
 }

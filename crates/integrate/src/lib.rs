@@ -6,7 +6,8 @@
 //! (`Method`); `control` names every step-control and failure-policy
 //! constant; `newton` is the one corrector; `nordsieck` and `divdiff` are
 //! the BDF histories; `gstiff`, `wstiff`, `hastiff` (WSTIFF's history
-//! with a corrector on y′) and `hht` are the methods.
+//! with a corrector on y′), `dstiff` (WSTIFF's engine with DASPK's norm and
+//! corrector schedule) and `hht` are the methods.
 
 // Index loops over coupled arrays (q, u, λ, residual rows) read like the
 // equations they implement.
@@ -15,6 +16,7 @@
 mod bdf;
 pub mod control;
 mod divdiff;
+pub mod dstiff;
 pub mod error;
 pub mod events;
 pub mod gstiff;
@@ -30,11 +32,13 @@ pub mod sparse;
 pub mod stepper;
 pub mod wstiff;
 
+pub use dstiff::{Dstiff, DstiffParams};
 pub use error::{IntegrationError, StopKind};
 pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
 pub use hastiff::Hastiff;
 pub use hht::Hht;
+pub use newton::JacobianRule;
 pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};
 pub use problem::{
     AfterStep, DaeIntegrator, DaeProblem, OdeProblem, ProblemError, SecondOrderProblem, VarClass,

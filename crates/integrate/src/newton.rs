@@ -66,6 +66,33 @@ pub(crate) struct Step<'a> {
     pub conv_mask: &'a [bool],
 }
 
+/// DSTIFF's Jacobian schedule (seeds, Param_Transient: `dae_jacob_eval`,
+/// `dae_jacob_init`): at the 0-based corrector iteration M a new Jacobian
+/// is evaluated when MOD(M, eval) = 0 or M < init. `eval = 0` drops the
+/// first condition and lets the corrector decide from its convergence rate
+/// ("0 implies the integrator automatically determines when a new Jacobian
+/// is needed"); `init = 0` forces no initial evaluations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JacobianRule {
+    pub eval: usize,
+    pub init: usize,
+}
+
+impl JacobianRule {
+    /// Both attributes 0: the corrector's own (adaptive) decision only.
+    pub const ADAPTIVE: JacobianRule = JacobianRule { eval: 0, init: 0 };
+
+    /// The rule of the seed's tables: a new Jacobian at iteration `m`.
+    pub fn wants(&self, m: usize) -> bool {
+        (self.eval > 0 && m.is_multiple_of(self.eval)) || m < self.init
+    }
+
+    /// Whether the convergence rate also decides (eval = 0).
+    pub fn adaptive(&self) -> bool {
+        self.eval == 0
+    }
+}
+
 /// Jacobian, its factorization and the corrector's memory between steps.
 pub(crate) struct Newton {
     jac: SlotAssembler,
@@ -85,6 +112,11 @@ pub(crate) struct Newton {
     /// corrector after an integration restart) and the accepted steps it
     /// has left.
     temporary: Option<(Vec<bool>, usize)>,
+    /// DSTIFF: the Jacobian schedule that replaces PATTERN (None: PATTERN).
+    pub jacobian_rule: Option<JacobianRule>,
+    /// First 0-based iteration at which divergence is checked
+    /// (DSTIFF's `dae_corrector_minit`; otherwise LSODE's third iteration).
+    pub divergence_from: usize,
 }
 
 impl Newton {
@@ -100,6 +132,8 @@ impl Newton {
             res: vec![0.0; n],
             delta: vec![0.0; n],
             temporary: None,
+            jacobian_rule: None,
+            divergence_from: NEWTON_DIVERGENCE_ITERATION,
         }
     }
 
@@ -256,7 +290,10 @@ impl Newton {
         stats: &mut Statistics,
         events: &mut Vec<Event>,
     ) -> Result<bool, IntegrationError> {
-        let adaptive = s.pattern.iter().all(|p| !p);
+        let adaptive = match self.jacobian_rule {
+            Some(rule) => rule.adaptive(),
+            None => s.pattern.iter().all(|p| !p),
+        };
         self.jac_fresh = false;
         let mut prev = Norms::default();
         let mut prev_norm: f64 = 0.0;
@@ -270,7 +307,10 @@ impl Newton {
                     (Some(c), Some(cj)) => !NEWTON_COEFFICIENT_DRIFT.contains(&(c / cj)),
                     _ => false,
                 };
-                self.force_jacobian || !self.jac_valid || drifted
+                let scheduled = self.jacobian_rule.is_some_and(|r| r.wants(it));
+                scheduled || self.force_jacobian || !self.jac_valid || drifted
+            } else if let Some(rule) = self.jacobian_rule {
+                rule.wants(it) || self.force_jacobian || !self.jac_valid
             } else {
                 s.pattern[it % s.pattern.len()] || self.force_jacobian || !self.jac_valid
             };
@@ -309,7 +349,7 @@ impl Newton {
                 self.last_rate = rate;
                 return Ok(true);
             }
-            if it >= NEWTON_DIVERGENCE_ITERATION && rate > NEWTON_DIVERGENCE_RATE {
+            if it >= self.divergence_from.max(1) && rate > NEWTON_DIVERGENCE_RATE {
                 break;
             }
             // PATTERN = F (adaptive): a reused Jacobian whose convergence

@@ -88,23 +88,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     /// step HINIT.
     pub fn new(problem: &'a mut P, params: BdfParams, t0: f64, y0: &[f64], yp0: &[f64]) -> Self {
         let n = problem.size();
-        let kmax = params.kmax.clamp(1, 6);
-        let params = BdfParams {
-            kmax,
-            constant_step: false,
-            ..params
-        };
-        let method = WstiffMethod {
-            hist: DividedDifferences::new(y0, yp0, params.hinit, kmax),
-            order: 1,
-            h: params.hinit,
-            startup: true,
-            steps_at_order: 0,
-            e: vec![0.0; n],
-            delta: vec![0.0; n],
-            est: Estimates::default(),
-            core: BdfCore::new(problem, params, y0, yp0),
-        };
+        let method = WstiffMethod::new(problem, params, y0, yp0);
         let limits = method.core.limits();
         Stepper::with_method(method, limits, Newton::new(n), t0)
     }
@@ -123,7 +107,35 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     }
 }
 
-impl<P: DaeProblem> WstiffMethod<'_, P> {
+impl<'a, P: DaeProblem> WstiffMethod<'a, P> {
+    /// The method at (y0, y0'), order 1, step HINIT (WSTIFF; DSTIFF wraps
+    /// it with its own norm and corrector schedule).
+    pub(crate) fn new(problem: &'a mut P, params: BdfParams, y0: &[f64], yp0: &[f64]) -> Self {
+        let n = problem.size();
+        let kmax = params.kmax.clamp(1, 6);
+        let params = BdfParams {
+            kmax,
+            constant_step: false,
+            ..params
+        };
+        WstiffMethod {
+            hist: DividedDifferences::new(y0, yp0, params.hinit, kmax),
+            order: 1,
+            h: params.hinit,
+            startup: true,
+            steps_at_order: 0,
+            e: vec![0.0; n],
+            delta: vec![0.0; n],
+            est: Estimates::default(),
+            core: BdfCore::new(problem, params, y0, yp0),
+        }
+    }
+
+    /// The problem, parameters, norm and masks the method works with.
+    pub(crate) fn core(&mut self) -> &mut BdfCore<'a, P> {
+        &mut self.core
+    }
+
     /// See `Wstiff::set_exact_history` (HASTIFF shares it).
     pub(crate) fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
         let order = order.clamp(1, self.core.params.kmax);
@@ -132,6 +144,13 @@ impl<P: DaeProblem> WstiffMethod<'_, P> {
         self.order = order;
         self.steps_at_order = order + 1;
         self.startup = false;
+    }
+
+    /// Restart the history at a new first step h (DSTIFF's initial step).
+    pub(crate) fn set_first_step(&mut self, y0: &[f64], yp0: &[f64], h: f64) {
+        let kmax = self.core.params.kmax;
+        self.hist = DividedDifferences::new(y0, yp0, h, kmax);
+        self.h = h;
     }
 
     /// The fixed leading coefficient c = −α_s/h of the order-k corrector.

@@ -12,6 +12,9 @@ pub enum IntegratorKind {
     ConstantBdf,
     Hht,
     Newmark,
+    /// MotionSolve's DASPK-style DAE integrator (Param_Transient DAE form;
+    /// `INTEGRATOR/DSTIFF` in the Adams FORTRAN solver's set).
+    Dstiff,
 }
 
 impl IntegratorKind {
@@ -32,6 +35,7 @@ impl IntegratorKind {
             IntegratorKind::ConstantBdf => "CONSTANT_BDF",
             IntegratorKind::Hht => "HHT",
             IntegratorKind::Newmark => "NEWMARK",
+            IntegratorKind::Dstiff => "DSTIFF",
         }
     }
 }

@@ -2,15 +2,15 @@
 //! systems, and dynamic analysis (one driver for every pair of
 //! `settings::PAIRS`). A failed run keeps the frames it computed.
 
-use crate::formulation::{constraint_tolerance, equation_name};
+use crate::formulation::equation_name;
 use crate::linear::{Block, Kkt};
 use crate::output::{output_count, FrameOutput};
 use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
-use crate::settings::{validate, Family};
+use crate::settings::{validate, Family, ParamTransient, Plan};
 use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
 use mbsolve_mech::{MechData, System};
-use mbsolve_model::{CorrectorKind, IntegratorSettings, Model, ModelError};
+use mbsolve_model::{CorrectorKind, IntegratorKind, IntegratorSettings, Model, ModelError};
 use std::fmt;
 use std::time::Instant;
 
@@ -407,10 +407,41 @@ impl Simulation {
         dtout: Option<f64>,
         settings: &IntegratorSettings,
     ) -> Result<Statistics, SolverError> {
+        self.dynamic_planned(end, steps, dtout, |dt| validate(settings, dt), settings)
+    }
+
+    /// Dynamic analysis with MotionSolve `Param_Transient` settings: the
+    /// DAE form runs DSTIFF; the ODE form is refused naming
+    /// integrator_type until its integrators land.
+    pub fn dynamic_transient(
+        &mut self,
+        end: f64,
+        steps: Option<u64>,
+        dtout: Option<f64>,
+        params: &ParamTransient,
+    ) -> Result<Statistics, SolverError> {
+        // The settings only feed the fixed-step RTI report, which DSTIFF
+        // never produces.
+        let settings = IntegratorSettings {
+            kind: IntegratorKind::Dstiff,
+            ..Default::default()
+        };
+        self.dynamic_planned(end, steps, dtout, |dt| params.plan(dt), &settings)
+    }
+
+    /// The one driver, with the plan made for the first output step.
+    fn dynamic_planned(
+        &mut self,
+        end: f64,
+        steps: Option<u64>,
+        dtout: Option<f64>,
+        plan_of: impl FnOnce(f64) -> Result<Plan, String>,
+        settings: &IntegratorSettings,
+    ) -> Result<Statistics, SolverError> {
         self.ensure_ic()?;
         let times = self.output_times(end, steps, dtout)?;
         let dt = times[0] - self.state.t;
-        let plan = validate(settings, dt).map_err(SolverError::Settings)?;
+        let plan = plan_of(dt).map_err(SolverError::Settings)?;
         let form = plan.formulation();
         self.log.push(plan.describe());
         self.log.extend(plan.notes.iter().cloned());
@@ -443,8 +474,7 @@ impl Simulation {
         // failure retried from consistent conditions at order 1).
         loop {
             let s = &self.state;
-            let mut segment =
-                form.segment(&self.sys, &self.data, s, constraint_tolerance(plan.error()));
+            let mut segment = form.segment(&self.sys, &self.data, s, plan.constraint_tolerance());
             let mut frames = segment.frame_map();
             let mut integ = match segment.integrator(&plan, s) {
                 Ok(i) => i,

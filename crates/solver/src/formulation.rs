@@ -17,8 +17,8 @@ use crate::analysis::Frame;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, Gstiff, Hastiff, Hht, IntegrationError, ProblemError, SlotAssembler,
-    VarClass, Wstiff,
+    BdfParams, DaeProblem, Dstiff, Gstiff, Hastiff, Hht, IntegrationError, ProblemError,
+    SlotAssembler, VarClass, Wstiff,
 };
 use mbsolve_mech::local::NoHess;
 use mbsolve_mech::{MechData, Sink, System};
@@ -117,6 +117,23 @@ pub(crate) fn bdf_integrator<'b, P: DaeProblem>(
         Family::Wstiff => Box::new(Wstiff::new(problem, params.clone(), t, y0, yp0)),
         Family::Hastiff => Box::new(Hastiff::new(problem, params.clone(), t, y0, yp0)),
         _ => Box::new(Gstiff::new(problem, params.clone(), t, y0, yp0)),
+    }
+}
+
+/// The integrator of a first-order plan (GSTIFF, CONSTANT_BDF, WSTIFF,
+/// DSTIFF) on any first-order formulation's problem, so DSTIFF with a new
+/// formulation is one `PAIRS` row.
+pub(crate) fn first_order_integrator<'b, P: DaeProblem>(
+    plan: &Plan,
+    problem: &'b mut P,
+    t: f64,
+    y0: &[f64],
+    yp0: &[f64],
+) -> Result<Box<dyn Integrator + 'b>, IntegrationError> {
+    match &plan.method {
+        MethodParams::Bdf(p) => Ok(bdf_integrator(plan.pair.family, problem, p, t, y0, yp0)),
+        MethodParams::Dstiff(p) => Ok(Box::new(Dstiff::new(problem, p.clone(), t, y0, yp0))),
+        MethodParams::Hht(_) => Err(wrong_family(t, plan.formulation().name())),
     }
 }
 
@@ -222,7 +239,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
     ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
         let watch = self.watch.take().unwrap_or_default();
         match &plan.method {
-            MethodParams::Bdf(p) => {
+            MethodParams::Bdf(_) | MethodParams::Dstiff(_) => {
                 let mut problem = I3Problem::new(self.sys, self.data.clone());
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
@@ -236,7 +253,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                         .copied()
                         .chain(std::iter::repeat_n(0.0, m))
                         .collect();
-                Ok(bdf_integrator(plan.pair.family, problem, p, s.t, &y0, &yp0))
+                first_order_integrator(plan, problem, s.t, &y0, &yp0)
             }
             MethodParams::Hht(p) => {
                 let mut problem = I3SecondOrder::new(self.sys, self.data.clone());
@@ -381,18 +398,11 @@ impl<'a, P: BdfOnlyProblem + 'a> Segment<'a> for BdfOnlySegment<P> {
         plan: &Plan,
         s: &Frame,
     ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
-        let MethodParams::Bdf(p) = &plan.method else {
+        if let MethodParams::Hht(_) = &plan.method {
             return Err(wrong_family(s.t, P::NAME));
-        };
+        }
         let (y0, yp0) = self.0.initial_values(s);
-        Ok(bdf_integrator(
-            plan.pair.family,
-            &mut self.0,
-            p,
-            s.t,
-            &y0,
-            &yp0,
-        ))
+        first_order_integrator(plan, &mut self.0, s.t, &y0, &yp0)
     }
     fn drift(&self) -> Option<(usize, f64)> {
         self.0.watch().drift

@@ -12,7 +12,7 @@
 //! Adding an integrator is one row here and one arm in `method_params`.
 
 use crate::formulation::{formulation_of, DaeFormulation};
-use mbsolve_integrate::{BdfParams, FixedStep, HhtParams, VarClass};
+use mbsolve_integrate::{BdfParams, DstiffParams, FixedStep, HhtParams, VarClass};
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
 /// Every argument of the dynamic integrators, by meaning.
@@ -154,6 +154,8 @@ pub enum Family {
     Hastiff,
     /// HHT / Newmark on the second-order equations.
     Hht,
+    /// DASPK-style BDF (DSTIFF), any first-order formulation.
+    Dstiff,
 }
 
 /// The HMIN default of a pair (SPEC §2).
@@ -219,6 +221,10 @@ const HHT: Args = COMMON
     .with(FIXED_STEP)
     .with(&[Adaptivity, Interpolate, Alpha]);
 const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
+/// The Adams arguments `INTEGRATOR/DSTIFF` maps onto Param_Transient
+/// (param_transient.rs; README table); PATTERN, CORRECTOR and the rest
+/// have no DSTIFF meaning and are rejected by name.
+const DSTIFF: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit, Interpolate]);
 macro_rules! pair {
     ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
         pair!($kind, $form, $family, $args, $hmin, false)
@@ -250,6 +256,7 @@ pub const PAIRS: &[Pair] = &[
     pair!(Newmark,     I3,          Hht,    NEWMARK,      MachinePrecision),
     pair!(Hastiff,     Si1,         Hastiff, BDF,         MachinePrecision),
     pair!(Hastiff,     Si2,         Hastiff, BDF,         MachinePrecision),
+    pair!(Dstiff,      I3,          Dstiff, DSTIFF,       MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
@@ -278,6 +285,7 @@ pub fn fmt_num(v: f64) -> String {
 pub enum MethodParams {
     Bdf(BdfParams),
     Hht(HhtParams),
+    Dstiff(DstiffParams),
 }
 
 /// Validated settings of a dynamic run.
@@ -317,6 +325,17 @@ impl Plan {
         match &self.method {
             MethodParams::Bdf(p) => shared!(p),
             MethodParams::Hht(p) => shared!(p),
+            MethodParams::Dstiff(p) => shared!(p.bdf),
+        }
+    }
+
+    /// The absolute tolerance every constraint must meet when the
+    /// corrector converges: DSTIFF's dae_constr_tol, else
+    /// `constraint_tolerance(ERROR)`.
+    pub fn constraint_tolerance(&self) -> f64 {
+        match &self.method {
+            MethodParams::Dstiff(p) => p.constraint_tol,
+            _ => crate::formulation::constraint_tolerance(self.error()),
         }
     }
     pub fn error(&self) -> f64 {
@@ -333,6 +352,9 @@ impl Plan {
 
     /// One line for the message log with the effective values.
     pub fn describe(&self) -> String {
+        if let MethodParams::Dstiff(p) = &self.method {
+            return param_transient::describe(p, self.formulation().name());
+        }
         let kind = self.pair.kind.name();
         let form = self.formulation().name();
         let Shared {
@@ -347,7 +369,9 @@ impl Plan {
         } = self.shared();
         // HHT/NEWMARK: their coefficients first; BDF: KMAX and INTERPOLATE.
         let (coeffs, kmax) = match &self.method {
-            MethodParams::Bdf(p) => (String::new(), format!(", KMAX = {}", p.kmax)),
+            MethodParams::Bdf(p) | MethodParams::Dstiff(DstiffParams { bdf: p, .. }) => {
+                (String::new(), format!(", KMAX = {}", p.kmax))
+            }
             MethodParams::Hht(p) if self.pair.kind == IntegratorKind::Newmark => (
                 format!(", BETA = {}, GAMMA = {}", p.beta, p.gamma),
                 String::new(),
@@ -468,7 +492,7 @@ pub fn validate_as(s: &IntegratorSettings, dtout: f64, front: FrontEnd) -> Resul
 pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
     match validate(s, dtout)?.method {
         MethodParams::Bdf(p) => Ok(p),
-        MethodParams::Hht(_) => Err(format!(
+        MethodParams::Hht(_) | MethodParams::Dstiff(_) => Err(format!(
             "INTEGRATOR: {} is not a BDF integrator (GSTIFF, WSTIFF or CONSTANT_BDF)",
             s.kind.name()
         )),
@@ -476,5 +500,10 @@ pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, Strin
 }
 
 mod checker;
+mod param_transient;
+pub use param_transient::{
+    Attr as TransientAttr, DaeTransient, OdeTransient, ParamTransient, ParamTransientBuilder,
+    TransientIntegrator,
+};
 #[cfg(test)]
 mod tests;

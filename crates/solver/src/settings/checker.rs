@@ -74,6 +74,9 @@ impl Checker<'_> {
 
     pub(super) fn plan(&self, dtout: f64) -> Result<Plan, String> {
         let s = self.s;
+        if s.kind == IntegratorKind::Dstiff {
+            return self.dstiff(dtout);
+        }
         let pair = pair_of(s)?;
         self.applicable(pair)?;
         if !(dtout > 0.0 && dtout.is_finite()) {
@@ -115,7 +118,7 @@ impl Checker<'_> {
         };
         let method = match pair.family {
             Family::Hht => MethodParams::Hht(self.hht(pair, error, maxit, steps, fixed)?),
-            Family::Gstiff | Family::Wstiff | Family::Hastiff => {
+            Family::Gstiff | Family::Wstiff | Family::Hastiff | Family::Dstiff => {
                 MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
             }
         };
@@ -126,6 +129,24 @@ impl Checker<'_> {
             interpolate: s.interpolate == Some(true) && s.fixit.is_none(),
             notes,
         })
+    }
+
+    /// `INTEGRATOR/DSTIFF`: the arguments DSTIFF takes (its first row)
+    /// mapped onto Param_Transient's DAE form, whose defaults and ranges
+    /// apply (param_transient.rs); SI1 is refused until its row exists.
+    fn dstiff(&self, dtout: f64) -> Result<Plan, String> {
+        let first = PAIRS
+            .iter()
+            .find(|p| p.kind == IntegratorKind::Dstiff)
+            .ok_or("DSTIFF has no row in the settings table")?;
+        if self.s.formulation == Some(Formulation::Si2) {
+            // "SI2 is not available with DSTIFF (it runs with …)".
+            pair_of(self.s)?;
+        }
+        self.applicable(first)?;
+        param_transient::from_adams(self.s)?
+            .plan(dtout, self.front)
+            .map_err(|(_, e)| e)
     }
 
     /// (HMAX, HMIN, HINIT) of a variable-step run.

@@ -221,7 +221,7 @@ fn formulations_follow_the_table() {
             formulation: Some(Formulation::I3),
             ..kind(IntegratorKind::Hastiff)
         }),
-        "INTEGRATOR: I3 is not available with HASTIFF (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HHT, NEWMARK)"
+        "INTEGRATOR: I3 is not available with HASTIFF (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HHT, NEWMARK, DSTIFF)"
     );
     let hastiff = validate(&kind(IntegratorKind::Hastiff), 0.1).unwrap();
     assert_eq!(hastiff.formulation().name(), "SI1");

@@ -1,0 +1,459 @@
+//! DSTIFF through MotionSolve's Param_Transient (both forms, every DAE
+//! attribute) and through Adams INTEGRATOR/DSTIFF (issue 14, item 3).
+//! Each dae_* test runs the horizontal pendulum and asserts something that
+//! changes if the attribute were ignored.
+
+mod common;
+use common::*;
+
+use mbsolve_integrate::{Statistics, VarClass};
+use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
+use mbsolve_solver::settings::{
+    validate, MethodParams, ParamTransient, ParamTransientBuilder, TransientIntegrator,
+};
+use mbsolve_solver::{models, Simulation};
+
+/// The pendulum (1 m, released horizontally) for 3 s with outputs every
+/// `dt`, under `b`.
+fn pendulum_run(b: ParamTransientBuilder, dt: f64) -> (Simulation, Statistics) {
+    let pt = b.build().expect("valid Param_Transient");
+    let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
+    let st = sim
+        .dynamic_transient(3.0, None, Some(dt), &pt)
+        .expect("the run succeeds");
+    (sim, st)
+}
+
+fn tol(t: f64) -> ParamTransientBuilder {
+    ParamTransient::builder().integr_tol(t)
+}
+
+/// Corrector solves (each starts at M = 0).
+fn solves(st: &Statistics) -> u64 {
+    st.steps + st.rejected_steps + st.corrector_failures
+}
+
+fn dstiff_params(p: &ParamTransient, dtout: f64) -> mbsolve_integrate::DstiffParams {
+    match p.plan(dtout).expect("a DSTIFF plan").method {
+        MethodParams::Dstiff(d) => d,
+        m => panic!("not DSTIFF: {m:?}"),
+    }
+}
+
+/// The DAE form's defaults (seeds and the module doc of param_transient):
+/// DSTIFF, I3, integr_tol 1e-3, h_max = output step, h0_max 1e-8, order 5,
+/// scales 1000 / 1000, adaptive Jacobian, 10/2 iterations, landing.
+#[test]
+fn dae_form_defaults() {
+    let p = ParamTransient::from_attributes(&[]).unwrap();
+    let d = dstiff_params(&p, 0.01);
+    let plan = p.plan(0.01).unwrap();
+    assert_eq!(plan.pair.kind, IntegratorKind::Dstiff);
+    assert_eq!(plan.pair.formulation, Formulation::I3);
+    assert_eq!(d.bdf.error, 1e-3);
+    assert_eq!(
+        (d.bdf.hmax, d.bdf.hmin, d.bdf.hinit),
+        (0.01, f64::EPSILON, 1e-8)
+    );
+    assert_eq!((d.bdf.kmax, d.bdf.maxit, d.corrector_minit), (5, 10, 2));
+    assert_eq!((d.vel_tol_factor, d.alg_tol_factor), (1000.0, 1000.0));
+    assert_eq!(
+        (d.jacobian.eval, d.jacobian.init, d.eval_expiry),
+        (0, 0, None)
+    );
+    assert_eq!(d.constraint_tol, 1e-10);
+    assert!(!d.bdf.interpolate && !plan.interpolate());
+    // I3: displacements and user states under error control (seeds: "the
+    // integrator does not monitor the integration local error in the
+    // velocity states").
+    assert_eq!(
+        d.bdf.error_classes,
+        vec![VarClass::Displacement, VarClass::UserState]
+    );
+    let line = plan.describe();
+    for part in [
+        "DSTIFF, I3",
+        "integr_tol = 1e-3",
+        "h0_max = 1e-8",
+        "max_order = 5",
+        "vel_tol_factor = 1000",
+        "dae_alg_tol_factor = 1000",
+        "dae_constr_tol = 1e-10",
+        "dae_corrector_maxit = 10",
+        "dae_corrector_minit = 2",
+        "dae_jacob_eval = 0",
+        "dae_jacob_init = 0",
+        "dae_eval_expiry = never",
+        "dae_interpolation = FALSE",
+    ] {
+        assert!(line.contains(part), "{part} missing from: {line}");
+    }
+}
+
+/// Names are case-insensitive, values parsed by type, and every value
+/// lands in the plan.
+#[test]
+fn dae_form_from_attributes() {
+    let o = "m.xml:4:3";
+    let p = ParamTransient::from_attributes(&[
+        ("INTEGRATOR_TYPE", "dstiff", o),
+        ("Integr_Tol", "1e-5", o),
+        ("h_max", "0.002", o),
+        ("h_min", "1e-9", o),
+        ("h0_max", "1e-6", o),
+        ("vel_tol_factor", "10", o),
+        ("max_order", "3", o),
+        ("dae_alg_tol_factor", "20", o),
+        ("dae_index", "3", o),
+        ("dae_constr_tol", "1e-9", o),
+        ("dae_corrector_maxit", "7.0", o),
+        ("dae_corrector_minit", "3", o),
+        ("dae_jacob_eval", "2", o),
+        ("dae_jacob_init", "2", o),
+        ("dae_eval_expiry", "50", o),
+        ("dae_interpolation", "TRUE", o),
+    ])
+    .unwrap();
+    let d = dstiff_params(&p, 0.01);
+    assert_eq!(d.bdf.error, 1e-5);
+    assert_eq!((d.bdf.hmax, d.bdf.hmin, d.bdf.hinit), (0.002, 1e-9, 1e-6));
+    assert_eq!((d.bdf.kmax, d.bdf.maxit, d.corrector_minit), (3, 7, 3));
+    assert_eq!((d.vel_tol_factor, d.alg_tol_factor), (10.0, 20.0));
+    assert_eq!((d.jacobian.eval, d.jacobian.init), (2, 2));
+    assert_eq!((d.eval_expiry, d.constraint_tol), (Some(50), 1e-9));
+    assert!(d.bdf.interpolate);
+}
+
+/// Exact messages: unknown, repeated, malformed and out-of-range
+/// attributes name themselves and their origin.
+#[test]
+fn param_transient_errors_name_the_attribute_and_origin() {
+    let o = "m.xml:7:5";
+    let err = |attrs: &[(&str, &str)]| {
+        let with: Vec<(&str, &str, &str)> = attrs.iter().map(|(a, v)| (*a, *v, o)).collect();
+        ParamTransient::from_attributes(&with).unwrap_err()
+    };
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (&[("integr_tols", "1")], "m.xml:7:5: Param_Transient: unknown attribute 'integr_tols'"),
+        (&[("h_max", "1"), ("H_MAX", "2")], "m.xml:7:5: Param_Transient: h_max is given twice"),
+        (&[("integr_tol", "abc")], "m.xml:7:5: Param_Transient: integr_tol = \"abc\" is not a number"),
+        (&[("integr_tol", "0")], "m.xml:7:5: Param_Transient: integr_tol = 0 must be > 0"),
+        (&[("h_max", "-1")], "m.xml:7:5: Param_Transient: h_max = -1 must be > 0"),
+        (&[("h_min", "0.1"), ("h_max", "0.01")], "m.xml:7:5: Param_Transient: h_min = 0.1 must be < h_max = 0.01"),
+        (&[("h0_max", "0")], "m.xml:7:5: Param_Transient: h0_max = 0 must be > 0"),
+        (&[("vel_tol_factor", "-2")], "m.xml:7:5: Param_Transient: vel_tol_factor = -2 must be > 0"),
+        (&[("max_order", "6")], "m.xml:7:5: Param_Transient: max_order = 6 must be from 1 to 5"),
+        (&[("max_order", "2.5")], "m.xml:7:5: Param_Transient: max_order = \"2.5\" is not an integer"),
+        (&[("dae_alg_tol_factor", "0")], "m.xml:7:5: Param_Transient: dae_alg_tol_factor = 0 must be > 0"),
+        (&[("dae_index", "2")], "m.xml:7:5: Param_Transient: dae_index = 2 must be 3 (I3) or 1 (SI1)"),
+        (&[("dae_constr_tol", "0")], "m.xml:7:5: Param_Transient: dae_constr_tol = 0 must be > 0"),
+        (&[("dae_corrector_maxit", "0")], "m.xml:7:5: Param_Transient: dae_corrector_maxit = 0 must be >= 1"),
+        (&[("dae_corrector_maxit", "4"), ("dae_corrector_minit", "5")], "m.xml:7:5: Param_Transient: dae_corrector_minit = 5 must be from 0 to dae_corrector_maxit = 4"),
+        (&[("dae_vel_ctrl", "yes")], "m.xml:7:5: Param_Transient: dae_vel_ctrl = \"yes\" is not TRUE or FALSE"),
+        (&[("dae_vel_ctrl", "TRUE")], "m.xml:7:5: Param_Transient: dae_vel_ctrl applies only to dae_index = 1 (SI1): the I3 formulation never includes velocities in its error test (seeds)"),
+        (&[("dae_jacob_eval", "-1")], "m.xml:7:5: Param_Transient: dae_jacob_eval = -1 must be >= 0"),
+        (&[("dae_jacob_init", "-1")], "m.xml:7:5: Param_Transient: dae_jacob_init = -1 must be >= 0"),
+        (&[("dae_eval_expiry", "-3")], "m.xml:7:5: Param_Transient: dae_eval_expiry = -3 must be >= 0"),
+        (&[("integrator_type", "RK4")], "m.xml:7:5: Param_Transient: integrator_type = \"RK4\" is not DSTIFF, VSTIFF, MSTIFF or ABAM"),
+        (&[("integrator_type", "VSTIFF"), ("dae_index", "3")], "m.xml:7:5: Param_Transient: dae_index belongs to the DAE form (DSTIFF), not to integrator_type = VSTIFF"),
+        (&[("rel_abs_tol_ratio", "1")], "m.xml:7:5: Param_Transient: rel_abs_tol_ratio belongs to the ODE form (VSTIFF, MSTIFF and ABAM), not to integrator_type = DSTIFF"),
+        (&[("integrator_type", "ABAM"), ("max_order", "13")], "m.xml:7:5: Param_Transient: max_order = 13 must be from 1 to 12"),
+        (&[("integrator_type", "MSTIFF"), ("rel_abs_tol_ratio", "-1")], "m.xml:7:5: Param_Transient: rel_abs_tol_ratio = -1 must be >= 0"),
+    ];
+    for (attrs, want) in cases {
+        assert_eq!(err(attrs), *want, "{attrs:?}");
+    }
+    // The builder: the same rules, without an origin.
+    assert_eq!(
+        ParamTransient::builder().max_order(0).build().unwrap_err(),
+        "Param_Transient: max_order = 0 must be from 1 to 5"
+    );
+    // Checks that need the output step keep the attribute's origin.
+    let p = ParamTransient::from_attributes(&[("h_min", "0.05", o)]).unwrap();
+    assert_eq!(
+        p.plan(0.01).unwrap_err(),
+        "m.xml:7:5: Param_Transient: h_min = 0.05 must be < h_max = 0.01 (the output step by default)"
+    );
+    let p = ParamTransient::builder().h_min(1e-6).build().unwrap();
+    assert_eq!(
+        p.plan(0.01).unwrap_err(),
+        "Param_Transient: h0_max = 1e-8 must be > h_min = 1e-6"
+    );
+}
+
+/// dae_index = 1 (SI1) is refused until the SI1 formulation's DSTIFF row
+/// exists, in both front ends.
+#[test]
+fn si1_is_refused_until_its_formulation_lands() {
+    let p = ParamTransient::builder().dae_index(1).build().unwrap();
+    assert_eq!(
+        p.plan(0.01).unwrap_err(),
+        "Param_Transient: dae_index = 1 (SI1) is not available with DSTIFF yet: it arrives with the SI1 formulation; use dae_index = 3"
+    );
+    let s = IntegratorSettings {
+        kind: IntegratorKind::Dstiff,
+        formulation: Some(Formulation::Si1),
+        origin: Some("p.acf:2:1".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        validate(&s, 0.01).unwrap_err(),
+        "p.acf:2:1: INTEGRATOR: SI1 is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3"
+    );
+}
+
+/// The ODE form yields OdeParams with each integrator's maximum order
+/// (ABAM 12, VSTIFF 5, MSTIFF 9) and is refused at run time naming
+/// integrator_type.
+#[test]
+fn ode_form_yields_ode_params_and_is_refused_at_run_time() {
+    for (k, order) in [
+        (TransientIntegrator::Vstiff, 5),
+        (TransientIntegrator::Mstiff, 9),
+        (TransientIntegrator::Abam, 12),
+    ] {
+        let p = ParamTransient::builder()
+            .integrator_type(k)
+            .integr_tol(1e-4)
+            .h0_max(1e-6)
+            .vel_tol_factor(50.0)
+            .rel_abs_tol_ratio(0.5)
+            .build()
+            .unwrap();
+        let (kind, o) = p.ode_params(0.02).expect("ODE form");
+        assert_eq!(kind, k);
+        assert_eq!(o.max_order, order, "{}", k.name());
+        assert_eq!((o.error, o.hmax, o.h0_max), (1e-4, 0.02, 1e-6));
+        assert_eq!((o.vel_tol_factor, o.rel_abs_tol_ratio), (50.0, 0.5));
+        let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
+        let e = sim
+            .dynamic_transient(0.1, None, Some(0.01), &p)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains(&format!(
+                "integrator_type = {} (the ODE form) cannot run yet",
+                k.name()
+            )),
+            "{e}"
+        );
+    }
+    assert!(ParamTransient::builder()
+        .build()
+        .unwrap()
+        .ode_params(0.01)
+        .is_none());
+}
+
+/// INTEGRATOR/DSTIFF: ERROR, HMAX, HMIN, HINIT, KMAX, MAXIT and
+/// INTERPOLATE map onto integr_tol, h_max, h_min, h0_max, max_order,
+/// dae_corrector_maxit and dae_interpolation; errors speak Adams.
+#[test]
+fn adams_integrator_dstiff_maps_onto_param_transient() {
+    let s = IntegratorSettings {
+        kind: IntegratorKind::Dstiff,
+        kind_given: true,
+        formulation: Some(Formulation::I3),
+        error: Some(1e-5),
+        hmax: Some(0.005),
+        hmin: Some(1e-10),
+        hinit: Some(1e-4),
+        kmax: Some(4),
+        maxit: Some(6),
+        interpolate: Some(true),
+        ..Default::default()
+    };
+    let d = match validate(&s, 0.01).unwrap().method {
+        MethodParams::Dstiff(d) => d,
+        m => panic!("{m:?}"),
+    };
+    assert_eq!(d.bdf.error, 1e-5);
+    assert_eq!((d.bdf.hmax, d.bdf.hmin, d.bdf.hinit), (0.005, 1e-10, 1e-4));
+    assert_eq!((d.bdf.kmax, d.bdf.maxit), (4, 6));
+    assert!(d.bdf.interpolate);
+    let bad = |s: IntegratorSettings| validate(&s, 0.01).unwrap_err();
+    let base = || IntegratorSettings {
+        kind: IntegratorKind::Dstiff,
+        origin: Some("p.acf:3:1".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        bad(IntegratorSettings {
+            kmax: Some(6),
+            ..base()
+        }),
+        "p.acf:3:1: INTEGRATOR: KMAX = 6 must be from 1 to 5"
+    );
+    assert_eq!(
+        bad(IntegratorSettings {
+            error: Some(-1.0),
+            ..base()
+        }),
+        "p.acf:3:1: INTEGRATOR: ERROR = -1 must be > 0"
+    );
+    assert_eq!(
+        bad(IntegratorSettings {
+            hmin: Some(0.1),
+            hmax: Some(0.01),
+            ..base()
+        }),
+        "p.acf:3:1: INTEGRATOR: HMIN = 0.1 must be < HMAX = 0.01"
+    );
+    assert_eq!(
+        bad(IntegratorSettings {
+            pattern: Some(vec![true]),
+            ..base()
+        }),
+        "p.acf:3:1: INTEGRATOR: PATTERN applies only to GSTIFF and WSTIFF and CONSTANT_BDF and HHT and NEWMARK and HASTIFF, not to DSTIFF"
+    );
+    assert_eq!(
+        bad(IntegratorSettings {
+            formulation: Some(Formulation::Si2),
+            ..base()
+        }),
+        "p.acf:3:1: INTEGRATOR: SI2 is not available with DSTIFF (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF)"
+    );
+}
+
+/// The pendulum through Param_Transient: the period within 1e-4 of the
+/// elliptic-integral value and |Φ| within dae_constr_tol (default 1e-10)
+/// at every output, order 5 reached.
+#[test]
+fn pendulum_through_param_transient() {
+    let (sim, st) = pendulum_run(tol(1e-6), 0.01);
+    let c = crossings(&sim.frames);
+    let exact = pendulum_period(1.0, 9.81);
+    let rel = (2.0 * (c[1] - c[0]) - exact).abs() / exact;
+    assert!(rel < 1e-4, "period error {rel:e}");
+    assert!(worst_phi(&sim) <= 1e-10, "|Phi| {:e}", worst_phi(&sim));
+    assert_eq!(st.max_order_used, 5);
+    assert!(sim
+        .log
+        .iter()
+        .any(|l| l.starts_with("dynamic analysis: DSTIFF, I3")));
+}
+
+/// h0_max bounds the first step (the horizontal pendulum starts at rest,
+/// so ‖y'_0‖ over the displacements is 0 and h0 = h0_max exactly); h_max
+/// bounds every step; max_order bounds the order.
+#[test]
+fn h0_max_h_max_and_max_order_are_honoured() {
+    for h0 in [1e-8, 1e-5] {
+        let (_, st) = pendulum_run(tol(1e-3).h0_max(h0), 0.01);
+        assert_eq!(st.min_step, h0, "h0_max = {h0:e}");
+    }
+    let (_, st) = pendulum_run(tol(1e-3).h_max(0.002), 0.01);
+    assert!(st.max_step <= 0.002 * (1.0 + 1e-9), "{}", st.max_step);
+    assert!(st.steps >= 1500, "3 s at h <= 0.002: {} steps", st.steps);
+    let (_, st) = pendulum_run(tol(1e-3).max_order(2), 0.01);
+    assert_eq!(st.max_order_used, 2);
+}
+
+/// h_min stops a run whose error test cannot pass above it: integr_tol
+/// 1e-10 with steps of at least 1 ms fails, naming the minimum step.
+#[test]
+fn h_min_is_honoured() {
+    let pt = tol(1e-10).h_min(1e-3).h0_max(2e-3).build().unwrap();
+    let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
+    let e = sim
+        .dynamic_transient(1.0, None, Some(0.01), &pt)
+        .unwrap_err();
+    assert!(e.to_string().contains("fell below HMIN = 1.000e-3"), "{e}");
+}
+
+/// dae_constr_tol is what the corrector meets on every constraint: loose
+/// (1e-2) leaves |Φ| above 1e-4 at integr_tol 1e-2, tight (1e-13) holds
+/// it to 1e-13 at every output.
+#[test]
+fn dae_constr_tol_is_met_by_the_corrector() {
+    let (loose, _) = pendulum_run(tol(1e-2).dae_constr_tol(1e-2), 0.01);
+    let (tight, _) = pendulum_run(tol(1e-2).dae_constr_tol(1e-13), 0.01);
+    let (l, t) = (worst_phi(&loose), worst_phi(&tight));
+    assert!(l > 1e-4 && l <= 1e-2, "loose |Phi| {l:e}");
+    assert!(t <= 1e-13, "tight |Phi| {t:e}");
+}
+
+/// dae_corrector_maxit caps every corrector solve: at 2 no solve takes
+/// more than 2 iterations (at 10 the average is above 2).
+#[test]
+fn dae_corrector_maxit_caps_the_iterations() {
+    let (_, capped) = pendulum_run(tol(1e-3).dae_corrector_maxit(2), 0.01);
+    assert!(
+        capped.corrector_iterations <= 2 * solves(&capped),
+        "{} iterations in {} solves",
+        capped.corrector_iterations,
+        solves(&capped)
+    );
+    let (_, free) = pendulum_run(tol(1e-3), 0.01);
+    assert!(free.corrector_iterations > 2 * solves(&free));
+}
+
+/// The Jacobian schedule: dae_jacob_eval = 1 evaluates one per iteration;
+/// dae_jacob_init = 1 at least one per corrector solve; the adaptive
+/// default far fewer; dae_eval_expiry = 10 returns to it after 10 steps.
+#[test]
+fn dae_jacob_eval_init_and_expiry_set_the_jacobian_count() {
+    let (_, every) = pendulum_run(tol(1e-3).dae_jacob_eval(1), 0.01);
+    assert_eq!(every.jacobian_evaluations, every.corrector_iterations);
+    let (_, init) = pendulum_run(tol(1e-3).dae_jacob_init(1), 0.01);
+    assert!(init.jacobian_evaluations >= solves(&init));
+    let (_, adaptive) = pendulum_run(tol(1e-3), 0.01);
+    assert!(
+        adaptive.jacobian_evaluations * 4 < solves(&adaptive),
+        "adaptive: {} Jacobians in {} solves",
+        adaptive.jacobian_evaluations,
+        solves(&adaptive)
+    );
+    let (_, expired) = pendulum_run(tol(1e-3).dae_jacob_eval(1).dae_eval_expiry(10), 0.01);
+    assert!(expired.jacobian_evaluations >= 10);
+    assert!(
+        expired.jacobian_evaluations * 4 < expired.corrector_iterations,
+        "{} Jacobians for {} iterations after expiry",
+        expired.jacobian_evaluations,
+        expired.corrector_iterations
+    );
+}
+
+/// vel_tol_factor and dae_alg_tol_factor scale the weights the I3
+/// corrector converges velocities and multipliers in: a run with either
+/// factor changed differs from the default run (identical if ignored),
+/// and still meets the period.
+#[test]
+fn velocity_and_multiplier_factors_scale_the_corrector_weights() {
+    let (_, base) = pendulum_run(tol(1e-3), 0.01);
+    for (name, b) in [
+        ("vel_tol_factor", tol(1e-3).vel_tol_factor(1e-3)),
+        ("dae_alg_tol_factor", tol(1e-3).dae_alg_tol_factor(1e-3)),
+    ] {
+        let (sim, st) = pendulum_run(b, 0.01);
+        assert_ne!(
+            (st.corrector_iterations, st.jacobian_evaluations),
+            (base.corrector_iterations, base.jacobian_evaluations),
+            "{name} changed nothing"
+        );
+        let c = crossings(&sim.frames);
+        let exact = pendulum_period(1.0, 9.81);
+        assert!((2.0 * (c[1] - c[0]) - exact).abs() / exact < 1e-2, "{name}");
+    }
+}
+
+/// dae_interpolation = TRUE steps past outputs every 1 ms and
+/// interpolates: at integr_tol 1e-5 more than 10× fewer steps than landing
+/// on each, the period within 1e-3 and positions on the constraints
+/// (reconciled).
+#[test]
+fn dae_interpolation_steps_past_outputs() {
+    let (land, landed) = pendulum_run(tol(1e-5), 0.001);
+    let (interp, stepped) = pendulum_run(tol(1e-5).dae_interpolation(true), 0.001);
+    assert_eq!(land.frames.len(), interp.frames.len());
+    assert!(
+        stepped.steps * 10 < landed.steps,
+        "{} steps interpolating, {} landing",
+        stepped.steps,
+        landed.steps
+    );
+    let c = crossings(&interp.frames);
+    let exact = pendulum_period(1.0, 9.81);
+    let rel = (2.0 * (c[1] - c[0]) - exact).abs() / exact;
+    assert!(rel < 1e-3, "period error {rel:e}");
+    assert!(worst_phi(&interp) < 1e-8);
+}
