@@ -20,6 +20,7 @@ pub mod gstiff;
 pub mod hht;
 mod newton;
 mod nordsieck;
+pub mod ode;
 pub mod params;
 pub mod problem;
 pub mod rti;
@@ -31,6 +32,7 @@ pub use error::{IntegrationError, StopKind};
 pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
 pub use hht::Hht;
+pub use ode::{Abam, Rkf45};
 pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};
 pub use problem::{
     AfterStep, DaeIntegrator, DaeProblem, OdeProblem, ProblemError, SecondOrderProblem, VarClass,
