@@ -1177,6 +1177,10 @@ pub(crate) const INTEGRATOR_KEYS: &[&str] = &[
     "CONSTANT_BDF",
     "HHT",
     "NEWMARK",
+    "ABAM",
+    "RKF45",
+    "VSTIFF",
+    "MSTIFF",
     "I3",
     "SI2",
     "SI1",
@@ -1255,6 +1259,12 @@ pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, Ad
         ("CONSTANT_BDF", IntegratorKind::ConstantBdf),
         ("HHT", IntegratorKind::Hht),
         ("NEWMARK", IntegratorKind::Newmark),
+        // The ODE form (coordinate partitioning): the Adams solver-algorithm
+        // seed's ABAM and RKF45, and MotionSolve's VSTIFF and MSTIFF.
+        ("ABAM", IntegratorKind::Abam),
+        ("RKF45", IntegratorKind::Rkf45),
+        ("VSTIFF", IntegratorKind::Vstiff),
+        ("MSTIFF", IntegratorKind::Mstiff),
     ];
     let mut seen = None;
     for (k, kind) in kinds {

@@ -12,6 +12,14 @@ pub enum IntegratorKind {
     ConstantBdf,
     Hht,
     Newmark,
+    /// ODE form (coordinate partitioning): Adams–Bashforth–Moulton.
+    Abam,
+    /// ODE form: Runge–Kutta–Fehlberg 4(5).
+    Rkf45,
+    /// ODE form: VODE-style stiff BDF.
+    Vstiff,
+    /// ODE form: Cash's modified extended BDF.
+    Mstiff,
 }
 
 impl IntegratorKind {
@@ -32,6 +40,10 @@ impl IntegratorKind {
             IntegratorKind::ConstantBdf => "CONSTANT_BDF",
             IntegratorKind::Hht => "HHT",
             IntegratorKind::Newmark => "NEWMARK",
+            IntegratorKind::Abam => "ABAM",
+            IntegratorKind::Rkf45 => "RKF45",
+            IntegratorKind::Vstiff => "VSTIFF",
+            IntegratorKind::Mstiff => "MSTIFF",
         }
     }
 }
@@ -41,6 +53,8 @@ pub enum Formulation {
     I3,
     Si2,
     Si1,
+    /// Coordinate partitioning into an ODE in the independent coordinates.
+    Ode,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

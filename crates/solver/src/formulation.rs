@@ -99,6 +99,7 @@ pub fn formulation_of(f: Formulation) -> &'static dyn DaeFormulation {
         Formulation::Si2 => &crate::si2::Si2,
         // SI1 has no pair in the table: `settings::pair_of` rejects it.
         Formulation::I3 | Formulation::Si1 => &I3,
+        Formulation::Ode => &crate::partition::Ode,
     }
 }
 
@@ -247,6 +248,10 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                     &s.lambda,
                 )?))
             }
+            MethodParams::Ode(_) => Err(IntegrationError::failure(
+                s.t,
+                "the I3 formulation does not run the ODE-form integrators",
+            )),
         }
     }
     fn drift(&self) -> Option<(usize, f64)> {

@@ -12,7 +12,7 @@
 //! Adding an integrator is one row here and one arm in `method_params`.
 
 use crate::formulation::{formulation_of, DaeFormulation};
-use mbsolve_integrate::{BdfParams, FixedStep, HhtParams, VarClass};
+use mbsolve_integrate::{BdfParams, FixedStep, HhtParams, OdeParams, VarClass};
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
 /// Every argument of the dynamic integrators, by meaning.
@@ -152,6 +152,9 @@ pub enum Family {
     Wstiff,
     /// HHT / Newmark on the second-order equations.
     Hht,
+    /// An explicit or stiff ODE method on the coordinate-partitioned
+    /// equations (ABAM, RKF45, VSTIFF, MSTIFF).
+    Ode,
 }
 
 /// The HMIN default of a pair (SPEC §2).
@@ -217,6 +220,12 @@ const HHT: Args = COMMON
     .with(FIXED_STEP)
     .with(&[Adaptivity, Interpolate, Alpha]);
 const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
+/// The ODE form (README "Adams arguments of the ODE form"): HINIT bounds
+/// the first step (MotionSolve h0_max), MAXIT limits the Newton iterations
+/// on the dependent coordinates, KMAX the order (ABAM 1..12; RKF45 has one
+/// order and rejects it).
+const ABAM: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit]);
+const RKF45: Args = ABAM.without(&[Kmax]);
 macro_rules! pair {
     ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
         pair!($kind, $form, $family, $args, $hmin, false)
@@ -246,6 +255,8 @@ pub const PAIRS: &[Pair] = &[
     pair!(ConstantBdf, Si2,         Gstiff, CONSTANT_BDF, MachinePrecision, true),
     pair!(Hht,         I3,          Hht,    HHT,          MachinePrecision),
     pair!(Newmark,     I3,          Hht,    NEWMARK,      MachinePrecision),
+    pair!(Abam,        Ode,         Ode,    ABAM,         MachinePrecision),
+    pair!(Rkf45,       Ode,         Ode,    RKF45,        MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
@@ -274,6 +285,7 @@ pub fn fmt_num(v: f64) -> String {
 pub enum MethodParams {
     Bdf(BdfParams),
     Hht(HhtParams),
+    Ode(OdeParams),
 }
 
 /// Validated settings of a dynamic run.
@@ -313,6 +325,16 @@ impl Plan {
         match &self.method {
             MethodParams::Bdf(p) => shared!(p),
             MethodParams::Hht(p) => shared!(p),
+            MethodParams::Ode(p) => Shared {
+                error: p.error,
+                hmax: p.hmax,
+                hmin: p.hmin,
+                hinit: p.h0_max,
+                maxit: p.maxit,
+                pattern: &[],
+                adaptivity: 0.0,
+                fixed: None,
+            },
         }
     }
     pub fn error(&self) -> f64 {
@@ -331,6 +353,12 @@ impl Plan {
     pub fn describe(&self) -> String {
         let kind = self.pair.kind.name();
         let form = self.formulation().name();
+        if let MethodParams::Ode(p) = &self.method {
+            return format!(
+                "dynamic analysis: {kind}, ODE form (coordinate partitioning), ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, first step <= {:e}, order <= {}, MAXIT = {} (dependent-coordinate Newton), relative/absolute tolerance ratio {}, velocity tolerance factor {}",
+                p.error, p.hmax, p.hmin, p.h0_max, p.max_order, p.maxit, p.rel_abs_tol_ratio, p.vel_tol_factor
+            );
+        }
         let Shared {
             error,
             hmax,
@@ -355,6 +383,7 @@ impl Plan {
                 ),
                 String::new(),
             ),
+            MethodParams::Ode(_) => (String::new(), String::new()),
         };
         let order = if coeffs.is_empty() { ", order 1" } else { "" };
         match fixed {
@@ -430,6 +459,7 @@ fn formulation_name(f: Formulation) -> &'static str {
         Formulation::I3 => "I3",
         Formulation::Si2 => "SI2",
         Formulation::Si1 => "SI1",
+        Formulation::Ode => "ODE",
     }
 }
 
@@ -456,7 +486,7 @@ pub fn validate_as(s: &IntegratorSettings, dtout: f64, front: FrontEnd) -> Resul
 pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
     match validate(s, dtout)?.method {
         MethodParams::Bdf(p) => Ok(p),
-        MethodParams::Hht(_) => Err(format!(
+        MethodParams::Hht(_) | MethodParams::Ode(_) => Err(format!(
             "INTEGRATOR: {} is not a BDF integrator (GSTIFF, WSTIFF or CONSTANT_BDF)",
             s.kind.name()
         )),

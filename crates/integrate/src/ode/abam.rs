@@ -191,7 +191,9 @@ impl<P: OdeProblem> AbamMethod<'_, P> {
     /// RMS of v/wt.
     fn rms(&self, v: impl Fn(usize) -> f64) -> f64 {
         let n = self.wt.len().max(1);
-        let s: f64 = (0..self.wt.len()).map(|i| (v(i) / self.wt[i]).powi(2)).sum();
+        let s: f64 = (0..self.wt.len())
+            .map(|i| (v(i) / self.wt[i]).powi(2))
+            .sum();
         (s / n as f64).sqrt()
     }
 
@@ -261,9 +263,7 @@ impl<P: OdeProblem> AbamMethod<'_, P> {
             }
         }
         let k = self.k;
-        self.h_next = if self.phase1
-            || ABAM_HALF_TOLERANCE >= erk * 2f64.powi(k as i32 + 1)
-        {
+        self.h_next = if self.phase1 || ABAM_HALF_TOLERANCE >= erk * 2f64.powi(k as i32 + 1) {
             ABAM_MAX_INCREASE * h
         } else if ABAM_HALF_TOLERANCE >= erk {
             h
@@ -307,7 +307,10 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
                 self.phi[i][l] += self.phi[i + 1][l];
             }
             self.p[l] = self.core.y_acc[l] + h * p;
-            self.wt[l] = self.core.params.weight(self.core.classes[l], self.core.y_acc[l]);
+            self.wt[l] = self
+                .core
+                .params
+                .weight(self.core.classes[l], self.core.y_acc[l]);
         }
     }
     /// Evaluate f(p), estimate the errors at orders k−2, k−1, k and correct.
@@ -315,20 +318,20 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         work.events.append(&mut self.pending);
         let p = std::mem::take(&mut self.p);
         let mut fp = std::mem::take(&mut self.fp);
-        let r = self.core.rhs(t + h, &p, &mut fp);
+        let ok = self.core.rhs_in_attempt(t + h, h, &p, &mut fp, work);
         self.p = p;
         self.fp = fp;
-        self.core.flush_evaluations(work.stats);
-        r?;
+        if !ok {
+            self.core.flush_evaluations(work.stats);
+            return Ok(false);
+        }
         let k = self.k;
         let n = self.core.size();
         for l in 0..n {
             self.diff[l] = self.fp[l] - self.phi[1][l];
         }
         let erkm2 = if k >= 3 {
-            h * self.sig[k - 1]
-                * self.gstr[k - 2]
-                * self.rms(|l| self.phi[k - 1][l] + self.diff[l])
+            h * self.sig[k - 1] * self.gstr[k - 2] * self.rms(|l| self.phi[k - 1][l] + self.diff[l])
         } else {
             0.0
         };
@@ -350,7 +353,16 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         for l in 0..n {
             self.core.y[l] = self.p[l] + gk1 * self.diff[l];
         }
-        Ok(true)
+        // The final E of PECE here rather than on acceptance, so that a
+        // failed evaluation is a failed attempt (costs one evaluation per
+        // rejected step).
+        let y = std::mem::take(&mut self.core.y);
+        let mut f = std::mem::take(&mut self.core.f);
+        let ok = self.core.rhs_in_attempt(t + h, h, &y, &mut f, work);
+        self.core.y = y;
+        self.core.f = f;
+        self.core.flush_evaluations(work.stats);
+        Ok(ok)
     }
     fn estimate(&mut self, h: f64, _tol: &Tolerance) -> Estimate {
         let k = self.k;
@@ -365,7 +377,7 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         }
         self.core.restore();
     }
-    /// Evaluate f(y), update the differences (block 3 of STEP), choose the
+    /// Update the differences with f(y) (block 3 of STEP), choose the
     /// next order and step.
     fn accept(
         &mut self,
@@ -373,13 +385,6 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         h: f64,
         stats: &mut Statistics,
     ) -> Result<(), IntegrationError> {
-        let y = std::mem::take(&mut self.core.y);
-        let mut f = std::mem::take(&mut self.core.f);
-        let r = self.core.rhs(t_new, &y, &mut f);
-        self.core.y = y;
-        self.core.f = f;
-        self.core.flush_evaluations(stats);
-        r?;
         let k = self.k;
         let n = self.core.size();
         for l in 0..n {
@@ -391,7 +396,10 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         }
         let rho = lipschitz_estimate(&self.core.y, &self.core.f, &self.p, &self.fp);
         let boundary = ABAM_STABILITY_BOUNDARY[k - 1];
-        if let Some(e) = self.monitor.record(t_new, h, rho, boundary, "ABAM") {
+        if let Some(e) = self
+            .monitor
+            .record(t_new, h, self.core.params.hmax, rho, boundary, "ABAM")
+        {
             self.pending.push(e);
         }
         self.times.insert(0, t_new);
@@ -421,8 +429,7 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
     fn after_error_failure(&mut self, h: f64, _est: &Estimate, failures: &Failures) -> f64 {
         self.phase1 = false;
         let mut ratio = 0.5;
-        if failures.error > ABAM_FAILURES_BEFORE_ORDER_ONE
-            && ABAM_HALF_TOLERANCE < 0.25 * self.erk
+        if failures.error > ABAM_FAILURES_BEFORE_ORDER_ONE && ABAM_HALF_TOLERANCE < 0.25 * self.erk
         {
             ratio = (ABAM_HALF_TOLERANCE / self.erk).sqrt();
         }

@@ -21,7 +21,7 @@ use crate::events::{Event, Statistics};
 use crate::newton::Newton;
 use crate::params::OdeParams;
 use crate::problem::{AfterStep, OdeProblem, VarClass};
-use crate::stepper::{Estimate, Limits, Method, Stepper};
+use crate::stepper::{Estimate, Limits, Method, Stepper, Work};
 
 pub use abam::{Abam, AbamMethod};
 pub use rkf45::{Rkf45, Rkf45Method};
@@ -46,10 +46,16 @@ pub const ODE_ERROR_FLOOR: f64 = 1e-10;
 /// step is "at the stability boundary" when h·ρ ≥ this fraction of the
 /// method's boundary, ρ the Lipschitz estimate ‖f(y₁) − f(y₂)‖/‖y₁ − y₂‖ of
 /// two states at one time. HNW flag stiffness after 15 such steps with
-/// fewer than 6 others in between.
+/// fewer than 6 others in between. Steps at HMAX are not limited by
+/// stability and do not count, nor do states that differ only by round-off
+/// (‖y₁ − y₂‖ ≤ STIFF_ROUNDOFF·‖y₁‖: ρ is then noise; ours, after ABAM on
+/// the pendulum at order 12 and ERROR 1e-7 "detected" stiffness at HMAX).
 pub const STIFF_BOUNDARY_FRACTION: f64 = 0.9;
 pub const STIFF_STEPS_TO_FLAG: usize = 15;
 pub const STIFF_NONSTIFF_RESET: usize = 6;
+pub const STIFF_ROUNDOFF: f64 = 1e-10;
+/// A step within this fraction of HMAX is "at HMAX" (ours).
+pub const STIFF_AT_HMAX: f64 = 0.99;
 
 /// The state, parameters and problem every ODE-form method shares.
 pub struct OdeCore<'a, P: OdeProblem> {
@@ -121,6 +127,37 @@ impl<'a, P: OdeProblem> OdeCore<'a, P> {
         self.problem
             .rhs(t, y, out)
             .map_err(|e| IntegrationError::failure(t, e.0))
+    }
+
+    /// f(t, y) into `out` during a step attempt: a problem error (e.g. the
+    /// ODE form's dependent coordinates not converging at a trial state)
+    /// is a failed attempt — an event naming it, and Ok(false) so the loop
+    /// cuts the step — not the end of the run.
+    pub(crate) fn rhs_in_attempt(
+        &mut self,
+        t: f64,
+        h: f64,
+        y: &[f64],
+        out: &mut [f64],
+        work: &mut Work,
+    ) -> bool {
+        self.evaluations += 1;
+        match self.problem.rhs(t, y, out) {
+            Ok(()) => true,
+            Err(e) => {
+                work.events.push(Event::CorrectorFailure {
+                    t,
+                    h,
+                    iterations: 0,
+                    equation: e.0,
+                    variable: "(right-hand side evaluation)".into(),
+                });
+                // The loop cuts h only after a failure "with a fresh
+                // Jacobian": an explicit method has none to refresh.
+                work.newton.jac_fresh = true;
+                false
+            }
+        }
     }
 
     /// Hand the counted evaluations to the statistics.
@@ -300,11 +337,12 @@ impl StiffnessMonitor {
         &mut self,
         t: f64,
         h: f64,
+        hmax: f64,
         rho: f64,
         boundary: f64,
         method: &'static str,
     ) -> Option<Event> {
-        if self.flagged || !rho.is_finite() {
+        if self.flagged || !rho.is_finite() || h >= STIFF_AT_HMAX * hmax {
             return None;
         }
         if h * rho >= STIFF_BOUNDARY_FRACTION * boundary {
@@ -333,13 +371,15 @@ impl StiffnessMonitor {
     }
 }
 
-/// ρ ≈ ‖f(y₁) − f(y₂)‖₂ / ‖y₁ − y₂‖₂ for two states at one time (HNW IV.2).
+/// ρ ≈ ‖f(y₁) − f(y₂)‖₂ / ‖y₁ − y₂‖₂ for two states at one time (HNW
+/// IV.2); NaN (no estimate) when the states differ only by round-off.
 pub fn lipschitz_estimate(y1: &[f64], f1: &[f64], y2: &[f64], f2: &[f64]) -> f64 {
     let dy: f64 = y1.iter().zip(y2).map(|(a, b)| (a - b) * (a - b)).sum();
     let df: f64 = f1.iter().zip(f2).map(|(a, b)| (a - b) * (a - b)).sum();
-    if dy > 0.0 {
+    let size: f64 = y1.iter().map(|a| a * a).sum::<f64>().max(1.0);
+    if dy > STIFF_ROUNDOFF * STIFF_ROUNDOFF * size {
         (df / dy).sqrt()
     } else {
-        0.0
+        f64::NAN
     }
 }

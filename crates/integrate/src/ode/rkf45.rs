@@ -7,9 +7,9 @@
 //!
 //! Step control: h_new = h·ODE_SAFETY·err^(−1/5) within
 //! [ODE_MIN_DECREASE, ODE_MAX_INCREASE] (HNW II.4 eq. 4.13), no growth
-//! right after a rejection. f(t+h, y₁) is evaluated on acceptance (the
-//! next step's first stage and the solution's y′), so a step costs 6
-//! evaluations, 7 with the first.
+//! right after a rejection. f(t+h, y₁) is evaluated with the stages (the
+//! next step's first stage and the solution's y′), so an attempt costs 6
+//! evaluations.
 //!
 //! Stiffness: stage 5 sits at t + h like y₁, so ρ = ‖f(y₁) − k₅‖/‖y₁ − Y₅‖
 //! estimates the Lipschitz constant for free (HNW IV.2); h·ρ at the real
@@ -118,9 +118,10 @@ impl<'a, P: OdeProblem> Rkf45<'a, P> {
 }
 
 impl<P: OdeProblem> Rkf45Method<'_, P> {
-    /// The six stages from (t, y_acc) with step h: core.y = the 5th-order
-    /// solution, `err` = y₅ − y₄.
-    fn stages(&mut self, t: f64, h: f64) -> Result<(), IntegrationError> {
+    /// The six stages from (t, y_acc) with step h, then f(t + h, y₁):
+    /// core.y = the 5th-order solution y₁, core.f = f(t + h, y₁), `err` =
+    /// y₅ − y₄. false: an evaluation failed (event emitted).
+    fn stages(&mut self, t: f64, h: f64, work: &mut Work) -> bool {
         let n = self.core.size();
         self.k[0].copy_from_slice(&self.core.f_acc);
         for s in 1..6 {
@@ -133,10 +134,14 @@ impl<P: OdeProblem> Rkf45Method<'_, P> {
             }
             let mut ks = std::mem::take(&mut self.k[s]);
             let stage = std::mem::take(&mut self.stage);
-            let r = self.core.rhs(t + C[s] * h, &stage, &mut ks);
+            let ok = self
+                .core
+                .rhs_in_attempt(t + C[s] * h, h, &stage, &mut ks, work);
             self.stage = stage;
             self.k[s] = ks;
-            r?;
+            if !ok {
+                return false;
+            }
             if s == 4 {
                 self.stage5.copy_from_slice(&self.stage);
             }
@@ -150,7 +155,12 @@ impl<P: OdeProblem> Rkf45Method<'_, P> {
             self.core.y[i] = self.core.y_acc[i] + h * y5;
             self.err[i] = h * e;
         }
-        Ok(())
+        let y = std::mem::take(&mut self.core.y);
+        let mut f = std::mem::take(&mut self.core.f);
+        let ok = self.core.rhs_in_attempt(t + h, h, &y, &mut f, work);
+        self.core.y = y;
+        self.core.f = f;
+        ok
     }
 }
 
@@ -164,9 +174,9 @@ impl<P: OdeProblem> Method for Rkf45Method<'_, P> {
     fn predict(&mut self, _t: f64, _h: f64) {}
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
         work.events.append(&mut self.pending);
-        let r = self.stages(t, h);
+        let ok = self.stages(t, h, work);
         self.core.flush_evaluations(work.stats);
-        r.map(|_| true)
+        Ok(ok)
     }
     fn estimate(&mut self, _h: f64, _tol: &Tolerance) -> Estimate {
         self.core.error_norm(&self.err, &self.core.y)
@@ -180,17 +190,15 @@ impl<P: OdeProblem> Method for Rkf45Method<'_, P> {
         h: f64,
         stats: &mut Statistics,
     ) -> Result<(), IntegrationError> {
-        let y = std::mem::take(&mut self.core.y);
-        let mut f = std::mem::take(&mut self.core.f);
-        let r = self.core.rhs(t_new, &y, &mut f);
-        self.core.y = y;
-        self.core.f = f;
-        r?;
         let rho = lipschitz_estimate(&self.core.y, &self.core.f, &self.stage5, &self.k[4]);
-        if let Some(e) = self
-            .monitor
-            .record(t_new, h, rho, RKF45_STABILITY_BOUNDARY, "RKF45")
-        {
+        if let Some(e) = self.monitor.record(
+            t_new,
+            h,
+            self.core.params.hmax,
+            rho,
+            RKF45_STABILITY_BOUNDARY,
+            "RKF45",
+        ) {
             self.pending.push(e);
         }
         self.core.accept_state(t_new)?;

@@ -80,6 +80,9 @@ impl Checker<'_> {
             return Err(format!("the output step {} must be > 0", fmt_num(dtout)));
         }
         let mut notes = Vec::new();
+        if pair.family == Family::Ode {
+            return self.ode_plan(pair, dtout);
+        }
         if s.kmax.is_some() && pair.family == Family::Hht {
             notes.push(format!(
                 "KMAX ignored: {} is a constant-order integrator",
@@ -118,6 +121,7 @@ impl Checker<'_> {
             Family::Gstiff | Family::Wstiff => {
                 MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
             }
+            Family::Ode => return self.ode_plan(pair, dtout),
         };
         Ok(Plan {
             pair,
@@ -350,4 +354,79 @@ impl Checker<'_> {
             fixed,
         })
     }
+
+    /// The ODE form (ABAM, RKF45): ERROR (default 1e-3), HMAX (default
+    /// the output step), HMIN (machine precision), HINIT → the bound on
+    /// the first step (default: 1/20 of the output step from an Adams
+    /// file, MotionSolve's h0_max = 1e-8 otherwise), KMAX (ABAM 1..12,
+    /// default 12), MAXIT (Newton iterations on the dependent
+    /// coordinates, default 10). Relative tolerance = ERROR (ratio 1) and
+    /// the velocity tolerance factor 1: Adams' ERROR weighs every state
+    /// alike.
+    fn ode_plan(&self, pair: &'static Pair, dtout: f64) -> Result<Plan, String> {
+        let s = self.s;
+        let max_order = match pair.kind {
+            IntegratorKind::Abam => self.int(
+                Kmax,
+                s.kmax.unwrap_or(ODE_ABAM_MAX_ORDER as i64),
+                1,
+                Some(ODE_ABAM_MAX_ORDER as i64),
+            )?,
+            _ => ODE_RKF45_ORDER,
+        };
+        let maxit = self.int(Maxit, s.maxit.unwrap_or(10), 1, None)?;
+        let error = s.error.unwrap_or(s.kind.default_error());
+        self.real(Error, error, error > 0.0 && error.is_finite(), "> 0")?;
+        let hmax = match s.hmax {
+            Some(h) => self.real(Hmax, h, h > 0.0 && h.is_finite(), "> 0")?,
+            None => dtout,
+        };
+        let hmin = s.hmin.unwrap_or(f64::EPSILON * hmax.max(1.0));
+        self.real(
+            Hmin,
+            hmin,
+            hmin > 0.0 && hmin < hmax,
+            &format!("> 0 and < {} = {}", self.n(Hmax), fmt_num(hmax)),
+        )?;
+        let h0_max = match s.hinit {
+            Some(h) => self.real(
+                Hinit,
+                h,
+                h > hmin && h <= hmax,
+                &format!(
+                    "> {} = {} and <= {} = {}",
+                    self.n(Hmin),
+                    fmt_num(hmin),
+                    self.n(Hmax),
+                    fmt_num(hmax)
+                ),
+            )?,
+            None if self.front == FrontEnd::Adams => (dtout / 20.0).min(hmax),
+            None => ODE_H0_MAX_DEFAULT.min(hmax),
+        };
+        Ok(Plan {
+            pair,
+            method: MethodParams::Ode(OdeParams {
+                error,
+                rel_abs_tol_ratio: 1.0,
+                vel_tol_factor: 1.0,
+                hmax,
+                hmin,
+                h0_max,
+                max_order,
+                maxit,
+            }),
+            corrector: CorrectorKind::Original,
+            interpolate: false,
+            notes: Vec::new(),
+        })
+    }
 }
+
+/// ABAM's highest order (Shampine–Gordon; MotionSolve max_order table).
+const ODE_ABAM_MAX_ORDER: usize = mbsolve_integrate::ode::abam::ABAM_MAX_ORDER;
+/// RKF45's order (the propagated 5th-order solution).
+const ODE_RKF45_ORDER: usize = 5;
+/// MotionSolve's default h0_max (seeds: "The default value for h0_max is
+/// 1.0E-8").
+const ODE_H0_MAX_DEFAULT: f64 = 1e-8;

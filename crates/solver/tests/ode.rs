@@ -1,0 +1,149 @@
+//! The ODE form (coordinate partitioning) with ABAM and RKF45 on the
+//! bundled mechanisms: period, constraint residuals at every output,
+//! repartitions named in the log, the slider-crank against its closed form,
+//! and the settings' names and ranges.
+
+mod common;
+
+use common::{crossings, pendulum_period, worst_phi};
+use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
+use mbsolve_solver::models;
+use mbsolve_solver::settings::{validate, MethodParams};
+use mbsolve_solver::Simulation;
+
+fn ode_settings(kind: IntegratorKind, error: f64) -> IntegratorSettings {
+    IntegratorSettings {
+        kind,
+        kind_given: true,
+        error: Some(error),
+        ..Default::default()
+    }
+}
+
+const METHODS: [IntegratorKind; 2] = [IntegratorKind::Abam, IntegratorKind::Rkf45];
+
+/// Pendulum released horizontally, 3 s at ERROR 1e-7: the half-period from
+/// two zero crossings within 1e-4 of the elliptic-integral period, |Φ| ≤
+/// 1e-9 at every output (the Newton tolerance 1e-10 plus output
+/// rounding), and at least one repartition: the rod passes the bottom,
+/// where the coordinate first chosen dependent (x, pivot 2x = 2 m at the
+/// start) has a zero column in Φ_q.
+#[test]
+fn pendulum_period_residual_and_repartition() {
+    let exact = pendulum_period(1.0, 9.81);
+    for kind in METHODS {
+        let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
+        let stats = sim
+            .dynamic(3.0, None, Some(0.01), &ode_settings(kind, 1e-7))
+            .unwrap();
+        let c = crossings(&sim.frames);
+        assert!(c.len() >= 2, "{kind:?}: crossings {c:?}");
+        let rel = (2.0 * (c[1] - c[0]) - exact).abs() / exact;
+        let phi = worst_phi(&sim);
+        let repartitions: Vec<&String> = sim
+            .log
+            .iter()
+            .filter(|l| l.contains("new independent coordinates"))
+            .collect();
+        eprintln!(
+            "{kind:?}: period error {rel:.2e}, max |Phi| {phi:.2e}, {} steps, {} f-evaluations, {} repartitions; first: {:?}",
+            stats.steps,
+            stats.residual_evaluations,
+            repartitions.len(),
+            repartitions.first()
+        );
+        if std::env::var("ODE_LOG").is_ok() {
+            eprintln!("{}", sim.log.join("\n"));
+        }
+        assert!(rel < 1e-4, "{kind:?}: period error {rel:e}");
+        assert!(phi < 1e-9, "{kind:?}: |Phi| {phi:e}");
+        assert!(!repartitions.is_empty(), "{kind:?}: no repartition");
+        // Not stiff, and no evaluation failed near the turning points.
+        assert!(
+            !sim.log
+                .iter()
+                .any(|l| l.contains("appears stiff") || l.contains("did not converge")),
+            "{kind:?}: {:#?}",
+            sim.log
+        );
+        assert!(repartitions[0].contains("PART/2"), "{}", repartitions[0]);
+    }
+}
+
+/// Slider-crank (r = 0.1, l = 0.4) driven at ω = 2π: the slider position
+/// against the closed form within 1e-6 m over 1 s at ERROR 1e-8.
+#[test]
+fn slider_crank_against_the_closed_form() {
+    let (r, l, omega) = (0.1, 0.4, 2.0 * std::f64::consts::PI);
+    for kind in METHODS {
+        let mut sim = Simulation::new(&models::slider_crank(r, l, omega)).unwrap();
+        sim.dynamic(1.0, None, Some(0.01), &ode_settings(kind, 1e-8))
+            .unwrap();
+        let mut worst = 0.0f64;
+        for f in &sim.frames {
+            let exact = models::slider_crank_exact(r, l, omega, f.t);
+            // Slider: the third part (ground, crank, rod, slider).
+            let x = f.q[2 * 7];
+            worst = worst.max((x - exact[0]).abs());
+        }
+        eprintln!("{kind:?}: slider-crank max slider error {worst:.2e}");
+        assert!(worst < 1e-6, "{kind:?}: slider error {worst:e}");
+    }
+}
+
+/// The Adams names and ranges: KMAX for ABAM is 1..12 (default 12); RKF45
+/// has one order and rejects KMAX by name; INTERPOLATE and FIXIT are
+/// rejected by name; a formulation other than ODE is refused.
+#[test]
+fn settings_of_the_ode_form() {
+    let abam = ode_settings(IntegratorKind::Abam, 1e-4);
+    match validate(&abam, 0.01).unwrap().method {
+        MethodParams::Ode(p) => {
+            assert_eq!(p.max_order, 12);
+            assert_eq!(p.h0_max, 0.01 / 20.0);
+            assert_eq!(p.maxit, 10);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = validate(
+        &IntegratorSettings {
+            kmax: Some(13),
+            ..abam.clone()
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert_eq!(e, "INTEGRATOR: KMAX = 13 must be from 1 to 12");
+    let e = validate(
+        &IntegratorSettings {
+            kmax: Some(4),
+            ..ode_settings(IntegratorKind::Rkf45, 1e-4)
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("KMAX applies only to") && e.contains("not to RKF45"),
+        "{e}"
+    );
+    let e = validate(
+        &IntegratorSettings {
+            interpolate: Some(true),
+            ..abam.clone()
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert!(e.contains("INTERPOLATE applies only to"), "{e}");
+    let e = validate(
+        &IntegratorSettings {
+            formulation: Some(Formulation::I3),
+            ..abam.clone()
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert!(e.contains("I3 is not available with ABAM"), "{e}");
+    let e = validate(&ode_settings(IntegratorKind::Vstiff, 1e-4), 0.01).unwrap_err();
+    assert!(e.contains("VSTIFF"), "{e}");
+}
