@@ -28,7 +28,10 @@
 //! an `Event::Repartition` names the new independent set.
 
 use crate::analysis::Frame;
-use crate::formulation::{coordinate_name, AsmSink, DaeFormulation, FrameMap, Integrator, Segment};
+use crate::formulation::{
+    coordinate_name, equation_name, AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch,
+    Segment,
+};
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::{Abam, Rkf45};
 use mbsolve_integrate::{
@@ -41,12 +44,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Repartition when the dependent block's condition estimate grew by this
-/// factor since the partition. Ours: on the pendulum released horizontally
-/// (x dependent, κ ∝ 1/|x|) a factor 4 repartitions ~15° before the
-/// bottom; with 10, RKF45 at ERROR 1e-7 rejected 8 steps in a row before
-/// each repartition (the velocities of a near-singular block amplify the
-/// local error) and ABAM's Newton on q_D failed to converge once.
-pub const REPARTITION_CONDITION_GROWTH: f64 = 4.0;
+/// factor since the partition. Ours: with 10, RKF45 on the pendulum at
+/// ERROR 1e-7 rejected 8 steps in a row before each repartition and ABAM's
+/// Newton on q_D failed to converge once; with 4, ABAM on the free
+/// slider-crank at ERROR 1e-7 lost 1e-6 m within the steps before the
+/// repartition (the error control sees only q_I, and the dependent
+/// coordinates amplify its error by ‖Φ_D⁻¹Φ_I‖, which grows with κ); with
+/// 2 that error stays at 3.5e-7.
+pub const REPARTITION_CONDITION_GROWTH: f64 = 2.0;
 /// A pivot below this fraction of the largest entry of Φ_q ends the
 /// elimination: the active rows are dependent (ours; the redundancy check
 /// before integration should have deactivated such rows).
@@ -73,6 +78,10 @@ struct Published {
     factorizations: u64,
     symbolic: u64,
     newton_iterations: u64,
+    jacobians: u64,
+    /// A deactivated (redundant) equation that left its band, and its
+    /// residual: the constraint rank changed.
+    drift: Option<(usize, f64)>,
 }
 
 /// A coordinate split: dependent coordinates in pivot order, independent
@@ -85,7 +94,9 @@ pub struct Partition {
 
 /// Gaussian elimination of the active rows of Φ_q (dense, rows × n,
 /// row-major) with complete pivoting: the pivot columns are dependent.
-pub fn choose_partition(jac: &mut [f64], rows: usize, n: usize) -> Result<Partition, String> {
+/// Err(row): that row (the first one left without a pivot) depends on the
+/// rows eliminated before it.
+pub fn choose_partition(jac: &mut [f64], rows: usize, n: usize) -> Result<Partition, usize> {
     let scale = jac.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-300);
     let mut col_used = vec![false; n];
     let mut row_used = vec![false; rows];
@@ -101,10 +112,7 @@ pub fn choose_partition(jac: &mut [f64], rows: usize, n: usize) -> Result<Partit
             }
         }
         if best <= PARTITION_RANK_TOL * scale {
-            return Err(format!(
-                "the constraint Jacobian has rank {} < {rows} active equations: no partition into dependent and independent coordinates",
-                dependent.len()
-            ));
+            return Err((0..rows).find(|r| !row_used[*r]).unwrap_or(0));
         }
         row_used[br] = true;
         col_used[bc] = true;
@@ -183,6 +191,8 @@ pub struct PartitionProblem<'a> {
     zero_m: Vec<f64>,
     /// Dependent-block condition estimate at the last partition.
     kappa_partition: f64,
+    /// Deactivated equations checked at every accepted step.
+    watch: RedundancyWatch,
     /// The last accepted full state: the Newton iteration on q_D starts
     /// from its Taylor polynomial q + Δt u + Δt²/2 a.
     acc_t: f64,
@@ -242,6 +252,7 @@ impl<'a> PartitionProblem<'a> {
             zero_n: vec![0.0; n],
             zero_m: vec![0.0; m],
             kappa_partition: 0.0,
+            watch: RedundancyWatch::new(sys, &s.q, s.t),
             acc_t: s.t,
             acc_q: s.q.clone(),
             acc_u: s.u.clone(),
@@ -277,7 +288,12 @@ impl<'a> PartitionProblem<'a> {
         };
         self.sys
             .constraint_jacobian(&self.q, t, &mut sink, 0, 0, None, None);
-        self.part = choose_partition(&mut jac, ma, n).map_err(ProblemError)?;
+        self.part = choose_partition(&mut jac, ma, n).map_err(|r| {
+            ProblemError(format!(
+                "no partition into dependent and independent coordinates at t = {t:.6e}: equation {} depends on the other active equations (constraint Jacobian of rank < {ma})",
+                equation_name(self.sys, self.rows[r])
+            ))
+        })?;
         self.dep_of.iter_mut().for_each(|d| *d = None);
         for (j, &c) in self.part.dependent.iter().enumerate() {
             self.dep_of[c] = Some(j);
@@ -293,6 +309,7 @@ impl<'a> PartitionProblem<'a> {
 
     /// Assemble and factor Φ_D at (self.q, t).
     fn factor_dependent(&mut self, t: f64) -> Result<(), ProblemError> {
+        self.published.borrow_mut().jacobians += 1;
         loop {
             self.dblock.begin();
             let mut sink = DependentSink {
@@ -482,6 +499,12 @@ impl OdeProblem for PartitionProblem<'_> {
             p.a.copy_from_slice(&self.a);
             p.lam.copy_from_slice(&self.lam);
         }
+        if !self.watch.holds(self.sys, &self.q, t) {
+            self.published.borrow_mut().drift = self.watch.drift;
+            return Err(ProblemError(format!(
+                "t = {t:.6e}: a deactivated constraint equation is no longer dependent"
+            )));
+        }
         let kappa = self.condition_estimate()?;
         if kappa <= REPARTITION_CONDITION_GROWTH * self.kappa_partition {
             return Ok(AfterStep::Continue);
@@ -550,13 +573,19 @@ impl PartitionedIntegrator<'_> {
 }
 
 impl DaeIntegrator for PartitionedIntegrator<'_> {
+    /// A stop on a drifted deactivated equation is a structure change at
+    /// the state published last (the step that showed it).
     fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
         let r = self.inner.advance_to(tout);
         self.sync();
-        r
+        let p = self.published.borrow();
+        r.map_err(|e| match p.drift {
+            Some(_) => IntegrationError::structure_changed(p.t),
+            None => e,
+        })
     }
     fn time(&self) -> f64 {
-        self.inner.time()
+        self.published.borrow().t
     }
     fn solution(&self) -> (&[f64], &[f64]) {
         (&self.y, &self.yp)
@@ -570,6 +599,7 @@ impl DaeIntegrator for PartitionedIntegrator<'_> {
         s.factorizations += p.factorizations;
         s.symbolic_factorizations += p.symbolic;
         s.corrector_iterations += p.newton_iterations;
+        s.jacobian_evaluations += p.jacobians;
         s
     }
     fn take_events(&mut self) -> Vec<Event> {
@@ -710,6 +740,8 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
         Ok(wrap(inner, published))
     }
     fn drift(&self) -> Option<(usize, f64)> {
-        None
+        self.problem
+            .as_ref()
+            .and_then(|p| p.published.borrow().drift)
     }
 }

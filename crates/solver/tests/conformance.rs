@@ -64,6 +64,9 @@ fn expected_order(pair: &Pair) -> f64 {
     match validate(&s, 0.1).expect("order settings are valid").method {
         MethodParams::Hht(p) => p.order() as f64,
         MethodParams::Bdf(p) => p.kmax as f64,
+        // ABAM's PECE pair at KMAX = k has order k + 1; RKF45 propagates
+        // its 5th-order solution.
+        MethodParams::Ode(p) => (p.max_order + 1).min(5) as f64,
     }
 }
 
@@ -73,7 +76,7 @@ fn order_settings(pair: &Pair, h: f64) -> IntegratorSettings {
     IntegratorSettings {
         hmax: Some(h),
         hinit: pair.args.contains(Arg::Hinit).then_some(h),
-        kmax: (pair.family != Family::Hht).then_some(2),
+        kmax: (pair.family != Family::Hht && pair.args.contains(Arg::Kmax)).then_some(2),
         ..pair_settings(pair, 1e-3)
     }
 }
@@ -317,7 +320,11 @@ fn structure_change_stop_and_restart() {
 /// with the redundancy re-checked, and the run completes.
 #[test]
 fn singular_matrix_diagnosis_names_the_equation() {
-    for_every_pair("singular", |pair| {
+    let known = [
+        ("ABAM/ODE", ODE_PARTITION_RANK),
+        ("RKF45/ODE", ODE_PARTITION_RANK),
+    ];
+    for_every_pair_except("singular", &known, |pair| {
         let mut sim = Simulation::new(&models::flat_parallelogram(1.0, 2.0)).unwrap();
         sim.initial_conditions().unwrap();
         sim.sys.active.iter_mut().for_each(|a| *a = true);
@@ -351,7 +358,8 @@ fn singular_matrix_diagnosis_names_the_equation() {
 /// (HMIN, HMAX].
 #[test]
 fn statistics_are_consistent() {
-    for_every_pair("statistics", |pair| {
+    let known = [("ABAM/ODE", ODE_STATISTICS), ("RKF45/ODE", ODE_STATISTICS)];
+    for_every_pair_except("statistics", &known, |pair| {
         let mut sim = Simulation::new(&models::chain(4)).unwrap();
         let st = sim
             .dynamic(1.0, None, Some(0.02), &pair_settings(pair, 1e-5))
@@ -387,6 +395,20 @@ fn statistics_are_consistent() {
     });
 }
 
+/// The ODE form finds a rank-deficient Φ_q when it partitions, before its
+/// integrator exists, and stops naming the dependent equation; the
+/// driver's restart with the redundancy re-checked runs only after an
+/// integrator has stopped.
+const ODE_PARTITION_RANK: &str =
+    "the ODE form reports the dependent equation when partitioning, before any step; no restart";
+
+/// The explicit ODE methods have no corrector: "corrector iterations" are
+/// the Newton iterations on the dependent coordinates (2–3 per
+/// f-evaluation) and "residual evaluations" the f-evaluations, so
+/// iterations > residuals.
+const ODE_STATISTICS: &str =
+    "Newton iterations on q_D (several per f-evaluation) exceed the f-evaluations";
+
 /// Tolerance proportionality (issue 12, item 4): the global error at ERROR
 /// = 1e-2 … 1e-9 on the five problems against their references must not
 /// grow by more than 2× from one decade to the next, and its log-log slope
@@ -399,7 +421,17 @@ fn statistics_are_consistent() {
 #[test]
 fn tolerance_proportionality() {
     // (problem, pair, why): measured and left as they are.
-    let known: [(&str, &str, &str); 9] = [
+    let known: [(&str, &str, &str); 11] = [
+        (
+            "four-bar",
+            "ABAM/ODE",
+            "the loose end: 3.4e-1 at ERROR 1e-2, 1.4 m at 1e-3 (the crank's phase is lost at both); from 1e-4 on it falls by a decade per decade",
+        ),
+        (
+            "slider-crank",
+            "RKF45/ODE",
+            "the loose end: 2.8e-2 at ERROR 1e-2, 3.4e-1 at 1e-3 (the phase is lost at both); from 1e-3 on it falls by a decade per decade",
+        ),
         (
             "spring pair",
             "GSTIFF/I3",

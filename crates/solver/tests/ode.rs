@@ -147,3 +147,75 @@ fn settings_of_the_ode_form() {
     let e = validate(&ode_settings(IntegratorKind::Vstiff, 1e-4), 0.01).unwrap_err();
     assert!(e.contains("VSTIFF"), "{e}");
 }
+
+/// The seeds' stiff spring (M = 1, K = 1e8, C = 2e4, critically damped,
+/// eigenvalues −1e4 twice), 0.1 s at the default ERROR: ABAM and RKF45 stay
+/// stable only by holding h·1e4 at their stability boundary (ABAM 0.18…2.4
+/// by order, RKF45 3.7), i.e. h ≲ 4e-4 where the decayed solution would
+/// allow far larger steps; both say so in the log with advice to use
+/// VSTIFF, and the motion has decayed (|x| < 1e-6 after 0.05 s).
+#[test]
+fn stiff_spring_is_detected_and_vstiff_advised() {
+    for kind in METHODS {
+        let mut sim = Simulation::new(&models::spring_mass(1.0, 1e8, 2e4, 0.01)).unwrap();
+        let st = sim
+            .dynamic(
+                0.1,
+                Some(20),
+                None,
+                &IntegratorSettings {
+                    error: None,
+                    ..ode_settings(kind, 0.0)
+                },
+            )
+            .unwrap();
+        let advice = sim.log.iter().find(|l| l.contains("appears stiff"));
+        eprintln!(
+            "{kind:?} on the stiff spring: {} steps, {} rejected, {} f-evaluations, h in [{:.2e}, {:.2e}]; {advice:?}",
+            st.steps, st.rejected_steps, st.residual_evaluations, st.min_step, st.max_step
+        );
+        let advice = advice.unwrap_or_else(|| panic!("{kind:?}: no stiffness advice"));
+        assert!(advice.contains("VSTIFF"), "{advice}");
+        assert!(st.steps as f64 > 0.1 / 4e-4, "{kind:?}: {} steps", st.steps);
+        let late = sim
+            .frames
+            .iter()
+            .filter(|f| f.t >= 0.05)
+            .map(|f| (f.q[0] - 1.0).abs())
+            .fold(0.0, f64::max);
+        assert!(late < 1e-6, "{kind:?}: |x| = {late:e}");
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_slider_crank_abam() {
+    let m = models::free_slider_crank(0.5, 1.5, 2.0 * std::f64::consts::PI);
+    let mut r = Simulation::new(&m).unwrap();
+    r.dynamic(
+        2.0,
+        Some(40),
+        None,
+        &ode_settings(IntegratorKind::Rkf45, 1e-11),
+    )
+    .unwrap();
+    for e in [1e-6, 1e-7] {
+        let mut sim = Simulation::new(&m).unwrap();
+        sim.dynamic(2.0, Some(40), None, &ode_settings(IntegratorKind::Abam, e))
+            .unwrap();
+        let errs: Vec<String> = sim
+            .frames
+            .iter()
+            .zip(&r.frames)
+            .map(|(a, b)| {
+                let d =
+                    a.q.iter()
+                        .zip(&b.q)
+                        .map(|(x, y)| (x - y).abs())
+                        .fold(0.0, f64::max);
+                format!("{:.2}:{:.1e}", a.t, d)
+            })
+            .collect();
+        eprintln!("ERROR {e}: {}", errs.join(" "));
+    }
+}
