@@ -186,36 +186,3 @@ fn stiff_spring_is_detected_and_vstiff_advised() {
         assert!(late < 1e-6, "{kind:?}: |x| = {late:e}");
     }
 }
-
-#[test]
-#[ignore]
-fn debug_slider_crank_abam() {
-    let m = models::free_slider_crank(0.5, 1.5, 2.0 * std::f64::consts::PI);
-    let mut r = Simulation::new(&m).unwrap();
-    r.dynamic(
-        2.0,
-        Some(40),
-        None,
-        &ode_settings(IntegratorKind::Rkf45, 1e-11),
-    )
-    .unwrap();
-    for e in [1e-6, 1e-7] {
-        let mut sim = Simulation::new(&m).unwrap();
-        sim.dynamic(2.0, Some(40), None, &ode_settings(IntegratorKind::Abam, e))
-            .unwrap();
-        let errs: Vec<String> = sim
-            .frames
-            .iter()
-            .zip(&r.frames)
-            .map(|(a, b)| {
-                let d =
-                    a.q.iter()
-                        .zip(&b.q)
-                        .map(|(x, y)| (x - y).abs())
-                        .fold(0.0, f64::max);
-                format!("{:.2}:{:.1e}", a.t, d)
-            })
-            .collect();
-        eprintln!("ERROR {e}: {}", errs.join(" "));
-    }
-}

@@ -249,7 +249,7 @@ impl<P: OdeProblem> AbamMethod<'_, P> {
         } else if self.knew + 1 == k {
             self.k -= 1;
             erk = self.erkm1;
-        } else if k + 1 <= self.ns {
+        } else if k < self.ns {
             let erkp1 = h * self.gstr[k + 1] * self.rms(|i| self.phi[k + 2][i]);
             if k > 1 {
                 if self.erkm1 <= erk.min(erkp1) {

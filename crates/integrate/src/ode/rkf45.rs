@@ -258,7 +258,7 @@ mod tests {
         }
         for (b, top) in [(&B4, 4), (&B5, 5)] {
             for p in 1..=top {
-                let v: f64 = (0..6).map(|s| b[s] * C[s].powi(p as i32 - 1)).sum();
+                let v: f64 = (0..6).map(|s| b[s] * C[s].powi(p - 1)).sum();
                 assert!((v - 1.0 / p as f64).abs() < 1e-14, "order {top}, p {p}");
             }
         }
