@@ -161,15 +161,6 @@ impl<'a, P: OdeProblem> Abam<'a, P> {
         method.start_history(t0);
         Ok(ode_stepper(method, limits, t0))
     }
-
-    /// Whether the stiffness monitor flagged this run.
-    pub fn stiffness_detected(&self) -> bool {
-        self.method.monitor.detected()
-    }
-
-    pub fn problem(&mut self) -> &mut P {
-        self.method.core.problem
-    }
 }
 
 impl<P: OdeProblem> AbamMethod<'_, P> {
@@ -439,24 +430,7 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         self.k = self.knew;
         h * ratio
     }
-    fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
-        est.ratio * self.core.params.error
-    }
-    fn solution(&self) -> (&[f64], &[f64]) {
-        (&self.core.y, &self.core.f)
-    }
-    fn accepted(&self) -> &[f64] {
-        &self.core.y_acc
-    }
-    fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
-        self.core.hermite(t, y, yp)
-    }
-    fn structure_holds(&mut self, _t: f64) -> bool {
-        true
-    }
-    fn describe_error_variable(&self, i: usize) -> String {
-        self.core.problem.describe_variable(i)
-    }
+    ode_method_state!();
 }
 
 #[cfg(test)]

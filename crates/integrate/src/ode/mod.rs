@@ -13,6 +13,33 @@
 //! To the analysis driver they are `DaeIntegrator`s: `solution()` is
 //! (y, f(t, y)).
 
+/// The `Method` items every ODE-form method answers from its `core:
+/// OdeCore` alike: the solution (y, f), the accepted state, Hermite
+/// interpolation, no structure watch, the local error measure and the
+/// names of the states.
+macro_rules! ode_method_state {
+    () => {
+        fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
+            est.ratio * self.core.params.error
+        }
+        fn solution(&self) -> (&[f64], &[f64]) {
+            (&self.core.y, &self.core.f)
+        }
+        fn accepted(&self) -> &[f64] {
+            &self.core.y_acc
+        }
+        fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+            self.core.hermite(t, y, yp)
+        }
+        fn structure_holds(&mut self, _t: f64) -> bool {
+            true
+        }
+        fn describe_error_variable(&self, i: usize) -> String {
+            self.core.problem.describe_variable(i)
+        }
+    };
+}
+
 pub mod abam;
 pub mod rkf45;
 
@@ -363,11 +390,6 @@ impl StiffnessMonitor {
             }
         }
         None
-    }
-
-    /// Whether stiffness was detected in this run.
-    pub fn detected(&self) -> bool {
-        self.flagged
     }
 }
 

@@ -106,15 +106,6 @@ impl<'a, P: OdeProblem> Rkf45<'a, P> {
         };
         Ok(ode_stepper(method, limits, t0))
     }
-
-    /// Whether the stiffness monitor flagged this run.
-    pub fn stiffness_detected(&self) -> bool {
-        self.method.monitor.detected()
-    }
-
-    pub fn problem(&mut self) -> &mut P {
-        self.method.core.problem
-    }
 }
 
 impl<P: OdeProblem> Rkf45Method<'_, P> {
@@ -224,24 +215,7 @@ impl<P: OdeProblem> Method for Rkf45Method<'_, P> {
         let r = OdeCore::<P>::step_ratio(est.ratio, EMBEDDED_ORDER, ODE_MAX_RATIO_AFTER_REJECT);
         h * r.clamp(ODE_MIN_DECREASE, ERROR_FAILURE_MAX_RATIO)
     }
-    fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
-        est.ratio * self.core.params.error
-    }
-    fn solution(&self) -> (&[f64], &[f64]) {
-        (&self.core.y, &self.core.f)
-    }
-    fn accepted(&self) -> &[f64] {
-        &self.core.y_acc
-    }
-    fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
-        self.core.hermite(t, y, yp)
-    }
-    fn structure_holds(&mut self, _t: f64) -> bool {
-        true
-    }
-    fn describe_error_variable(&self, i: usize) -> String {
-        self.core.problem.describe_variable(i)
-    }
+    ode_method_state!();
 }
 
 #[cfg(test)]

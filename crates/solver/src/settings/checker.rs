@@ -357,8 +357,8 @@ impl Checker<'_> {
 
     /// The ODE form (ABAM, RKF45): ERROR (default 1e-3), HMAX (default
     /// the output step), HMIN (machine precision), HINIT → the bound on
-    /// the first step (default: 1/20 of the output step from an Adams
-    /// file, MotionSolve's h0_max = 1e-8 otherwise), KMAX (ABAM 1..12,
+    /// the first step (default: 1/20 of the output step, MotionSolve's
+    /// h0_max = 1e-8 from a MotionSolve file), KMAX (ABAM 1..12,
     /// default 12), MAXIT (Newton iterations on the dependent
     /// coordinates, default 10). Relative tolerance = ERROR (ratio 1) and
     /// the velocity tolerance factor 1: Adams' ERROR weighs every state
@@ -377,32 +377,13 @@ impl Checker<'_> {
         let maxit = self.int(Maxit, s.maxit.unwrap_or(10), 1, None)?;
         let error = s.error.unwrap_or(s.kind.default_error());
         self.real(Error, error, error > 0.0 && error.is_finite(), "> 0")?;
-        let hmax = match s.hmax {
-            Some(h) => self.real(Hmax, h, h > 0.0 && h.is_finite(), "> 0")?,
-            None => dtout,
-        };
-        let hmin = s.hmin.unwrap_or(f64::EPSILON * hmax.max(1.0));
-        self.real(
-            Hmin,
-            hmin,
-            hmin > 0.0 && hmin < hmax,
-            &format!("> 0 and < {} = {}", self.n(Hmax), fmt_num(hmax)),
-        )?;
+        // HMAX, HMIN and HINIT as every variable-step pair takes them;
+        // HINIT bounds the first step (h0_max), whose MotionSolve default
+        // differs from Adams' DTOUT/20.
+        let (hmax, hmin, hinit) = self.steps(pair, dtout)?;
         let h0_max = match s.hinit {
-            Some(h) => self.real(
-                Hinit,
-                h,
-                h > hmin && h <= hmax,
-                &format!(
-                    "> {} = {} and <= {} = {}",
-                    self.n(Hmin),
-                    fmt_num(hmin),
-                    self.n(Hmax),
-                    fmt_num(hmax)
-                ),
-            )?,
-            None if self.front == FrontEnd::Adams => (dtout / 20.0).min(hmax),
-            None => ODE_H0_MAX_DEFAULT.min(hmax),
+            None if self.front == FrontEnd::MotionSolve => ODE_H0_MAX_DEFAULT.min(hmax),
+            _ => hinit,
         };
         Ok(Plan {
             pair,
