@@ -97,6 +97,8 @@ pub struct AbamMethod<'a, P: OdeProblem> {
     diff: Vec<f64>,
     /// Error weights at the step's start.
     wt: Vec<f64>,
+    /// The local error of the last attempt (scratch).
+    err: Vec<f64>,
     erk: f64,
     erkm1: f64,
     knew: usize,
@@ -150,6 +152,7 @@ impl<'a, P: OdeProblem> Abam<'a, P> {
             fp: vec![0.0; n],
             diff: vec![0.0; n],
             wt: vec![0.0; n],
+            err: vec![0.0; n],
             erk: 0.0,
             erkm1: 0.0,
             knew: 1,
@@ -358,8 +361,10 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
     fn estimate(&mut self, h: f64, _tol: &Tolerance) -> Estimate {
         let k = self.k;
         let c = h * (self.g[k] - self.g[k + 1]).abs();
-        let err: Vec<f64> = self.diff.iter().map(|d| c * d).collect();
-        self.core.error_norm(&err, &self.core.y)
+        for (e, d) in self.err.iter_mut().zip(&self.diff) {
+            *e = c * d;
+        }
+        self.core.error_norm(&self.err, &self.core.y)
     }
     fn restore(&mut self) {
         let k = self.k;
