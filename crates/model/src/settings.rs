@@ -88,6 +88,12 @@ pub struct IntegratorSettings {
     pub alpha: Option<f64>,
     pub beta: Option<f64>,
     pub gamma: Option<f64>,
+    /// MotionSolve `vel_tol_factor` (ODE form): velocities get this factor
+    /// times `integr_tol`.
+    pub vel_tol_factor: Option<f64>,
+    /// MotionSolve `rel_abs_tol_ratio` (ODE form): the relative tolerance
+    /// is this factor times `integr_tol`.
+    pub rel_abs_tol_ratio: Option<f64>,
     /// Where the statement or command was written ("model.acf:3:1"), so a
     /// range error can name it; None for settings built in code.
     pub origin: Option<String>,

@@ -186,3 +186,73 @@ fn stiff_spring_is_detected_and_vstiff_advised() {
         assert!(late < 1e-6, "{kind:?}: |x| = {late:e}");
     }
 }
+
+/// MotionSolve's ODE-form attributes (SPEC §3): from a `.xml` origin the
+/// messages use its names, `h0_max` defaults to 1e-8, `vel_tol_factor` and
+/// `rel_abs_tol_ratio` reach the error weights (a looser velocity
+/// tolerance takes fewer steps on the pendulum), must be > 0, and are
+/// refused by name for a DAE-form integrator.
+#[test]
+fn motionsolve_ode_form_attributes() {
+    let xml = IntegratorSettings {
+        vel_tol_factor: Some(1000.0),
+        rel_abs_tol_ratio: Some(0.1),
+        origin: Some("m.xml:4:3".into()),
+        ..ode_settings(IntegratorKind::Abam, 1e-6)
+    };
+    match validate(&xml, 0.01).unwrap().method {
+        MethodParams::Ode(p) => {
+            assert_eq!((p.vel_tol_factor, p.rel_abs_tol_ratio), (1000.0, 0.1));
+            assert_eq!(p.h0_max, 1e-8);
+            assert_eq!(p.max_order, 12);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = validate(
+        &IntegratorSettings {
+            kmax: Some(20),
+            ..xml.clone()
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "m.xml:4:3: Param_Transient: max_order = 20 must be from 1 to 12"
+    );
+    let e = validate(
+        &IntegratorSettings {
+            vel_tol_factor: Some(-1.0),
+            ..xml.clone()
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "m.xml:4:3: Param_Transient: vel_tol_factor = -1 must be > 0"
+    );
+    let e = validate(
+        &IntegratorSettings {
+            kind: IntegratorKind::Gstiff,
+            ..xml.clone()
+        },
+        0.01,
+    )
+    .unwrap_err();
+    assert!(
+        e.ends_with("vel_tol_factor applies only to the ODE form (ABAM, RKF45), not to GSTIFF"),
+        "{e}"
+    );
+    let steps = |factor: f64| {
+        let mut sim = Simulation::new(&models::pendulum(1.0, 9.81)).unwrap();
+        let s = IntegratorSettings {
+            vel_tol_factor: Some(factor),
+            hmax: Some(1.0),
+            ..ode_settings(IntegratorKind::Rkf45, 1e-8)
+        };
+        sim.dynamic(1.0, Some(10), None, &s).unwrap().steps
+    };
+    let (tight, loose) = (steps(1.0), steps(1e4));
+    assert!(loose < tight, "steps: factor 1 {tight}, factor 1e4 {loose}");
+}

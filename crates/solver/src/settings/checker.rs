@@ -83,6 +83,18 @@ impl Checker<'_> {
         if pair.family == Family::Ode {
             return self.ode_plan(pair, dtout);
         }
+        // MotionSolve's ODE-form tolerance attributes (SPEC §3).
+        for (name, given) in [
+            ("vel_tol_factor", s.vel_tol_factor.is_some()),
+            ("rel_abs_tol_ratio", s.rel_abs_tol_ratio.is_some()),
+        ] {
+            if given {
+                return Err(format!(
+                    "{name} applies only to the ODE form (ABAM, RKF45), not to {}",
+                    pair.kind.name()
+                ));
+            }
+        }
         if s.kmax.is_some() && pair.family == Family::Hht {
             notes.push(format!(
                 "KMAX ignored: {} is a constant-order integrator",
@@ -360,9 +372,9 @@ impl Checker<'_> {
     /// the first step (default: 1/20 of the output step, MotionSolve's
     /// h0_max = 1e-8 from a MotionSolve file), KMAX (ABAM 1..12,
     /// default 12), MAXIT (Newton iterations on the dependent
-    /// coordinates, default 10). Relative tolerance = ERROR (ratio 1) and
-    /// the velocity tolerance factor 1: Adams' ERROR weighs every state
-    /// alike.
+    /// coordinates, default 10), and MotionSolve's `vel_tol_factor` and
+    /// `rel_abs_tol_ratio` (> 0, default 1: Adams' ERROR weighs every
+    /// state alike).
     fn ode_plan(&self, pair: &'static Pair, dtout: f64) -> Result<Plan, String> {
         let s = self.s;
         let max_order = match pair.kind {
@@ -385,12 +397,21 @@ impl Checker<'_> {
             None if self.front == FrontEnd::MotionSolve => ODE_H0_MAX_DEFAULT.min(hmax),
             _ => hinit,
         };
+        let positive = |name: &str, v: Option<f64>| match v {
+            Some(x) if !(x > 0.0 && x.is_finite()) => {
+                Err(format!("{name} = {} must be > 0", fmt_num(x)))
+            }
+            Some(x) => Ok(x),
+            None => Ok(ODE_TOLERANCE_FACTOR_DEFAULT),
+        };
+        let vel_tol_factor = positive("vel_tol_factor", s.vel_tol_factor)?;
+        let rel_abs_tol_ratio = positive("rel_abs_tol_ratio", s.rel_abs_tol_ratio)?;
         Ok(Plan {
             pair,
             method: MethodParams::Ode(OdeParams {
                 error,
-                rel_abs_tol_ratio: 1.0,
-                vel_tol_factor: 1.0,
+                rel_abs_tol_ratio,
+                vel_tol_factor,
                 hmax,
                 hmin,
                 h0_max,
@@ -408,6 +429,10 @@ impl Checker<'_> {
 const ODE_ABAM_MAX_ORDER: usize = mbsolve_integrate::ode::abam::ABAM_MAX_ORDER;
 /// RKF45's order (the propagated 5th-order solution).
 const ODE_RKF45_ORDER: usize = 5;
+/// `vel_tol_factor` and `rel_abs_tol_ratio` when not given: 1, every
+/// state weighed by ERROR·(1 + |y|) as Adams' ERROR does (the seeds give
+/// no ODE-form default).
+const ODE_TOLERANCE_FACTOR_DEFAULT: f64 = 1.0;
 /// MotionSolve's default h0_max (seeds: "The default value for h0_max is
 /// 1.0E-8").
 const ODE_H0_MAX_DEFAULT: f64 = 1e-8;
