@@ -28,6 +28,7 @@ the signal are written).";
     override_usage = "mbsolve run MODEL.adm [--acf FILE.acf] [--out DIR] [--quiet]
        mbsolve check MODEL.adm
        mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
+       mbsolve convert MODEL -o OUT.adm|OUT.xml
        mbsolve completions bash|zsh|fish",
     after_help = AFTER_HELP
 )]
@@ -48,7 +49,7 @@ pub enum Cmd {
     /// a summary: parts, constraints, degrees of freedom, redundant
     /// constraints.
     Check {
-        /// The Adams dataset (.adm)
+        /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
         model: PathBuf,
     },
     /// Draw columns of a results file against time. A COLUMN is a header
@@ -56,13 +57,23 @@ pub enum Cmd {
     /// none = every column. The image is SVG or PNG by the extension of -o
     /// (default: PREFIX.svg beside the CSV).
     Plot(PlotOptions),
+    /// Write the model in the other format (or its own): an Adams dataset
+    /// (-o OUT.adm) or a MotionSolve XML deck (-o OUT.xml), chosen by the
+    /// output's extension. Reading the result back gives the same model.
+    Convert {
+        /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
+        model: PathBuf,
+        /// The file to write (.adm or .xml); never the model itself
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+    },
     /// Print a shell completion script (bash, zsh, fish, …) to stdout.
     Completions { shell: clap_complete::Shell },
 }
 
 #[derive(Debug, PartialEq, Args)]
 pub struct RunOptions {
-    /// The Adams dataset (.adm)
+    /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
     pub model: PathBuf,
     /// Adams command file to execute
     #[arg(long, value_name = "FILE")]

@@ -1,7 +1,9 @@
-//! The `mbsolve` command: `run`, `check`, `plot`, `completions`.
+//! The `mbsolve` command: `run`, `check`, `plot`, `convert`, `completions`.
 
 mod args;
 mod check;
+mod convert;
+mod input;
 mod plot;
 mod progress;
 mod run;
@@ -60,6 +62,9 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(|| match cli.command {
         args::Cmd::Check { model } => check::check(&model).map_err(Failure::from),
         args::Cmd::Run(opts) => run::run(&opts),
+        args::Cmd::Convert { model, output } => convert::convert(&model, &output)
+            .map(|out| println!("wrote {}", out.display()))
+            .map_err(Failure::from),
         args::Cmd::Plot(opts) => plot::plot(&opts)
             .map(|out| println!("wrote {}", out.display()))
             .map_err(Failure::from),

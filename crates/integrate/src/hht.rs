@@ -67,6 +67,8 @@ pub struct HhtMethod<'a, P: SecondOrderProblem> {
     /// α = −0.3, error 6.5e-6 → 3.2e-6 → 1.6e-6 as h halves, now second
     /// order.
     qdd: Vec<f64>,
+    /// q̈ of the step before (interpolation of u).
+    qdd_prev: Vec<f64>,
     /// q, u, a, λ and h of the step before (predictor, interpolation);
     /// h_prev = 0: none yet.
     q_prev: Vec<f64>,
@@ -79,7 +81,7 @@ pub struct HhtMethod<'a, P: SecondOrderProblem> {
     at: Vec<f64>,
     lamt: Vec<f64>,
     a_arg: Vec<f64>,
-    /// [q; u] and [u; a] of the accepted state (the DaeIntegrator view).
+    /// [q; u] and [u; q̈] of the accepted state (the DaeIntegrator view).
     y: Vec<f64>,
     yp: Vec<f64>,
     classes: Vec<VarClass>,
@@ -130,6 +132,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             a: a0.to_vec(),
             lam: lam0.to_vec(),
             qdd: a0.to_vec(),
+            qdd_prev: a0.to_vec(),
             q_prev: q0.to_vec(),
             u_prev: u0.to_vec(),
             a_prev: vec![0.0; n],
@@ -156,8 +159,10 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     pub fn u(&self) -> &[f64] {
         &self.method.u
     }
+    /// The acceleration q̈ at `time()`: the one the equations of motion
+    /// hold with (not the Newmark pseudo-acceleration the formulas carry).
     pub fn a(&self) -> &[f64] {
-        &self.method.a
+        &self.method.qdd
     }
     pub fn lambda(&self) -> &[f64] {
         &self.method.lam
@@ -403,13 +408,17 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         let n = self.n;
         self.y[..n].copy_from_slice(&self.q);
         self.y[n..].copy_from_slice(&self.u);
-        self.yp[..n].copy_from_slice(&self.u);
-        self.yp[n..].copy_from_slice(&self.a);
         // The true acceleration at t_{n+1}: q̈_{n+1} = (a_{n+1} + α q̈_n)/(1 + α).
+        // It, not the pseudo-acceleration a, is y′'s second half: outputs
+        // (ACCX, reactions) and interpolation see q̈, which satisfies the
+        // equations of motion at t_{n+1}.
         let alpha = self.params.alpha;
+        self.qdd_prev.copy_from_slice(&self.qdd);
         for i in 0..n {
             self.qdd[i] = (self.a[i] + alpha * self.qdd[i]) / (1.0 + alpha);
         }
+        self.yp[..n].copy_from_slice(&self.u);
+        self.yp[n..].copy_from_slice(&self.qdd);
         Ok(())
     }
     /// Next step: error ∝ h³. Small increases are not worth losing the
@@ -456,7 +465,7 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         Some(&self.lam)
     }
     /// INTERPOLATE = ON: cubic Hermite interpolation of q (from q, u at both
-    /// ends of the step) and of u (from u, a), so y = [q; u], y' = [u; a]
+    /// ends of the step) and of u (from u, q̈), so y = [q; u], y' = [u; q̈]
     /// are third-order accurate within the step.
     fn interpolate(&self, t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
         let h = self.h_prev;
@@ -469,7 +478,7 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         let (b, db) = hermite((t - (t_last - h)) / h);
         let ends = [
             (&self.q_prev, &self.u_prev, &self.q, &self.u, 0),
-            (&self.u_prev, &self.a_prev, &self.u, &self.a, n),
+            (&self.u_prev, &self.qdd_prev, &self.u, &self.qdd, n),
         ];
         for (x0, d0, x1, d1, off) in ends {
             for i in 0..n {

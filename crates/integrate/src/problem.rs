@@ -66,7 +66,8 @@ pub trait DaeProblem {
 /// advance to output times, expose the solution and the diagnostics.
 ///
 /// HHT/NEWMARK (second-order problems) present y = [q; u] and
-/// y' = [u; a] (length 2·nq), and their λ through `multipliers`.
+/// y' = [u; q̈] (q̈ the true acceleration, length 2·nq), and their λ through
+/// `multipliers`.
 pub trait DaeIntegrator {
     /// Take steps until t = tout exactly.
     fn advance_to(&mut self, tout: f64) -> Result<(), crate::IntegrationError>;

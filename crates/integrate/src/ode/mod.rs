@@ -1,6 +1,6 @@
-//! The ODE form's integrators (ABAM, RKF45, VSTIFF, MSTIFF) on an
-//! [`OdeProblem`] y′ = f(t, y). Each is a [`Method`] under the one step
-//! loop (stepper.rs): HMIN/HMAX, output landing, failure policy and
+//! The ODE form's integrators (ABAM, RKF45, VSTIFF, MSTIFF; SPEC §1
+//! "ODE") on an [`OdeProblem`] y′ = f(t, y). Each is a [`Method`] under the
+//! one step loop (stepper.rs): HMIN/HMAX, output landing, failure policy and
 //! statistics are the loop's. An explicit method's `correct` evaluates its
 //! stages and returns Ok(true); the loop's `Newton` is empty (size 0).
 //!
@@ -41,7 +41,9 @@ macro_rules! ode_method_state {
 }
 
 pub mod abam;
+pub mod mstiff;
 pub mod rkf45;
+pub mod vstiff;
 
 use crate::error::IntegrationError;
 use crate::events::{Event, Statistics};

@@ -130,7 +130,7 @@ impl Checker<'_> {
         };
         let method = match pair.family {
             Family::Hht => MethodParams::Hht(self.hht(pair, error, maxit, steps, fixed)?),
-            Family::Gstiff | Family::Wstiff => {
+            Family::Gstiff | Family::Wstiff | Family::Hastiff => {
                 MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
             }
             Family::Ode => return self.ode_plan(pair, dtout),
