@@ -33,6 +33,7 @@ use crate::formulation::{
     Segment,
 };
 use crate::settings::{MethodParams, Plan};
+use mbsolve_integrate::ode::{mstiff::Mstiff, vstiff::Vstiff};
 use mbsolve_integrate::{Abam, Rkf45};
 use mbsolve_integrate::{
     AfterStep, DaeIntegrator, Event, IntegrationError, OdeProblem, ProblemError, SlotAssembler,
@@ -666,7 +667,8 @@ impl PartitionProblem<'_> {
     }
 }
 
-/// The ODE form: coordinate partitioning under ABAM or RKF45.
+/// The ODE form: coordinate partitioning under ABAM, RKF45, VSTIFF or
+/// MSTIFF.
 pub struct Ode;
 
 /// Independent positions and velocities are error-controlled (their
@@ -719,7 +721,7 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
         let MethodParams::Ode(params) = &plan.method else {
             return Err(IntegrationError::failure(
                 s.t,
-                "the ODE form runs only the ODE integrators (ABAM, RKF45)",
+                "the ODE form runs only the ODE integrators (ABAM, RKF45, VSTIFF, MSTIFF)",
             ));
         };
         let problem = PartitionProblem::new(self.sys, s, self.constraint_tol, params.maxit)
@@ -730,10 +732,12 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
         let inner: Box<dyn DaeIntegrator + '_> = match plan.pair.kind {
             IntegratorKind::Abam => Box::new(Abam::new(problem, params.clone(), s.t, &y0)?),
             IntegratorKind::Rkf45 => Box::new(Rkf45::new(problem, params.clone(), s.t, &y0)?),
+            IntegratorKind::Vstiff => Box::new(Vstiff::new(problem, s.t, &y0, params)?),
+            IntegratorKind::Mstiff => Box::new(Mstiff::new(problem, s.t, &y0, params)?),
             other => {
                 return Err(IntegrationError::failure(
                     s.t,
-                    format!("the {} integrator is not available yet", other.name()),
+                    format!("{} is not an ODE-form integrator", other.name()),
                 ))
             }
         };

@@ -225,7 +225,8 @@ const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
 /// The ODE form (README "Adams arguments of the ODE form"): HINIT bounds
 /// the first step (MotionSolve h0_max), MAXIT limits the Newton iterations
 /// on the dependent coordinates, KMAX the order (ABAM 1..12; RKF45 has one
-/// order and rejects it).
+/// order and rejects it). VSTIFF and MSTIFF take the same arguments (KMAX
+/// 1..5 and 1..9).
 const ABAM: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit]);
 const RKF45: Args = ABAM.without(&[Kmax]);
 macro_rules! pair {
@@ -261,6 +262,8 @@ pub const PAIRS: &[Pair] = &[
     pair!(Hastiff,     Si2,         Hastiff, BDF,         MachinePrecision),
     pair!(Abam,        Ode,         Ode,    ABAM,         MachinePrecision),
     pair!(Rkf45,       Ode,         Ode,    RKF45,        MachinePrecision),
+    pair!(Vstiff,      Ode,         Ode,    ABAM,         MachinePrecision),
+    pair!(Mstiff,      Ode,         Ode,    ABAM,         MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [

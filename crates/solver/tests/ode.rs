@@ -91,9 +91,10 @@ fn slider_crank_against_the_closed_form() {
     }
 }
 
-/// The Adams names and ranges: KMAX for ABAM is 1..12 (default 12); RKF45
-/// has one order and rejects KMAX by name; INTERPOLATE and FIXIT are
-/// rejected by name; a formulation other than ODE is refused.
+/// The Adams names and ranges: KMAX for ABAM is 1..12 (default 12),
+/// VSTIFF 1..5, MSTIFF 1..9; RKF45 has one order and rejects KMAX by name;
+/// INTERPOLATE is rejected by name; a formulation other than ODE is
+/// refused.
 #[test]
 fn settings_of_the_ode_form() {
     let abam = ode_settings(IntegratorKind::Abam, 1e-4);
@@ -144,8 +145,25 @@ fn settings_of_the_ode_form() {
     )
     .unwrap_err();
     assert!(e.contains("I3 is not available with ABAM"), "{e}");
-    let e = validate(&ode_settings(IntegratorKind::Vstiff, 1e-4), 0.01).unwrap_err();
-    assert!(e.contains("VSTIFF"), "{e}");
+    // VSTIFF and MSTIFF: KMAX up to their own highest order (5, 9).
+    for (kind, top) in [(IntegratorKind::Vstiff, 5), (IntegratorKind::Mstiff, 9)] {
+        match validate(&ode_settings(kind, 1e-4), 0.01).unwrap().method {
+            MethodParams::Ode(p) => assert_eq!(p.max_order, top),
+            other => panic!("{other:?}"),
+        }
+        let e = validate(
+            &IntegratorSettings {
+                kmax: Some(top as i64 + 1),
+                ..ode_settings(kind, 1e-4)
+            },
+            0.01,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            format!("INTEGRATOR: KMAX = {} must be from 1 to {top}", top + 1)
+        );
+    }
 }
 
 /// The seeds' stiff spring (M = 1, K = 1e8, C = 2e4, critically damped,
@@ -241,7 +259,7 @@ fn motionsolve_ode_form_attributes() {
     )
     .unwrap_err();
     assert!(
-        e.ends_with("vel_tol_factor applies only to the ODE form (ABAM, RKF45), not to GSTIFF"),
+        e.ends_with("vel_tol_factor applies only to the ODE form (ABAM, RKF45, VSTIFF, MSTIFF), not to GSTIFF"),
         "{e}"
     );
     let steps = |factor: f64| {

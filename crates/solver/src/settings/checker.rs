@@ -90,7 +90,7 @@ impl Checker<'_> {
         ] {
             if given {
                 return Err(format!(
-                    "{name} applies only to the ODE form (ABAM, RKF45), not to {}",
+                    "{name} applies only to the ODE form (ABAM, RKF45, VSTIFF, MSTIFF), not to {}",
                     pair.kind.name()
                 ));
             }
@@ -377,14 +377,17 @@ impl Checker<'_> {
     /// state alike).
     fn ode_plan(&self, pair: &'static Pair, dtout: f64) -> Result<Plan, String> {
         let s = self.s;
-        let max_order = match pair.kind {
-            IntegratorKind::Abam => self.int(
-                Kmax,
-                s.kmax.unwrap_or(ODE_ABAM_MAX_ORDER as i64),
-                1,
-                Some(ODE_ABAM_MAX_ORDER as i64),
-            )?,
+        // KMAX: each method's own highest order is its default and bound
+        // (SPEC §3: ABAM 12, VSTIFF 5, MSTIFF 9).
+        let top = match pair.kind {
+            IntegratorKind::Abam => ODE_ABAM_MAX_ORDER,
+            IntegratorKind::Vstiff => mbsolve_integrate::ode::vstiff::VSTIFF_MAX_ORDER,
+            IntegratorKind::Mstiff => mbsolve_integrate::ode::mstiff::MSTIFF_MAX_ORDER,
             _ => ODE_RKF45_ORDER,
+        };
+        let max_order = match pair.kind {
+            IntegratorKind::Rkf45 => ODE_RKF45_ORDER,
+            _ => self.int(Kmax, s.kmax.unwrap_or(top as i64), 1, Some(top as i64))?,
         };
         let maxit = self.int(Maxit, s.maxit.unwrap_or(10), 1, None)?;
         let error = s.error.unwrap_or(s.kind.default_error());
