@@ -1509,6 +1509,10 @@ pub(crate) const INTEGRATOR_KEYS: &[&str] = &[
     "HHT",
     "NEWMARK",
     "DSTIFF",
+    "ABAM",
+    "RKF45",
+    "VSTIFF",
+    "MSTIFF",
     "I3",
     "SI2",
     "SI1",
@@ -1599,6 +1603,12 @@ pub(crate) fn integrator_settings(a: &mut Args) -> Result<IntegratorSettings, Ad
         ("HHT", IntegratorKind::Hht),
         ("NEWMARK", IntegratorKind::Newmark),
         ("DSTIFF", IntegratorKind::Dstiff),
+        // The ODE form (coordinate partitioning): the Adams solver-algorithm
+        // seed's ABAM and RKF45, and MotionSolve's VSTIFF and MSTIFF.
+        ("ABAM", IntegratorKind::Abam),
+        ("RKF45", IntegratorKind::Rkf45),
+        ("VSTIFF", IntegratorKind::Vstiff),
+        ("MSTIFF", IntegratorKind::Mstiff),
     ];
     let mut seen = None;
     for (k, kind) in kinds {

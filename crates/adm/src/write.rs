@@ -299,15 +299,16 @@ fn integrator(o: &mut String, m: &Model) {
     if s.kind_given {
         args.push(s.kind.name().into());
     }
-    if let Some(f) = s.formulation {
-        args.push(
-            match f {
-                Formulation::I3 => "I3",
-                Formulation::Si2 => "SI2",
-                Formulation::Si1 => "SI1",
-            }
-            .into(),
-        );
+    // The ODE form has no Adams keyword: ABAM, RKF45, VSTIFF and MSTIFF
+    // imply it.
+    let keyword = s.formulation.and_then(|f| match f {
+        Formulation::I3 => Some("I3"),
+        Formulation::Si2 => Some("SI2"),
+        Formulation::Si1 => Some("SI1"),
+        Formulation::Ode => None,
+    });
+    if let Some(k) = keyword {
+        args.push(k.into());
     }
     given(
         &mut args,

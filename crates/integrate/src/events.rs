@@ -32,6 +32,16 @@ pub enum Event {
         to_modified: bool,
         steps: usize,
     },
+    /// An explicit ODE-form method (ABAM, RKF45) found its step held at
+    /// its stability boundary: the problem is stiff (HNW IV.2).
+    StiffnessDetected { t: f64, h: f64, method: String },
+    /// The ODE form chose a new set of independent coordinates (coordinate
+    /// partitioning): the integrator restarts at order 1.
+    Repartition {
+        t: f64,
+        independent: Vec<String>,
+        reason: String,
+    },
 }
 
 impl fmt::Display for Event {
@@ -58,6 +68,15 @@ impl fmt::Display for Event {
             Event::CorrectorSwitch { t, to_modified: false, .. } => {
                 write!(f, "t = {t:.6e}: CORRECTOR restored to ORIGINAL")
             }
+            Event::StiffnessDetected { t, h, method } => write!(
+                f,
+                "t = {t:.6e}: {method} keeps its step h = {h:.3e} at its stability boundary: the problem appears stiff; use INTEGRATOR/VSTIFF (or MSTIFF)"
+            ),
+            Event::Repartition { t, independent, reason } => write!(
+                f,
+                "t = {t:.6e}: coordinate partitioning chose new independent coordinates ({reason}): {}",
+                independent.join(", ")
+            ),
         }
     }
 }

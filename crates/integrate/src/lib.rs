@@ -39,6 +39,7 @@ pub use gstiff::Gstiff;
 pub use hastiff::Hastiff;
 pub use hht::Hht;
 pub use newton::JacobianRule;
+pub use ode::{Abam, Rkf45};
 pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};
 pub use problem::{
     AfterStep, DaeIntegrator, DaeProblem, OdeProblem, ProblemError, SecondOrderProblem, VarClass,

@@ -15,6 +15,14 @@ pub enum IntegratorKind {
     /// MotionSolve's DASPK-style DAE integrator (Param_Transient DAE form;
     /// `INTEGRATOR/DSTIFF` in the Adams FORTRAN solver's set).
     Dstiff,
+    /// ODE form (coordinate partitioning): Adams–Bashforth–Moulton.
+    Abam,
+    /// ODE form: Runge–Kutta–Fehlberg 4(5).
+    Rkf45,
+    /// ODE form: VODE-style stiff BDF.
+    Vstiff,
+    /// ODE form: Cash's modified extended BDF.
+    Mstiff,
 }
 
 impl IntegratorKind {
@@ -36,6 +44,10 @@ impl IntegratorKind {
             IntegratorKind::Hht => "HHT",
             IntegratorKind::Newmark => "NEWMARK",
             IntegratorKind::Dstiff => "DSTIFF",
+            IntegratorKind::Abam => "ABAM",
+            IntegratorKind::Rkf45 => "RKF45",
+            IntegratorKind::Vstiff => "VSTIFF",
+            IntegratorKind::Mstiff => "MSTIFF",
         }
     }
 }
@@ -45,6 +57,8 @@ pub enum Formulation {
     I3,
     Si2,
     Si1,
+    /// Coordinate partitioning into an ODE in the independent coordinates.
+    Ode,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +92,12 @@ pub struct IntegratorSettings {
     pub alpha: Option<f64>,
     pub beta: Option<f64>,
     pub gamma: Option<f64>,
+    /// MotionSolve `vel_tol_factor` (ODE form): velocities get this factor
+    /// times `integr_tol`.
+    pub vel_tol_factor: Option<f64>,
+    /// MotionSolve `rel_abs_tol_ratio` (ODE form): the relative tolerance
+    /// is this factor times `integr_tol`.
+    pub rel_abs_tol_ratio: Option<f64>,
     /// Where the statement or command was written ("model.acf:3:1"), so a
     /// range error can name it; None for settings built in code.
     pub origin: Option<String>,

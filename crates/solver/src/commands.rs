@@ -48,6 +48,8 @@ pub fn apply_integrator(
         alpha,
         beta,
         gamma,
+        vel_tol_factor,
+        rel_abs_tol_ratio,
         origin,
     } = new;
     let mut note = None;
@@ -90,6 +92,8 @@ pub fn apply_integrator(
     over(&mut current.alpha, alpha);
     over(&mut current.beta, beta);
     over(&mut current.gamma, gamma);
+    over(&mut current.vel_tol_factor, vel_tol_factor);
+    over(&mut current.rel_abs_tol_ratio, rel_abs_tol_ratio);
     // A range error then names the latest command that set the arguments.
     over(&mut current.origin, origin);
     note
@@ -362,6 +366,8 @@ mod tests {
             alpha: Some(-0.1),
             beta: Some(0.3),
             gamma: Some(0.6),
+            vel_tol_factor: Some(10.0),
+            rel_abs_tol_ratio: Some(0.5),
             origin: Some("m.acf:3:1".into()),
         }
     }

@@ -101,6 +101,7 @@ pub fn formulation_of(f: Formulation) -> &'static dyn DaeFormulation {
         Formulation::Si2 => &crate::si2::SI2,
         Formulation::Si1 => &crate::si1::SI1,
         Formulation::I3 => &I3,
+        Formulation::Ode => &crate::partition::Ode,
     }
 }
 
@@ -133,7 +134,9 @@ pub(crate) fn first_order_integrator<'b, P: DaeProblem>(
     match &plan.method {
         MethodParams::Bdf(p) => Ok(bdf_integrator(plan.pair.family, problem, p, t, y0, yp0)),
         MethodParams::Dstiff(p) => Ok(Box::new(Dstiff::new(problem, p.clone(), t, y0, yp0))),
-        MethodParams::Hht(_) => Err(wrong_family(t, plan.formulation().name())),
+        MethodParams::Hht(_) | MethodParams::Ode(_) => {
+            Err(wrong_family(t, plan.formulation().name()))
+        }
     }
 }
 
@@ -270,6 +273,10 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                     &s.lambda,
                 )?))
             }
+            MethodParams::Ode(_) => Err(IntegrationError::failure(
+                s.t,
+                "the I3 formulation does not run the ODE-form integrators",
+            )),
         }
     }
     fn drift(&self) -> Option<(usize, f64)> {

@@ -12,6 +12,7 @@ pub mod functions;
 pub mod linear;
 pub mod models;
 pub mod output;
+pub mod partition;
 pub mod redundancy;
 pub mod requests;
 pub mod rti_report;

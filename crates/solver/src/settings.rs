@@ -12,7 +12,7 @@
 //! Adding an integrator is one row here and one arm in `method_params`.
 
 use crate::formulation::{formulation_of, DaeFormulation};
-use mbsolve_integrate::{BdfParams, DstiffParams, FixedStep, HhtParams, VarClass};
+use mbsolve_integrate::{BdfParams, DstiffParams, FixedStep, HhtParams, OdeParams, VarClass};
 use mbsolve_model::{CorrectorKind, Formulation, IntegratorKind, IntegratorSettings};
 
 /// Every argument of the dynamic integrators, by meaning.
@@ -156,6 +156,9 @@ pub enum Family {
     Hht,
     /// DASPK-style BDF (DSTIFF), any first-order formulation.
     Dstiff,
+    /// An explicit or stiff ODE method on the coordinate-partitioned
+    /// equations (ABAM, RKF45, VSTIFF, MSTIFF).
+    Ode,
 }
 
 /// The HMIN default of a pair (SPEC §2).
@@ -225,6 +228,13 @@ const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
 /// (param_transient.rs; README table); PATTERN, CORRECTOR and the rest
 /// have no DSTIFF meaning and are rejected by name.
 const DSTIFF: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit, Interpolate]);
+/// The ODE form (README "Adams arguments of the ODE form"): HINIT bounds
+/// the first step (MotionSolve h0_max), MAXIT limits the Newton iterations
+/// on the dependent coordinates, KMAX the order (ABAM 1..12; RKF45 has one
+/// order and rejects it). VSTIFF and MSTIFF take the same arguments (KMAX
+/// 1..5 and 1..9).
+const ABAM: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit]);
+const RKF45: Args = ABAM.without(&[Kmax]);
 macro_rules! pair {
     ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {
         pair!($kind, $form, $family, $args, $hmin, false)
@@ -257,6 +267,10 @@ pub const PAIRS: &[Pair] = &[
     pair!(Hastiff,     Si1,         Hastiff, BDF,         MachinePrecision),
     pair!(Hastiff,     Si2,         Hastiff, BDF,         MachinePrecision),
     pair!(Dstiff,      I3,          Dstiff, DSTIFF,       MachinePrecision),
+    pair!(Abam,        Ode,         Ode,    ABAM,         MachinePrecision),
+    pair!(Rkf45,       Ode,         Ode,    RKF45,        MachinePrecision),
+    pair!(Vstiff,      Ode,         Ode,    ABAM,         MachinePrecision),
+    pair!(Mstiff,      Ode,         Ode,    ABAM,         MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
@@ -286,6 +300,7 @@ pub enum MethodParams {
     Bdf(BdfParams),
     Hht(HhtParams),
     Dstiff(DstiffParams),
+    Ode(OdeParams),
 }
 
 /// Validated settings of a dynamic run.
@@ -326,6 +341,16 @@ impl Plan {
             MethodParams::Bdf(p) => shared!(p),
             MethodParams::Hht(p) => shared!(p),
             MethodParams::Dstiff(p) => shared!(p.bdf),
+            MethodParams::Ode(p) => Shared {
+                error: p.error,
+                hmax: p.hmax,
+                hmin: p.hmin,
+                hinit: p.h0_max,
+                maxit: p.maxit,
+                pattern: &[],
+                adaptivity: 0.0,
+                fixed: None,
+            },
         }
     }
 
@@ -357,6 +382,12 @@ impl Plan {
         }
         let kind = self.pair.kind.name();
         let form = self.formulation().name();
+        if let MethodParams::Ode(p) = &self.method {
+            return format!(
+                "dynamic analysis: {kind}, ODE form (coordinate partitioning), ERROR = {:e}, HMAX = {:e}, HMIN = {:e}, first step <= {:e}, order <= {}, MAXIT = {} (dependent-coordinate Newton), relative/absolute tolerance ratio {}, velocity tolerance factor {}",
+                p.error, p.hmax, p.hmin, p.h0_max, p.max_order, p.maxit, p.rel_abs_tol_ratio, p.vel_tol_factor
+            );
+        }
         let Shared {
             error,
             hmax,
@@ -383,6 +414,7 @@ impl Plan {
                 ),
                 String::new(),
             ),
+            MethodParams::Ode(_) => (String::new(), String::new()),
         };
         let order = if coeffs.is_empty() { ", order 1" } else { "" };
         match fixed {
@@ -466,6 +498,7 @@ fn formulation_name(f: Formulation) -> &'static str {
         Formulation::I3 => "I3",
         Formulation::Si2 => "SI2",
         Formulation::Si1 => "SI1",
+        Formulation::Ode => "ODE",
     }
 }
 
@@ -492,7 +525,7 @@ pub fn validate_as(s: &IntegratorSettings, dtout: f64, front: FrontEnd) -> Resul
 pub fn bdf_params(s: &IntegratorSettings, dtout: f64) -> Result<BdfParams, String> {
     match validate(s, dtout)?.method {
         MethodParams::Bdf(p) => Ok(p),
-        MethodParams::Hht(_) | MethodParams::Dstiff(_) => Err(format!(
+        MethodParams::Hht(_) | MethodParams::Dstiff(_) | MethodParams::Ode(_) => Err(format!(
             "INTEGRATOR: {} is not a BDF integrator (GSTIFF, WSTIFF or CONSTANT_BDF)",
             s.kind.name()
         )),

@@ -83,6 +83,21 @@ impl Checker<'_> {
             return Err(format!("the output step {} must be > 0", fmt_num(dtout)));
         }
         let mut notes = Vec::new();
+        if pair.family == Family::Ode {
+            return self.ode_plan(pair, dtout);
+        }
+        // MotionSolve's ODE-form tolerance attributes (SPEC §3).
+        for (name, given) in [
+            ("vel_tol_factor", s.vel_tol_factor.is_some()),
+            ("rel_abs_tol_ratio", s.rel_abs_tol_ratio.is_some()),
+        ] {
+            if given {
+                return Err(format!(
+                    "{name} applies only to the ODE form (ABAM, RKF45, VSTIFF, MSTIFF), not to {}",
+                    pair.kind.name()
+                ));
+            }
+        }
         if s.kmax.is_some() && pair.family == Family::Hht {
             notes.push(format!(
                 "KMAX ignored: {} is a constant-order integrator",
@@ -121,6 +136,7 @@ impl Checker<'_> {
             Family::Gstiff | Family::Wstiff | Family::Hastiff | Family::Dstiff => {
                 MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
             }
+            Family::Ode => return self.ode_plan(pair, dtout),
         };
         Ok(Plan {
             pair,
@@ -371,4 +387,76 @@ impl Checker<'_> {
             fixed,
         })
     }
+
+    /// The ODE form (ABAM, RKF45): ERROR (default 1e-3), HMAX (default
+    /// the output step), HMIN (machine precision), HINIT → the bound on
+    /// the first step (default: 1/20 of the output step, MotionSolve's
+    /// h0_max = 1e-8 from a MotionSolve file), KMAX (ABAM 1..12,
+    /// default 12), MAXIT (Newton iterations on the dependent
+    /// coordinates, default 10), and MotionSolve's `vel_tol_factor` and
+    /// `rel_abs_tol_ratio` (> 0, default 1: Adams' ERROR weighs every
+    /// state alike).
+    fn ode_plan(&self, pair: &'static Pair, dtout: f64) -> Result<Plan, String> {
+        let s = self.s;
+        // KMAX: each method's own highest order is its default and bound
+        // (SPEC §3: ABAM 12, VSTIFF 5, MSTIFF 9).
+        let top = match pair.kind {
+            IntegratorKind::Abam => ODE_ABAM_MAX_ORDER,
+            IntegratorKind::Vstiff => mbsolve_integrate::ode::vstiff::VSTIFF_MAX_ORDER,
+            IntegratorKind::Mstiff => mbsolve_integrate::ode::mstiff::MSTIFF_MAX_ORDER,
+            _ => ODE_RKF45_ORDER,
+        };
+        let max_order = match pair.kind {
+            IntegratorKind::Rkf45 => ODE_RKF45_ORDER,
+            _ => self.int(Kmax, s.kmax.unwrap_or(top as i64), 1, Some(top as i64))?,
+        };
+        let maxit = self.int(Maxit, s.maxit.unwrap_or(10), 1, None)?;
+        let error = s.error.unwrap_or(s.kind.default_error());
+        self.real(Error, error, error > 0.0 && error.is_finite(), "> 0")?;
+        // HMAX, HMIN and HINIT as every variable-step pair takes them;
+        // HINIT bounds the first step (h0_max), whose MotionSolve default
+        // differs from Adams' DTOUT/20.
+        let (hmax, hmin, hinit) = self.steps(pair, dtout)?;
+        let h0_max = match s.hinit {
+            None if self.front == FrontEnd::MotionSolve => ODE_H0_MAX_DEFAULT.min(hmax),
+            _ => hinit,
+        };
+        let positive = |name: &str, v: Option<f64>| match v {
+            Some(x) if !(x > 0.0 && x.is_finite()) => {
+                Err(format!("{name} = {} must be > 0", fmt_num(x)))
+            }
+            Some(x) => Ok(x),
+            None => Ok(ODE_TOLERANCE_FACTOR_DEFAULT),
+        };
+        let vel_tol_factor = positive("vel_tol_factor", s.vel_tol_factor)?;
+        let rel_abs_tol_ratio = positive("rel_abs_tol_ratio", s.rel_abs_tol_ratio)?;
+        Ok(Plan {
+            pair,
+            method: MethodParams::Ode(OdeParams {
+                error,
+                rel_abs_tol_ratio,
+                vel_tol_factor,
+                hmax,
+                hmin,
+                h0_max,
+                max_order,
+                maxit,
+            }),
+            corrector: CorrectorKind::Original,
+            interpolate: false,
+            notes: Vec::new(),
+        })
+    }
 }
+
+/// ABAM's highest order (Shampine–Gordon; MotionSolve max_order table).
+const ODE_ABAM_MAX_ORDER: usize = mbsolve_integrate::ode::abam::ABAM_MAX_ORDER;
+/// RKF45's order (the propagated 5th-order solution).
+const ODE_RKF45_ORDER: usize = 5;
+/// `vel_tol_factor` and `rel_abs_tol_ratio` when not given: 1, every
+/// state weighed by ERROR·(1 + |y|) as Adams' ERROR does (the seeds give
+/// no ODE-form default).
+const ODE_TOLERANCE_FACTOR_DEFAULT: f64 = 1.0;
+/// MotionSolve's default h0_max (seeds: "The default value for h0_max is
+/// 1.0E-8").
+const ODE_H0_MAX_DEFAULT: f64 = 1e-8;

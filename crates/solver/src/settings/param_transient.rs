@@ -664,6 +664,9 @@ pub(super) fn from_adams(s: &IntegratorSettings) -> Result<DaeTransient, String>
                 Formulation::I3 => 3,
                 Formulation::Si2 => 2,
                 Formulation::Si1 => 1,
+                // PAIRS has no DSTIFF/ODE row, so validation refuses the
+                // pair before this; 0 would fail dae_index's range anyway.
+                Formulation::Ode => 0,
             })
         }),
     );

@@ -1,0 +1,778 @@
+//! The ODE form (SPEC §1 "ODE"): coordinate partitioning after Wehage &
+//! Haug (ASME J. Mech. Design 104, 1982; Haug, *Computer-Aided Kinematics
+//! and Dynamics of Mechanical Systems*, 1989, §6.3 and §7.1).
+//!
+//! The active constraint rows Φ(q, t) = 0 (joints, motions and each body's
+//! Euler-parameter normalization pᵀp − 1 = 0) split the coordinates into
+//! dependent ones q_D, one per active row, and independent ones q_I: the
+//! pivot columns of a Gaussian elimination of Φ_q with complete pivoting
+//! are dependent, the rest independent. The ODE state is y = (q_I, u_I) and
+//! each evaluation of f(t, y) = (u_I, a_I)
+//! 1. solves Φ(q_I, q_D, t) = 0 for q_D by Newton with Φ_D = ∂Φ/∂q_D to
+//!    |Φ| ≤ the position tolerance (at most MAXIT iterations, warm-started
+//!    from the last evaluation);
+//! 2. solves Φ_D u_D = −Φ_t − Φ_I u_I for the dependent velocities;
+//! 3. solves [M Φ_qᵀ; Φ_q 0] [a; λ] = [Q − (velocity terms); γ] for all
+//!    accelerations and the multipliers (reactions).
+//!
+//! Both systems are sparse (`SlotAssembler` + `SparseLu`): the pattern is
+//! recorded once per partition and the symbolic analysis reused; nothing is
+//! allocated per evaluation.
+//!
+//! Repartition test: after each accepted step, κ = ‖Φ_D‖_∞·‖x‖_∞ with
+//! Φ_D x = (1, …, 1) estimates the condition of the dependent block (one
+//! extra solve with the factorization already there). When κ exceeds
+//! REPARTITION_CONDITION_GROWTH times its value at the last partition, the
+//! coordinates are partitioned again at the accepted state, the integrator
+//! restarts from the new (q_I, u_I) at order 1 (`AfterStep::Restart`), and
+//! an `Event::Repartition` names the new independent set.
+
+use crate::analysis::Frame;
+use crate::formulation::{
+    coordinate_name, equation_name, AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch,
+    Segment,
+};
+use crate::settings::{MethodParams, Plan};
+use mbsolve_integrate::ode::{mstiff::Mstiff, vstiff::Vstiff};
+use mbsolve_integrate::{Abam, Rkf45};
+use mbsolve_integrate::{
+    AfterStep, DaeIntegrator, Event, IntegrationError, OdeProblem, ProblemError, SlotAssembler,
+    SparseLu, Statistics, VarClass,
+};
+use mbsolve_mech::{MechData, Sink, System};
+use mbsolve_model::{CorrectorKind, IntegratorKind};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Repartition when the dependent block's condition estimate grew by this
+/// factor since the partition. Ours: with 10, RKF45 on the pendulum at
+/// ERROR 1e-7 rejected 8 steps in a row before each repartition and ABAM's
+/// Newton on q_D failed to converge once; with 4, ABAM on the free
+/// slider-crank at ERROR 1e-7 lost 1e-6 m within the steps before the
+/// repartition (the error control sees only q_I, and the dependent
+/// coordinates amplify its error by ‖Φ_D⁻¹Φ_I‖, which grows with κ); with
+/// 2 that error stays at 3.5e-7.
+pub const REPARTITION_CONDITION_GROWTH: f64 = 2.0;
+/// A pivot below this fraction of the largest entry of Φ_q ends the
+/// elimination: the active rows are dependent (ours; the redundancy check
+/// before integration should have deactivated such rows).
+pub const PARTITION_RANK_TOL: f64 = 1e-10;
+/// The chord iteration on q_D refactors Φ_D when |Φ| did not fall below
+/// this fraction of the previous iterate's (ours; a chord iteration with a
+/// factorization from a nearby q contracts by far more; with 0.5 ABAM's
+/// iteration near a turning point crept below the rule and ran out of
+/// MAXIT at |Φ| = 1.4e-10).
+pub const CHORD_RATE: f64 = 0.1;
+
+/// The accepted full state the integrator's reduced state stands for, and
+/// the repartition events, shared with the integrator wrapper.
+#[derive(Default)]
+struct Published {
+    t: f64,
+    q: Vec<f64>,
+    u: Vec<f64>,
+    a: Vec<f64>,
+    lam: Vec<f64>,
+    events: Vec<Event>,
+    /// (numeric, symbolic) factorizations and rhs evaluations' Newton
+    /// iterations of the problem's own linear systems.
+    factorizations: u64,
+    symbolic: u64,
+    newton_iterations: u64,
+    jacobians: u64,
+    /// A deactivated (redundant) equation that left its band, and its
+    /// residual: the constraint rank changed.
+    drift: Option<(usize, f64)>,
+}
+
+/// A coordinate split: dependent coordinates in pivot order, independent
+/// ones ascending.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partition {
+    pub independent: Vec<usize>,
+    pub dependent: Vec<usize>,
+}
+
+/// Gaussian elimination of the active rows of Φ_q (dense, rows × n,
+/// row-major) with complete pivoting: the pivot columns are dependent.
+/// Err(row): that row (the first one left without a pivot) depends on the
+/// rows eliminated before it.
+pub fn choose_partition(jac: &mut [f64], rows: usize, n: usize) -> Result<Partition, usize> {
+    let scale = jac.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-300);
+    let mut col_used = vec![false; n];
+    let mut row_used = vec![false; rows];
+    let mut dependent = Vec::with_capacity(rows);
+    for _ in 0..rows {
+        let (mut best, mut br, mut bc) = (0.0, 0, 0);
+        for r in (0..rows).filter(|r| !row_used[*r]) {
+            for c in (0..n).filter(|c| !col_used[*c]) {
+                let v = jac[r * n + c].abs();
+                if v > best {
+                    (best, br, bc) = (v, r, c);
+                }
+            }
+        }
+        if best <= PARTITION_RANK_TOL * scale {
+            return Err((0..rows).find(|r| !row_used[*r]).unwrap_or(0));
+        }
+        row_used[br] = true;
+        col_used[bc] = true;
+        dependent.push(bc);
+        let pivot = jac[br * n + bc];
+        for r in (0..rows).filter(|r| !row_used[*r]) {
+            let f = jac[r * n + bc] / pivot;
+            if f != 0.0 {
+                for c in 0..n {
+                    jac[r * n + c] -= f * jac[br * n + c];
+                }
+            }
+        }
+    }
+    let independent = (0..n).filter(|c| !col_used[*c]).collect();
+    Ok(Partition {
+        independent,
+        dependent,
+    })
+}
+
+/// Writes the entries of Φ_q into a dense row-major (active row × n) array.
+struct DenseSink<'a> {
+    row_of: &'a [Option<usize>],
+    n: usize,
+    out: &'a mut [f64],
+}
+impl Sink for DenseSink<'_> {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        if let Some(rr) = self.row_of[r] {
+            self.out[rr * self.n + c] += v;
+        }
+    }
+}
+
+/// Writes Φ_D (active rows × dependent columns) into a sparse assembler.
+struct DependentSink<'a> {
+    row_of: &'a [Option<usize>],
+    dep_of: &'a [Option<usize>],
+    asm: &'a mut SlotAssembler,
+}
+impl Sink for DependentSink<'_> {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        if let (Some(rr), Some(cc)) = (self.row_of[r], self.dep_of[c]) {
+            self.asm.add(rr, cc, v);
+        }
+    }
+}
+
+/// The coordinate-partitioned equations of motion as an explicit ODE.
+pub struct PartitionProblem<'a> {
+    sys: &'a System,
+    /// This problem's mechanics data (active set, evaluation cache).
+    data: MechData,
+    /// Active equation of each active row, and each equation's row.
+    rows: Vec<usize>,
+    row_of: Vec<Option<usize>>,
+    part: Partition,
+    dep_of: Vec<Option<usize>>,
+    classes: Vec<VarClass>,
+    /// Newton tolerance on |Φ| and its iteration limit (MAXIT).
+    position_tol: f64,
+    maxit: usize,
+    dblock: SlotAssembler,
+    dlu: SparseLu,
+    kkt: SlotAssembler,
+    klu: SparseLu,
+    /// Full state of the last evaluation.
+    q: Vec<f64>,
+    u: Vec<f64>,
+    a: Vec<f64>,
+    lam: Vec<f64>,
+    phi: Vec<f64>,
+    vel: Vec<f64>,
+    rhs_d: Vec<f64>,
+    rhs_k: Vec<f64>,
+    zero_n: Vec<f64>,
+    zero_m: Vec<f64>,
+    /// Dependent-block condition estimate at the last partition.
+    kappa_partition: f64,
+    /// Deactivated equations checked at every accepted step.
+    watch: RedundancyWatch,
+    /// The last accepted full state: the Newton iteration on q_D starts
+    /// from its Taylor polynomial q + Δt u + Δt²/2 a.
+    acc_t: f64,
+    acc_q: Vec<f64>,
+    acc_u: Vec<f64>,
+    acc_a: Vec<f64>,
+    published: Rc<RefCell<Published>>,
+}
+
+impl<'a> PartitionProblem<'a> {
+    /// Partition at the consistent state `s`.
+    pub fn new(
+        sys: &'a System,
+        data: MechData,
+        s: &Frame,
+        position_tol: f64,
+        maxit: usize,
+    ) -> Result<Self, String> {
+        let (n, m) = (sys.nq(), sys.neq());
+        let rows: Vec<usize> = (0..m).filter(|k| data.active[*k]).collect();
+        let mut row_of = vec![None; m];
+        for (r, &k) in rows.iter().enumerate() {
+            row_of[k] = Some(r);
+        }
+        let ma = rows.len();
+        let published = Published {
+            t: s.t,
+            q: s.q.clone(),
+            u: s.u.clone(),
+            a: s.a.clone(),
+            lam: s.lambda.clone(),
+            ..Default::default()
+        };
+        let watch = RedundancyWatch::new(sys, &data, &s.q, s.t);
+        let mut p = PartitionProblem {
+            sys,
+            data,
+            rows,
+            row_of,
+            part: Partition {
+                independent: Vec::new(),
+                dependent: Vec::new(),
+            },
+            dep_of: vec![None; n],
+            classes: Vec::new(),
+            position_tol,
+            maxit,
+            dblock: SlotAssembler::new(ma),
+            dlu: SparseLu::new(),
+            kkt: SlotAssembler::new(n + m),
+            klu: SparseLu::new(),
+            q: s.q.clone(),
+            u: s.u.clone(),
+            a: s.a.clone(),
+            lam: s.lambda.clone(),
+            phi: vec![0.0; m],
+            vel: vec![0.0; m],
+            rhs_d: vec![0.0; ma],
+            rhs_k: vec![0.0; n + m],
+            zero_n: vec![0.0; n],
+            zero_m: vec![0.0; m],
+            kappa_partition: 0.0,
+            watch,
+            acc_t: s.t,
+            acc_q: s.q.clone(),
+            acc_u: s.u.clone(),
+            acc_a: s.a.clone(),
+            published: Rc::new(RefCell::new(published)),
+        };
+        p.repartition(s.t).map_err(|e| e.0)?;
+        Ok(p)
+    }
+
+    /// The reduced state (q_I, u_I) of the last evaluated full state.
+    pub fn reduced_state(&self) -> Vec<f64> {
+        let i = &self.part.independent;
+        i.iter()
+            .map(|&c| self.q[c])
+            .chain(i.iter().map(|&c| self.u[c]))
+            .collect()
+    }
+
+    /// The present split.
+    pub fn partition(&self) -> &Partition {
+        &self.part
+    }
+
+    /// Choose the split at the present full state (q, t).
+    fn repartition(&mut self, t: f64) -> Result<(), ProblemError> {
+        let (n, ma) = (self.sys.nq(), self.rows.len());
+        let mut jac = vec![0.0; ma * n];
+        let mut sink = DenseSink {
+            row_of: &self.row_of,
+            n,
+            out: &mut jac,
+        };
+        self.sys
+            .constraint_jacobian(&mut self.data, &self.q, t, &mut sink, 0, 0, None, None);
+        self.part = choose_partition(&mut jac, ma, n).map_err(|r| {
+            ProblemError(format!(
+                "no partition into dependent and independent coordinates at t = {t:.6e}: equation {} depends on the other active equations (constraint Jacobian of rank < {ma})",
+                equation_name(self.sys, self.rows[r])
+            ))
+        })?;
+        self.dep_of.iter_mut().for_each(|d| *d = None);
+        for (j, &c) in self.part.dependent.iter().enumerate() {
+            self.dep_of[c] = Some(j);
+        }
+        let nd = self.part.independent.len();
+        self.classes = std::iter::repeat_n(VarClass::Displacement, nd)
+            .chain(std::iter::repeat_n(VarClass::Velocity, nd))
+            .collect();
+        self.factor_dependent(t)?;
+        self.kappa_partition = self.condition_estimate()?;
+        Ok(())
+    }
+
+    /// Assemble and factor Φ_D at (self.q, t).
+    fn factor_dependent(&mut self, t: f64) -> Result<(), ProblemError> {
+        self.published.borrow_mut().jacobians += 1;
+        loop {
+            self.dblock.begin();
+            let mut sink = DependentSink {
+                row_of: &self.row_of,
+                dep_of: &self.dep_of,
+                asm: &mut self.dblock,
+            };
+            self.sys
+                .constraint_jacobian(&mut self.data, &self.q, t, &mut sink, 0, 0, None, None);
+            if self.dblock.finish() {
+                break;
+            }
+        }
+        self.dlu.factor(&self.dblock).map_err(|_| {
+            ProblemError(format!(
+                "t = {t:.6e}: the dependent-coordinate block of the constraint Jacobian is singular"
+            ))
+        })?;
+        Ok(())
+    }
+
+    /// κ = max|Φ_D entry| · ‖Φ_D⁻¹ 1‖_∞ with the present factorization
+    /// (a growth indicator, compared only with itself).
+    fn condition_estimate(&mut self) -> Result<f64, ProblemError> {
+        if self.rows.is_empty() {
+            return Ok(1.0);
+        }
+        let largest = self
+            .dblock
+            .values
+            .iter()
+            .fold(0.0f64, |a, v| a.max(v.abs()));
+        self.rhs_d.iter_mut().for_each(|v| *v = 1.0);
+        if self.dlu.solve(&mut self.rhs_d).is_err() {
+            return Ok(f64::INFINITY);
+        }
+        let x = self.rhs_d.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        Ok(largest * x)
+    }
+
+    /// Steps 1–3 of the module doc at (t, y).
+    fn evaluate(&mut self, t: f64, y: &[f64]) -> Result<(), ProblemError> {
+        let (n, nd) = (self.sys.nq(), self.part.independent.len());
+        for (j, &c) in self.part.independent.iter().enumerate() {
+            self.q[c] = y[j];
+            self.u[c] = y[nd + j];
+        }
+        let dt = t - self.acc_t;
+        for &c in &self.part.dependent {
+            self.q[c] = self.acc_q[c] + dt * (self.acc_u[c] + 0.5 * dt * self.acc_a[c]);
+        }
+        // 1. Dependent positions by Newton on Φ_D Δq_D = −Φ: a chord
+        // iteration with the factorization of the last evaluation (a nearby
+        // q), refactored at the present q when it stops halving |Φ|.
+        let mut iterations = 0;
+        let mut previous = f64::INFINITY;
+        loop {
+            self.sys
+                .constraints(&mut self.data, &self.q, t, &mut self.phi);
+            let worst = self
+                .rows
+                .iter()
+                .fold(0.0f64, |a, &k| a.max(self.phi[k].abs()));
+            if !worst.is_finite() {
+                return Err(ProblemError(format!(
+                    "t = {t:.6e}: non-finite constraint residual while solving the dependent coordinates"
+                )));
+            }
+            if worst <= self.position_tol {
+                break;
+            }
+            if iterations == self.maxit {
+                return Err(ProblemError(format!(
+                    "t = {t:.6e}: the dependent coordinates did not converge in MAXIT = {} Newton iterations (|Φ| = {worst:.3e} > {:.1e})",
+                    self.maxit, self.position_tol
+                )));
+            }
+            if worst > CHORD_RATE * previous {
+                self.factor_dependent(t)?;
+            }
+            previous = worst;
+            for (r, &k) in self.rows.iter().enumerate() {
+                self.rhs_d[r] = -self.phi[k];
+            }
+            self.dlu
+                .solve(&mut self.rhs_d)
+                .map_err(|_| ProblemError("singular dependent block".into()))?;
+            for (j, &c) in self.part.dependent.iter().enumerate() {
+                self.q[c] += self.rhs_d[j];
+            }
+            iterations += 1;
+        }
+        // 2. Dependent velocities: Φ_D u_D = −(Φ_I u_I + Φ_t), with Φ_D at
+        // the converged q.
+        self.factor_dependent(t)?;
+        for &c in &self.part.dependent {
+            self.u[c] = 0.0;
+        }
+        self.sys.constraint_terms(
+            &mut self.data,
+            &self.q,
+            t,
+            &mut self.phi,
+            &mut [],
+            Some((&self.u, &mut self.vel)),
+        );
+        for (r, &k) in self.rows.iter().enumerate() {
+            self.rhs_d[r] = -self.vel[k];
+        }
+        self.dlu
+            .solve(&mut self.rhs_d)
+            .map_err(|_| ProblemError("singular dependent block".into()))?;
+        for (j, &c) in self.part.dependent.iter().enumerate() {
+            self.u[c] = self.rhs_d[j];
+        }
+        // 3. Accelerations and multipliers from the augmented system.
+        loop {
+            self.kkt.begin();
+            let mut s = AsmSink(&mut self.kkt);
+            // λ = 0 here: no ∂(Φ_qᵀλ)/∂q, and no q columns anyway.
+            self.sys.body_jacobian(
+                &mut self.data,
+                &self.q,
+                &self.u,
+                &self.zero_n,
+                None,
+                t,
+                &mut s,
+                0,
+                None,
+                0,
+                0.0,
+                1.0,
+            );
+            self.sys.constraint_jacobian(
+                &mut self.data,
+                &self.q,
+                t,
+                &mut s,
+                n,
+                0,
+                Some((0, n)),
+                Some(n),
+            );
+            if self.kkt.finish() {
+                break;
+            }
+        }
+        self.klu.factor(&self.kkt).map_err(|_| {
+            ProblemError(format!(
+                "t = {t:.6e}: the augmented mass-constraint matrix is singular"
+            ))
+        })?;
+        let (body, cons) = self.rhs_k.split_at_mut(n);
+        self.sys
+            .applied_residual(&self.data, &self.q, &self.u, &self.zero_n, t, body);
+        body.iter_mut().for_each(|v| *v = -*v);
+        self.sys
+            .acceleration_rhs(&self.data, &self.q, &self.u, t, cons);
+        self.klu
+            .solve(&mut self.rhs_k)
+            .map_err(|_| ProblemError("singular augmented matrix".into()))?;
+        self.a.copy_from_slice(&self.rhs_k[..n]);
+        self.lam.copy_from_slice(&self.rhs_k[n..]);
+        let mut p = self.published.borrow_mut();
+        p.newton_iterations += iterations as u64;
+        Ok(())
+    }
+}
+
+impl OdeProblem for PartitionProblem<'_> {
+    fn size(&self) -> usize {
+        2 * self.part.independent.len()
+    }
+    fn classes(&self) -> &[VarClass] {
+        &self.classes
+    }
+    fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
+        self.evaluate(t, y)?;
+        let nd = self.part.independent.len();
+        for (j, &c) in self.part.independent.iter().enumerate() {
+            out[j] = self.u[c];
+            out[nd + j] = self.a[c];
+        }
+        Ok(())
+    }
+    /// The integrators evaluate f at the accepted y last: publish that
+    /// full state, then test the dependent block's conditioning.
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<AfterStep, ProblemError> {
+        self.publish_counters();
+        self.acc_t = t;
+        self.acc_q.copy_from_slice(&self.q);
+        self.acc_u.copy_from_slice(&self.u);
+        self.acc_a.copy_from_slice(&self.a);
+        {
+            let mut p = self.published.borrow_mut();
+            p.t = t;
+            p.q.copy_from_slice(&self.q);
+            p.u.copy_from_slice(&self.u);
+            p.a.copy_from_slice(&self.a);
+            p.lam.copy_from_slice(&self.lam);
+        }
+        if !self.watch.holds(self.sys, &self.q, t) {
+            self.published.borrow_mut().drift = self.watch.drift;
+            return Err(ProblemError(format!(
+                "t = {t:.6e}: a deactivated constraint equation is no longer dependent"
+            )));
+        }
+        let kappa = self.condition_estimate()?;
+        if kappa <= REPARTITION_CONDITION_GROWTH * self.kappa_partition {
+            return Ok(AfterStep::Continue);
+        }
+        let old = self.kappa_partition;
+        self.repartition(t)?;
+        let nd = self.part.independent.len();
+        if y.len() != 2 * nd {
+            return Err(ProblemError(format!(
+                "repartition at t = {t:.6e} changed the number of independent coordinates"
+            )));
+        }
+        for (j, &c) in self.part.independent.iter().enumerate() {
+            y[j] = self.q[c];
+            y[nd + j] = self.u[c];
+        }
+        let independent = self
+            .part
+            .independent
+            .iter()
+            .map(|&c| coordinate_name(self.sys, c))
+            .collect();
+        self.published.borrow_mut().events.push(Event::Repartition {
+            t,
+            independent,
+            reason: format!(
+                "dependent-block condition estimate {kappa:.3e} > {REPARTITION_CONDITION_GROWTH} × {old:.3e} at the last partition"
+            ),
+        });
+        Ok(AfterStep::Restart)
+    }
+    fn describe_variable(&self, i: usize) -> String {
+        let nd = self.part.independent.len();
+        let (c, what) = if i < nd {
+            (self.part.independent[i], "displacement")
+        } else {
+            (self.part.independent[i - nd], "velocity")
+        };
+        format!("{} {what} (independent)", coordinate_name(self.sys, c))
+    }
+}
+
+/// The ODE integrator as the driver sees it: y = (q, u) and y' = (u, a) of
+/// all coordinates, λ through `multipliers`, from the state the problem
+/// published at the last accepted step.
+pub struct PartitionedIntegrator<'b> {
+    inner: Box<dyn DaeIntegrator + 'b>,
+    published: Rc<RefCell<Published>>,
+    y: Vec<f64>,
+    yp: Vec<f64>,
+    lam: Vec<f64>,
+}
+
+impl PartitionedIntegrator<'_> {
+    fn sync(&mut self) {
+        let p = self.published.borrow();
+        self.y.clear();
+        self.y.extend_from_slice(&p.q);
+        self.y.extend_from_slice(&p.u);
+        self.yp.clear();
+        self.yp.extend_from_slice(&p.u);
+        self.yp.extend_from_slice(&p.a);
+        self.lam.clear();
+        self.lam.extend_from_slice(&p.lam);
+    }
+}
+
+impl DaeIntegrator for PartitionedIntegrator<'_> {
+    /// A stop on a drifted deactivated equation is a structure change at
+    /// the state published last (the step that showed it).
+    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        let r = self.inner.advance_to(tout);
+        self.sync();
+        let p = self.published.borrow();
+        r.map_err(|e| match p.drift {
+            Some(_) => IntegrationError::structure_changed(p.t),
+            None => e,
+        })
+    }
+    fn time(&self) -> f64 {
+        self.published.borrow().t
+    }
+    fn solution(&self) -> (&[f64], &[f64]) {
+        (&self.y, &self.yp)
+    }
+    fn accepted(&self) -> &[f64] {
+        &self.y
+    }
+    fn statistics(&mut self) -> Statistics {
+        let mut s = self.inner.statistics();
+        let p = self.published.borrow();
+        s.factorizations += p.factorizations;
+        s.symbolic_factorizations += p.symbolic;
+        s.corrector_iterations += p.newton_iterations;
+        s.jacobian_evaluations += p.jacobians;
+        s
+    }
+    fn take_events(&mut self) -> Vec<Event> {
+        let mut e = self.inner.take_events();
+        e.append(&mut self.published.borrow_mut().events);
+        e
+    }
+    fn multipliers(&self) -> Option<&[f64]> {
+        Some(&self.lam)
+    }
+}
+
+/// The ODE form's output frames: y = (q, u), y' = (u, a), λ apart.
+pub struct OdeFrames;
+
+impl FrameMap for OdeFrames {
+    fn keeps_velocities(&self) -> bool {
+        // The dependent velocities solve the velocity constraints exactly.
+        true
+    }
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        multipliers: Option<&[f64]>,
+    ) -> Frame {
+        let n = sys.nq();
+        Frame {
+            t,
+            q: y[..n].to_vec(),
+            u: y[n..2 * n].to_vec(),
+            a: yp[n..2 * n].to_vec(),
+            lambda: multipliers.map(<[f64]>::to_vec).unwrap_or_default(),
+        }
+    }
+}
+
+/// Wrap an ODE integrator on `problem` for the driver; the factorization
+/// counts of the problem's own systems join the statistics at the end.
+fn wrap<'b>(
+    inner: Box<dyn DaeIntegrator + 'b>,
+    published: Rc<RefCell<Published>>,
+) -> Box<dyn Integrator + 'b> {
+    let mut w = PartitionedIntegrator {
+        inner,
+        published,
+        y: Vec::new(),
+        yp: Vec::new(),
+        lam: Vec::new(),
+    };
+    w.sync();
+    Box::new(w)
+}
+
+impl PartitionProblem<'_> {
+    /// Copy the problem's linear-solver counters where the wrapper reads
+    /// them (called after each accepted step).
+    fn publish_counters(&self) {
+        let mut p = self.published.borrow_mut();
+        p.factorizations = self.dlu.factorizations + self.klu.factorizations;
+        p.symbolic = self.dlu.symbolic_factorizations + self.klu.symbolic_factorizations;
+    }
+}
+
+/// The ODE form: coordinate partitioning under ABAM, RKF45, VSTIFF or
+/// MSTIFF.
+pub struct Ode;
+
+/// Independent positions and velocities are error-controlled (their
+/// weights: `OdeParams::weight`).
+const ODE_STATES: &[VarClass] = &[VarClass::Displacement, VarClass::Velocity];
+
+impl DaeFormulation for Ode {
+    fn name(&self) -> &'static str {
+        "ODE"
+    }
+    fn error_classes(&self) -> &'static [VarClass] {
+        ODE_STATES
+    }
+    fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
+        ODE_STATES
+    }
+    fn segment<'a>(
+        &self,
+        sys: &'a System,
+        data: &MechData,
+        _s: &Frame,
+        constraint_tol: f64,
+    ) -> Box<dyn Segment<'a> + 'a> {
+        Box::new(OdeSegment {
+            sys,
+            data: data.clone(),
+            constraint_tol,
+            problem: None,
+        })
+    }
+    fn modified_switch(&self) -> Option<&'static [VarClass]> {
+        // No corrector to switch.
+        None
+    }
+}
+
+struct OdeSegment<'a> {
+    data: MechData,
+    sys: &'a System,
+    constraint_tol: f64,
+    problem: Option<PartitionProblem<'a>>,
+}
+
+impl<'a> Segment<'a> for OdeSegment<'a> {
+    fn frame_map(&self) -> Box<dyn FrameMap> {
+        Box::new(OdeFrames)
+    }
+    fn integrator(
+        &mut self,
+        plan: &Plan,
+        s: &Frame,
+    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
+        let MethodParams::Ode(params) = &plan.method else {
+            return Err(IntegrationError::failure(
+                s.t,
+                "the ODE form runs only the ODE integrators (ABAM, RKF45, VSTIFF, MSTIFF)",
+            ));
+        };
+        let problem = PartitionProblem::new(
+            self.sys,
+            self.data.clone(),
+            s,
+            self.constraint_tol,
+            params.maxit,
+        )
+        .map_err(|e| IntegrationError::failure(s.t, e))?;
+        let problem = self.problem.insert(problem);
+        let y0 = problem.reduced_state();
+        let published = problem.published.clone();
+        let inner: Box<dyn DaeIntegrator + '_> = match plan.pair.kind {
+            IntegratorKind::Abam => Box::new(Abam::new(problem, params.clone(), s.t, &y0)?),
+            IntegratorKind::Rkf45 => Box::new(Rkf45::new(problem, params.clone(), s.t, &y0)?),
+            IntegratorKind::Vstiff => Box::new(Vstiff::new(problem, s.t, &y0, params)?),
+            IntegratorKind::Mstiff => Box::new(Mstiff::new(problem, s.t, &y0, params)?),
+            other => {
+                return Err(IntegrationError::failure(
+                    s.t,
+                    format!("{} is not an ODE-form integrator", other.name()),
+                ))
+            }
+        };
+        Ok(wrap(inner, published))
+    }
+    fn drift(&self) -> Option<(usize, f64)> {
+        self.problem
+            .as_ref()
+            .and_then(|p| p.published.borrow().drift)
+    }
+}
