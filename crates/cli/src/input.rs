@@ -11,6 +11,8 @@ pub struct ModelInput {
     /// The deck's own command section; None for an Adams dataset (its
     /// commands are in the `.acf`).
     pub commands: Option<Vec<Command>>,
+    /// A MotionSolve deck's Param_Transient, validated.
+    pub transient: Option<mbsolve_solver::settings::ParamTransient>,
     pub format: &'static str,
 }
 
@@ -21,15 +23,29 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
     if mbsolve_msxml::is_motionsolve_xml(&text) {
         let name = path.display().to_string();
         let read = mbsolve_msxml::read_xml_str(&text, &name).map_err(|e| e.to_string())?;
-        if let Some(attrs) = &read.transient {
-            let origin = attrs.first().map(|a| a.origin.as_str()).unwrap_or(&name);
-            return Err(format!(
-                "{origin}: Param_Transient: the MotionSolve integrators (DSTIFF, VSTIFF, MSTIFF, ABAM) are not supported yet; remove Param_Transient to run with GSTIFF"
-            ));
-        }
+        // Param_Transient is validated here, naming the attribute and its
+        // line, before anything runs.
+        let transient = match &read.transient {
+            Some(attrs) => {
+                let attrs: Vec<(&str, &str, &str)> = attrs
+                    .iter()
+                    .map(|a| (a.name.as_str(), a.value.as_str(), a.origin.as_str()))
+                    .collect();
+                Some(mbsolve_solver::settings::ParamTransient::from_attributes(
+                    &attrs,
+                )?)
+            }
+            // MotionSolve's default: DSTIFF with Param_Transient's defaults.
+            None => Some(
+                mbsolve_solver::settings::ParamTransient::builder()
+                    .build()
+                    .map_err(|e| format!("{name}: {e}"))?,
+            ),
+        };
         return Ok(ModelInput {
             model: read.model,
             commands: Some(read.commands),
+            transient,
             format: "MotionSolve XML",
         });
     }
@@ -38,6 +54,7 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
     Ok(ModelInput {
         model,
         commands: None,
+        transient: None,
         format: "Adams dataset",
     })
 }

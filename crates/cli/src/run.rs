@@ -286,6 +286,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         )
         .into());
     }
+    let transient = input.transient;
     let model = input.model;
     let acf = match &opts.acf {
         Some(p) => {
@@ -414,6 +415,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
 
     let show = progress::Show::choose(opts.quiet);
     let mut runner = CommandRunner::new(&sim);
+    runner.transient = transient;
     let mut on_simulate = |sim: &mut Simulation, label: &str, t0: f64, end: f64| {
         sim.output.progress = progress::hook(show, label, t0, end);
     };

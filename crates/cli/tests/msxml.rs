@@ -166,3 +166,46 @@ fn convert_writes_a_deck_that_runs_the_same() {
         "x.txt: the output's extension chooses the format: .adm (Adams) or .xml (MotionSolve)"
     ));
 }
+
+/// pendulum.xml runs with its Param_Transient (DSTIFF, integr_tol 1e-6):
+/// the log names DSTIFF, and the bob follows the Adams twin (GSTIFF,
+/// ERROR 1e-6) to 1e-4 m over 2.5 s.
+#[test]
+fn pendulum_xml_runs_dstiff_from_param_transient() {
+    let ex = examples();
+    let (dx, da) = (scratch("px"), scratch("pa"));
+    let o = run(&[&ex.join("pendulum.xml")], &dx);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let acf = ex.join("pendulum.acf");
+    let o = run(&[&ex.join("pendulum.adm"), Path::new("--acf"), &acf], &da);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let log = std::fs::read_to_string(dx.join("pendulum.msg")).unwrap();
+    assert!(log.contains("DSTIFF"), "{log}");
+    let (hx, rx) = csv(&dx.join("pendulum.csv"));
+    let (ha, ra) = csv(&da.join("pendulum.csv"));
+    assert_eq!(hx, ha);
+    assert_eq!(rx.len(), ra.len());
+    let worst = rx
+        .iter()
+        .zip(&ra)
+        .map(|(a, b)| ((a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt())
+        .fold(0.0f64, f64::max);
+    assert!(worst < 1e-4, "bob apart by {worst}");
+}
+
+/// A Param_Transient attribute out of range is refused before the run,
+/// naming the attribute and where it was written.
+#[test]
+fn a_bad_param_transient_names_the_attribute_and_line() {
+    let d = scratch("badpt");
+    let text = std::fs::read_to_string(examples().join("pendulum.xml"))
+        .unwrap()
+        .replace("integr_tol=\"1.0E-6\"", "integr_tol=\"-1\"");
+    let deck = d.join("bad.xml");
+    std::fs::write(&deck, text).unwrap();
+    let o = run(&[&deck], &d.join("out"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.xml:6:"), "{err}");
+    assert!(err.contains("Param_Transient: integr_tol"), "{err}");
+}

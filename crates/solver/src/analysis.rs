@@ -411,8 +411,8 @@ impl Simulation {
     }
 
     /// Dynamic analysis with MotionSolve `Param_Transient` settings: the
-    /// DAE form runs DSTIFF; the ODE form is refused naming
-    /// integrator_type until its integrators land.
+    /// DAE form runs DSTIFF; the ODE form runs VSTIFF, MSTIFF or ABAM on
+    /// the coordinate-partitioned equations.
     pub fn dynamic_transient(
         &mut self,
         end: f64,

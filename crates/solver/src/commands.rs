@@ -210,6 +210,9 @@ pub type OnSimulate<'a> = dyn FnMut(&mut Simulation, &str, f64, f64) + 'a;
 /// model copy, where the static analyses read them).
 pub struct CommandRunner {
     pub integrator: IntegratorSettings,
+    /// A MotionSolve deck's Param_Transient: dynamic analyses run with it
+    /// (DSTIFF, or the ODE form) instead of `integrator`.
+    pub transient: Option<crate::settings::ParamTransient>,
     ic_done: bool,
 }
 
@@ -218,6 +221,7 @@ impl CommandRunner {
     pub fn new(sim: &Simulation) -> CommandRunner {
         CommandRunner {
             integrator: sim.model.integrator.clone(),
+            transient: None,
             ic_done: false,
         }
     }
@@ -331,8 +335,11 @@ impl CommandRunner {
             }
             SimulateMode::Dynamic => {
                 let o = need("DYNAMIC")?;
-                sim.dynamic(o.end, o.steps, o.dtout, &self.integrator)
-                    .map(|_| ())
+                match &self.transient {
+                    Some(p) => sim.dynamic_transient(o.end, o.steps, o.dtout, p),
+                    None => sim.dynamic(o.end, o.steps, o.dtout, &self.integrator),
+                }
+                .map(|_| ())
             }
             SimulateMode::Transient => unreachable!("resolved by execute"),
         }

@@ -191,7 +191,6 @@ pub struct PartitionProblem<'a> {
     rhs_d: Vec<f64>,
     rhs_k: Vec<f64>,
     zero_n: Vec<f64>,
-    zero_m: Vec<f64>,
     /// Dependent-block condition estimate at the last partition.
     kappa_partition: f64,
     /// Deactivated equations checked at every accepted step.
@@ -256,7 +255,6 @@ impl<'a> PartitionProblem<'a> {
             rhs_d: vec![0.0; ma],
             rhs_k: vec![0.0; n + m],
             zero_n: vec![0.0; n],
-            zero_m: vec![0.0; m],
             kappa_partition: 0.0,
             watch,
             acc_t: s.t,

@@ -316,6 +316,35 @@ pub struct OdeTransient {
     pub max_order: usize,
 }
 
+impl OdeTransient {
+    /// The ODE form as the solver's integrator settings, validated by the
+    /// ODE formulation's PAIRS rows: integr_tol → ERROR, h_max → HMAX,
+    /// h_min → HMIN, h0_max → HINIT (the bound on the first step),
+    /// max_order → KMAX, and vel_tol_factor and rel_abs_tol_ratio as they
+    /// are.
+    pub fn settings(&self) -> IntegratorSettings {
+        IntegratorSettings {
+            kind: match self.integrator {
+                TransientIntegrator::Vstiff => IntegratorKind::Vstiff,
+                TransientIntegrator::Mstiff => IntegratorKind::Mstiff,
+                // DSTIFF never reaches the ODE form (validate).
+                TransientIntegrator::Abam | TransientIntegrator::Dstiff => IntegratorKind::Abam,
+            },
+            kind_given: true,
+            formulation: Some(Formulation::Ode),
+            error: Some(self.integr_tol),
+            hmax: self.h_max,
+            hmin: self.h_min,
+            hinit: Some(self.h0_max),
+            kmax: Some(self.max_order as i64),
+            vel_tol_factor: Some(self.vel_tol_factor),
+            rel_abs_tol_ratio: Some(self.rel_abs_tol_ratio),
+            origin: Some("Param_Transient".into()),
+            ..Default::default()
+        }
+    }
+}
+
 /// MotionSolve Param_Transient, validated.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamTransient {
@@ -354,19 +383,21 @@ impl ParamTransient {
     }
 
     /// The DSTIFF plan of a run whose first output step is `dtout`; the
-    /// ODE form is refused naming integrator_type.
+    /// ODE form validated as the ODE formulation's settings (`OdeTransient::settings`).
     pub fn plan(&self, dtout: f64) -> Result<Plan, String> {
         match self {
-            ParamTransient::Dae(d) => d.plan(dtout, FrontEnd::MotionSolve).map_err(|(a, e)| {
-                match a.and_then(|a| d.origins.iter().find(|o| o.0 == a)) {
-                    Some((_, origin)) => format!("{origin}: Param_Transient: {e}"),
-                    None => format!("Param_Transient: {e}"),
-                }
-            }),
-            ParamTransient::Ode(o) => Err(format!(
-                "Param_Transient: integrator_type = {} (the ODE form) cannot run yet: the ODE formulation (coordinate partitioning) has not landed; use integrator_type = DSTIFF",
-                o.integrator.name()
-            )),
+            ParamTransient::Dae(d) => {
+                d.plan(dtout, FrontEnd::MotionSolve).map_err(|(a, e)| {
+                    match a.and_then(|a| d.origins.iter().find(|o| o.0 == a)) {
+                        Some((_, origin)) => format!("{origin}: Param_Transient: {e}"),
+                        None => format!("Param_Transient: {e}"),
+                    }
+                })
+            }
+            ParamTransient::Ode(o) => {
+                super::validate_as(&o.settings(), dtout, FrontEnd::MotionSolve)
+                    .map_err(|e| format!("Param_Transient: {e}"))
+            }
         }
     }
 
