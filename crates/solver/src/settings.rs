@@ -267,6 +267,7 @@ pub const PAIRS: &[Pair] = &[
     pair!(Hastiff,     Si1,         Hastiff, BDF,         MachinePrecision),
     pair!(Hastiff,     Si2,         Hastiff, BDF,         MachinePrecision),
     pair!(Dstiff,      I3,          Dstiff, DSTIFF,       MachinePrecision),
+    pair!(Dstiff,      Si1,         Dstiff, DSTIFF,       MachinePrecision),
     pair!(Abam,        Ode,         Ode,    ABAM,         MachinePrecision),
     pair!(Rkf45,       Ode,         Ode,    RKF45,        MachinePrecision),
     pair!(Vstiff,      Ode,         Ode,    ABAM,         MachinePrecision),

@@ -181,25 +181,60 @@ fn param_transient_errors_name_the_attribute_and_origin() {
     );
 }
 
-/// dae_index = 1 (SI1) is refused until the SI1 formulation's DSTIFF row
-/// exists, in both front ends.
+/// dae_index = 1 runs DSTIFF on the SI1 formulation (INTEGRATOR/DSTIFF,
+/// SI1 likewise), and dae_vel_ctrl is honoured there: with velocities
+/// under error control (TRUE, the default) at vel_tol_factor 1 the
+/// pendulum takes more steps than without (FALSE), and velocities leave
+/// the error classes. The bob
+/// stays on its circle (SI1 enforces Φ, Φ̇ and Φ̈) at every output.
 #[test]
-fn si1_is_refused_until_its_formulation_lands() {
-    let p = ParamTransient::builder().dae_index(1).build().unwrap();
-    assert_eq!(
-        p.plan(0.01).unwrap_err(),
-        "Param_Transient: dae_index = 1 (SI1) is not available with DSTIFF yet: it arrives with the SI1 formulation; use dae_index = 3"
-    );
+fn si1_runs_and_dae_vel_ctrl_is_honoured() {
+    let plan = ParamTransient::builder()
+        .dae_index(1)
+        .build()
+        .unwrap()
+        .plan(0.01)
+        .unwrap();
+    assert_eq!(plan.formulation().name(), "SI1");
     let s = IntegratorSettings {
         kind: IntegratorKind::Dstiff,
         formulation: Some(Formulation::Si1),
         origin: Some("p.acf:2:1".into()),
         ..Default::default()
     };
-    assert_eq!(
-        validate(&s, 0.01).unwrap_err(),
-        "p.acf:2:1: INTEGRATOR: SI1 is not available with DSTIFF yet: it arrives with the SI1 formulation; use I3"
+    assert_eq!(validate(&s, 0.01).unwrap().formulation().name(), "SI1");
+    let classes = |vel: bool| {
+        let p = ParamTransient::builder()
+            .dae_index(1)
+            .dae_vel_ctrl(vel)
+            .build()
+            .unwrap();
+        dstiff_params(&p, 0.01).bdf.error_classes
+    };
+    assert!(classes(true).contains(&VarClass::Velocity));
+    assert!(!classes(false).contains(&VarClass::Velocity));
+    let steps = |vel: bool| {
+        // Outputs every 0.5 s, so HMAX does not cap the step: ERROR does.
+        let b = tol(1e-7).dae_index(1).vel_tol_factor(1.0).dae_vel_ctrl(vel);
+        let (sim, st) = pendulum_run(b, 0.5);
+        assert!(
+            sim.log
+                .iter()
+                .any(|l| l.contains("dynamic analysis: DSTIFF, SI1")),
+            "{:?}",
+            sim.log
+        );
+        for f in &sim.frames {
+            let r = (f.q[0] * f.q[0] + f.q[1] * f.q[1]).sqrt();
+            assert!((r - 1.0).abs() < 1e-9, "|r| = {r} at t = {}", f.t);
+        }
+        st.steps
+    };
+    let (with, without) = (steps(true), steps(false));
+    println!(
+        "DSTIFF/SI1 pendulum, 3 s at 1e-7: {with} steps with velocity control, {without} without"
     );
+    assert!(with > without, "{with} vs {without}");
 }
 
 /// The ODE form yields OdeParams with each integrator's maximum order
