@@ -8,6 +8,7 @@
 //! into memory; [`sweep`] expands a parameter table into variants.
 
 pub mod changes;
+pub mod model_view;
 pub mod run;
 pub mod sweep;
 
