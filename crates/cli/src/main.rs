@@ -1,10 +1,11 @@
-//! The `mbsolve` command: `run`, `check`, `plot`, `completions`.
+//! The `mbsolve` command: `run`, `check`, `sweep`, `plot`, `completions`.
 
 mod args;
 mod check;
 mod plot;
 mod progress;
 mod run;
+mod sweep;
 
 use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
@@ -60,6 +61,9 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(|| match cli.command {
         args::Cmd::Check { model } => check::check(&model).map_err(Failure::from),
         args::Cmd::Run(opts) => run::run(&opts),
+        args::Cmd::Sweep(opts) => {
+            sweep::sweep(&opts).map(|out| println!("wrote {}", out.display()))
+        }
         args::Cmd::Plot(opts) => plot::plot(&opts)
             .map(|out| println!("wrote {}", out.display()))
             .map_err(Failure::from),

@@ -1,7 +1,7 @@
 use mbsolve_study::changes::{Change, Source};
+use mbsolve_study::model_view::{ElementRow, ModelView};
 use mbsolve_study::run::StudyError;
 use mbsolve_study::Mode;
-use mbsolve_study::model_view::{ElementRow, ModelView};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -140,7 +140,11 @@ fn variants(params: Vec<(String, Vec<String>)>, mode: &str) -> PyResult<Vec<Vec<
     let mode: Mode = mode.parse().map_err(PyValueError::new_err)?;
     let v = mbsolve_study::variants(&params, mode).map_err(PyValueError::new_err)?;
     Ok(v.into_iter()
-        .map(|cs| cs.into_iter().map(|c| (c.element, c.argument, c.value)).collect())
+        .map(|cs| {
+            cs.into_iter()
+                .map(|c| (c.element, c.argument, c.value))
+                .collect()
+        })
         .collect())
 }
 

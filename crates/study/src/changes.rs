@@ -59,7 +59,10 @@ impl Change {
         // These characters end a value or a statement in Adams text
         // (ADM-GRAMMAR §1–2): a value holding one would change more than
         // the one argument.
-        if let Some(c) = value.chars().find(|c| matches!(c, '!' | ';' | '\\' | '&' | '\n' | '\r')) {
+        if let Some(c) = value
+            .chars()
+            .find(|c| matches!(c, '!' | ';' | '\\' | '&' | '\n' | '\r'))
+        {
             return Err(format!(
                 "{element}.{argument}: the value '{value}' contains '{}', which ends a value in a dataset",
                 c.escape_default()
@@ -151,8 +154,7 @@ fn value_text(v: &Value) -> Option<String> {
 }
 
 /// Rewrite one dataset statement with one argument set (replaced when
-/// present, added when not). The statement is written back one argument
-/// per continuation line, which ends every expression unambiguously.
+/// present, added when not).
 fn statement_change(text: &str, file: &str, c: &Change) -> Result<String, AdmError> {
     let fail = |pos: Pos, msg: String| AdmError::new(file, pos, Some(c.element.clone()), msg);
     let (name, id) = c
@@ -171,13 +173,21 @@ fn statement_change(text: &str, file: &str, c: &Change) -> Result<String, AdmErr
         [] => {
             return Err(fail(
                 Pos::default(),
-                format!("cannot change {}: there is no {} in the dataset", c.key(), c.element),
+                format!(
+                    "cannot change {}: there is no {} in the dataset",
+                    c.key(),
+                    c.element
+                ),
             ))
         }
         [_, second, ..] => {
             return Err(fail(
                 second.pos,
-                format!("cannot change {}: {} is defined more than once", c.key(), c.element),
+                format!(
+                    "cannot change {}: {} is defined more than once",
+                    c.key(),
+                    c.element
+                ),
             ))
         }
     };
@@ -208,18 +218,28 @@ fn statement_change(text: &str, file: &str, c: &Change) -> Result<String, AdmErr
             )
         })
         .collect();
-    match args.iter_mut().find(|(k, _, _)| abbreviates(k, &c.argument)) {
+    match args
+        .iter_mut()
+        .find(|(k, _, _)| abbreviates(k, &c.argument))
+    {
         Some(slot) => slot.1 = Some(c.value.clone()),
         None => args.push((c.argument.clone(), Some(c.value.clone()), false)),
     }
     // Raw text (a REQUEST COMMENT) runs to the end of the statement: last.
     args.sort_by_key(|a| a.2);
+    // One line, then blank lines for the ones the statement took, so every
+    // later statement keeps its line number in messages. On one line an
+    // expression ends at the next comma outside parentheses (ADM-GRAMMAR
+    // §2), which is where the next argument starts.
     let mut new = format!("{}/{}", st.name, id.unwrap_or_default());
     for (key, value, _) in &args {
         match value {
-            Some(v) => new.push_str(&format!("\n, {key} = {v}")),
-            None => new.push_str(&format!("\n, {key}")),
+            Some(v) => new.push_str(&format!(", {key} = {v}")),
+            None => new.push_str(&format!(", {key}")),
         }
+    }
+    for _ in first..last {
+        new.push('\n');
     }
     Ok(replace_lines(text, first, last, &new))
 }
@@ -289,7 +309,7 @@ mod tests {
         let out = apply(&src(None), &[c]).unwrap();
         assert_eq!(
             out.adm,
-            "t\nPART/1, GROUND\nPART/2\n, MASS = 2.5\n, CM = 20\n, IP = 1E-3, 1E-3, 1E-3\nMARKER/20, PART = 2\nSFORCE/1, TRANSLATIONAL, I = 20, J = 10\n, FUNCTION = -10*(DM(20,10)\n, -1)\nEND\n"
+            "t\nPART/1, GROUND\nPART/2, MASS = 2.5, CM = 20, IP = 1E-3, 1E-3, 1E-3\n\nMARKER/20, PART = 2\nSFORCE/1, TRANSLATIONAL, I = 20, J = 10\n, FUNCTION = -10*(DM(20,10)\n, -1)\nEND\n"
         );
     }
 
@@ -298,14 +318,23 @@ mod tests {
         let c = Change::parse("SFORCE/1.FUNC", "-20*(DM(20,10)-1)").unwrap();
         let out = apply(&src(None), &[c]).unwrap();
         assert!(out.adm.contains(
-            "SFORCE/1\n, TRANSLATIONAL\n, I = 20\n, J = 10\n, FUNCTION = -20*(DM(20,10)-1)\nEND"
+            "SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = -20*(DM(20,10)-1)\n\n\nEND"
         ));
         // A missing argument is added; a missing element is an error naming it.
-        let out = apply(&src(None), &[Change::parse("MARKER/20.QP", "1, 0, 0").unwrap()]).unwrap();
-        assert!(out.adm.contains("MARKER/20\n, PART = 2\n, QP = 1, 0, 0\n"));
+        let out = apply(
+            &src(None),
+            &[Change::parse("MARKER/20.QP", "1, 0, 0").unwrap()],
+        )
+        .unwrap();
+        assert!(out
+            .adm
+            .contains("MARKER/20, PART = 2, QP = 1, 0, 0\nSFORCE"));
         let e = apply(&src(None), &[Change::parse("PART/9.MASS", "1").unwrap()]).unwrap_err();
         assert_eq!(e.statement.as_deref(), Some("PART/9"));
-        assert_eq!(e.message, "cannot change PART/9.MASS: there is no PART/9 in the dataset");
+        assert_eq!(
+            e.message,
+            "cannot change PART/9.MASS: there is no PART/9 in the dataset"
+        );
     }
 
     #[test]
@@ -335,6 +364,9 @@ mod tests {
         });
         assert_eq!(last.unwrap().error, Some(1e-4));
         let none = apply(&src(None), &[c]).unwrap();
-        assert!(none.acf.unwrap().starts_with("INTEGRATOR/ERROR = 1E-4\nSIMULATE/DYNAMIC"));
+        assert!(none
+            .acf
+            .unwrap()
+            .starts_with("INTEGRATOR/ERROR = 1E-4\nSIMULATE/DYNAMIC"));
     }
 }

@@ -12,7 +12,10 @@ pub struct ElementRow {
 
 fn row(fields: &[(&str, String)]) -> ElementRow {
     ElementRow {
-        fields: fields.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        fields: fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
     }
 }
 

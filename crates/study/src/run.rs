@@ -166,8 +166,8 @@ struct MemorySink {
 impl FrameSink for MemorySink {
     fn write(&mut self, sys: &System, _log: &[String], frame: &Frame) -> Result<(), String> {
         let row = self.outputs.row(sys, frame, &self.initial_q)?;
+        // The row starts with the time (requests::Outputs::row).
         let mut d = self.data.lock().unwrap_or_else(|p| p.into_inner());
-        d.push(frame.t);
         d.extend_from_slice(&row);
         Ok(())
     }
@@ -191,8 +191,8 @@ pub fn run(
 ) -> Result<RunOutcome, StudyError> {
     let loaded = load(src, changes)?;
     let adm_name = apply(src, changes)?.adm_name;
-    let outputs =
-        requests::Outputs::new(&loaded.model).map_err(|m| model_error(&adm_name, SolverError::Settings(m)))?;
+    let outputs = requests::Outputs::new(&loaded.model)
+        .map_err(|m| model_error(&adm_name, SolverError::Settings(m)))?;
     let mut sim = Simulation::new(&loaded.model).map_err(|e| model_error(&adm_name, e))?;
     let mut header = vec!["time".to_string()];
     header.extend(outputs.header.iter().cloned());

@@ -48,7 +48,9 @@ pub fn variants(params: &[(String, Vec<String>)], mode: Mode) -> Result<Vec<Vec<
                     v.len()
                 ));
             }
-            Ok((0..n).map(|i| table.iter().map(|c| c[i].clone()).collect()).collect())
+            Ok((0..n)
+                .map(|i| table.iter().map(|c| c[i].clone()).collect())
+                .collect())
         }
         Mode::Product => {
             let mut out: Vec<Vec<Change>> = vec![Vec::new()];
@@ -79,7 +81,10 @@ mod tests {
 
     #[test]
     fn product_varies_the_last_key_fastest_and_zip_pairs() {
-        let params = [p("PART/2.MASS", &["1", "2"]), p("PART/3.MASS", &["5", "6", "7"])];
+        let params = [
+            p("PART/2.MASS", &["1", "2"]),
+            p("PART/3.MASS", &["5", "6", "7"]),
+        ];
         let v = variants(&params, Mode::Product).unwrap();
         assert_eq!(v.len(), 6);
         let vals = |i: usize| (v[i][0].value.clone(), v[i][1].value.clone());
@@ -90,7 +95,11 @@ mod tests {
             variants(&params, Mode::Zip).unwrap_err(),
             "zip needs lists of one length: PART/2.MASS has 2 values, PART/3.MASS has 3"
         );
-        let z = variants(&[p("PART/2.MASS", &["1", "2"]), p("PART/3.MASS", &["5", "6"])], Mode::Zip).unwrap();
+        let z = variants(
+            &[p("PART/2.MASS", &["1", "2"]), p("PART/3.MASS", &["5", "6"])],
+            Mode::Zip,
+        )
+        .unwrap();
         assert_eq!(z.len(), 2);
         assert_eq!(z[1][1].value, "6");
     }
