@@ -54,7 +54,7 @@ class SweepResult:
         return [r for r in self.rows if r["status"] != "ok"]
 
 
-def _summary(i: int, values: Dict[str, str], d: Dict[str, Any]) -> Dict[str, Any]:
+def _summary(i: int, values: Dict[str, str], d: Dict[str, Any]) -> "tuple[Dict[str, Any], Result]":
     res = Result.from_core(d) if d["status"] != "invalid" else Result(columns=[], data=np.zeros((0, 0)), error=d["error"])
     stats = d["stats"]
     row: Dict[str, Any] = {"variant": i}
