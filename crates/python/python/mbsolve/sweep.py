@@ -6,6 +6,7 @@ mbsolve wheel, never a pickled Rust object."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence
@@ -112,7 +113,11 @@ def _local(specs: List[Dict[str, Any]], workers: Optional[int]) -> List[Dict[str
         raise ValueError(f"workers = {n}: need at least one")
     if n == 1:
         return [run_variant(s) for s in specs]
-    with ProcessPoolExecutor(max_workers=min(n, len(specs))) as pool:
+    # fork where the platform has it: workers then need no importable
+    # __main__, so a plain script (no `if __name__ == "__main__"`) works.
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=min(n, len(specs)), mp_context=ctx) as pool:
         return list(pool.map(run_variant, specs))
 
 
