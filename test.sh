@@ -16,7 +16,6 @@ if [ ! -x "$venv/bin/python" ]; then
         exit 1
     }
 fi
-"$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q numpy pandas pytest "dask[distributed]"
 "$venv/bin/python" -m pip install -q ray || echo "ray did not install: its test is skipped"
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./crates/python

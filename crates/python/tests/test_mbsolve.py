@@ -1,6 +1,8 @@
 """The Python package against the CLI, the physics and its error paths."""
 
 import math
+import os
+import sys
 import subprocess
 
 import numpy as np
@@ -156,3 +158,22 @@ def test_a_failing_run_returns_its_partial_results():
     with pytest.raises(mbsolve.model.RunError) as e:
         r.raise_for_error()
     assert e.value.result is r
+
+
+def test_the_readme_study_runs_and_finds_peak_force_proportional_to_stiffness(tmp_path):
+    from conftest import REPO
+
+    text = (REPO / "README.md").read_text()
+    code = text.split("A study — peak spring force against stiffness:\n\n```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) == 10
+    # Run where the README's relative paths resolve, without writing into
+    # the repository (peak_force.png when matplotlib is installed).
+    (tmp_path / "crates").symlink_to(REPO / "crates")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "MPLBACKEND": "Agg"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count(" ok ") == 5, out.stdout
+    ns = {}
+    exec(code.split("print(")[0].replace("crates/", str(REPO / "crates") + "/"), ns)
+    for k, peak in zip(ns["stiffness"], ns["peak"]):
+        assert peak == pytest.approx(0.1 * k, rel=1e-3)
