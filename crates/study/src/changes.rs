@@ -352,7 +352,7 @@ mod tests {
     fn integrator_changes_follow_every_integrator_command() {
         let acf = "t.adm\nrun\nINTEGRATOR/GSTIFF, ERROR = 1E-6\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nSTOP\n";
         let c = Change::parse("INTEGRATOR.ERROR", "1E-4").unwrap();
-        let out = apply(&src(Some(acf)), &[c.clone()]).unwrap();
+        let out = apply(&src(Some(acf)), std::slice::from_ref(&c)).unwrap();
         assert_eq!(
             out.acf.as_deref(),
             Some("t.adm\nrun\nINTEGRATOR/ERROR = 1E-4\nINTEGRATOR/GSTIFF, ERROR = 1E-6\nINTEGRATOR/ERROR = 1E-4\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nSTOP\n")

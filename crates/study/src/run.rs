@@ -115,7 +115,7 @@ pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
     })?;
     let sim = Simulation::new(&model).map_err(|e| model_error(&src.adm_name, e))?;
     Ok(Loaded {
-        dof: sim.sys.dof() as i64,
+        dof: sim.sys.dof(),
         model,
         commands,
         output_prefix,
@@ -257,7 +257,7 @@ pub fn run(
             })
             .collect(),
         reports: sim.reports.clone(),
-        dof: sim.sys.dof() as i64,
+        dof: sim.sys.dof(),
         log: std::mem::take(&mut sim.log),
         error,
     })
