@@ -26,19 +26,33 @@ fn model_error(py: Python<'_>, e: StudyError) -> PyErr {
 
 type ChangeTuple = (String, String, String);
 
-fn source(adm: String, adm_name: String, acf: Option<String>, acf_name: String) -> Source {
-    Source {
-        adm,
-        adm_name,
-        acf,
-        acf_name,
-    }
+/// What a run is made of, as `mbsolve.Model.spec()` gives it: a dict of
+/// plain strings (adm, adm_name, acf, acf_name) and changes.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Spec {
+    adm: String,
+    adm_name: String,
+    acf: Option<String>,
+    acf_name: String,
+    changes: Vec<ChangeTuple>,
 }
 
-fn changes(list: Vec<ChangeTuple>) -> PyResult<Vec<Change>> {
-    list.into_iter()
-        .map(|(e, a, v)| Change::new(&e, &a, &v).map_err(PyValueError::new_err))
-        .collect()
+impl Spec {
+    fn split(self) -> PyResult<(Source, Vec<Change>)> {
+        let changes = self
+            .changes
+            .into_iter()
+            .map(|(e, a, v)| Change::new(&e, &a, &v).map_err(PyValueError::new_err))
+            .collect::<PyResult<_>>()?;
+        let src = Source {
+            adm: self.adm,
+            adm_name: self.adm_name,
+            acf: self.acf,
+            acf_name: self.acf_name,
+        };
+        Ok((src, changes))
+    }
 }
 
 /// Check one change's key and value text: (ELEMENT, ARGUMENT, value), or
@@ -61,20 +75,11 @@ fn rows<'py>(py: Python<'py>, rows: &[ElementRow]) -> PyResult<Bound<'py, PyList
     Ok(list)
 }
 
-/// Read, change and assemble a model; returns its inspection as a dict
+/// Read, change and assemble a model (a spec dict); returns its inspection as a dict
 /// (parts, joints, forces, requests, dof, columns) or raises ModelError.
 #[pyfunction]
-#[pyo3(signature = (adm, adm_name, acf, acf_name, changes_list))]
-fn inspect<'py>(
-    py: Python<'py>,
-    adm: String,
-    adm_name: String,
-    acf: Option<String>,
-    acf_name: String,
-    changes_list: Vec<ChangeTuple>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let src = source(adm, adm_name, acf, acf_name);
-    let ch = changes(changes_list)?;
+fn inspect<'py>(py: Python<'py>, spec: Spec) -> PyResult<Bound<'py, PyDict>> {
+    let (src, ch) = spec.split()?;
     let view: Result<ModelView, StudyError> =
         py.detach(|| mbsolve_study::load(&src, &ch).map(|l| ModelView::of(&l)));
     let view = view.map_err(|e| model_error(py, e))?;
@@ -89,22 +94,13 @@ fn inspect<'py>(
     Ok(d)
 }
 
-/// Read, change and run a model with the GIL released. Returns a dict:
+/// Read, change and run a model (a spec dict) with the GIL released. Returns a dict:
 /// columns, data (float64 bytes, row-major), rows, log, stats, reports,
 /// dof, error (None when the run finished). Raises ModelError when the
 /// model cannot be read or assembled.
 #[pyfunction]
-#[pyo3(signature = (adm, adm_name, acf, acf_name, changes_list))]
-fn run<'py>(
-    py: Python<'py>,
-    adm: String,
-    adm_name: String,
-    acf: Option<String>,
-    acf_name: String,
-    changes_list: Vec<ChangeTuple>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let src = source(adm, adm_name, acf, acf_name);
-    let ch = changes(changes_list)?;
+fn run<'py>(py: Python<'py>, spec: Spec) -> PyResult<Bound<'py, PyDict>> {
+    let (src, ch) = spec.split()?;
     let out = py
         .detach(|| mbsolve_study::run(&src, &ch, None))
         .map_err(|e| model_error(py, e))?;

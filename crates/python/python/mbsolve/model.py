@@ -85,12 +85,12 @@ class Model:
         self.acf = acf
         self.acf_name = acf_name
         self.changes: List[Change] = list(changes)
-        self._info = _core.inspect(self.adm, self.adm_name, self.acf, self.acf_name, self.changes)
+        self._info = _core.inspect(self.spec())
 
     # -- the text a worker needs (plain strings: picklable anywhere) -------
     def spec(self, extra: Sequence[Change] = ()) -> Dict[str, Any]:
         return {"adm": self.adm, "adm_name": self.adm_name, "acf": self.acf,
-                "acf_name": self.acf_name, "changes": list(self.changes) + list(extra)}
+                "acf_name": self.acf_name, "changes": [tuple(c) for c in list(self.changes) + list(extra)]}
 
     def __getstate__(self):
         return self.spec()
@@ -106,9 +106,8 @@ class Model:
         """Set ARGUMENT of ELEMENT (``PART/2``, ``SFORCE/1``, ``INTEGRATOR``).
         Validated now; the model is unchanged when this raises."""
         change = _core.parse_change(f"{element}.{argument}", format_value(value))
-        changes = self.changes + [change]
-        self._info = _core.inspect(self.adm, self.adm_name, self.acf, self.acf_name, changes)
-        self.changes = changes
+        self._info = _core.inspect(self.spec([change]))
+        self.changes = self.changes + [change]
         return self
 
     def set_function(self, element: str, text: str) -> "Model":
@@ -157,7 +156,7 @@ class Model:
 
         A failing analysis does not raise: the Result keeps the frames
         computed before it and `.error` says why (`.raise_for_error()`)."""
-        return Result.from_core(_core.run(self.adm, self.adm_name, self.acf, self.acf_name, self.changes))
+        return Result.from_core(_core.run(self.spec()))
 
 
 @dataclass

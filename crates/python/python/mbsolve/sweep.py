@@ -26,8 +26,7 @@ def run_variant(spec: Dict[str, Any]) -> Dict[str, Any]:
     Status: "ok", "failed" (the run stopped; partial frames kept) or
     "invalid" (the changed model cannot be read or assembled)."""
     try:
-        d = _core.run(spec["adm"], spec["adm_name"], spec["acf"], spec["acf_name"],
-                      [tuple(c) for c in spec["changes"]])
+        d = _core.run(spec)
     except (_core.ModelError, ValueError) as e:
         return {"status": "invalid", "error": str(e), "columns": [], "rows": 0, "data": b"",
                 "log": [], "stats": [], "reports": [], "dof": 0}
