@@ -25,17 +25,14 @@ fn sweep(args: &[&str], out: &Path) -> std::process::Output {
 
 fn csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    (header, rows)
+    let (head, body) = text.split_once('\n').unwrap();
+    let number = |v: &str| v.parse::<f64>().unwrap();
+    (
+        head.split(',').map(String::from).collect(),
+        body.lines()
+            .map(|l| l.split(',').map(number).collect())
+            .collect(),
+    )
 }
 
 fn tmp(name: &str) -> PathBuf {
