@@ -17,10 +17,12 @@ mod commands;
 pub mod corpus;
 pub mod error;
 pub mod syntax;
+mod write;
 
 pub use build::Skipped;
 pub use commands::{parse_acf, read_acf_str, AcfFile, AcfSyntax};
 pub use error::{AdmError, Pos};
+pub use write::write_adm;
 
 use mbsolve_model::Model;
 use std::path::Path;
@@ -61,8 +63,21 @@ pub fn read_adm_str(text: &str, file_name: &str) -> Result<Model, AdmError> {
 /// effect on the solution.
 pub fn read_adm_full(text: &str, file_name: &str) -> Result<AdmRead, AdmError> {
     let syntax = syntax::parse_adm(text, file_name)?;
-    let mut b = build::Builder::new(file_name, &syntax.title);
-    for st in &syntax.statements {
+    build_statements(&syntax.statements, &syntax.title, file_name)
+}
+
+/// Build a model from statements, with the dataset's semantics and checks
+/// (ids per type, references resolved after the whole input, VARIABLE
+/// inlining, function compilation). Other front ends (the MotionSolve XML
+/// reader) translate their elements into statements whose positions point
+/// into their own file, so every message names that file and line.
+pub fn build_statements(
+    statements: &[syntax::Statement],
+    title: &str,
+    file_name: &str,
+) -> Result<AdmRead, AdmError> {
+    let mut b = build::Builder::new(file_name, title);
+    for st in statements {
         b.statement(st)?;
     }
     let (model, skipped) = b.finish()?;

@@ -8,7 +8,8 @@
 //! form or converged 1-DOF ODE; otherwise WSTIFF/SI2 at ERROR = 1e-11,
 //! whose difference to ERROR = 1e-10 is printed as its own uncertainty).
 //! The problems and the measurement are the suite's own
-//! (crates/solver/tests/common/accuracy.rs).
+//! (crates/solver/tests/common/accuracy.rs); every row of `settings::PAIRS`
+//! is measured, HASTIFF/SI1 and HASTIFF/SI2 included.
 //!
 //! cargo run --release --example work_precision
 

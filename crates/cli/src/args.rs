@@ -29,6 +29,7 @@ the signal are written).";
        mbsolve check MODEL.adm
        mbsolve sweep MODEL.adm --set ELEMENT/id.ARG=V1,V2,… [--zip] [--workers N] [--out DIR]
        mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
+       mbsolve convert MODEL -o OUT.adm|OUT.xml
        mbsolve completions bash|zsh|fish",
     after_help = AFTER_HELP
 )]
@@ -49,7 +50,7 @@ pub enum Cmd {
     /// a summary: parts, constraints, degrees of freedom, redundant
     /// constraints.
     Check {
-        /// The Adams dataset (.adm)
+        /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
         model: PathBuf,
     },
     /// Draw columns of a results file against time. A COLUMN is a header
@@ -63,13 +64,23 @@ pub enum Cmd {
     /// MODEL_sweep beside the model). Exit status 1 when a variant fails
     /// (the others still run; the summary says which and why).
     Sweep(SweepOptions),
+    /// Write the model in the other format (or its own): an Adams dataset
+    /// (-o OUT.adm) or a MotionSolve XML deck (-o OUT.xml), chosen by the
+    /// output's extension. Reading the result back gives the same model.
+    Convert {
+        /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
+        model: PathBuf,
+        /// The file to write (.adm or .xml); never the model itself
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+    },
     /// Print a shell completion script (bash, zsh, fish, …) to stdout.
     Completions { shell: clap_complete::Shell },
 }
 
 #[derive(Debug, PartialEq, Args)]
 pub struct RunOptions {
-    /// The Adams dataset (.adm)
+    /// The model: an Adams dataset (.adm) or a MotionSolve deck (.xml), told apart by content
     pub model: PathBuf,
     /// Adams command file to execute
     #[arg(long, value_name = "FILE")]

@@ -5,7 +5,7 @@ use std::path::Path;
 
 pub fn check(path: &Path) -> Result<(), String> {
     crate::run::regular_file(path, "model")?;
-    let model = mbsolve_adm::read_adm(path).map_err(|e| e.to_string())?;
+    let model = crate::input::read_model(path)?.model;
     let mut sim = Simulation::new(&model).map_err(|e| e.to_string())?;
     let moving = model.parts.iter().filter(|p| !p.ground).count();
     println!("model '{}' ({})", model.title.trim(), path.display());

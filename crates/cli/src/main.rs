@@ -1,7 +1,9 @@
-//! The `mbsolve` command: `run`, `check`, `sweep`, `plot`, `completions`.
+//! The `mbsolve` command: `run`, `check`, `sweep`, `plot`, `convert`, `completions`.
 
 mod args;
 mod check;
+mod convert;
+mod input;
 mod plot;
 mod progress;
 mod run;
@@ -64,6 +66,9 @@ fn main() -> ExitCode {
         args::Cmd::Sweep(opts) => {
             sweep::sweep(&opts).map(|out| println!("wrote {}", out.display()))
         }
+        args::Cmd::Convert { model, output } => convert::convert(&model, &output)
+            .map(|out| println!("wrote {}", out.display()))
+            .map_err(Failure::from),
         args::Cmd::Plot(opts) => plot::plot(&opts)
             .map(|out| println!("wrote {}", out.display()))
             .map_err(Failure::from),

@@ -271,7 +271,16 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     if let Some(p) = &opts.acf {
         regular_file(p, "command")?;
     }
-    let model = mbsolve_adm::read_adm(&opts.model).map_err(|e| e.to_string())?;
+    let input = crate::input::read_model(&opts.model)?;
+    if let (Some(_), Some(p)) = (&input.commands, &opts.acf) {
+        return Err(format!(
+            "{}: a MotionSolve deck carries its own <Command> section; {} is not used with it",
+            opts.model.display(),
+            p.display()
+        )
+        .into());
+    }
+    let model = input.model;
     let acf = match &opts.acf {
         Some(p) => {
             let a = mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?;
@@ -341,8 +350,15 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     if let Some(note) = prefix_note {
         sim.log.push(note);
     }
-    let commands = match &acf {
-        Some(a) => {
+    let commands = match (&acf, input.commands) {
+        (_, Some(deck)) if !deck.is_empty() => {
+            sim.log.push(format!(
+                "{}: running the deck's <Command> section",
+                input.format
+            ));
+            deck
+        }
+        (Some(a), _) => {
             if let (Some(f), Some(p)) = (&a.model_file, &opts.acf) {
                 sim.log.push(format!(
                     "command file {} (names dataset '{f}'; running {})",
@@ -352,7 +368,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
             }
             a.commands.clone()
         }
-        None => {
+        (None, _) => {
             sim.log.push(
                 "no command file: running initial conditions and SIMULATE/DYNAMIC, END=1, STEPS=100"
                     .into(),

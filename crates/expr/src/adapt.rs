@@ -33,6 +33,9 @@ impl ExprTimeFunction {
 }
 
 impl TimeFunction for ExprTimeFunction {
+    fn source(&self) -> Option<&str> {
+        Some(self.expr().source())
+    }
     fn eval(&self, t: f64) -> [f64; 3] {
         self.try_eval(t).unwrap_or([f64::NAN; 3])
     }
@@ -156,6 +159,9 @@ impl ExprStateFunction {
 }
 
 impl StateFunction for ExprStateFunction {
+    fn source(&self) -> Option<&str> {
+        Some(self.expr().source())
+    }
     fn measures(&self) -> &[Measure] {
         &self.measures
     }
@@ -214,6 +220,9 @@ impl ExprConstraintFunction {
 }
 
 impl ConstraintFunction for ExprConstraintFunction {
+    fn source(&self) -> Option<&str> {
+        Some(self.expr().source())
+    }
     fn measures(&self) -> &[Measure] {
         &self.inner.measures
     }

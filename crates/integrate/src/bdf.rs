@@ -57,7 +57,10 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
     }
 
     /// Correct the prediction already in (y, y') with leading coefficient
-    /// c, weights from `yref`, the correction accumulated in `acc`.
+    /// c, weights from `yref`, the correction accumulated in `acc`;
+    /// iterating on y′ from the prediction `on_derivative` = (y^P, y′^P)
+    /// when given (HASTIFF), on y otherwise (GSTIFF, WSTIFF).
+    #[allow(clippy::too_many_arguments)]
     pub fn correct(
         &mut self,
         tn: f64,
@@ -65,6 +68,7 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
         c: f64,
         yref: &[f64],
         acc: &mut [f64],
+        on_derivative: Option<(&[f64], &[f64])>,
         work: &mut Work,
     ) -> Result<bool, IntegrationError> {
         for i in 0..self.wt.len() {
@@ -79,6 +83,7 @@ impl<'a, P: DaeProblem> BdfCore<'a, P> {
             pattern: &self.params.pattern,
             conv_mask: &self.conv_mask,
             weights: &self.wt,
+            on_derivative,
         }
         .run(&mut self.y, &mut self.yp, acc, work)
     }
@@ -100,6 +105,15 @@ pub(crate) fn relative_error(c: f64, acc: &[f64], yref: &[f64], i: usize) -> f64
 
 /// The BDF corrector system: unknowns y, with y' = y'_P + c·(y − y_P); the
 /// accumulated correction e = y − y_P is kept for the error estimate.
+///
+/// HASTIFF (`on_derivative` = (y_P, y'_P)) iterates on y′ instead, y
+/// following as y = y_P + (y′ − y′_P)/c = y_P + hβ₀(y′ − y′_P) (seeds:
+/// "solving for y′, y discretized as a function of y′"). Its Newton matrix
+/// ∂G/∂y′ + hβ₀∂G/∂y is held as c times itself — the ∂G/∂y + c∂G/∂y′ every
+/// problem assembles; a uniform factor changes neither the LU's pivots nor
+/// the solution — so the correction of y′ is c·d. The matrix's dominant
+/// block ∂G/∂y′ does not depend on h: a Jacobian formed at another step
+/// is used unscaled (`scales_stale_corrections`).
 pub(crate) struct BdfSystem<'s, P: DaeProblem> {
     pub problem: &'s mut P,
     pub tn: f64,
@@ -108,11 +122,15 @@ pub(crate) struct BdfSystem<'s, P: DaeProblem> {
     pub yp: &'s mut [f64],
     pub acc: &'s mut [f64],
     pub weights: &'s [f64],
+    pub on_derivative: Option<(&'s [f64], &'s [f64])>,
 }
 
 impl<P: DaeProblem> NewtonSystem for BdfSystem<'_, P> {
     fn coefficient(&self) -> Option<f64> {
         Some(self.c)
+    }
+    fn scales_stale_corrections(&self) -> bool {
+        self.on_derivative.is_none()
     }
     fn residual(&mut self, out: &mut [f64]) -> Result<(), ProblemError> {
         self.problem.residual(self.tn, self.y, self.yp, out)
@@ -123,11 +141,23 @@ impl<P: DaeProblem> NewtonSystem for BdfSystem<'_, P> {
     fn apply(&mut self, d: &[f64], converge: &[bool]) -> Norms {
         let mut norms = Norms::default();
         for i in 0..d.len() {
-            self.y[i] += d[i];
-            self.yp[i] += self.c * d[i];
-            self.acc[i] += d[i];
+            // The change of y, in which convergence is judged either way.
+            let dy = match self.on_derivative {
+                None => {
+                    self.y[i] += d[i];
+                    self.yp[i] += self.c * d[i];
+                    d[i]
+                }
+                Some((y_pred, yp_pred)) => {
+                    self.yp[i] += self.c * d[i];
+                    let e = (self.yp[i] - yp_pred[i]) / self.c;
+                    self.y[i] = y_pred[i] + e;
+                    e - self.acc[i]
+                }
+            };
+            self.acc[i] += dy;
             if converge[i] {
-                let e = d[i].abs() / self.weights[i];
+                let e = dy.abs() / self.weights[i];
                 if e > norms.primary {
                     norms.primary = e;
                     norms.worst = i;
@@ -157,6 +187,8 @@ pub(crate) struct BdfCorrection<'s, P: DaeProblem> {
     pub pattern: &'s [bool],
     pub conv_mask: &'s [bool],
     pub weights: &'s [f64],
+    /// HASTIFF: iterate on y′ from this prediction (y_P, y′_P).
+    pub on_derivative: Option<(&'s [f64], &'s [f64])>,
 }
 
 impl<P: DaeProblem> BdfCorrection<'_, P> {
@@ -185,6 +217,7 @@ impl<P: DaeProblem> BdfCorrection<'_, P> {
             yp,
             acc,
             weights: self.weights,
+            on_derivative: self.on_derivative,
         };
         let newton: &mut Newton = work.newton;
         if work.fixed_iterations.is_some() {

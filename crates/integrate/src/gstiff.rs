@@ -208,7 +208,7 @@ impl<P: DaeProblem> Method for GstiffMethod<'_, P> {
             .hist
             .start_corrector(&mut self.core.y, &mut self.core.yp);
         self.core
-            .correct(t + h, h, c, &self.hist.z[0], &mut self.acor, work)
+            .correct(t + h, h, c, &self.hist.z[0], &mut self.acor, None, work)
     }
     fn estimate(&mut self, _h: f64, tol: &Tolerance) -> Estimate {
         let f = self.hist.error_constant();

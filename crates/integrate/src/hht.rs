@@ -159,8 +159,10 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     pub fn u(&self) -> &[f64] {
         &self.method.u
     }
+    /// The acceleration q̈ at `time()`: the one the equations of motion
+    /// hold with (not the Newmark pseudo-acceleration the formulas carry).
     pub fn a(&self) -> &[f64] {
-        &self.method.a
+        &self.method.qdd
     }
     pub fn lambda(&self) -> &[f64] {
         &self.method.lam

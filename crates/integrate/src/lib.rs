@@ -5,7 +5,8 @@
 //! Layout: `stepper` is the one step loop every method plugs into
 //! (`Method`); `control` names every step-control and failure-policy
 //! constant; `newton` is the one corrector; `nordsieck` and `divdiff` are
-//! the BDF histories; `gstiff`, `wstiff` and `hht` are the methods.
+//! the BDF histories; `gstiff`, `wstiff`, `hastiff` (WSTIFF's history
+//! with a corrector on y′) and `hht` are the methods.
 
 // Index loops over coupled arrays (q, u, λ, residual rows) read like the
 // equations they implement.
@@ -17,9 +18,11 @@ mod divdiff;
 pub mod error;
 pub mod events;
 pub mod gstiff;
+pub mod hastiff;
 pub mod hht;
 mod newton;
 mod nordsieck;
+pub mod ode;
 pub mod params;
 pub mod problem;
 pub mod rti;
@@ -30,6 +33,7 @@ pub mod wstiff;
 pub use error::{IntegrationError, StopKind};
 pub use events::{Event, Statistics};
 pub use gstiff::Gstiff;
+pub use hastiff::Hastiff;
 pub use hht::Hht;
 pub use params::{BdfParams, FixedStep, HhtParams, OdeParams};
 pub use problem::{

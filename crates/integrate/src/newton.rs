@@ -35,6 +35,13 @@ pub(crate) trait NewtonSystem {
     /// y' = y'_pred + c·(y − y_pred)); None when the matrix holds
     /// step-multiplied terms only (HHT) and is reused as is.
     fn coefficient(&self) -> Option<f64>;
+    /// Whether a correction computed with a Jacobian formed at another
+    /// leading coefficient is scaled by 2/(1 + c/c_J) (the BDF family on
+    /// y, whose matrix is dominated by c·∂G/∂y′). HASTIFF iterates on y′,
+    /// whose matrix ∂G/∂y′ + ∂G/∂y/c has no such dominant c: it says no.
+    fn scales_stale_corrections(&self) -> bool {
+        true
+    }
     /// G at the current iterate.
     fn residual(&mut self, out: &mut [f64]) -> Result<(), ProblemError>;
     /// ∂G/∂x at the current iterate (the caller brackets begin/finish).
@@ -213,7 +220,7 @@ impl Newton {
             return Ok(false);
         }
         if let (Some(c), Some(cj)) = (sys.coefficient(), self.jac_c) {
-            if c != cj {
+            if c != cj && sys.scales_stale_corrections() {
                 let cfac = 2.0 / (1.0 + c / cj);
                 self.delta.iter_mut().for_each(|d| *d *= cfac);
             }

@@ -61,10 +61,10 @@ struct Estimates {
 
 /// The WSTIFF method: its problem, parameters and divided differences.
 pub struct WstiffMethod<'a, P: DaeProblem> {
-    core: BdfCore<'a, P>,
-    hist: DividedDifferences,
+    pub(crate) core: BdfCore<'a, P>,
+    pub(crate) hist: DividedDifferences,
     /// Order of the next attempt (k).
-    order: usize,
+    pub(crate) order: usize,
     /// Step of the current attempt.
     h: f64,
     /// Start-up phase: raise the order and double the step after every step
@@ -73,7 +73,7 @@ pub struct WstiffMethod<'a, P: DaeProblem> {
     /// Accepted steps at the current order since it last changed.
     steps_at_order: usize,
     /// Accumulated correction e = y − y^P.
-    e: Vec<f64>,
+    pub(crate) e: Vec<f64>,
     /// Scratch for the error estimates.
     delta: Vec<f64>,
     /// The estimates of the last converged step.
@@ -114,13 +114,7 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
     /// `h`, and continue at that order and step (used to measure the order
     /// of accuracy free of start-up error). `past[0]` must be y0.
     pub fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
-        let m = &mut self.method;
-        let order = order.clamp(1, m.core.params.kmax);
-        assert!(past.len() >= order + 2, "need order + 2 past solutions");
-        m.hist.set_exact(past, h, order);
-        m.order = order;
-        m.steps_at_order = order + 1;
-        m.startup = false;
+        self.method.set_exact_history(past, h, order);
         self.h = h;
     }
 
@@ -130,6 +124,21 @@ impl<'a, P: DaeProblem> Wstiff<'a, P> {
 }
 
 impl<P: DaeProblem> WstiffMethod<'_, P> {
+    /// See `Wstiff::set_exact_history` (HASTIFF shares it).
+    pub(crate) fn set_exact_history(&mut self, past: &[Vec<f64>], h: f64, order: usize) {
+        let order = order.clamp(1, self.core.params.kmax);
+        assert!(past.len() >= order + 2, "need order + 2 past solutions");
+        self.hist.set_exact(past, h, order);
+        self.order = order;
+        self.steps_at_order = order + 1;
+        self.startup = false;
+    }
+
+    /// The fixed leading coefficient c = −α_s/h of the order-k corrector.
+    pub(crate) fn leading_coefficient(&self, h: f64) -> f64 {
+        -DividedDifferences::alpha_s(self.order) / h
+    }
+
     /// Weighted max norm over the error-controlled variables (weights from
     /// y_n), with the variable where it is reached.
     fn error_norm(&self, tol: &Tolerance, v: impl Fn(usize) -> f64) -> (f64, usize) {
@@ -260,9 +269,9 @@ impl<P: DaeProblem> Method for WstiffMethod<'_, P> {
             .predict(self.order, &mut self.core.y, &mut self.core.yp);
     }
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
-        let c = -DividedDifferences::alpha_s(self.order) / h;
+        let c = self.leading_coefficient(h);
         self.core
-            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, work)
+            .correct(t + h, h, c, &self.hist.phi[0], &mut self.e, None, work)
     }
     fn estimate(&mut self, _h: f64, tol: &Tolerance) -> Estimate {
         self.est = self.estimates(tol);

@@ -78,7 +78,7 @@ fn hht_presents_q_u_a_and_multipliers() {
 }
 
 /// INTERPOLATE = ON for HHT: `advance_past` steps over output times and the
-/// cubic Hermite interpolant of (q, u) and (u, a) gives the solution there.
+/// cubic Hermite interpolant of (q, u) and (u, q̈) gives the solution there.
 /// On x'' = −x at h = 0.01 (HMAX; ERROR never binding) the interpolated q
 /// and u stay within the error of the step ends (the interpolant adds
 /// O(h⁴) = 1e-8/384), y' within HHT's own acceleration error, and at a

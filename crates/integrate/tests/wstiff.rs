@@ -3,56 +3,12 @@
 
 mod common;
 
-use common::{exact, params, Linear, TestProblem};
+use common::{exact, exact_history_run, params, DividedDifferenceBdf, Linear, Run, TestProblem};
 use mbsolve_integrate::{BdfParams, DaeIntegrator, Gstiff, StopKind, Wstiff};
-
-/// Result of a run through a list of output times.
-struct Run {
-    /// Largest global error (2-norm) over the outputs.
-    error: f64,
-    steps: u64,
-    /// Lowest and highest order seen at the outputs.
-    orders: (usize, usize),
-}
-
-fn record(run: &mut Run, kind: Linear, t: f64, y: &[f64], order: usize) {
-    let e = exact(kind, 0, t);
-    let d = y
-        .iter()
-        .zip(&e)
-        .map(|(a, b)| (a - b).powi(2))
-        .sum::<f64>()
-        .sqrt();
-    run.error = run.error.max(d);
-    run.orders = (run.orders.0.min(order), run.orders.1.max(order));
-}
 
 /// WSTIFF at order k from the exact history at step h0 = HMAX.
 fn wstiff_run(kind: Linear, p: BdfParams, outputs: &[f64]) -> Run {
-    let (k, h0) = (p.kmax, p.hmax);
-    let mut prob = TestProblem::new(kind);
-    let mut w = Wstiff::new(
-        &mut prob,
-        p,
-        0.0,
-        &exact(kind, 0, 0.0),
-        &exact(kind, 1, 0.0),
-    );
-    let past: Vec<Vec<f64>> = (0..=k + 1)
-        .map(|j| exact(kind, 0, -(j as f64) * h0))
-        .collect();
-    w.set_exact_history(&past, h0, k);
-    let mut run = Run {
-        error: 0.0,
-        steps: 0,
-        orders: (usize::MAX, 0),
-    };
-    for &t in outputs {
-        w.advance_to(t).unwrap();
-        record(&mut run, kind, t, w.y(), w.order());
-    }
-    run.steps = w.stats.steps;
-    run
+    exact_history_run(kind, p, outputs, DividedDifferenceBdf::Wstiff)
 }
 
 /// GSTIFF at order k from the exact Nordsieck history at step HINIT.
@@ -68,14 +24,10 @@ fn gstiff_run(kind: Linear, p: BdfParams, outputs: &[f64]) -> Run {
     );
     let d: Vec<Vec<f64>> = (0..=k).map(|j| exact(kind, j, 0.0)).collect();
     g.set_exact_history(&d, k);
-    let mut run = Run {
-        error: 0.0,
-        steps: 0,
-        orders: (usize::MAX, 0),
-    };
+    let mut run = Run::default();
     for &t in outputs {
         g.advance_to(t).unwrap();
-        record(&mut run, kind, t, g.y(), g.order());
+        run.record(kind, t, g.y(), g.order());
     }
     run.steps = g.stats.steps;
     run
@@ -189,12 +141,7 @@ fn stiff_problem_takes_large_steps() {
         ..params(1e-6, 6, 0.1)
     };
     let mut w = Wstiff::new(&mut prob, p, 0.0, &[0.0], &[1.0]);
-    let mut worst = 0.0f64;
-    for i in 1..=10 {
-        let t = 0.1 * i as f64;
-        w.advance_to(t).unwrap();
-        worst = worst.max((w.y()[0] - t.sin()).abs());
-    }
+    let worst = common::prothero_robinson_error(&mut w);
     let st = w.statistics();
     println!(
         "λ = -1e6: {} steps, {} rejected, highest order {}, max step {:.3e}, max error {worst:.2e}",

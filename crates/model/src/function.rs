@@ -21,6 +21,11 @@ pub trait TimeFunction: Send + Sync + fmt::Debug {
     fn explain(&self, _t: f64) -> Option<String> {
         None
     }
+    /// The expression text the function was compiled from (writers need
+    /// it); None for functions built in code.
+    fn source(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Kinematic measures a state function may depend on. Markers by id; `None`
@@ -67,6 +72,11 @@ pub trait StateFunction: Send + Sync + fmt::Debug {
     fn explain(&self, _t: f64, _m: &[f64]) -> Option<String> {
         None
     }
+    /// The expression text the function was compiled from (writers need
+    /// it); None for functions built in code.
+    fn source(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A constraint function of time and position-level measures (GCON):
@@ -81,6 +91,11 @@ pub trait ConstraintFunction: Send + Sync + fmt::Debug {
     fn eval2(&self, t: f64, m: &[f64], grad: &mut [f64], hess: &mut [f64]) -> f64;
     /// Why the value at (t, m) is not finite, as [`TimeFunction::explain`].
     fn explain(&self, _t: f64, _m: &[f64]) -> Option<String> {
+        None
+    }
+    /// The expression text the function was compiled from (writers need
+    /// it); None for functions built in code.
+    fn source(&self) -> Option<&str> {
         None
     }
 }

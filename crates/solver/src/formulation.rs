@@ -17,8 +17,8 @@ use crate::analysis::Frame;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
 use mbsolve_integrate::{
-    BdfParams, DaeProblem, Gstiff, Hht, IntegrationError, ProblemError, SlotAssembler, VarClass,
-    Wstiff,
+    BdfParams, DaeProblem, Gstiff, Hastiff, Hht, IntegrationError, ProblemError, SlotAssembler,
+    VarClass, Wstiff,
 };
 use mbsolve_mech::local::NoHess;
 use mbsolve_mech::{Sink, System};
@@ -96,9 +96,9 @@ pub trait Segment<'a> {
 /// The implementation of a formulation the table names.
 pub fn formulation_of(f: Formulation) -> &'static dyn DaeFormulation {
     match f {
-        Formulation::Si2 => &crate::si2::Si2,
-        // SI1 has no pair in the table: `settings::pair_of` rejects it.
-        Formulation::I3 | Formulation::Si1 => &I3,
+        Formulation::Si2 => &crate::si2::SI2,
+        Formulation::Si1 => &crate::si1::SI1,
+        Formulation::I3 => &I3,
     }
 }
 
@@ -113,6 +113,7 @@ pub(crate) fn bdf_integrator<'b, P: DaeProblem>(
 ) -> Box<dyn Integrator + 'b> {
     match family {
         Family::Wstiff => Box::new(Wstiff::new(problem, params.clone(), t, y0, yp0)),
+        Family::Hastiff => Box::new(Hastiff::new(problem, params.clone(), t, y0, yp0)),
         _ => Box::new(Gstiff::new(problem, params.clone(), t, y0, yp0)),
     }
 }
@@ -252,6 +253,174 @@ impl<'a> Segment<'a> for I3Segment<'a> {
     fn drift(&self) -> Option<(usize, f64)> {
         let first = self.first.as_ref().and_then(|p| p.watch.drift);
         first.or_else(|| self.second.as_ref().and_then(|p| p.watch.drift))
+    }
+}
+
+/// Displacements, velocities and user states: under error control and
+/// converged with either corrector in the stabilized formulations (seeds:
+/// one row for "GSTIFF SI2, WSTIFF SI2, HASTIFF SI1/SI2").
+const STABILIZED_CLASSES: &[VarClass] = &[
+    VarClass::Displacement,
+    VarClass::Velocity,
+    VarClass::UserState,
+];
+
+/// A stabilized formulation (SI2 in si2.rs, SI1 in si1.rs): the classes
+/// above, the BDF family only, and MOTIONs that must be smooth.
+pub struct Stabilized {
+    pub name: &'static str,
+    /// The segment's problem starting at s, watching the equations
+    /// deactivated in the system, with the corrector's constraint tolerance.
+    pub segment: for<'a> fn(&'a System, &Frame, f64) -> Box<dyn Segment<'a> + 'a>,
+}
+
+impl DaeFormulation for Stabilized {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn error_classes(&self) -> &'static [VarClass] {
+        STABILIZED_CLASSES
+    }
+    fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
+        STABILIZED_CLASSES
+    }
+    fn segment<'a>(
+        &self,
+        sys: &'a System,
+        s: &Frame,
+        constraint_tol: f64,
+    ) -> Box<dyn Segment<'a> + 'a> {
+        (self.segment)(sys, s, constraint_tol)
+    }
+    /// Velocity constraints (and SI1's Φ̈ with its Φ_tt) make a MOTION
+    /// whose velocity jumps fail (si2.rs, `non_smooth_motion`).
+    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
+        crate::si2::non_smooth_motion(sys, t).map(|m| {
+            m.replace(
+                "the SI2 formulation requires",
+                &format!("the {} formulation requires", self.name),
+            )
+        })
+    }
+}
+
+/// A formulation's problem that only the first-order BDF family
+/// integrates (SI2, SI1): its consistent start, its redundancy watch and
+/// where its y′ holds the accelerations and λ (both formulations carry
+/// the multipliers in differential form).
+pub(crate) trait BdfOnlyProblem: DaeProblem {
+    /// The formulation's name in messages.
+    const NAME: &'static str;
+    /// Offsets, in multiples of nq, of a and λ in y′.
+    const ACCELERATION_AT: usize;
+    const MULTIPLIERS_AT: usize;
+    /// (y0, y0′) from a consistent state.
+    fn initial_values(&self, s: &Frame) -> (Vec<f64>, Vec<f64>);
+    fn watch(&self) -> &RedundancyWatch;
+}
+
+/// A stabilized formulation's static (`Stabilized`), its segment
+/// constructor and its [`BdfOnlyProblem`] impl, for a problem type with
+/// `new(&System)`, `initial_values(&Frame)` and public `watch` and
+/// `constraint_tol` fields (si2.rs, si1.rs).
+macro_rules! stabilized_formulation {
+    ($(#[$doc:meta])* $static:ident = $name:literal, $problem:ident,
+     acceleration at $a:literal, multipliers at $l:literal) => {
+        $(#[$doc])*
+        pub static $static: $crate::formulation::Stabilized = $crate::formulation::Stabilized {
+            name: $name,
+            segment: {
+                fn segment<'a>(
+                    sys: &'a ::mbsolve_mech::System,
+                    s: &$crate::analysis::Frame,
+                    constraint_tol: f64,
+                ) -> Box<dyn $crate::formulation::Segment<'a> + 'a> {
+                    let mut problem = $problem::new(sys);
+                    problem.watch = $crate::formulation::RedundancyWatch::new(sys, &s.q, s.t);
+                    problem.constraint_tol = constraint_tol;
+                    Box::new($crate::formulation::BdfOnlySegment(problem))
+                }
+                segment
+            },
+        };
+        impl $crate::formulation::BdfOnlyProblem for $problem<'_> {
+            const NAME: &'static str = $name;
+            const ACCELERATION_AT: usize = $a;
+            const MULTIPLIERS_AT: usize = $l;
+            fn initial_values(&self, s: &$crate::analysis::Frame) -> (Vec<f64>, Vec<f64>) {
+                $problem::initial_values(self, s)
+            }
+            fn watch(&self) -> &$crate::formulation::RedundancyWatch {
+                &self.watch
+            }
+        }
+    };
+}
+pub(crate) use stabilized_formulation;
+
+/// The segment of a [`BdfOnlyProblem`].
+pub(crate) struct BdfOnlySegment<P>(pub P);
+
+impl<'a, P: BdfOnlyProblem + 'a> Segment<'a> for BdfOnlySegment<P> {
+    fn frame_map(&self) -> Box<dyn FrameMap> {
+        Box::new(StabilizedFrames {
+            acceleration_at: P::ACCELERATION_AT,
+            multipliers_at: P::MULTIPLIERS_AT,
+        })
+    }
+    fn integrator(
+        &mut self,
+        plan: &Plan,
+        s: &Frame,
+    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
+        let MethodParams::Bdf(p) = &plan.method else {
+            return Err(wrong_family(s.t, P::NAME));
+        };
+        let (y0, yp0) = self.0.initial_values(s);
+        Ok(bdf_integrator(
+            plan.pair.family,
+            &mut self.0,
+            p,
+            s.t,
+            &y0,
+            &yp0,
+        ))
+    }
+    fn drift(&self) -> Option<(usize, f64)> {
+        self.0.watch().drift
+    }
+}
+
+/// Frames of the stabilized formulations: q and u lead y, and a and λ sit
+/// in y′ at their formulation's offsets.
+struct StabilizedFrames {
+    acceleration_at: usize,
+    multipliers_at: usize,
+}
+
+impl FrameMap for StabilizedFrames {
+    fn keeps_velocities(&self) -> bool {
+        // The corrector converged on Φ_q u + Φ_t = 0 and u is
+        // error-controlled: written as integrated.
+        true
+    }
+    fn frame(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        _multipliers: Option<&[f64]>,
+    ) -> Frame {
+        let (n, m) = (sys.nq(), sys.neq());
+        let (a, l) = (self.acceleration_at * n, self.multipliers_at * n);
+        Frame {
+            t,
+            q: y[..n].to_vec(),
+            u: y[n..2 * n].to_vec(),
+            a: yp[a..a + n].to_vec(),
+            lambda: yp[l..l + m].to_vec(),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod requests;
 pub mod rti_report;
 pub mod second_order;
 pub mod settings;
+pub mod si1;
 pub mod si2;
 pub mod statics;
 

@@ -150,6 +150,8 @@ pub enum Family {
     Gstiff,
     /// Variable-coefficient BDF (WSTIFF).
     Wstiff,
+    /// HASTIFF: WSTIFF's variable-coefficient BDF iterating on y′.
+    Hastiff,
     /// HHT / Newmark on the second-order equations.
     Hht,
 }
@@ -246,6 +248,8 @@ pub const PAIRS: &[Pair] = &[
     pair!(ConstantBdf, Si2,         Gstiff, CONSTANT_BDF, MachinePrecision, true),
     pair!(Hht,         I3,          Hht,    HHT,          MachinePrecision),
     pair!(Newmark,     I3,          Hht,    NEWMARK,      MachinePrecision),
+    pair!(Hastiff,     Si1,         Hastiff, BDF,         MachinePrecision),
+    pair!(Hastiff,     Si2,         Hastiff, BDF,         MachinePrecision),
 ];
 
 pub(crate) const DEFAULT_PATTERN: [bool; 10] = [
@@ -415,6 +419,14 @@ pub fn pair_of(s: &IntegratorSettings) -> Result<&'static Pair, String> {
         let form = formulation_name(f);
         if with.is_empty() {
             format!("{form} is not supported yet")
+        } else if f == Formulation::Si1 {
+            // Seeds' error-control table: "GSTIFF SI1, WSTIFF SI1,
+            // CONSTANT_BDF SI1 … Not Supported in the Adams Solver (C++)".
+            format!(
+                "SI1 with {} is not supported in the Adams Solver (C++) (SI1 runs with {} only)",
+                s.kind.name(),
+                with.join(", ")
+            )
         } else {
             format!(
                 "{form} is not available with {} (it runs with {})",

@@ -35,16 +35,13 @@
 
 use crate::analysis::Frame;
 use crate::formulation::{
-    bdf_integrator, check_finite, coordinate_name, equation_name, rows_from_values, wrong_family,
-    AsmSink, DaeFormulation, FrameMap, Integrator, RedundancyWatch, ScaledSink, Segment,
-    CONSTRAINT_TOL,
+    check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
+    AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
-use crate::settings::{MethodParams, Plan};
-use mbsolve_integrate::{DaeProblem, IntegrationError, ProblemError, SlotAssembler, VarClass};
+use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::System;
-use mbsolve_model::CorrectorKind;
 
 pub struct Si2Problem<'a> {
     pub sys: &'a System,
@@ -295,98 +292,7 @@ pub fn non_smooth_motion(sys: &System, t: f64) -> Option<String> {
     None
 }
 
-/// Displacements, velocities and user states: under error control and
-/// converged with either corrector (seeds: "Error control in corrector",
-/// one row for ORIGINAL and MODIFIED with SI2).
-const SI2_CLASSES: &[VarClass] = &[
-    VarClass::Displacement,
-    VarClass::Velocity,
-    VarClass::UserState,
-];
-
-/// The SI2 formulation.
-pub struct Si2;
-
-impl DaeFormulation for Si2 {
-    fn name(&self) -> &'static str {
-        "SI2"
-    }
-    fn error_classes(&self) -> &'static [VarClass] {
-        SI2_CLASSES
-    }
-    fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
-        SI2_CLASSES
-    }
-    fn segment<'a>(
-        &self,
-        sys: &'a System,
-        s: &Frame,
-        constraint_tol: f64,
-    ) -> Box<dyn Segment<'a> + 'a> {
-        let mut problem = Si2Problem::new(sys);
-        problem.watch = RedundancyWatch::new(sys, &s.q, s.t);
-        problem.constraint_tol = constraint_tol;
-        Box::new(Si2Segment(problem))
-    }
-    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
-        non_smooth_motion(sys, t)
-    }
-}
-
-/// SI2 frames: y = (q, u, ν, η), y' = (u, a, λ, μ).
-struct Si2Frames;
-
-impl FrameMap for Si2Frames {
-    fn keeps_velocities(&self) -> bool {
-        // The corrector converged on Φ_q u + Φ_t = 0 and u is
-        // error-controlled: written as integrated.
-        true
-    }
-    fn frame(
-        &mut self,
-        sys: &System,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        _multipliers: Option<&[f64]>,
-    ) -> Frame {
-        // λ is carried in differential form: λ = ν'.
-        let (n, m) = (sys.nq(), sys.neq());
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[n..2 * n].to_vec(),
-            lambda: yp[2 * n..2 * n + m].to_vec(),
-        }
-    }
-}
-
-struct Si2Segment<'a>(Si2Problem<'a>);
-
-impl<'a> Segment<'a> for Si2Segment<'a> {
-    fn frame_map(&self) -> Box<dyn FrameMap> {
-        Box::new(Si2Frames)
-    }
-    fn integrator(
-        &mut self,
-        plan: &Plan,
-        s: &Frame,
-    ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
-        let MethodParams::Bdf(p) = &plan.method else {
-            return Err(wrong_family(s.t, "SI2"));
-        };
-        let (y0, yp0) = self.0.initial_values(s);
-        Ok(bdf_integrator(
-            plan.pair.family,
-            &mut self.0,
-            p,
-            s.t,
-            &y0,
-            &yp0,
-        ))
-    }
-    fn drift(&self) -> Option<(usize, f64)> {
-        self.0.watch.drift
-    }
+stabilized_formulation! {
+    /// The SI2 formulation (y′ = (u, a, λ, μ): a = u′, λ = ν′.)
+    SI2 = "SI2", Si2Problem, acceleration at 1, multipliers at 2
 }

@@ -223,3 +223,96 @@ pub fn tied_pair(params: HhtParams, p: &mut Modes) -> Hht<'_, Modes> {
     )
     .unwrap()
 }
+
+/// Advance `w` on `Linear::ProtheroRobinson` to t = 0.1, 0.2, …, 1.0; the
+/// largest |y − sin t| at those outputs (WSTIFF's and HASTIFF's stiff tests).
+pub fn prothero_robinson_error(w: &mut dyn mbsolve_integrate::DaeIntegrator) -> f64 {
+    let mut worst = 0.0f64;
+    for i in 1..=10 {
+        let t = 0.1 * i as f64;
+        w.advance_to(t).unwrap();
+        worst = worst.max((w.solution().0[0] - t.sin()).abs());
+    }
+    worst
+}
+
+/// Result of a run through a list of output times.
+pub struct Run {
+    /// Largest global error (2-norm) over the outputs.
+    pub error: f64,
+    pub steps: u64,
+    /// Lowest and highest order seen at the outputs.
+    pub orders: (usize, usize),
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run {
+            error: 0.0,
+            steps: 0,
+            orders: (usize::MAX, 0),
+        }
+    }
+}
+
+impl Run {
+    /// Account the solution `y` of order `order` at output time t.
+    pub fn record(&mut self, kind: Linear, t: f64, y: &[f64], order: usize) {
+        let e = exact(kind, 0, t);
+        let d = y
+            .iter()
+            .zip(&e)
+            .map(|(a, b)| (a - b).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        self.error = self.error.max(d);
+        self.orders = (self.orders.0.min(order), self.orders.1.max(order));
+    }
+}
+
+/// The methods on the divided-difference history.
+#[derive(Clone, Copy)]
+pub enum DividedDifferenceBdf {
+    Wstiff,
+    Hastiff,
+}
+
+/// `method` at order k = KMAX from the exact history at step h0 = HMAX,
+/// through `outputs`.
+pub fn exact_history_run(
+    kind: Linear,
+    p: BdfParams,
+    outputs: &[f64],
+    method: DividedDifferenceBdf,
+) -> Run {
+    let (k, h0) = (p.kmax, p.hmax);
+    let mut prob = TestProblem::new(kind);
+    let (y0, yp0) = (exact(kind, 0, 0.0), exact(kind, 1, 0.0));
+    let past: Vec<Vec<f64>> = (0..=k + 1)
+        .map(|j| exact(kind, 0, -(j as f64) * h0))
+        .collect();
+    let mut run = Run::default();
+    // Wstiff and Hastiff share these inherent methods but no trait.
+    macro_rules! through_outputs {
+        ($w:expr) => {{
+            let mut w = $w;
+            w.set_exact_history(&past, h0, k);
+            for &t in outputs {
+                w.advance_to(t).unwrap();
+                run.record(kind, t, w.y(), w.order());
+            }
+            run.steps = w.stats.steps;
+        }};
+    }
+    match method {
+        DividedDifferenceBdf::Wstiff => {
+            through_outputs!(mbsolve_integrate::Wstiff::new(&mut prob, p, 0.0, &y0, &yp0))
+        }
+        DividedDifferenceBdf::Hastiff => {
+            through_outputs!(mbsolve_integrate::Hastiff::new(
+                &mut prob, p, 0.0, &y0, &yp0
+            ))
+        }
+    }
+    run
+}

@@ -115,7 +115,7 @@ impl Checker<'_> {
         };
         let method = match pair.family {
             Family::Hht => MethodParams::Hht(self.hht(pair, error, maxit, steps, fixed)?),
-            Family::Gstiff | Family::Wstiff => {
+            Family::Gstiff | Family::Wstiff | Family::Hastiff => {
                 MethodParams::Bdf(self.bdf(pair, error, kmax, maxit, steps, fixed))
             }
         };

@@ -195,19 +195,49 @@ fn formulations_follow_the_table() {
     };
     assert_eq!(
         refused(si2(IntegratorKind::Hht)),
-        "INTEGRATOR: SI2 is not available with HHT (it runs with GSTIFF, WSTIFF, CONSTANT_BDF)"
+        "INTEGRATOR: SI2 is not available with HHT (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF)"
     );
+    // SI1 runs with HASTIFF only (seeds' error-control table: "GSTIFF SI1,
+    // WSTIFF SI1, CONSTANT_BDF SI1 … Not Supported in the Adams Solver
+    // (C++)"); HASTIFF takes SI1 (its default) or SI2, never I3.
+    for k in [
+        IntegratorKind::Gstiff,
+        IntegratorKind::Wstiff,
+        IntegratorKind::ConstantBdf,
+    ] {
+        assert_eq!(
+            refused(IntegratorSettings {
+                formulation: Some(Formulation::Si1),
+                ..kind(k)
+            }),
+            format!(
+                "INTEGRATOR: SI1 with {} is not supported in the Adams Solver (C++) (SI1 runs with HASTIFF only)",
+                k.name()
+            )
+        );
+    }
     assert_eq!(
         refused(IntegratorSettings {
-            formulation: Some(Formulation::Si1),
-            ..Default::default()
+            formulation: Some(Formulation::I3),
+            ..kind(IntegratorKind::Hastiff)
         }),
-        "INTEGRATOR: SI1 is not supported yet"
+        "INTEGRATOR: I3 is not available with HASTIFF (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HHT, NEWMARK)"
     );
-    assert_eq!(
-        refused(kind(IntegratorKind::Hastiff)),
-        "INTEGRATOR: the HASTIFF integrator is not supported yet"
-    );
+    let hastiff = validate(&kind(IntegratorKind::Hastiff), 0.1).unwrap();
+    assert_eq!(hastiff.formulation().name(), "SI1");
+    for (arg, value) in [("ADAPTIVITY", "ADAPTIVITY = 1e-8"), ("FIXIT", "FIXIT = 2")] {
+        let s = IntegratorSettings {
+            adaptivity: (arg == "ADAPTIVITY").then_some(1e-8),
+            fixit: (arg == "FIXIT").then_some(2),
+            ..kind(IntegratorKind::Hastiff)
+        };
+        let why = refused(s);
+        assert!(
+            why.starts_with(&format!("INTEGRATOR: {arg} applies only to "))
+                && why.ends_with("not to HASTIFF"),
+            "{value}: {why}"
+        );
+    }
     // SI2: machine-precision HMIN, velocities under error control and
     // converged with either corrector (seeds: "Error control in
     // corrector"); I3 keeps 1e-6·HMAX and displacements only.

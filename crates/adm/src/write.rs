@@ -1,0 +1,385 @@
+//! Model → Adams dataset text (`mbsolve convert … -o MODEL.adm`), the
+//! inverse of the builder: reading the text back gives the same model.
+//! Frames are written as an origin and two points (QG/ZG/XG, QP/ZP/XP), so
+//! no Euler-angle singularity or rounding of angles enters; numbers are
+//! written to full precision.
+
+use mbsolve_model::{
+    CorrectorKind, ForceKind, Formulation, JointKind, MarkerMotionAxis, Model, MotionDof,
+    MotionTarget, Placement, RequestKind, StaticMethod,
+};
+use nalgebra::Vector3;
+use std::fmt::Write as _;
+
+fn num(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:e}")
+    }
+}
+
+fn vec3(v: &Vector3<f64>) -> String {
+    format!("{}, {}, {}", num(v.x), num(v.y), num(v.z))
+}
+
+/// Origin, a point on z and a point on x, in the parent frame.
+fn frame(p: &Placement, q: &str, z: &str, x: &str) -> String {
+    let o = p.origin;
+    let zp = o + p.rotation.column(2);
+    let xp = o + p.rotation.column(0);
+    format!(
+        "{q} = {}, {z} = {}, {x} = {}",
+        vec3(&o),
+        vec3(&zp),
+        vec3(&xp)
+    )
+}
+
+/// A function's text, or an error naming the element whose function was
+/// built in code and so has no text.
+fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
+    s.ok_or_else(|| {
+        format!("{element}: its function was built in code and has no expression text to write")
+    })
+}
+
+/// The model as an Adams dataset.
+pub fn write_adm(m: &Model) -> Result<String, String> {
+    let mut o = String::new();
+    let title = m.title.lines().next().unwrap_or("").trim();
+    let _ = writeln!(
+        o,
+        "{}",
+        if title.is_empty() {
+            "mbsolve model"
+        } else {
+            title
+        }
+    );
+    let u = &m.units;
+    let _ = writeln!(
+        o,
+        "UNITS/FORCE = {}, MASS = {}, LENGTH = {}, TIME = {}",
+        u.force, u.mass, u.length, u.time
+    );
+    let g = m.gravity;
+    let _ = writeln!(
+        o,
+        "ACCGRAV/IGRAV = {}, JGRAV = {}, KGRAV = {}",
+        num(g.x),
+        num(g.y),
+        num(g.z)
+    );
+    for p in &m.parts {
+        if p.ground {
+            let _ = writeln!(o, "PART/{}, GROUND", p.id);
+        } else {
+            let i = &p.inertia;
+            let _ = write!(
+                o,
+                "PART/{}, MASS = {}, IP = {}, {}, {}, {}, {}, {}, {}",
+                p.id,
+                num(p.mass),
+                num(i.ixx),
+                num(i.iyy),
+                num(i.izz),
+                num(i.ixy),
+                num(i.ixz),
+                num(i.iyz),
+                frame(&p.placement, "QG", "ZG", "XG")
+            );
+            if let Some(cm) = p.cm {
+                let _ = write!(o, ", CM = {cm}");
+            }
+            if p.velocity != Vector3::zeros() {
+                let v = p.velocity;
+                let _ = write!(
+                    o,
+                    ", VX = {}, VY = {}, VZ = {}",
+                    num(v.x),
+                    num(v.y),
+                    num(v.z)
+                );
+            }
+            if p.angular_velocity != Vector3::zeros() {
+                // WX/WY/WZ are in the CM marker's axes (the part's without one).
+                let r =
+                    p.cm.and_then(|c| m.marker_in_ground(c))
+                        .map(|f| f.rotation)
+                        .unwrap_or(p.placement.rotation);
+                let w = r.transpose() * p.angular_velocity;
+                let _ = write!(
+                    o,
+                    ", WX = {}, WY = {}, WZ = {}",
+                    num(w.x),
+                    num(w.y),
+                    num(w.z)
+                );
+            }
+            let _ = writeln!(o);
+        }
+    }
+    for k in &m.markers {
+        let _ = writeln!(
+            o,
+            "MARKER/{}, PART = {}, {}",
+            k.id,
+            k.part,
+            frame(&k.placement, "QP", "ZP", "XP")
+        );
+    }
+    for j in &m.joints {
+        let extra = match j.kind {
+            JointKind::RackPin { pitch_diameter } => format!(", PD = {}", num(pitch_diameter)),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            o,
+            "JOINT/{}, {}, I = {}, J = {}{extra}",
+            j.id,
+            j.kind.name(),
+            j.i,
+            j.j
+        );
+    }
+    for j in &m.jprims {
+        let _ = writeln!(
+            o,
+            "JPRIM/{}, {}, I = {}, J = {}",
+            j.id,
+            j.kind.name(),
+            j.i,
+            j.j
+        );
+    }
+    for v in &m.variables {
+        let _ = writeln!(o, "VARIABLE/{}, FUNCTION = {}", v.id, one_line(&v.function));
+    }
+    for mo in &m.motions {
+        let label = format!("MOTION/{}", mo.id);
+        let f = one_line(source(mo.function.source(), &label)?);
+        let target = match mo.target {
+            MotionTarget::Joint { joint, dof } => format!(
+                "JOINT = {joint}, {}",
+                match dof {
+                    MotionDof::Translation => "TRANSLATION",
+                    MotionDof::Rotation => "ROTATION",
+                }
+            ),
+            MotionTarget::Markers { i, j, axis } => {
+                format!("I = {i}, J = {j}, {}", axis_name(axis))
+            }
+        };
+        let _ = writeln!(o, "{label}, {target}, FUNCTION = {f}");
+    }
+    for f in &m.forces {
+        let (i, j) = (f.i, f.j);
+        match &f.kind {
+            ForceKind::TranslationalSpringDamper {
+                stiffness,
+                damping,
+                free_length,
+                preload,
+            } => {
+                let _ = writeln!(
+                    o,
+                    "SPRINGDAMPER/{}, TRANSLATIONAL, I = {i}, J = {j}, K = {}, C = {}, LENGTH = {}, FORCE = {}",
+                    f.id,
+                    num(*stiffness),
+                    num(*damping),
+                    num(*free_length),
+                    num(*preload)
+                );
+            }
+            ForceKind::RotationalSpringDamper {
+                stiffness,
+                damping,
+                free_angle,
+                preload,
+            } => {
+                let _ = writeln!(
+                    o,
+                    "SPRINGDAMPER/{}, ROTATIONAL, I = {i}, J = {j}, KT = {}, CT = {}, ANGLE = {}, TORQUE = {}",
+                    f.id,
+                    num(*stiffness),
+                    num(*damping),
+                    num(*free_angle),
+                    num(*preload)
+                );
+            }
+            ForceKind::TranslationalActionReaction { function }
+            | ForceKind::RotationalActionReaction { function }
+            | ForceKind::TranslationalActionOnly { function }
+            | ForceKind::RotationalActionOnly { function } => {
+                let label = format!("SFORCE/{}", f.id);
+                let kind = match &f.kind {
+                    ForceKind::TranslationalActionReaction { .. } => "TRANSLATIONAL",
+                    ForceKind::RotationalActionReaction { .. } => "ROTATIONAL",
+                    ForceKind::TranslationalActionOnly { .. } => "TRANSLATIONAL, ACTIONONLY",
+                    _ => "ROTATIONAL, ACTIONONLY",
+                };
+                let text = one_line(source(function.source(), &label)?);
+                let _ = writeln!(o, "{label}, {kind}, I = {i}, J = {j}, FUNCTION = {text}");
+            }
+        }
+    }
+    for c in &m.gcons {
+        let label = format!("GCON/{}", c.id);
+        let text = one_line(source(c.function.source(), &label)?);
+        let _ = writeln!(o, "{label}, I = {}, FUNCTION = {text}", c.i);
+    }
+    for r in &m.requests {
+        let kind = match r.kind {
+            RequestKind::Displacement => "DISPLACEMENT",
+            RequestKind::Velocity => "VELOCITY",
+            RequestKind::Acceleration => "ACCELERATION",
+            RequestKind::Force => "FORCE",
+        };
+        let _ = write!(o, "REQUEST/{}, {kind}, I = {}", r.id, r.i);
+        if let Some(j) = r.j {
+            let _ = write!(o, ", J = {j}");
+        }
+        if let Some(rm) = r.rm {
+            let _ = write!(o, ", RM = {rm}");
+        }
+        if !r.comment.is_empty() {
+            let _ = write!(o, ", COMMENT = {}", one_line(&r.comment));
+        }
+        let _ = writeln!(o);
+    }
+    for r in &m.function_requests {
+        let _ = write!(o, "REQUEST/{}", r.id);
+        if !r.comment.is_empty() {
+            let _ = write!(o, ", COMMENT = {}", one_line(&r.comment));
+        }
+        let comps: Vec<String> = r
+            .components
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| c.as_ref().map(|t| format!("F{} = {}", k + 1, one_line(t))))
+            .collect();
+        if !comps.is_empty() {
+            let _ = write!(o, ", {}", comps.join("\\\n, "));
+        }
+        let _ = writeln!(o);
+    }
+    integrator(&mut o, m);
+    equilibrium(&mut o, m)?;
+    let _ = writeln!(o, "END");
+    Ok(o)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn axis_name(a: MarkerMotionAxis) -> &'static str {
+    a.name()
+}
+
+fn integrator(o: &mut String, m: &Model) {
+    let s = &m.integrator;
+    let mut args: Vec<String> = Vec::new();
+    if s.kind_given {
+        args.push(s.kind.name().into());
+    }
+    if let Some(f) = s.formulation {
+        args.push(
+            match f {
+                Formulation::I3 => "I3",
+                Formulation::Si2 => "SI2",
+                Formulation::Si1 => "SI1",
+            }
+            .into(),
+        );
+    }
+    for (k, v) in [
+        ("ERROR", s.error),
+        ("HMAX", s.hmax),
+        ("HMIN", s.hmin),
+        ("HINIT", s.hinit),
+        ("MAXERR", s.maxerr),
+        ("ADAPTIVITY", s.adaptivity),
+        ("ALPHA", s.alpha),
+        ("BETA", s.beta),
+        ("GAMMA", s.gamma),
+    ] {
+        if let Some(v) = v {
+            args.push(format!("{k} = {}", num(v)));
+        }
+    }
+    for (k, v) in [
+        ("KMAX", s.kmax),
+        ("MAXIT", s.maxit),
+        ("FIXIT", s.fixit),
+        ("HRATIO", s.hratio),
+    ] {
+        if let Some(v) = v {
+            args.push(format!("{k} = {v}"));
+        }
+    }
+    if let Some(p) = &s.pattern {
+        let p: Vec<&str> = p.iter().map(|b| if *b { "T" } else { "F" }).collect();
+        args.push(format!("PATTERN = {}", p.join(":")));
+    }
+    if let Some(c) = s.corrector {
+        args.push(format!(
+            "CORRECTOR = {}",
+            match c {
+                CorrectorKind::Original => "ORIGINAL",
+                CorrectorKind::Modified => "MODIFIED",
+                CorrectorKind::OrigConstant => "ORIG_CONSTANT",
+            }
+        ));
+    }
+    if let Some(i) = s.interpolate {
+        args.push(format!("INTERPOLATE = {}", if i { "ON" } else { "OFF" }));
+    }
+    if !args.is_empty() {
+        let _ = writeln!(o, "INTEGRATOR/{}", args.join(", "));
+    }
+}
+
+fn equilibrium(o: &mut String, m: &Model) -> Result<(), String> {
+    let s = &m.equilibrium;
+    if let Some(x) = s.method.filter(|x| *x != StaticMethod::FimS) {
+        return Err(format!(
+            "Param_Static method {} has no Adams EQUILIBRIUM form",
+            x.name()
+        ));
+    }
+    for (k, v) in [
+        ("max_ke_tol", s.max_ke_tol),
+        ("max_dq_tol", s.max_dq_tol),
+        ("compliance_delta", s.compliance_delta),
+    ] {
+        if v.is_some() {
+            return Err(format!(
+                "Param_Static {k} has no Adams EQUILIBRIUM argument"
+            ));
+        }
+    }
+    let mut args: Vec<String> = Vec::new();
+    if s.method == Some(StaticMethod::FimS) {
+        args.push("STATIC".into());
+    }
+    for (k, v) in [
+        ("ERROR", s.max_error),
+        ("IMBALANCE", s.max_imbalance),
+        ("STABILITY", s.stability),
+        ("TLIMIT", s.tlimit),
+        ("ALIMIT", s.alimit),
+    ] {
+        if let Some(v) = v {
+            args.push(format!("{k} = {}", num(v)));
+        }
+    }
+    if let Some(n) = s.max_num_iter {
+        args.push(format!("MAXIT = {n}"));
+    }
+    if !args.is_empty() {
+        let _ = writeln!(o, "EQUILIBRIUM/{}", args.join(", "));
+    }
+    Ok(())
+}

@@ -1,0 +1,568 @@
+//! The document walk: root, `<Model>`, `<Command>`; attribute access with
+//! case-insensitive names and a check that every attribute was used.
+
+use crate::elements::{self, Poses};
+use crate::{XmlError, XmlErrors};
+use mbsolve_adm::syntax::{Arg, ExprText, Item, Statement, Value};
+use mbsolve_adm::Pos;
+use mbsolve_model::{Command, Model, OutputSpec, SimulateMode};
+use roxmltree::{Document, Node};
+
+/// An attribute as written, with where it was written ("deck.xml:12:5"),
+/// for settings objects that validate later (Param_Transient).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attr {
+    pub name: String,
+    pub value: String,
+    pub origin: String,
+}
+
+/// What a deck holds: the model, the command sequence in order, the
+/// elements read but without effect on the solution, and the
+/// `Param_Transient` attributes as written (validated by the solver's
+/// settings layer, which knows the integrators' defaults and ranges).
+#[derive(Clone, Debug)]
+pub struct XmlRead {
+    pub model: Model,
+    pub commands: Vec<Command>,
+    pub skipped: Vec<mbsolve_adm::Skipped>,
+    pub transient: Option<Vec<Attr>>,
+}
+
+/// One XML element with its attributes, tracking which were used so that
+/// an attribute nobody reads is an error naming it.
+pub(crate) struct Elem<'a> {
+    /// The element name as written.
+    pub tag: String,
+    pub pos: Pos,
+    pub id: Option<u32>,
+    attrs: Vec<(String, String, Pos)>,
+    used: Vec<bool>,
+    file: &'a str,
+}
+
+fn pos_at(doc: &Document, byte: usize) -> Pos {
+    let p = doc.text_pos_at(byte);
+    Pos {
+        line: p.row,
+        col: p.col,
+    }
+}
+
+impl<'a> Elem<'a> {
+    fn new(doc: &Document, node: Node, file: &'a str) -> Result<Self, XmlError> {
+        let attrs: Vec<(String, String, Pos)> = node
+            .attributes()
+            .map(|a| {
+                (
+                    a.name().to_string(),
+                    a.value().to_string(),
+                    pos_at(doc, a.range_value().start),
+                )
+            })
+            .collect();
+        let mut e = Elem {
+            tag: node.tag_name().name().to_string(),
+            pos: pos_at(doc, node.range().start),
+            id: None,
+            used: vec![false; attrs.len()],
+            attrs,
+            file,
+        };
+        e.id = match e.get("id") {
+            None => None,
+            Some((v, p)) => match v.trim().parse::<u32>() {
+                Ok(id) if id > 0 => Some(id),
+                _ => {
+                    return Err(e.err(
+                        p,
+                        format!(
+                            "id = \"{v}\" must be a positive integer (ids are per element type)"
+                        ),
+                    ))
+                }
+            },
+        };
+        Ok(e)
+    }
+
+    /// "Constraint_Joint id=3", the element as messages name it.
+    pub fn label(&self) -> String {
+        match self.id {
+            Some(id) => format!("{} id={id}", self.tag),
+            None => self.tag.clone(),
+        }
+    }
+
+    pub fn err(&self, pos: Pos, msg: impl AsRef<str>) -> XmlError {
+        XmlError {
+            file: self.file.to_string(),
+            line: pos.line,
+            col: pos.col,
+            message: format!("{}: {}", self.label(), msg.as_ref()),
+        }
+    }
+
+    pub fn err_here(&self, msg: impl AsRef<str>) -> XmlError {
+        self.err(self.pos, msg)
+    }
+
+    pub fn origin(&self, pos: Pos) -> String {
+        format!("{}:{}:{}", self.file, pos.line, pos.col)
+    }
+
+    /// The attribute `key` (any case), marked used.
+    pub fn get(&mut self, key: &str) -> Option<(String, Pos)> {
+        let k = self
+            .attrs
+            .iter()
+            .position(|(n, _, _)| n.eq_ignore_ascii_case(key))?;
+        self.used[k] = true;
+        let (_, v, p) = &self.attrs[k];
+        Some((v.clone(), *p))
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.attrs
+            .iter()
+            .any(|(n, _, _)| n.eq_ignore_ascii_case(key))
+    }
+
+    /// Attributes whose names start with `prefix` (any case), unread.
+    pub fn names_with_prefix(&self, prefix: &str) -> Vec<(String, String)> {
+        self.attrs
+            .iter()
+            .filter(|(n, _, _)| n.to_ascii_lowercase().starts_with(prefix))
+            .map(|(n, v, _)| (n.clone(), v.clone()))
+            .collect()
+    }
+
+    /// Mark attributes as read without effect (labels, MotionView paths).
+    pub fn ignore(&mut self, keys: &[&str]) {
+        for k in keys {
+            let _ = self.get(k);
+        }
+    }
+
+    /// All attributes, marking them used (settings passed on as written).
+    pub fn take_all(&mut self) -> Vec<(String, String, Pos)> {
+        self.used.iter_mut().for_each(|u| *u = true);
+        self.attrs.clone()
+    }
+
+    pub fn number(&mut self, key: &str) -> Result<Option<(f64, Pos)>, XmlError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some((v, p)) => match parse_number(&v) {
+                Some(x) => Ok(Some((x, p))),
+                None => Err(self.err(p, format!("{key} = \"{v}\" is not a number"))),
+            },
+        }
+    }
+
+    pub fn number_or(&mut self, key: &str, default: f64) -> Result<f64, XmlError> {
+        Ok(self.number(key)?.map(|(x, _)| x).unwrap_or(default))
+    }
+
+    pub fn id_attr(&mut self, key: &str) -> Result<Option<(u32, Pos)>, XmlError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some((v, p)) => match v.trim().parse::<u32>() {
+                Ok(id) => Ok(Some((id, p))),
+                Err(_) => Err(self.err(p, format!("{key} = \"{v}\" is not an id"))),
+            },
+        }
+    }
+
+    pub fn required_id(&mut self, key: &str) -> Result<(u32, Pos), XmlError> {
+        match self.id_attr(key)? {
+            Some(x) => Ok(x),
+            None => Err(self.err_here(format!("needs {key}"))),
+        }
+    }
+
+    pub fn required(&mut self, key: &str) -> Result<(String, Pos), XmlError> {
+        match self.get(key) {
+            Some(x) => Ok(x),
+            None => Err(self.err_here(format!("needs {key}"))),
+        }
+    }
+
+    /// TRUE/FALSE (YES/NO), any case.
+    pub fn boolean(&mut self, key: &str) -> Result<Option<bool>, XmlError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some((v, p)) => match v.trim().to_ascii_uppercase().as_str() {
+                "TRUE" | "YES" => Ok(Some(true)),
+                "FALSE" | "NO" => Ok(Some(false)),
+                _ => Err(self.err(p, format!("{key} = \"{v}\" must be TRUE or FALSE"))),
+            },
+        }
+    }
+
+    /// Every attribute was used; otherwise an error naming the first
+    /// unread one.
+    pub fn finish(&self) -> Result<(), XmlError> {
+        for ((name, _, p), used) in self.attrs.iter().zip(&self.used) {
+            let ns = name.starts_with("xmlns") || name.contains(':');
+            if !used && !ns {
+                return Err(self.err(*p, format!("attribute {name} is not supported")));
+            }
+        }
+        Ok(())
+    }
+
+    // Statement building: Adams arguments whose positions point into the XML.
+
+    pub fn statement(&self, name: &str, id: Option<u32>) -> Statement {
+        Statement {
+            name: name.to_string(),
+            pos: self.pos,
+            id,
+            args: Vec::new(),
+        }
+    }
+}
+
+/// Numbers as MotionSolve writes them: "0.", "1.0000E-10", "2E5", "-9.2E4".
+pub(crate) fn parse_number(v: &str) -> Option<f64> {
+    let t = v.trim();
+    let t = t.replace(['d', 'D'], "E");
+    t.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+pub(crate) fn flag(st: &mut Statement, key: &str, pos: Pos) {
+    st.args.push(Arg {
+        key: key.to_string(),
+        pos,
+        value: Value::Flag,
+    });
+}
+
+pub(crate) fn list(st: &mut Statement, key: &str, values: &[String], pos: Pos) {
+    st.args.push(Arg {
+        key: key.to_string(),
+        pos,
+        value: Value::List(
+            values
+                .iter()
+                .map(|v| Item {
+                    text: v.clone(),
+                    pos,
+                })
+                .collect(),
+        ),
+    });
+}
+
+pub(crate) fn numbers(st: &mut Statement, key: &str, values: &[f64], pos: Pos) {
+    let v: Vec<String> = values.iter().map(|x| format!("{x:e}")).collect();
+    list(st, key, &v, pos);
+}
+
+pub(crate) fn expr(st: &mut Statement, key: &str, text: &str, pos: Pos) {
+    // XML attribute normalisation has turned newlines into spaces.
+    st.args.push(Arg {
+        key: key.to_string(),
+        pos,
+        value: Value::Expr(ExprText {
+            text: text.to_string(),
+            byte_pos: vec![pos; text.len()],
+            pos,
+        }),
+    });
+}
+
+pub(crate) fn text(st: &mut Statement, key: &str, value: &str, pos: Pos) {
+    st.args.push(Arg {
+        key: key.to_string(),
+        pos,
+        value: Value::Text(Item {
+            text: value.to_string(),
+            pos,
+        }),
+    });
+}
+
+fn element_children<'a, 'i>(node: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
+    node.children().filter(|c| c.is_element())
+}
+
+pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
+    let doc = Document::parse(text).map_err(|e| {
+        let p = e.pos();
+        XmlError {
+            file: file.to_string(),
+            line: p.row,
+            col: p.col,
+            // roxmltree's text ends with " at row:col", which the
+            // position prefix already says.
+            message: format!("malformed XML: {}", strip_position(&e.to_string())),
+        }
+    })?;
+    let root = doc.root_element();
+    let root_pos = pos_at(&doc, root.range().start);
+    let fail = |pos: Pos, message: String| XmlError {
+        file: file.to_string(),
+        line: pos.line,
+        col: pos.col,
+        message,
+    };
+    if !root
+        .tag_name()
+        .name()
+        .eq_ignore_ascii_case("MultiBodySystem")
+    {
+        return Err(fail(
+            root_pos,
+            format!(
+                "the root element is <{}>; a MotionSolve deck has <MultiBodySystem> with <Model> and <Command> inside",
+                root.tag_name().name()
+            ),
+        )
+        .into());
+    }
+    let mut models = Vec::new();
+    let mut command = None;
+    let mut skipped = Vec::new();
+    for c in element_children(root) {
+        let name = c.tag_name().name().to_ascii_lowercase();
+        match name.as_str() {
+            "model" => models.push(c),
+            "command" => {
+                if command.is_some() {
+                    return Err(fail(
+                        pos_at(&doc, c.range().start),
+                        "a second <Command> section".into(),
+                    )
+                    .into());
+                }
+                command = Some(c)
+            }
+            "messaging" => skipped.push(mbsolve_adm::Skipped {
+                statement: c.tag_name().name().to_string(),
+                location: format!("{file}:{}", pos_at(&doc, c.range().start).line),
+                reason: "message-file options only",
+            }),
+            _ => {
+                return Err(fail(
+                    pos_at(&doc, c.range().start),
+                    format!(
+                    "<{}> is not a section of <MultiBodySystem> (expected <Model> and <Command>)",
+                    c.tag_name().name()
+                ),
+                )
+                .into())
+            }
+        }
+    }
+    let model_node = match models.as_slice() {
+        [m] => *m,
+        [] => return Err(fail(root_pos, "no <Model> section".into()).into()),
+        [_, second, ..] => {
+            return Err(fail(
+                pos_at(&doc, second.range().start),
+                "a second <Model> section".into(),
+            )
+            .into())
+        }
+    };
+
+    // Pass 1: marker poses and ground (markers precede their bodies, and
+    // references resolve after the whole model).
+    let mut errors = Vec::new();
+    let mut elems = Vec::new();
+    for c in element_children(model_node) {
+        match Elem::new(&doc, c, file) {
+            Ok(e) => elems.push(e),
+            Err(e) => errors.push(e),
+        }
+    }
+    let poses = match Poses::collect(&mut elems) {
+        Ok(p) => p,
+        Err(mut e) => {
+            errors.append(&mut e);
+            Poses::default()
+        }
+    };
+
+    // Pass 2: every element to statements (or settings).
+    let mut out = elements::Output::default();
+    for e in &mut elems {
+        if let Err(err) = elements::translate(e, &poses, &mut out) {
+            errors.push(err);
+        }
+    }
+    skipped.append(&mut out.skipped);
+    let mut commands = Vec::new();
+    if let Some(c) = command {
+        for n in element_children(c) {
+            match Elem::new(&doc, n, file).and_then(|mut e| command_of(&mut e, &mut out.time)) {
+                Ok(Some(cmd)) => commands.push(cmd),
+                Ok(None) => break, // Stop
+                Err(e) => errors.push(e),
+            }
+        }
+        for (name, _, p) in element_attrs(&doc, c) {
+            if !name.eq_ignore_ascii_case("time_out") {
+                errors.push(fail(
+                    p,
+                    format!("Command: attribute {name} is not supported"),
+                ));
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(XmlErrors(errors));
+    }
+    let title = root
+        .attribute("label")
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            std::path::Path::new(file)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+    let built = mbsolve_adm::build_statements(&out.statements, &title, file).map_err(|e| {
+        // Name the element as the XML does: "JOINT/3: …" → "Constraint_Joint id=3: …".
+        let message = e
+            .statement
+            .as_ref()
+            .and_then(|st| {
+                let xml = out.labels.get(st)?;
+                let rest = e.message.strip_prefix(&format!("{st}: "))?;
+                Some(format!("{xml}: {rest}"))
+            })
+            .unwrap_or_else(|| e.message.clone());
+        XmlError {
+            file: e.file.clone(),
+            line: e.pos.line,
+            col: e.pos.col,
+            message,
+        }
+    })?;
+    let mut model = built.model;
+    skipped.extend(built.skipped);
+    model.equilibrium = out.statics.unwrap_or_default();
+    Ok(XmlRead {
+        model,
+        commands,
+        skipped,
+        transient: out.transient,
+    })
+}
+
+fn element_attrs(doc: &Document, node: Node) -> Vec<(String, String, Pos)> {
+    node.attributes()
+        .map(|a| {
+            (
+                a.name().to_string(),
+                a.value().to_string(),
+                pos_at(doc, a.range_value().start),
+            )
+        })
+        .collect()
+}
+
+/// One `<Command>` child: Ok(None) for Stop (the rest is not run).
+/// `time` is the end of the previous Simulate: `end_time` is absolute and
+/// `duration` continues from it.
+fn command_of(e: &mut Elem, time: &mut f64) -> Result<Option<Command>, XmlError> {
+    match e.tag.to_ascii_lowercase().as_str() {
+        "stop" => {
+            e.finish()?;
+            Ok(None)
+        }
+        "simulate" => {
+            let (kind, kpos) = e.required("analysis_type")?;
+            let mode = match kind.trim().to_ascii_uppercase().as_str() {
+                "TRANSIENT" => SimulateMode::Transient,
+                "STATIC" => SimulateMode::Static,
+                "ASSEMBLY" => SimulateMode::InitialConditions,
+                other => {
+                    return Err(e.err(
+                        kpos,
+                        format!(
+                            "analysis_type = \"{other}\" is not supported (Static, Transient or Assembly)"
+                        ),
+                    ))
+                }
+            };
+            if let Some((t0, p)) = e.number("start_time")? {
+                if (t0 - *time).abs() > 1e-12 * time.abs().max(1.0) {
+                    return Err(e.err(
+                        p,
+                        format!(
+                            "start_time = {t0} differs from the current time {}: a simulation continues from where the previous one ended",
+                            mbsolve_model::readable(*time)
+                        ),
+                    ));
+                }
+            }
+            let end = e.number("end_time")?;
+            let duration = e.number("duration")?;
+            let end = match (end, duration) {
+                (Some((t, _)), None) => t,
+                (None, Some((d, _))) => *time + d,
+                (None, None) if mode != SimulateMode::Transient => *time,
+                (None, None) => return Err(e.err_here("needs end_time or duration")),
+                (Some(_), Some((_, p))) => {
+                    return Err(e.err(p, "give end_time or duration, not both"))
+                }
+            };
+            let steps = e.number("num_steps")?;
+            let interval = e.number("print_interval")?;
+            if let Some((_, p)) = e.get("print_increment") {
+                return Err(e.err(
+                    p,
+                    "print_increment is not supported yet (use print_interval or num_steps)",
+                ));
+            }
+            if let Some((_, p)) = e.get("print_array_id") {
+                return Err(e.err(
+                    p,
+                    "print_array_id is not supported yet (use print_interval or num_steps)",
+                ));
+            }
+            e.finish()?;
+            let (steps, dtout) = match (steps, interval) {
+                (Some(_), Some((_, p))) => {
+                    return Err(e.err(p, "give one of num_steps and print_interval"))
+                }
+                (Some((n, p)), None) => {
+                    if n < 1.0 || n.fract() != 0.0 {
+                        return Err(e.err(p, format!("num_steps = {n} must be a positive integer")));
+                    }
+                    (Some(n as u64), None)
+                }
+                (None, Some((dt, _))) => (None, Some(dt)),
+                // Seeds/grammar: print_interval defaults to 0.01.
+                (None, None) => (None, Some(0.01)),
+            };
+            let output = match mode {
+                SimulateMode::Transient => Some(OutputSpec { end, steps, dtout }),
+                _ => None,
+            };
+            *time = end.max(*time);
+            Ok(Some(Command::Simulate { mode, output }))
+        }
+        _ => Err(e.err_here(format!(
+            "command <{}> is not supported yet (supported: Simulate, Stop)",
+            e.tag
+        ))),
+    }
+}
+
+fn strip_position(msg: &str) -> &str {
+    match msg.rsplit_once(" at ") {
+        Some((head, tail))
+            if tail
+                .split(':')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) =>
+        {
+            head
+        }
+        _ => msg,
+    }
+}

@@ -1,0 +1,299 @@
+//! Model → MotionSolve XML (`mbsolve convert … -o MODEL.xml`). Markers are
+//! written in the global frame with all nine direction cosines, bodies by
+//! their CM marker; reading the deck back gives the same model up to the
+//! part frames (a Body_Rigid has no frame of its own, so every part frame
+//! becomes the global frame and marker placements are re-expressed in it:
+//! the same positions in ground).
+
+use mbsolve_model::{
+    ForceKind, JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget, RequestKind,
+};
+use std::fmt::Write as _;
+
+fn num(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{}.", x as i64)
+    } else {
+        format!("{x:e}")
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
+    s.ok_or_else(|| {
+        format!("{element}: its function was built in code and has no expression text to write")
+    })
+}
+
+/// The model as a MotionSolve XML deck (no `<Command>` section: commands
+/// are not part of a model).
+pub fn write_xml(m: &Model) -> Result<String, String> {
+    let mut o = String::new();
+    let _ = writeln!(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+    let _ = writeln!(o, "<MultiBodySystem label=\"{}\">", esc(m.title.trim()));
+    let _ = writeln!(o, " <Model>");
+    let u = &m.units;
+    let _ = writeln!(
+        o,
+        "  <Param_Unit force_unit=\"{}\" mass_unit=\"{}\" length_unit=\"{}\" time_unit=\"{}\"/>",
+        u.force, u.mass, u.length, u.time
+    );
+    let s = &m.equilibrium;
+    let mut st = String::new();
+    if let Some(x) = s.method {
+        let _ = write!(st, " method=\"{}\"", x.name());
+    }
+    for (k, v) in [
+        ("max_ke_tol", s.max_ke_tol),
+        ("max_dq_tol", s.max_dq_tol),
+        ("max_imbalance", s.max_imbalance),
+        ("max_error", s.max_error),
+        ("stability", s.stability),
+        ("compliance_delta", s.compliance_delta),
+    ] {
+        if let Some(v) = v {
+            let _ = write!(st, " {k}=\"{}\"", num(v));
+        }
+    }
+    if let Some(n) = s.max_num_iter {
+        let _ = write!(st, " max_num_iter=\"{n}\"");
+    }
+    if s.tlimit.is_some() || s.alimit.is_some() {
+        return Err("EQUILIBRIUM TLIMIT/ALIMIT have no Param_Static attribute".into());
+    }
+    if !st.is_empty() {
+        let _ = writeln!(o, "  <Param_Static{st}/>");
+    }
+    let i = &m.integrator;
+    if i.kind_given || i.error.is_some() || i.formulation.is_some() {
+        return Err(format!(
+            "INTEGRATOR/{}: the Adams integrators have no MotionSolve Param_Transient form",
+            i.kind.name()
+        ));
+    }
+    let g = m.gravity;
+    let _ = writeln!(
+        o,
+        "  <Force_Gravity grav_x=\"{}\" grav_y=\"{}\" grav_z=\"{}\"/>",
+        num(g.x),
+        num(g.y),
+        num(g.z)
+    );
+    for p in &m.parts {
+        if p.ground {
+            let _ = writeln!(o, "  <Body_Rigid id=\"{}\" IsGround=\"TRUE\"/>", p.id);
+            continue;
+        }
+        let Some(cm) = p.cm else {
+            return Err(format!(
+                "PART/{}: a Body_Rigid needs a CM marker (cg_id); this part has none",
+                p.id
+            ));
+        };
+        let i = &p.inertia;
+        let _ = write!(
+            o,
+            "  <Body_Rigid id=\"{}\" cg_id=\"{cm}\" im_id=\"{cm}\" mass=\"{}\" inertia_xx=\"{}\" inertia_yy=\"{}\" inertia_zz=\"{}\" inertia_xy=\"{}\" inertia_xz=\"{}\" inertia_yz=\"{}\"",
+            p.id,
+            num(p.mass),
+            num(i.ixx),
+            num(i.iyy),
+            num(i.izz),
+            num(i.ixy),
+            num(i.ixz),
+            num(i.iyz)
+        );
+        for (k, v) in [("v_ic", p.velocity), ("w_ic", p.angular_velocity)] {
+            for (c, x) in ["x", "y", "z"].iter().zip(v.iter()) {
+                if *x != 0.0 {
+                    let _ = write!(o, " {k}_{c}=\"{}\" {k}_{c}_flag=\"TRUE\"", num(*x));
+                }
+            }
+        }
+        let _ = writeln!(o, "/>");
+    }
+    for k in &m.markers {
+        let g = m
+            .marker_in_ground(k.id)
+            .ok_or_else(|| format!("MARKER/{}: its part does not exist", k.id))?;
+        let (p, r) = (g.origin, g.rotation);
+        let _ = write!(
+            o,
+            "  <Reference_Marker id=\"{}\" body_id=\"{}\" body_type=\"RigidBody\" pos_x=\"{}\" pos_y=\"{}\" pos_z=\"{}\"",
+            k.id,
+            k.part,
+            num(p.x),
+            num(p.y),
+            num(p.z)
+        );
+        for i in 0..3 {
+            for j in 0..3 {
+                let _ = write!(o, " a{i}{j}=\"{}\"", num(r[(i, j)]));
+            }
+        }
+        let _ = writeln!(o, "/>");
+    }
+    for j in &m.joints {
+        let (ty, extra) = match j.kind {
+            JointKind::RackPin { pitch_diameter } => (
+                "RACK_PINION",
+                format!(" pitch_diameter=\"{}\"", num(pitch_diameter)),
+            ),
+            k => (k.name(), String::new()),
+        };
+        let _ = writeln!(
+            o,
+            "  <Constraint_Joint id=\"{}\" type=\"{ty}\" i_marker_id=\"{}\" j_marker_id=\"{}\"{extra}/>",
+            j.id, j.i, j.j
+        );
+    }
+    for j in &m.jprims {
+        let _ = writeln!(
+            o,
+            "  <Constraint_Jprim id=\"{}\" type=\"{}\" i_marker_id=\"{}\" j_marker_id=\"{}\"/>",
+            j.id,
+            j.kind.name(),
+            j.i,
+            j.j
+        );
+    }
+    if let Some(c) = m.gcons.first() {
+        return Err(format!(
+            "GCON/{}: general constraints have no element in the MotionSolve XML we read",
+            c.id
+        ));
+    }
+    for v in &m.variables {
+        let _ = writeln!(
+            o,
+            "  <Reference_Variable id=\"{}\" type=\"EXPRESSION\" expr=\"{}\"/>",
+            v.id,
+            esc(&v.function)
+        );
+    }
+    for mo in &m.motions {
+        let label = format!("MOTION/{}", mo.id);
+        let f = esc(source(mo.function.source(), &label)?);
+        match mo.target {
+            MotionTarget::Joint { joint, dof } => {
+                let t = match dof {
+                    MotionDof::Translation => "T",
+                    MotionDof::Rotation => "R",
+                };
+                let _ = writeln!(
+                    o,
+                    "  <Motion_Joint id=\"{}\" type=\"EXPRESSION\" val_type=\"D\" joint_id=\"{joint}\" motion_type=\"{t}\" expr=\"{f}\"/>",
+                    mo.id
+                );
+            }
+            MotionTarget::Markers { i, j, axis } => {
+                let _ = writeln!(
+                    o,
+                    "  <Motion_Marker id=\"{}\" type=\"EXPRESSION\" val_type=\"D\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" direction=\"{}\" expr=\"{f}\"/>",
+                    mo.id,
+                    MarkerMotionAxis::name(axis)
+                );
+            }
+        }
+    }
+    for f in &m.forces {
+        let (i, j) = (f.i, f.j);
+        match &f.kind {
+            ForceKind::TranslationalSpringDamper {
+                stiffness,
+                damping,
+                free_length,
+                preload,
+            } => {
+                let _ = writeln!(
+                    o,
+                    "  <Force_SpringDamper id=\"{}\" type=\"TRANSLATIONAL\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" stiffness=\"{}\" damping=\"{}\" length=\"{}\" preload=\"{}\"/>",
+                    f.id,
+                    num(*stiffness),
+                    num(*damping),
+                    num(*free_length),
+                    num(*preload)
+                );
+            }
+            ForceKind::RotationalSpringDamper {
+                stiffness,
+                damping,
+                free_angle,
+                preload,
+            } => {
+                let _ = writeln!(
+                    o,
+                    "  <Force_SpringDamper id=\"{}\" type=\"ROTATIONAL\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" stiffness=\"{}\" damping=\"{}\" angle=\"{}\" preload=\"{}\"/>",
+                    f.id,
+                    num(*stiffness),
+                    num(*damping),
+                    num(*free_angle),
+                    num(*preload)
+                );
+            }
+            ForceKind::TranslationalActionReaction { function }
+            | ForceKind::RotationalActionReaction { function } => {
+                let label = format!("SFORCE/{}", f.id);
+                let ty = match &f.kind {
+                    ForceKind::TranslationalActionReaction { .. } => "Force",
+                    _ => "Torque",
+                };
+                let text = esc(source(function.source(), &label)?);
+                let _ = writeln!(
+                    o,
+                    "  <Force_Scalar_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" val_expression=\"{text}\"/>",
+                    f.id
+                );
+            }
+            ForceKind::TranslationalActionOnly { .. } | ForceKind::RotationalActionOnly { .. } => {
+                return Err(format!(
+                    "SFORCE/{}: an ACTIONONLY SFORCE has no element in the MotionSolve XML we read",
+                    f.id
+                ))
+            }
+        }
+    }
+    for r in &m.requests {
+        let ty = match r.kind {
+            RequestKind::Displacement => "MARKER_DISPLACEMENT",
+            RequestKind::Velocity => "MARKER_VELOCITY",
+            RequestKind::Acceleration => "MARKER_ACCELERATION",
+            RequestKind::Force => "MARKER_FORCE",
+        };
+        let _ = write!(
+            o,
+            "  <Post_Request id=\"{}\" type=\"{ty}\" i_marker_id=\"{}\"",
+            r.id, r.i
+        );
+        if let Some(j) = r.j {
+            let _ = write!(o, " j_marker_id=\"{j}\"");
+        }
+        if let Some(rm) = r.rm {
+            let _ = write!(o, " ref_marker_id=\"{rm}\"");
+        }
+        if !r.comment.is_empty() {
+            let _ = write!(o, " comment=\"{}\"", esc(&r.comment));
+        }
+        let _ = writeln!(o, "/>");
+    }
+    for r in &m.function_requests {
+        let _ = write!(o, "  <Post_Request id=\"{}\" type=\"EXPRESSION\"", r.id);
+        for (k, c) in r.components.iter().enumerate() {
+            let text = c.as_deref().map(esc).unwrap_or_else(|| "NULL".into());
+            let _ = write!(o, " expr{}=\"{text}\"", k + 1);
+        }
+        if !r.comment.is_empty() {
+            let _ = write!(o, " comment=\"{}\"", esc(&r.comment));
+        }
+        let _ = writeln!(o, "/>");
+    }
+    let _ = writeln!(o, " </Model>");
+    let _ = writeln!(o, "</MultiBodySystem>");
+    Ok(o)
+}
