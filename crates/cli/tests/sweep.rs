@@ -146,6 +146,25 @@ fn bad_sweeps_are_refused_before_running() {
         assert_eq!(String::from_utf8_lossy(&r.stderr).trim(), want);
         assert!(!out.exists(), "{args:?} created the output directory");
     }
+    let xml = std::env::temp_dir().join(format!("mbsolve-sweep-{}.xml", std::process::id()));
+    std::fs::write(&xml, "<MultiBodySystem/>\n").unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+        .args([
+            "sweep",
+            xml.to_str().unwrap(),
+            "--set",
+            "PART/2.MASS=1",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr).trim(),
+        format!("mbsolve: error: {}: MotionSolve XML models are not supported in studies yet: convert the model with `mbsolve convert MODEL.xml -o MODEL.adm` and give its commands in an .acf", xml.display())
+    );
+    assert!(!out.exists());
+    let _ = std::fs::remove_file(&xml);
     let r = sweep(&["--set", "PART/2.MASS=1", "--workers", "0"], &out);
     assert_eq!(r.status.code(), Some(2));
 }

@@ -90,6 +90,16 @@ pub struct Loaded {
 /// that the model assembles: every error a run would meet before its
 /// first analysis is raised here.
 pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
+    // Changes are edits of Adams text; a MotionSolve deck would first have
+    // to be written as a dataset, and its commands as a command file.
+    if mbsolve_msxml::is_motionsolve_xml(&src.adm) {
+        return Err(StudyError {
+            file: src.adm_name.clone(),
+            line: None,
+            element: None,
+            message: "MotionSolve XML models are not supported in studies yet: convert the model with `mbsolve convert MODEL.xml -o MODEL.adm` and give its commands in an .acf".into(),
+        });
+    }
     let src = apply(src, changes)?;
     let model = mbsolve_adm::read_adm_str(&src.adm, &src.adm_name)?;
     let (commands, output_prefix) = match &src.acf {

@@ -54,7 +54,8 @@ def load(path: "str | os.PathLike[str]", acf: "str | os.PathLike[str] | None" = 
     ext = os.path.splitext(path)[1].lower()
     if ext == ".xml":
         raise _model_error(
-            f"{path}: MotionSolve .xml models are not yet supported by the Python package (use an .adm dataset)",
+            f"{path}: MotionSolve .xml models are not yet supported by the Python package: convert the model "
+            f"with `mbsolve convert {path} -o MODEL.adm` and give its commands in an .acf",
             path,
         )
     if ext != ".adm":
