@@ -80,7 +80,10 @@ def test_mass_change_keeps_the_pendulum_period_and_scales_the_reaction():
 
 def test_function_change_is_recompiled_and_honoured():
     m = oscillator()
-    assert [f["element"] for f in m.forces] == ["SFORCE/1"]
+    assert m.forces == [{"element": "SFORCE/1", "kind": "SFORCE/TRANSLATIONAL", "i": "20", "j": "10"}]
+    assert m.joints == [{"element": "JOINT/1", "kind": "TRANSLATIONAL", "i": "20", "j": "10"}]
+    assert [(r["element"], r["kind"]) for r in m.requests] == [("REQUEST/1", "DISPLACEMENT"), ("REQUEST/2", "FORCE")]
+    assert [p["element"] for p in m.parts] == ["PART/1", "PART/2"]
     assert m.dof == 1
     for k in (100.0, 400.0):
         r = m.copy().set_function("SFORCE/1", spring(k)).run()
