@@ -5,8 +5,8 @@
 //! written to full precision.
 
 use mbsolve_model::{
-    CorrectorKind, ForceKind, Formulation, JointKind, MarkerMotionAxis, Model, MotionDof,
-    MotionTarget, Placement, RequestKind, StaticMethod,
+    CorrectorKind, Formulation, JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget,
+    Placement, RequestKind, StaticMethod,
 };
 use nalgebra::Vector3;
 use std::fmt::Write as _;
@@ -175,53 +175,36 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     }
     for f in &m.forces {
         let (i, j) = (f.i, f.j);
-        match &f.kind {
-            ForceKind::TranslationalSpringDamper {
-                stiffness,
-                damping,
-                free_length,
-                preload,
-            } => {
-                let _ = writeln!(
-                    o,
-                    "SPRINGDAMPER/{}, TRANSLATIONAL, I = {i}, J = {j}, K = {}, C = {}, LENGTH = {}, FORCE = {}",
-                    f.id,
-                    num(*stiffness),
-                    num(*damping),
-                    num(*free_length),
-                    num(*preload)
-                );
-            }
-            ForceKind::RotationalSpringDamper {
-                stiffness,
-                damping,
-                free_angle,
-                preload,
-            } => {
-                let _ = writeln!(
-                    o,
-                    "SPRINGDAMPER/{}, ROTATIONAL, I = {i}, J = {j}, KT = {}, CT = {}, ANGLE = {}, TORQUE = {}",
-                    f.id,
-                    num(*stiffness),
-                    num(*damping),
-                    num(*free_angle),
-                    num(*preload)
-                );
-            }
-            ForceKind::TranslationalActionReaction { function }
-            | ForceKind::RotationalActionReaction { function }
-            | ForceKind::TranslationalActionOnly { function }
-            | ForceKind::RotationalActionOnly { function } => {
-                let label = format!("SFORCE/{}", f.id);
-                let kind = match &f.kind {
-                    ForceKind::TranslationalActionReaction { .. } => "TRANSLATIONAL",
-                    ForceKind::RotationalActionReaction { .. } => "ROTATIONAL",
-                    ForceKind::TranslationalActionOnly { .. } => "TRANSLATIONAL, ACTIONONLY",
-                    _ => "ROTATIONAL, ACTIONONLY",
-                };
-                let text = one_line(source(function.source(), &label)?);
-                let _ = writeln!(o, "{label}, {kind}, I = {i}, J = {j}, FUNCTION = {text}");
-            }
+        if let Some((rotational, v)) = f.kind.spring() {
+            let (kind, keys) = if rotational {
+                ("ROTATIONAL", ["KT", "CT", "ANGLE", "TORQUE"])
+            } else {
+                ("TRANSLATIONAL", ["K", "C", "LENGTH", "FORCE"])
+            };
+            let args: Vec<String> = keys
+                .iter()
+                .zip(v)
+                .map(|(k, x)| format!("{k} = {}", num(x)))
+                .collect();
+            let _ = writeln!(
+                o,
+                "SPRINGDAMPER/{}, {kind}, I = {i}, J = {j}, {}",
+                f.id,
+                args.join(", ")
+            );
+        } else if let Some((function, rotational, action_only)) = f.kind.sforce() {
+            let label = format!("SFORCE/{}", f.id);
+            let kind = if rotational {
+                "ROTATIONAL"
+            } else {
+                "TRANSLATIONAL"
+            };
+            let only = if action_only { ", ACTIONONLY" } else { "" };
+            let text = one_line(source(function.source(), &label)?);
+            let _ = writeln!(
+                o,
+                "{label}, {kind}{only}, I = {i}, J = {j}, FUNCTION = {text}"
+            );
         }
     }
     for c in &m.gcons {
@@ -270,6 +253,15 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     Ok(o)
 }
 
+/// `KEY = value` for each argument given.
+fn given(args: &mut Vec<String>, values: &[(&str, Option<f64>)]) {
+    for (k, v) in values {
+        if let Some(v) = v {
+            args.push(format!("{k} = {}", num(*v)));
+        }
+    }
+}
+
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -294,21 +286,20 @@ fn integrator(o: &mut String, m: &Model) {
             .into(),
         );
     }
-    for (k, v) in [
-        ("ERROR", s.error),
-        ("HMAX", s.hmax),
-        ("HMIN", s.hmin),
-        ("HINIT", s.hinit),
-        ("MAXERR", s.maxerr),
-        ("ADAPTIVITY", s.adaptivity),
-        ("ALPHA", s.alpha),
-        ("BETA", s.beta),
-        ("GAMMA", s.gamma),
-    ] {
-        if let Some(v) = v {
-            args.push(format!("{k} = {}", num(v)));
-        }
-    }
+    given(
+        &mut args,
+        &[
+            ("ERROR", s.error),
+            ("HMAX", s.hmax),
+            ("HMIN", s.hmin),
+            ("HINIT", s.hinit),
+            ("MAXERR", s.maxerr),
+            ("ADAPTIVITY", s.adaptivity),
+            ("ALPHA", s.alpha),
+            ("BETA", s.beta),
+            ("GAMMA", s.gamma),
+        ],
+    );
     for (k, v) in [
         ("KMAX", s.kmax),
         ("MAXIT", s.maxit),
@@ -364,17 +355,16 @@ fn equilibrium(o: &mut String, m: &Model) -> Result<(), String> {
     if s.method == Some(StaticMethod::FimS) {
         args.push("STATIC".into());
     }
-    for (k, v) in [
-        ("ERROR", s.max_error),
-        ("IMBALANCE", s.max_imbalance),
-        ("STABILITY", s.stability),
-        ("TLIMIT", s.tlimit),
-        ("ALIMIT", s.alimit),
-    ] {
-        if let Some(v) = v {
-            args.push(format!("{k} = {}", num(v)));
-        }
-    }
+    given(
+        &mut args,
+        &[
+            ("ERROR", s.max_error),
+            ("IMBALANCE", s.max_imbalance),
+            ("STABILITY", s.stability),
+            ("TLIMIT", s.tlimit),
+            ("ALIMIT", s.alimit),
+        ],
+    );
     if let Some(n) = s.max_num_iter {
         args.push(format!("MAXIT = {n}"));
     }

@@ -2,20 +2,27 @@
 //! about z, initially horizontal, released from rest), 1 s with GSTIFF and
 //! WSTIFF at ERROR = 1e-3, then HHT and NEWMARK at their default ERROR
 //! (1e-5, the seeds' calibration to GSTIFF's 1e-3). Prints steps, Jacobian
-//! evaluations, factorizations, wall time and wall time per step for each N,
-//! and the GSTIFF per-step cost ratio N=1000 / N=100.
+//! evaluations, factorizations, wall time, wall time per step and per body
+//! per step for each N, and the GSTIFF per-step cost ratio N=1000 / N=100.
+//! `--serial` / `--parallel` force the element evaluation path (default:
+//! parallel from `PARALLEL_MIN_BODIES` bodies).
 //!
-//! cargo run --release --example chain_bench [N ...]
+//! cargo run --release --example chain_bench [--serial|--parallel] [N ...]
 
 use mbsolve_model::{IntegratorKind, IntegratorSettings};
 use mbsolve_solver::{models, Simulation};
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let flags: Vec<String> = std::env::args().skip(1).collect();
+    let parallel = if flags.iter().any(|a| a == "--serial") {
+        Some(false)
+    } else if flags.iter().any(|a| a == "--parallel") {
+        Some(true)
+    } else {
+        None
+    };
+    let args: Vec<usize> = flags.iter().filter_map(|a| a.parse().ok()).collect();
     let ns = if args.is_empty() {
         vec![1, 2, 4, 8, 16, 32, 100, 300, 1000]
     } else {
@@ -41,8 +48,16 @@ fn main() {
         },
     ];
     println!(
-        "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
-        "", "N", "steps", "rejects", "jac", "LU", "wall [s]", "wall/step [ms]"
+        "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14} {:>16}",
+        "",
+        "N",
+        "steps",
+        "rejects",
+        "jac",
+        "LU",
+        "wall [s]",
+        "wall/step [ms]",
+        "per body-step [µs]"
     );
     let mut per_step = std::collections::HashMap::new();
     for settings in &runs {
@@ -57,6 +72,9 @@ fn main() {
                     continue;
                 }
             };
+            if let Some(p) = parallel {
+                sim.data.parallel = p;
+            }
             let result = sim.dynamic(1.0, Some(100), None, settings);
             let wall = start.elapsed().as_secs_f64();
             match result {
@@ -66,7 +84,7 @@ fn main() {
                         per_step.insert(n, ps);
                     }
                     println!(
-                        "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12.3} {:>14.4}",
+                        "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12.3} {:>14.4} {:>16.2}",
                         name,
                         n,
                         st.steps,
@@ -74,7 +92,8 @@ fn main() {
                         st.jacobian_evaluations,
                         st.factorizations,
                         wall,
-                        ps
+                        ps,
+                        1e3 * ps / n as f64
                     );
                 }
                 Err(e) => println!("{name:>8} {n:>6} failed: {e}"),

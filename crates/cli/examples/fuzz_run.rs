@@ -59,7 +59,7 @@ fn simulate(text: &str) -> Stage {
             Stage::DynamicError
         }
     };
-    let _ = outputs.table(&sim.sys, &sim.frames);
+    let _ = outputs.table(&sim.sys, &sim.model, &sim.frames);
     stage
 }
 

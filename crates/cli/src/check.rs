@@ -24,7 +24,7 @@ pub fn check(path: &Path) -> Result<(), String> {
         sim.sys.nq(),
         sim.sys.neq()
     );
-    let before = sim.sys.dof();
+    let before = sim.sys.dof(&sim.data);
     sim.initial_conditions()
         .map_err(|e| format!("initial conditions: {e}"))?;
     let redundant: Vec<&String> = sim
@@ -40,9 +40,9 @@ pub fn check(path: &Path) -> Result<(), String> {
             println!("  {r}");
         }
     }
-    if before != sim.sys.dof() {
+    if before != sim.sys.dof(&sim.data) {
         println!("degrees of freedom before redundancy removal: {before}");
     }
-    println!("degrees of freedom: {}", sim.sys.dof());
+    println!("degrees of freedom: {}", sim.sys.dof(&sim.data));
     Ok(())
 }

@@ -95,8 +95,14 @@ struct CsvSink {
 }
 
 impl FrameSink for CsvSink {
-    fn write(&mut self, sys: &System, log: &[String], frame: &Frame) -> Result<(), String> {
-        let row = self.outputs.row(sys, frame, &self.initial_q)?;
+    fn write(
+        &mut self,
+        sys: &System,
+        model: &Model,
+        log: &[String],
+        frame: &Frame,
+    ) -> Result<(), String> {
+        let row = self.outputs.row(sys, model, frame, &self.initial_q)?;
         if self.panic_after == Some(self.rows) {
             panic!(
                 "fault injected by MBSOLVE_PANIC_AFTER_FRAMES after {} frames",
@@ -457,7 +463,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     f.append_log(&sim.log);
     let mut tail = String::new();
     let _ = writeln!(tail, "\n--- end of run ---");
-    let _ = writeln!(tail, "degrees of freedom: {}", sim.sys.dof());
+    let _ = writeln!(tail, "degrees of freedom: {}", sim.sys.dof(&sim.data));
     for (name, stats, wall) in &sim.stats {
         let _ = writeln!(tail, "{name} analysis ({wall:.3} s wall clock):\n{stats}");
     }
@@ -481,7 +487,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
             "{}: {rows} frames to t = {}, {header_len} request columns, DOF {}",
             model.title.trim(),
             last_t.unwrap_or(0.0),
-            sim.sys.dof()
+            sim.sys.dof(&sim.data)
         );
         for (name, s, wall) in &sim.stats {
             println!(

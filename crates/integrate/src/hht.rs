@@ -161,7 +161,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
     }
     /// The acceleration q̈ at `time()`: the one the equations of motion
     /// hold with (not the Newmark pseudo-acceleration the formulas carry).
-    pub fn a(&self) -> &[f64] {
+    pub fn acceleration(&self) -> &[f64] {
         &self.method.qdd
     }
     pub fn lambda(&self) -> &[f64] {

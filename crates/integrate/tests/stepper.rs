@@ -63,7 +63,7 @@ fn hht_presents_q_u_a_and_multipliers() {
     let (q, u, a, lam) = (
         g.q().to_vec(),
         g.u().to_vec(),
-        g.a().to_vec(),
+        g.acceleration().to_vec(),
         g.lambda().to_vec(),
     );
     let integ: &dyn DaeIntegrator = &g;
@@ -101,7 +101,7 @@ fn hht_interpolates_within_the_step() {
         interp_err = interp_err.max(e);
         deriv_err = deriv_err.max((yp[0] + t.sin()).abs().max((yp[1] + t.cos()).abs()));
         assert!(DaeIntegrator::interpolate(&g, tn, &mut y, &mut yp));
-        assert!((y[0] - g.q()[0]).abs() < 1e-14 && (yp[1] - g.a()[0]).abs() < 1e-14);
+        assert!((y[0] - g.q()[0]).abs() < 1e-14 && (yp[1] - g.acceleration()[0]).abs() < 1e-14);
     }
     println!("HHT INTERPOLATE: step-end error {node_err:.3e}, interpolated {interp_err:.3e}, derivatives {deriv_err:.3e}");
     assert!(

@@ -206,15 +206,18 @@ pub fn rack_pin_measures<H: Order>(
     (Some(travel), Some(atan2(&s, &c)))
 }
 
-/// Φ of the rack and pinion with the pinion's turn on the branch nearest the
-/// committed one; returns the continued turn as well.
-fn rack_pin<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2]) -> (EqValue<H>, f64) {
+/// Φ of the rack and pinion. The pinion's turn θ is measured as atan2 in
+/// (−π, π] and continued to the branch nearest the turn the rack's travel
+/// implies, θ* = (offset − travel)/r: Φ = r·(θ − θ*) is then the smooth
+/// constraint wherever |Φ| < rπ (within half a turn of holding), with no
+/// state to carry between evaluations (the model/data split keeps the model
+/// immutable and every evaluation a pure function of (q, t)).
+fn rack_pin<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2]) -> EqValue<H> {
     let Primitive::RackPin {
         i,
         j,
         radius,
         offset,
-        branch,
     } = prim
     else {
         unreachable!("rack_pin is called on RackPin only")
@@ -222,26 +225,15 @@ fn rack_pin<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2]) -> (EqValue<H
     let (travel, angle) = rack_pin_measures::<H>(i, j, poses);
     let travel = travel.expect("the travel is always defined");
     let angle = angle.unwrap_or_else(nan_scalar);
-    let turn = branch.continued(angle.val);
+    let implied = (offset - travel.val) / radius;
+    let tau = std::f64::consts::TAU;
+    let turn = angle.val + tau * ((implied - angle.val) / tau).round();
     let s = Scalar {
         val: travel.val + radius * turn - offset,
         grad: travel.grad + angle.grad * *radius,
         hess: travel.hess.zip(angle.hess, |a, b| a + b * *radius),
     };
-    (static_value(s), turn)
-}
-
-/// Φ(q, t) as the corrector sees it: like [`evaluate`], and an angle
-/// continued across ±π commits its branch.
-pub fn evaluate_committing(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> EqValue<NoHess> {
-    match prim {
-        Primitive::RackPin { branch, .. } => {
-            let (v, turn) = rack_pin::<NoHess>(prim, poses);
-            branch.commit(turn);
-            v
-        }
-        _ => evaluate::<NoHess>(prim, poses, t),
-    }
+    static_value(s)
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj) with derivatives.
@@ -257,7 +249,7 @@ fn axis_product<H: Order>(
 /// Φ with ∇Φ and the time terms; ∇²Φ for `H = Hess` only.
 pub fn evaluate<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> EqValue<H> {
     match prim {
-        Primitive::RackPin { .. } => rack_pin(prim, poses).0,
+        Primitive::RackPin { .. } => rack_pin(prim, poses),
         Primitive::AngleMotion { i, j, s, c, f } => {
             // Φ = S cos f − C sin f; with W = −S sin f − C cos f = ∂Φ/∂f:
             // Φ_t = f′W, Φ_tt = f″W − f′²Φ, Φ_qt = f′∇W.

@@ -18,7 +18,7 @@ impl System {
         let at = |element, cause: String| {
             format!(
                 "{}: {cause}, at t = {}",
-                self.model.describe(element),
+                self.describe(element),
                 readable(t)
             )
         };

@@ -9,7 +9,7 @@ use crate::constraints::{axis, origin};
 use crate::local::{atan2, dot, norm, Grad, Hess, NoHess, Order, Pose, Scalar, NL};
 use crate::rotation::{e_mat, u_mat};
 use crate::system::{gather, global_index, pose, scatter_hess, MarkerFrame, Sink, System};
-use mbsolve_model::{ElementRef, ForceKind, Measure, ModelError, StateFunction};
+use mbsolve_model::{ElementRef, ForceKind, Measure, Model, ModelError, StateFunction};
 use nalgebra::{Matrix4, SMatrix, Vector3, Vector4};
 use std::sync::Arc;
 
@@ -71,9 +71,9 @@ struct MeasureValue {
     gu: Grad,
 }
 
-pub(crate) fn build(sys: &System) -> Result<Vec<ForceElement>, ModelError> {
+pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, ModelError> {
     let mut out = Vec::new();
-    for f in &sys.model.forces {
+    for f in &model.forces {
         let e = f.element();
         let (i, j) = (*sys.marker(f.i), *sys.marker(f.j));
         let bodies = [i.body, j.body];
@@ -85,7 +85,7 @@ pub(crate) fn build(sys: &System) -> Result<Vec<ForceElement>, ModelError> {
                 Some(b) if bodies[1] == Some(b) => Ok((m, 1)),
                 Some(_) => Err(ModelError {
                     element: Some(e),
-                    location: sys.model.describe(e),
+                    location: model.describe(e),
                     message: format!(
                         "function refers to marker {id} on a third part; measures on parts other than those of I and J are not supported yet"
                     ),

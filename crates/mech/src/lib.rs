@@ -15,4 +15,7 @@ pub mod local;
 pub mod rotation;
 pub mod system;
 
-pub use system::{Body, Equation, GeneralMeasure, MarkerFrame, Primitive, Sink, System};
+pub use system::{
+    Body, Equation, GeneralMeasure, MarkerFrame, MechData, MechModel, Primitive, Sink, System,
+    PARALLEL_MIN_BODIES,
+};

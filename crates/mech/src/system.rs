@@ -1,5 +1,10 @@
-//! The assembled mechanical system: state layout, constraint equations and
-//! their names, body equations, forces. Built once from a validated model.
+//! The mechanics as a model/data pair (like MuJoCo's mjModel/mjData and
+//! Pinocchio's Model/Data): [`System`] (alias [`MechModel`]) is immutable,
+//! built once from a validated `Model` and holding only what the kernel
+//! needs resolved to indices (state layout, constraint equations and their
+//! names, body equations, forces); [`MechData`] is per run: the active
+//! constraint set, scratch slots and a per-(q, t) evaluation cache. The
+//! kernel's functions take `(model, data, q, u, t)`.
 
 use crate::constraints::EqValue;
 use crate::forces::ForceElement;
@@ -10,7 +15,7 @@ use mbsolve_model::{
     Measure, Model, ModelError, MotionDof, MotionTarget, Placement, TimeFunction,
 };
 use nalgebra::{Matrix3, Vector3, Vector4};
-use std::sync::atomic::{AtomicU64, Ordering};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Receives sparse matrix entries; duplicates are summed. Callers must emit
@@ -112,13 +117,14 @@ pub enum Primitive {
     },
     /// Rack and pinion: z_J·(x_I − x_J) + r θ − offset = 0 with θ the turn of
     /// the pinion (I) about z_I measured from the rack's z axis,
-    /// θ = atan2(−y_I·z_J, x_I·z_J), continued across ±π by `branch`.
+    /// θ = atan2(−y_I·z_J, x_I·z_J), continued across ±π to the branch
+    /// nearest the turn the rack's travel implies, (offset − travel)/r
+    /// (see `constraints::rack_pin`): no run-time state.
     RackPin {
         i: MarkerFrame,
         j: MarkerFrame,
         radius: f64,
         offset: f64,
-        branch: Arc<AngleBranch>,
     },
     /// x_I·(y_J cos f − x_J sin f) = 0, i.e. sin(θ − f) = 0.
     RotationMotion {
@@ -136,36 +142,6 @@ pub struct AxisProduct {
     pub sign: f64,
 }
 
-/// The turn count of an angle that the constraint needs beyond ±π (the
-/// rack-and-pinion's pinion angle): an angle measured as atan2 is continued
-/// to the branch nearest the last committed value. Only the constraint
-/// values `System::constraints` computes (the corrector's residuals along
-/// the solution) commit; every other evaluation reads the branch without
-/// moving it, and derivatives do not depend on it.
-#[derive(Debug)]
-pub struct AngleBranch(AtomicU64);
-
-impl AngleBranch {
-    pub fn new(angle: f64) -> Self {
-        AngleBranch(AtomicU64::new(angle.to_bits()))
-    }
-    /// The branch of `raw` (in (−π, π]) nearest the committed angle.
-    pub fn continued(&self, raw: f64) -> f64 {
-        let last = f64::from_bits(self.0.load(Ordering::Relaxed));
-        let tau = std::f64::consts::TAU;
-        raw + tau * ((last - raw) / tau).round()
-    }
-    pub fn commit(&self, angle: f64) {
-        if angle.is_finite() {
-            self.0.store(angle.to_bits(), Ordering::Relaxed);
-        }
-    }
-    /// The last committed angle.
-    pub fn committed(&self) -> f64 {
-        f64::from_bits(self.0.load(Ordering::Relaxed))
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct Equation {
     pub element: ElementRef,
@@ -175,6 +151,43 @@ pub struct Equation {
 }
 
 impl Equation {
+    /// Whether row (and column) `l` (0..14) of ∇²Φ is emitted: not for a
+    /// position r (l mod 7 < 3) when Φ does not read the positions (there
+    /// ∇²Φ and Φ_qt have exact-zero r rows and columns). The λ-weighted
+    /// Hessians emit only these entries: a smaller fixed pattern (64
+    /// instead of 196 entries for a two-body orientation equation), less
+    /// assembly and less LU work. Equations affine in r (`Linear`) have
+    /// zero r rows as well but keep them: dropping those too (and ∇Φ's zero
+    /// r entries) changes the LU's ordering enough to flip the marginal
+    /// ERROR = 1e-11 start-up runs of tests/robustness.rs and
+    /// tests/models.rs, which sit at the corrector's round-off floor.
+    #[inline]
+    pub fn hess_row(&self, l: usize) -> bool {
+        l % 7 >= 3 || self.position_dependence() != PositionDependence::None
+    }
+
+    /// How Φ depends on the bodies' positions r (structure, from the
+    /// primitive's formula).
+    pub fn position_dependence(&self) -> PositionDependence {
+        match &self.prim {
+            // Products of axes and pᵀp: no r.
+            Primitive::Normalize { .. }
+            | Primitive::Dot1 { .. }
+            | Primitive::AngleMotion { .. }
+            | Primitive::SineMotion { .. }
+            | Primitive::RotationMotion { .. } => PositionDependence::None,
+            // (r_I + A_I s_I − r_J − A_J s_J)·e: r with constant
+            // coefficients.
+            Primitive::PointDiff { .. } => PositionDependence::Linear,
+            // a_J(p_J)·(x_I − x_J), GCON functions of distances: r couples
+            // with p or with itself.
+            Primitive::Dot2 { .. }
+            | Primitive::TranslationMotion { .. }
+            | Primitive::RackPin { .. }
+            | Primitive::General { .. } => PositionDependence::Full,
+        }
+    }
+
     /// Bodies of slot 0 and slot 1.
     pub fn bodies(&self) -> [Option<usize>; 2] {
         match &self.prim {
@@ -192,17 +205,77 @@ impl Equation {
     }
 }
 
-/// The assembled system.
+/// How a constraint equation depends on body positions r.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionDependence {
+    /// Φ does not read r: ∇²Φ has no r rows or columns (and ∇_rΦ = 0).
+    None,
+    /// Φ is affine in r with constant coefficients: ∇²Φ has no r rows or
+    /// columns.
+    Linear,
+    /// r enters non-linearly or multiplied by orientations.
+    Full,
+}
+
+/// The immutable mechanics model: built once, shared read-only (it is
+/// `Sync`: parallel assembly reads it from several threads). What changes
+/// during a run lives in [`MechData`].
 #[derive(Debug)]
 pub struct System {
-    pub model: Model,
     pub bodies: Vec<Body>,
     pub markers: Vec<MarkerFrame>,
     pub equations: Vec<Equation>,
+    pub forces: Vec<ForceElement>,
+    pub gravity: Vector3<f64>,
+    /// Source locations of the model's elements, for [`System::describe`].
+    sources: Vec<(ElementRef, String)>,
+    /// Initial (q, u) from the part placements and velocities.
+    q0: Vec<f64>,
+    u0: Vec<f64>,
+}
+
+/// The name the model/data split gives the immutable half.
+pub type MechModel = System;
+
+/// Models with at least this many moving bodies evaluate their elements in
+/// parallel (rayon) by default (issue 13's threshold): below it the
+/// per-element work is small against the fork-join, and the step cost is
+/// dominated by the serial sparse LU anyway (`chain_bench --serial` /
+/// `--parallel` compare the two paths).
+pub const PARALLEL_MIN_BODIES: usize = 200;
+
+/// Per-run mechanics data: the active constraint set, the parallel switch,
+/// scratch slots and the evaluation cache. Each formulation problem owns
+/// one (a clone of the analysis's), so nothing in [`System`] mutates.
+#[derive(Clone, Debug)]
+pub struct MechData {
     /// false = deactivated redundant equation (Φ row replaced by λ = 0).
     pub active: Vec<bool>,
-    pub forces: Vec<ForceElement>,
+    /// Evaluate elements in parallel (default: at least
+    /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
+    /// bit-identical: elements fill their own slots, summed in a fixed order.
+    pub parallel: bool,
+    cache: EvalCache,
+    /// Per-equation Hessian slots of the parallel constraint-force Jacobian.
+    hess: Vec<Hess>,
+    /// Per-body slots of the parallel body Jacobian (see `body_block`).
+    blocks: Vec<BodyBlock>,
 }
+
+/// Φ, ∇Φ and the time terms of every active equation at one (q, t): a
+/// residual, its Jacobian and the velocity rows at the same (q, t) share
+/// one evaluation. The key is compared exactly (q == q', t == t').
+#[derive(Clone, Debug, Default)]
+struct EvalCache {
+    valid: bool,
+    t: f64,
+    q: Vec<f64>,
+    values: Vec<EqValue<NoHess>>,
+}
+
+/// One body's Jacobian entries: ∂/∂r̈ (3), ∂/∂(u, a) of the p rows (16)
+/// and ∂/∂p (16), in emission order.
+type BodyBlock = [f64; 35];
 
 /// Global q index of local coordinate `l` (0..14) for slot bodies, if any.
 pub fn global_index(bodies: &[Option<usize>; 2], l: usize) -> Option<usize> {
@@ -231,7 +304,6 @@ pub fn gather(bodies: &[Option<usize>; 2], x: &[f64]) -> Grad {
 impl System {
     pub fn new(model: &Model) -> Result<System, ModelError> {
         validate(model)?;
-        let model = model.clone();
         let mut bodies = Vec::new();
         let mut body_of_part = std::collections::HashMap::new();
         for p in model.parts.iter().filter(|p| !p.ground) {
@@ -270,18 +342,41 @@ impl System {
                 }
             })
             .collect();
+        let (q0, u0) = initial_state(model, &bodies);
         let mut sys = System {
-            model,
             bodies,
             markers,
             equations: Vec::new(),
-            active: Vec::new(),
             forces: Vec::new(),
+            gravity: model.gravity,
+            sources: model.sources.clone(),
+            q0,
+            u0,
         };
-        sys.build_equations()?;
-        sys.forces = crate::forces::build(&sys)?;
-        sys.active = vec![true; sys.equations.len()];
+        sys.build_equations(model)?;
+        sys.forces = crate::forces::build(&sys, model)?;
         Ok(sys)
+    }
+
+    /// Fresh per-run data: every equation active, parallel from
+    /// [`PARALLEL_MIN_BODIES`] bodies.
+    pub fn new_data(&self) -> MechData {
+        MechData {
+            active: vec![true; self.neq()],
+            parallel: self.nb() >= PARALLEL_MIN_BODIES,
+            cache: EvalCache::default(),
+            hess: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    /// "JOINT/2 (m.adm:12)": the element with its source location, as
+    /// `Model::describe` gives it.
+    pub fn describe(&self, e: ElementRef) -> String {
+        match self.sources.iter().find(|(r, _)| *r == e) {
+            Some((_, loc)) => format!("{e} ({loc})"),
+            None => e.to_string(),
+        }
     }
 
     pub fn marker(&self, id: Id) -> &MarkerFrame {
@@ -291,10 +386,10 @@ impl System {
             .expect("validated marker id")
     }
 
-    fn build_equations(&mut self) -> Result<(), ModelError> {
+    fn build_equations(&mut self, model: &Model) -> Result<(), ModelError> {
         let mut eqs = Vec::new();
         // Input configuration: the rack-and-pinion's phase is measured in it.
-        let q0 = self.initial_state().0;
+        let q0 = self.q0.clone();
         for b in 0..self.bodies.len() {
             eqs.push(Equation {
                 element: ElementRef::Part(self.bodies[b].part),
@@ -303,7 +398,7 @@ impl System {
             });
         }
         const AX: [&str; 3] = ["X", "Y", "Z"];
-        for jt in &self.model.joints {
+        for jt in &model.joints {
             let e = ElementRef::Joint(jt.id);
             let (i, j) = (*self.marker(jt.i), *self.marker(jt.j));
             let mut push = |name: String, prim: Primitive| {
@@ -372,13 +467,13 @@ impl System {
                 JointKind::RackPin { pitch_diameter } => {
                     push(
                         "Zj.(Oi-Oj)+PD/2*AZ".into(),
-                        self.rack_pin(e, i, j, 0.5 * pitch_diameter, &q0)?,
+                        self.rack_pin(model, e, i, j, 0.5 * pitch_diameter, &q0)?,
                     );
                 }
             }
         }
         // Joint primitives, named like the joints' equations (seeds: JPRIM).
-        for jp in &self.model.jprims {
+        for jp in &model.jprims {
             let e = ElementRef::Jprim(jp.id);
             let (i, j) = (*self.marker(jp.i), *self.marker(jp.j));
             let mut push = |name: String, prim: Primitive| {
@@ -422,11 +517,11 @@ impl System {
                 }
             }
         }
-        for mo in &self.model.motions {
+        for mo in &model.motions {
             let f = mo.function.clone();
             let (name, prim) = match mo.target {
                 MotionTarget::Joint { joint, dof } => {
-                    let jt = self.model.joints.iter().find(|j| j.id == joint).unwrap();
+                    let jt = model.joints.iter().find(|j| j.id == joint).unwrap();
                     let (i, j) = (*self.marker(jt.i), *self.marker(jt.j));
                     match dof {
                         MotionDof::Translation => (
@@ -447,11 +542,11 @@ impl System {
                 prim,
             });
         }
-        for g in &self.model.gcons {
+        for g in &model.gcons {
             eqs.push(Equation {
                 element: ElementRef::Gcon(g.id),
                 name: "f(q,t)".into(),
-                prim: self.general_primitive(g)?,
+                prim: self.general_primitive(model, g)?,
             });
         }
         self.equations = eqs;
@@ -463,6 +558,7 @@ impl System {
     /// the pinion's turn to the rack's travel, not where they start).
     fn rack_pin(
         &self,
+        model: &Model,
         e: ElementRef,
         i: MarkerFrame,
         j: MarkerFrame,
@@ -474,7 +570,7 @@ impl System {
         let (Some(travel), Some(angle)) = (travel, angle) else {
             return Err(ModelError {
                 element: Some(e),
-                location: self.model.describe(e),
+                location: model.describe(e),
                 message: format!(
                     "RACKPIN: the rack's z axis (MARKER/{}) is parallel to the pinion's axis (z of MARKER/{}), so the pinion's turn is undefined; the pinion's x axis should lie along the rack's z axis",
                     j.id, i.id
@@ -486,13 +582,12 @@ impl System {
             j,
             radius,
             offset: travel.val + radius * angle.val,
-            branch: Arc::new(AngleBranch::new(angle.val)),
         })
     }
 
     /// The GCON's measures with their markers assigned to the (at most two)
     /// bodies they touch.
-    fn general_primitive(&self, g: &Gcon) -> Result<Primitive, ModelError> {
+    fn general_primitive(&self, model: &Model, g: &Gcon) -> Result<Primitive, ModelError> {
         let e = ElementRef::Gcon(g.id);
         let mut bodies: [Option<usize>; 2] = [None, None];
         let mut place = |id: Id| -> Result<(MarkerFrame, usize), ModelError> {
@@ -508,7 +603,7 @@ impl System {
                 }
                 None => Err(ModelError {
                     element: Some(e),
-                    location: self.model.describe(e),
+                    location: model.describe(e),
                     message: "a GCON whose function reads markers on more than two moving parts is not supported yet".into(),
                 }),
             }
@@ -521,7 +616,7 @@ impl System {
                 _ => {
                     return Err(ModelError {
                         element: Some(e),
-                        location: self.model.describe(e),
+                        location: model.describe(e),
                         message: "a GCON function may read only DX DY DZ DM AX AY AZ and TIME"
                             .into(),
                     })
@@ -556,35 +651,15 @@ impl System {
     }
 
     /// Degrees of freedom: 6 per body minus active joint/motion equations.
-    pub fn dof(&self) -> i64 {
+    pub fn dof(&self, data: &MechData) -> i64 {
         let nb = self.nb();
-        let active = self.active.iter().filter(|a| **a).count();
+        let active = data.active.iter().filter(|a| **a).count();
         7 * nb as i64 - active as i64
     }
 
     /// Initial (q, u) from the model's part placements and velocities.
     pub fn initial_state(&self) -> (Vec<f64>, Vec<f64>) {
-        let mut q = vec![0.0; self.nq()];
-        let mut u = vec![0.0; self.nq()];
-        for (b, body) in self.bodies.iter().enumerate() {
-            let part = self.model.part(body.part).unwrap();
-            // Body frame in ground = part placement ∘ (CM in BCS).
-            let inv = &body.bcs_in_body; // BCS in body; body in BCS is its inverse
-            let cm_in_bcs = Placement::new(
-                -inv.rotation.transpose() * inv.origin,
-                inv.rotation.transpose(),
-            );
-            let bf = cm_in_bcs.in_frame(&part.placement);
-            let p = params_from_matrix(&bf.rotation);
-            let o = 7 * b;
-            q[o..o + 3].copy_from_slice(bf.origin.as_slice());
-            q[o + 3..o + 7].copy_from_slice(p.as_slice());
-            // ṗ = ½ Eᵀ(p) ω (ω in ground axes), CM velocity given directly.
-            let pdot = crate::rotation::e_mat(&p).transpose() * part.angular_velocity * 0.5;
-            u[o..o + 3].copy_from_slice(part.velocity.as_slice());
-            u[o + 3..o + 7].copy_from_slice(pdot.as_slice());
-        }
-        (q, u)
+        (self.q0.clone(), self.u0.clone())
     }
 
     /// Body-frame angular velocity ω' = 2 G(p) ṗ.
@@ -597,8 +672,10 @@ impl System {
     /// Body equations R = M(q) a + (velocity terms) − Q(q,u,t) + Φ_qᵀλ,
     /// written into `out` (length nq). Haug eq. 11.1.x in Euler parameters:
     /// R_p = 4GᵀJG p̈ + 8 G(ṗ)ᵀ J G(p) ṗ − Q_p + Φ_pᵀλ.
+    #[allow(clippy::too_many_arguments)]
     pub fn body_residual(
         &self,
+        data: &mut MechData,
         q: &[f64],
         u: &[f64],
         a: &[f64],
@@ -606,62 +683,119 @@ impl System {
         t: f64,
         out: &mut [f64],
     ) {
-        self.applied_residual(q, u, a, t, out);
-        self.add_constraint_forces(q, t, lam, out);
+        self.applied_residual(data, q, u, a, t, out);
+        self.add_constraint_forces(data, q, t, lam, out);
+    }
+
+    /// One body's 7 rows of the body equations without forces and Φ_qᵀλ.
+    fn inertial_rows(&self, b: usize, q: &[f64], u: &[f64], a: &[f64], out: &mut [f64]) {
+        let body = &self.bodies[b];
+        let g = self.gravity;
+        let o = 7 * b;
+        let p = pose(q, b).p;
+        let pd = Vector4::new(u[o + 3], u[o + 4], u[o + 5], u[o + 6]);
+        let pdd = Vector4::new(a[o + 3], a[o + 4], a[o + 5], a[o + 6]);
+        for k in 0..3 {
+            out[k] = body.mass * (a[o + k] - g[k]);
+        }
+        let gp = g_mat(&p);
+        let gd = g_mat(&pd);
+        let rp = 4.0 * gp.transpose() * (body.inertia * (gp * pdd))
+            + 8.0 * gd.transpose() * (body.inertia * (gp * pd));
+        for k in 0..4 {
+            out[3 + k] = rp[k];
+        }
     }
 
     /// The body equations without the constraint forces Φ_qᵀλ (added by
-    /// [`System::constraint_terms`] in the same pass as Φ).
-    pub fn applied_residual(&self, q: &[f64], u: &[f64], a: &[f64], t: f64, out: &mut [f64]) {
-        out.iter_mut().for_each(|x| *x = 0.0);
-        let g = self.model.gravity;
-        for (b, body) in self.bodies.iter().enumerate() {
-            let o = 7 * b;
-            let p = pose(q, b).p;
-            let pd = Vector4::new(u[o + 3], u[o + 4], u[o + 5], u[o + 6]);
-            let pdd = Vector4::new(a[o + 3], a[o + 4], a[o + 5], a[o + 6]);
-            for k in 0..3 {
-                out[o + k] = body.mass * (a[o + k] - g[k]);
-            }
-            let gp = g_mat(&p);
-            let gd = g_mat(&pd);
-            let rp = 4.0 * gp.transpose() * (body.inertia * (gp * pdd))
-                + 8.0 * gd.transpose() * (body.inertia * (gp * pd));
-            for k in 0..4 {
-                out[o + 3 + k] = rp[k];
-            }
+    /// [`System::constraint_terms`] in the same pass as Φ). Bodies fill
+    /// their own 7 rows (in parallel when `data.parallel`); forces then add
+    /// in model order, so both paths give the same bits.
+    pub fn applied_residual(
+        &self,
+        data: &MechData,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        t: f64,
+        out: &mut [f64],
+    ) {
+        let rows = &mut out[..self.nq()];
+        if data.parallel {
+            rows.par_chunks_mut(7)
+                .enumerate()
+                .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
+        } else {
+            rows.chunks_mut(7)
+                .enumerate()
+                .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
         }
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
         }
     }
 
-    /// The constraint terms of a residual with one evaluation per equation:
+    /// Φ, ∇Φ and the time terms of every active equation at (q, t), from
+    /// `data`'s cache when it holds this (q, t), else evaluated into it (in
+    /// parallel when `data.parallel`; each equation fills its own slot).
+    /// Entries of deactivated equations are not evaluated (stale).
+    pub fn values<'d>(&self, data: &'d mut MechData, q: &[f64], t: f64) -> &'d [EqValue<NoHess>] {
+        let MechData {
+            active,
+            parallel,
+            cache,
+            ..
+        } = data;
+        let hit = cache.valid && cache.t == t && cache.q.as_slice() == q;
+        if !hit {
+            cache.valid = false;
+            if cache.values.len() != self.neq() {
+                cache.values = vec![zero_value(); self.neq()];
+            }
+            let eval = |(k, v): (usize, &mut EqValue<NoHess>)| {
+                if active[k] {
+                    *v = self.equation::<NoHess>(k, q, t);
+                }
+            };
+            if *parallel {
+                cache.values.par_iter_mut().enumerate().for_each(eval);
+            } else {
+                cache.values.iter_mut().enumerate().for_each(eval);
+            }
+            cache.q.clear();
+            cache.q.extend_from_slice(q);
+            cache.t = t;
+            cache.valid = true;
+        }
+        &data.cache.values
+    }
+
+    /// The constraint terms of a residual from one evaluation per equation:
     /// Φ into `phi` as [`System::constraints`] gives it (0 for deactivated
-    /// rows; continued angles commit), `out += Φ_qᵀ·mult` for each
-    /// `(mult, out)` of `forces` as [`System::add_constraint_forces`] adds
-    /// it, and, when `velocity` = `(u, vel)` is given, vel = Φ_q u + Φ_t
-    /// (0 for deactivated rows).
+    /// rows), `out += Φ_qᵀ·mult` for each `(mult, out)` of `forces` as
+    /// [`System::add_constraint_forces`] adds it, and, when `velocity` =
+    /// `(u, vel)` is given, vel = Φ_q u + Φ_t (0 for deactivated rows).
     pub fn constraint_terms(
         &self,
+        data: &mut MechData,
         q: &[f64],
         t: f64,
         phi: &mut [f64],
         forces: &mut [(&[f64], &mut [f64])],
         mut velocity: Option<(&[f64], &mut [f64])>,
     ) {
+        self.values(data, q, t);
+        let (active, values) = (&data.active, &data.cache.values);
         for k in 0..self.neq() {
-            if !self.active[k] {
+            if !active[k] {
                 phi[k] = 0.0;
                 if let Some((_, vel)) = velocity.as_mut() {
                     vel[k] = 0.0;
                 }
                 continue;
             }
-            let eq = &self.equations[k];
-            let bodies = eq.bodies();
-            let poses = self.slot_poses(q, &bodies);
-            let v = crate::constraints::evaluate_committing(&eq.prim, &poses, t);
+            let bodies = self.equations[k].bodies();
+            let v = &values[k];
             phi[k] = v.s.val;
             for (mult, out) in forces.iter_mut() {
                 if mult[k] == 0.0 {
@@ -679,15 +813,94 @@ impl System {
         }
     }
 
-    /// Entries of ∂R/∂q (columns at `col_q`), cu·∂R/∂u + ca·∂R/∂a (columns at
-    /// `col_u`), rows at `row0`. Pass cu = 0 and ca = 1 for the mass matrix.
+    /// One body's Jacobian entries in emission order (see `BodyBlock`).
     #[allow(clippy::too_many_arguments)]
-    pub fn body_jacobian(
+    fn body_block(
         &self,
+        b: usize,
         q: &[f64],
         u: &[f64],
         a: &[f64],
-        lam: &[f64],
+        cu: f64,
+        ca: f64,
+        with_q: bool,
+        out: &mut BodyBlock,
+    ) {
+        let body = &self.bodies[b];
+        let o = 7 * b;
+        let p = pose(q, b).p;
+        let pd = Vector4::new(u[o + 3], u[o + 4], u[o + 5], u[o + 6]);
+        let pdd = Vector4::new(a[o + 3], a[o + 4], a[o + 5], a[o + 6]);
+        let j = body.inertia;
+        let gp = g_mat(&p);
+        let gd = g_mat(&pd);
+        // d/da and d/du blocks.
+        let mpp = 4.0 * gp.transpose() * j * gp;
+        let w2 = j * (gp * pd);
+        let dpd = 8.0 * (t_mat(&w2) + gd.transpose() * j * gp);
+        for k in 0..3 {
+            out[k] = ca * body.mass;
+        }
+        for r in 0..4 {
+            for c in 0..4 {
+                out[3 + 4 * r + c] = ca * mpp[(r, c)] + cu * dpd[(r, c)];
+            }
+        }
+        if with_q {
+            // d/dp of 4 Gᵀ(p) J G(p) a + 8 G(ṗ)ᵀ J G(p) ṗ, using G(p)x = −G(x)p.
+            let ga = g_mat(&pdd);
+            let w1 = j * (gp * pdd);
+            let dp = 4.0 * (t_mat(&w1) - gp.transpose() * j * ga) - 8.0 * gd.transpose() * j * gd;
+            for r in 0..4 {
+                for c in 0..4 {
+                    out[19 + 4 * r + c] = dp[(r, c)];
+                }
+            }
+        }
+    }
+
+    /// Emits a body's block at its fixed positions.
+    fn emit_body_block(
+        b: usize,
+        block: &BodyBlock,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: Option<usize>,
+        col_u: usize,
+    ) {
+        let o = 7 * b;
+        for k in 0..3 {
+            sink.add(row0 + o + k, col_u + o + k, block[k]);
+        }
+        for r in 0..4 {
+            for c in 0..4 {
+                sink.add(row0 + o + 3 + r, col_u + o + 3 + c, block[3 + 4 * r + c]);
+            }
+        }
+        if let Some(cq) = col_q {
+            for r in 0..4 {
+                for c in 0..4 {
+                    sink.add(row0 + o + 3 + r, cq + o + 3 + c, block[19 + 4 * r + c]);
+                }
+            }
+        }
+    }
+
+    /// Entries of ∂R/∂q (columns at `col_q`), cu·∂R/∂u + ca·∂R/∂a (columns at
+    /// `col_u`), rows at `row0`. Pass cu = 0 and ca = 1 for the mass matrix.
+    /// ∂(Φ_qᵀλ)/∂q is included for `lam = Some(λ)`; with None the caller
+    /// emits the λ-weighted Hessians itself (SI2, from Hessians it needs
+    /// anyway). With `data.parallel`, bodies and equations compute their
+    /// blocks in parallel into slots of `data`; emission is serial and in
+    /// the same order either way.
+    #[allow(clippy::too_many_arguments)]
+    pub fn body_jacobian(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lam: Option<&[f64]>,
         t: f64,
         sink: &mut dyn Sink,
         row0: usize,
@@ -696,48 +909,29 @@ impl System {
         cu: f64,
         ca: f64,
     ) {
-        for (b, body) in self.bodies.iter().enumerate() {
-            let o = 7 * b;
-            let p = pose(q, b).p;
-            let pd = Vector4::new(u[o + 3], u[o + 4], u[o + 5], u[o + 6]);
-            let pdd = Vector4::new(a[o + 3], a[o + 4], a[o + 5], a[o + 6]);
-            let j = body.inertia;
-            let gp = g_mat(&p);
-            let gd = g_mat(&pd);
-            let ga = g_mat(&pdd);
-            // d/da and d/du blocks.
-            let mpp = 4.0 * gp.transpose() * j * gp;
-            let w2 = j * (gp * pd);
-            let dpd = 8.0 * (t_mat(&w2) + gd.transpose() * j * gp);
-            for k in 0..3 {
-                sink.add(row0 + o + k, col_u + o + k, ca * body.mass);
+        let with_q = col_q.is_some();
+        if data.parallel {
+            let blocks = &mut data.blocks;
+            blocks.resize(self.nb(), [0.0; 35]);
+            blocks
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(b, blk)| self.body_block(b, q, u, a, cu, ca, with_q, blk));
+            for (b, blk) in blocks.iter().enumerate() {
+                Self::emit_body_block(b, blk, sink, row0, col_q, col_u);
             }
-            for r in 0..4 {
-                for c in 0..4 {
-                    sink.add(
-                        row0 + o + 3 + r,
-                        col_u + o + 3 + c,
-                        ca * mpp[(r, c)] + cu * dpd[(r, c)],
-                    );
-                }
-            }
-            if let Some(cq) = col_q {
-                // d/dp of 4 Gᵀ(p) J G(p) a + 8 G(ṗ)ᵀ J G(p) ṗ, using G(p)x = −G(x)p.
-                let w1 = j * (gp * pdd);
-                let dp =
-                    4.0 * (t_mat(&w1) - gp.transpose() * j * ga) - 8.0 * gd.transpose() * j * gd;
-                for r in 0..4 {
-                    for c in 0..4 {
-                        sink.add(row0 + o + 3 + r, cq + o + 3 + c, dp[(r, c)]);
-                    }
-                }
+        } else {
+            let mut blk = [0.0; 35];
+            for b in 0..self.nb() {
+                self.body_block(b, q, u, a, cu, ca, with_q, &mut blk);
+                Self::emit_body_block(b, &blk, sink, row0, col_q, col_u);
             }
         }
         for f in &self.forces {
             f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
         }
-        if let Some(cq) = col_q {
-            self.constraint_force_jacobian(q, t, lam, sink, row0, cq);
+        if let (Some(cq), Some(lam)) = (col_q, lam) {
+            self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);
         }
     }
 
@@ -746,7 +940,8 @@ impl System {
     }
 
     /// Equation k: value, gradient and time terms, with the Hessian for
-    /// `H = Hess` only (`NoHess` is the lean path).
+    /// `H = Hess` only (`NoHess` is the lean path). Needs no run-time data:
+    /// it is a pure function of (q, t).
     pub fn equation<H: Order>(&self, k: usize, q: &[f64], t: f64) -> EqValue<H> {
         let eq = &self.equations[k];
         let poses = self.slot_poses(q, &eq.bodies());
@@ -772,17 +967,12 @@ impl System {
         }
     }
 
-    /// Φ(q, t); deactivated equations give 0. These are the values the
-    /// correctors drive to zero along the solution, so angles continued
-    /// across ±π (`AngleBranch`) commit here.
-    pub fn constraints(&self, q: &[f64], t: f64, out: &mut [f64]) {
+    /// Φ(q, t); deactivated equations give 0.
+    pub fn constraints(&self, data: &mut MechData, q: &[f64], t: f64, out: &mut [f64]) {
+        self.values(data, q, t);
         for k in 0..self.neq() {
-            out[k] = if self.active[k] {
-                let eq = &self.equations[k];
-                let poses = self.slot_poses(q, &eq.bodies());
-                crate::constraints::evaluate_committing(&eq.prim, &poses, t)
-                    .s
-                    .val
+            out[k] = if data.active[k] {
+                data.cache.values[k].s.val
             } else {
                 0.0
             };
@@ -795,6 +985,7 @@ impl System {
     #[allow(clippy::too_many_arguments)]
     pub fn constraint_jacobian(
         &self,
+        data: &mut MechData,
         q: &[f64],
         t: f64,
         sink: &mut dyn Sink,
@@ -803,14 +994,14 @@ impl System {
         transpose: Option<(usize, usize)>,
         diag_col0: Option<usize>,
     ) {
+        self.values(data, q, t);
         for k in 0..self.neq() {
-            let eq = &self.equations[k];
-            let bodies = eq.bodies();
-            let on = self.active[k];
-            let v = self.equation::<NoHess>(k, q, t);
+            let bodies = self.equations[k].bodies();
+            let on = data.active[k];
+            let grad = &data.cache.values[k].s.grad;
             for l in 0..NL {
                 if let Some(gi) = global_index(&bodies, l) {
-                    let val = if on { v.s.grad[l] } else { 0.0 };
+                    let val = if on { grad[l] } else { 0.0 };
                     sink.add(row0 + k, col0 + gi, val);
                     if let Some((tr, tc)) = transpose {
                         sink.add(tr + gi, tc + k, val);
@@ -824,24 +1015,43 @@ impl System {
     }
 
     /// out += Φ_qᵀ λ over active equations.
-    pub fn add_constraint_forces(&self, q: &[f64], t: f64, lam: &[f64], out: &mut [f64]) {
+    pub fn add_constraint_forces(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        t: f64,
+        lam: &[f64],
+        out: &mut [f64],
+    ) {
+        self.values(data, q, t);
         for k in 0..self.neq() {
-            if !self.active[k] || lam[k] == 0.0 {
+            if !data.active[k] || lam[k] == 0.0 {
                 continue;
             }
             let bodies = self.equations[k].bodies();
-            let v = self.equation::<NoHess>(k, q, t);
+            let grad = &data.cache.values[k].s.grad;
             for l in 0..NL {
                 if let Some(gi) = global_index(&bodies, l) {
-                    out[gi] += v.s.grad[l] * lam[k];
+                    out[gi] += grad[l] * lam[k];
                 }
             }
         }
     }
 
+    /// λ_k ∇²Φ_k of equation k (zero when inactive or λ_k = 0).
+    fn weighted_hess(&self, active: &[bool], k: usize, q: &[f64], t: f64, lam: &[f64]) -> Hess {
+        if active[k] && lam[k] != 0.0 {
+            self.equation::<Hess>(k, q, t).s.hess * lam[k]
+        } else {
+            Hess::zeros()
+        }
+    }
+
     /// ∂(Φ_qᵀλ)/∂q = Σ λ_k ∇²Φ_k, emitted with a fixed pattern.
+    #[allow(clippy::too_many_arguments)]
     fn constraint_force_jacobian(
         &self,
+        data: &mut MechData,
         q: &[f64],
         t: f64,
         lam: &[f64],
@@ -849,23 +1059,29 @@ impl System {
         row0: usize,
         col_q: usize,
     ) {
-        for k in 0..self.neq() {
-            let bodies = self.equations[k].bodies();
-            let on = self.active[k];
-            let h = if on && lam[k] != 0.0 {
-                self.equation::<Hess>(k, q, t).s.hess * lam[k]
-            } else {
-                Hess::zeros()
-            };
-            scatter_hess(&bodies, &h, sink, row0, col_q);
+        if data.parallel {
+            let MechData { active, hess, .. } = data;
+            hess.resize(self.neq(), Hess::zeros());
+            hess.par_iter_mut()
+                .enumerate()
+                .for_each(|(k, h)| *h = self.weighted_hess(active, k, q, t, lam));
+            for (k, h) in hess.iter().enumerate() {
+                self.equations[k].scatter_hess(h, sink, row0, col_q);
+            }
+        } else {
+            for k in 0..self.neq() {
+                let h = self.weighted_hess(&data.active, k, q, t, lam);
+                self.equations[k].scatter_hess(&h, sink, row0, col_q);
+            }
         }
     }
 
     /// Right-hand side of the velocity constraints Φ_q u = −Φ_t.
-    pub fn velocity_rhs(&self, q: &[f64], t: f64, out: &mut [f64]) {
+    pub fn velocity_rhs(&self, data: &mut MechData, q: &[f64], t: f64, out: &mut [f64]) {
+        self.values(data, q, t);
         for k in 0..self.neq() {
-            out[k] = if self.active[k] {
-                -self.equation::<NoHess>(k, q, t).phi_t
+            out[k] = if data.active[k] {
+                -data.cache.values[k].phi_t
             } else {
                 0.0
             };
@@ -874,9 +1090,9 @@ impl System {
 
     /// Right-hand side of the acceleration constraints
     /// Φ_q a = γ = −(Φ_q u)_q u − 2 Φ_qt u − Φ_tt.
-    pub fn acceleration_rhs(&self, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
+    pub fn acceleration_rhs(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         for k in 0..self.neq() {
-            if !self.active[k] {
+            if !data.active[k] {
                 out[k] = 0.0;
                 continue;
             }
@@ -886,6 +1102,45 @@ impl System {
             out[k] = -(ul.dot(&(v.s.hess * ul))) - 2.0 * v.phi_qt.dot(&ul) - v.phi_tt;
         }
     }
+}
+
+/// An empty cache slot.
+fn zero_value() -> EqValue<NoHess> {
+    EqValue {
+        s: crate::local::Scalar {
+            val: 0.0,
+            grad: Grad::zeros(),
+            hess: NoHess,
+        },
+        phi_t: 0.0,
+        phi_tt: 0.0,
+        phi_qt: Grad::zeros(),
+    }
+}
+
+/// Initial (q, u) from the model's part placements and velocities.
+fn initial_state(model: &Model, bodies: &[Body]) -> (Vec<f64>, Vec<f64>) {
+    let mut q = vec![0.0; 7 * bodies.len()];
+    let mut u = vec![0.0; 7 * bodies.len()];
+    for (b, body) in bodies.iter().enumerate() {
+        let part = model.part(body.part).unwrap();
+        // Body frame in ground = part placement ∘ (CM in BCS).
+        let inv = &body.bcs_in_body; // BCS in body; body in BCS is its inverse
+        let cm_in_bcs = Placement::new(
+            -inv.rotation.transpose() * inv.origin,
+            inv.rotation.transpose(),
+        );
+        let bf = cm_in_bcs.in_frame(&part.placement);
+        let p = params_from_matrix(&bf.rotation);
+        let o = 7 * b;
+        q[o..o + 3].copy_from_slice(bf.origin.as_slice());
+        q[o + 3..o + 7].copy_from_slice(p.as_slice());
+        // ṗ = ½ Eᵀ(p) ω (ω in ground axes), CM velocity given directly.
+        let pdot = crate::rotation::e_mat(&p).transpose() * part.angular_velocity * 0.5;
+        u[o..o + 3].copy_from_slice(part.velocity.as_slice());
+        u[o + 3..o + 7].copy_from_slice(pdot.as_slice());
+    }
+    (q, u)
 }
 
 /// The equation of a marker motion (seeds: MOTION, I=, J=): X, Y, Z are
@@ -926,6 +1181,31 @@ fn marker_motion(
             c: product(0, 0, 1.0),
             f,
         },
+    }
+}
+
+impl Equation {
+    /// Scatter this equation's local 14×14 Hessian block into global
+    /// (row0 + gi, col + gj), structurally non-zero entries only
+    /// ([`Equation::hess_entry`]).
+    pub fn scatter_hess(&self, h: &Hess, sink: &mut dyn Sink, row0: usize, col: usize) {
+        let bodies = self.bodies();
+        for r in 0..NL {
+            if !self.hess_row(r) {
+                continue;
+            }
+            let Some(gr) = global_index(&bodies, r) else {
+                continue;
+            };
+            for c in 0..NL {
+                if !self.hess_row(c) {
+                    continue;
+                }
+                if let Some(gc) = global_index(&bodies, c) {
+                    sink.add(row0 + gr, col + gc, h[(r, c)]);
+                }
+            }
+        }
     }
 }
 

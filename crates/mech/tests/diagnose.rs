@@ -102,8 +102,9 @@ fn force_functions_read_any_number_of_measures() {
         "SFORCE/5, TRANSLATIONAL, ACTIONONLY, I = 20, J = 10, FUNCTION = {}\n",
         terms.join(" + ")
     );
-    let sys = system(&extra);
-    match &sys.model.forces[0].kind {
+    let model = read_adm_str(&format!("{BASE}{extra}END\n"), "m.adm").unwrap();
+    let sys = System::new(&model).unwrap();
+    match &model.forces[0].kind {
         mbsolve_model::ForceKind::TranslationalActionOnly { function } => {
             assert_eq!(function.measures().len(), 24)
         }

@@ -302,7 +302,7 @@ fn every_element_jacobian_matches_finite_differences() {
     let h = 1e-6;
     let resid = |q: &[f64], u: &[f64], a: &[f64]| {
         let mut r = vec![0.0; n];
-        sys.body_residual(q, u, a, &lam, t, &mut r);
+        sys.body_residual(&mut sys.new_data(), q, u, a, &lam, t, &mut r);
         r
     };
     let fd = |which: usize| {
@@ -319,29 +319,44 @@ fn every_element_jacobian_matches_finite_differences() {
         }
         j
     };
+    let mut data = sys.new_data();
+    let l = Some(lam.as_slice());
     // ∂R/∂q.
     let mut jq = Dense(DMatrix::zeros(n, 2 * n));
-    sys.body_jacobian(&q, &u, &a, &lam, t, &mut jq, 0, Some(0), n, 0.0, 0.0);
+    sys.body_jacobian(
+        &mut data,
+        &q,
+        &u,
+        &a,
+        l,
+        t,
+        &mut jq,
+        0,
+        Some(0),
+        n,
+        0.0,
+        0.0,
+    );
     assert_close("dR/dq", &jq.0.columns(0, n).into_owned(), &fd(0));
     // ∂R/∂u (cu = 1, ca = 0) and ∂R/∂a (cu = 0, ca = 1).
     let mut ju = Dense(DMatrix::zeros(n, n));
-    sys.body_jacobian(&q, &u, &a, &lam, t, &mut ju, 0, None, 0, 1.0, 0.0);
+    sys.body_jacobian(&mut data, &q, &u, &a, l, t, &mut ju, 0, None, 0, 1.0, 0.0);
     assert_close("dR/du", &ju.0, &fd(1));
     let mut ja = Dense(DMatrix::zeros(n, n));
-    sys.body_jacobian(&q, &u, &a, &lam, t, &mut ja, 0, None, 0, 0.0, 1.0);
+    sys.body_jacobian(&mut data, &q, &u, &a, l, t, &mut ja, 0, None, 0, 0.0, 1.0);
     assert_close("dR/da", &ja.0, &fd(2));
 
     // Φ_q, and its transpose emitted alongside.
     let mut jp = Dense(DMatrix::zeros(m + n, n + m));
-    sys.constraint_jacobian(&q, t, &mut jp, 0, 0, Some((m, n)), None);
+    sys.constraint_jacobian(&mut data, &q, t, &mut jp, 0, 0, Some((m, n)), None);
     let mut fdp = DMatrix::zeros(m, n);
     let (mut pp, mut pm) = (vec![0.0; m], vec![0.0; m]);
     for c in 0..n {
         let mut qp = q.clone();
         qp[c] += h;
-        sys.constraints(&qp, t, &mut pp);
+        sys.constraints(&mut sys.new_data(), &qp, t, &mut pp);
         qp[c] -= 2.0 * h;
-        sys.constraints(&qp, t, &mut pm);
+        sys.constraints(&mut sys.new_data(), &qp, t, &mut pm);
         for r in 0..m {
             fdp[(r, c)] = (pp[r] - pm[r]) / (2.0 * h);
         }
@@ -351,9 +366,9 @@ fn every_element_jacobian_matches_finite_differences() {
 
     // Φ_t: −velocity_rhs against d/dt Φ.
     let mut vr = vec![0.0; m];
-    sys.velocity_rhs(&q, t, &mut vr);
-    sys.constraints(&q, t + h, &mut pp);
-    sys.constraints(&q, t - h, &mut pm);
+    sys.velocity_rhs(&mut data, &q, t, &mut vr);
+    sys.constraints(&mut data, &q, t + h, &mut pp);
+    sys.constraints(&mut data, &q, t - h, &mut pm);
     for k in 0..m {
         let phit = (pp[k] - pm[k]) / (2.0 * h);
         assert!(
@@ -364,13 +379,13 @@ fn every_element_jacobian_matches_finite_differences() {
     // γ: along the path q(s) = q + s u + s²/2 a, t(s) = t + s, the second
     // derivative of Φ is Φ_q a − γ.
     let mut gamma = vec![0.0; m];
-    sys.acceleration_rhs(&q, &u, t, &mut gamma);
+    sys.acceleration_rhs(&data, &q, &u, t, &mut gamma);
     let path = |s: f64| -> Vec<f64> {
         let qs: Vec<f64> = (0..n)
             .map(|k| q[k] + s * u[k] + 0.5 * s * s * a[k])
             .collect();
         let mut out = vec![0.0; m];
-        sys.constraints(&qs, t + s, &mut out);
+        sys.constraints(&mut sys.new_data(), &qs, t + s, &mut out);
         out
     };
     let hs = 1e-4;

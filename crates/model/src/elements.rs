@@ -297,6 +297,40 @@ pub enum ForceKind {
     RotationalActionOnly { function: Arc<dyn StateFunction> },
 }
 
+impl ForceKind {
+    /// A SPRINGDAMPER's (rotational, [stiffness, damping, free length or
+    /// angle, preload]); None for an SFORCE.
+    pub fn spring(&self) -> Option<(bool, [f64; 4])> {
+        match *self {
+            ForceKind::TranslationalSpringDamper {
+                stiffness,
+                damping,
+                free_length,
+                preload,
+            } => Some((false, [stiffness, damping, free_length, preload])),
+            ForceKind::RotationalSpringDamper {
+                stiffness,
+                damping,
+                free_angle,
+                preload,
+            } => Some((true, [stiffness, damping, free_angle, preload])),
+            _ => None,
+        }
+    }
+
+    /// An SFORCE's (function, rotational, action-only); None for a
+    /// SPRINGDAMPER.
+    pub fn sforce(&self) -> Option<(&Arc<dyn StateFunction>, bool, bool)> {
+        match self {
+            ForceKind::TranslationalActionReaction { function } => Some((function, false, false)),
+            ForceKind::RotationalActionReaction { function } => Some((function, true, false)),
+            ForceKind::TranslationalActionOnly { function } => Some((function, false, true)),
+            ForceKind::RotationalActionOnly { function } => Some((function, true, true)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Force {
     pub id: Id,

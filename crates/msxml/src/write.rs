@@ -5,9 +5,7 @@
 //! becomes the global frame and marker placements are re-expressed in it:
 //! the same positions in ground).
 
-use mbsolve_model::{
-    ForceKind, JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget, RequestKind,
-};
+use mbsolve_model::{JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget, RequestKind};
 use std::fmt::Write as _;
 
 fn num(x: f64) -> String {
@@ -204,59 +202,35 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     }
     for f in &m.forces {
         let (i, j) = (f.i, f.j);
-        match &f.kind {
-            ForceKind::TranslationalSpringDamper {
-                stiffness,
-                damping,
-                free_length,
-                preload,
-            } => {
-                let _ = writeln!(
-                    o,
-                    "  <Force_SpringDamper id=\"{}\" type=\"TRANSLATIONAL\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" stiffness=\"{}\" damping=\"{}\" length=\"{}\" preload=\"{}\"/>",
-                    f.id,
-                    num(*stiffness),
-                    num(*damping),
-                    num(*free_length),
-                    num(*preload)
-                );
-            }
-            ForceKind::RotationalSpringDamper {
-                stiffness,
-                damping,
-                free_angle,
-                preload,
-            } => {
-                let _ = writeln!(
-                    o,
-                    "  <Force_SpringDamper id=\"{}\" type=\"ROTATIONAL\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" stiffness=\"{}\" damping=\"{}\" angle=\"{}\" preload=\"{}\"/>",
-                    f.id,
-                    num(*stiffness),
-                    num(*damping),
-                    num(*free_angle),
-                    num(*preload)
-                );
-            }
-            ForceKind::TranslationalActionReaction { function }
-            | ForceKind::RotationalActionReaction { function } => {
-                let label = format!("SFORCE/{}", f.id);
-                let ty = match &f.kind {
-                    ForceKind::TranslationalActionReaction { .. } => "Force",
-                    _ => "Torque",
-                };
-                let text = esc(source(function.source(), &label)?);
-                let _ = writeln!(
-                    o,
-                    "  <Force_Scalar_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" val_expression=\"{text}\"/>",
-                    f.id
-                );
-            }
-            ForceKind::TranslationalActionOnly { .. } | ForceKind::RotationalActionOnly { .. } => {
+        if let Some((rotational, [k, c, free, preload])) = f.kind.spring() {
+            let (ty, free_name) = if rotational {
+                ("ROTATIONAL", "angle")
+            } else {
+                ("TRANSLATIONAL", "length")
+            };
+            let _ = writeln!(
+                o,
+                "  <Force_SpringDamper id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" stiffness=\"{}\" damping=\"{}\" {free_name}=\"{}\" preload=\"{}\"/>",
+                f.id,
+                num(k),
+                num(c),
+                num(free),
+                num(preload)
+            );
+        } else if let Some((function, rotational, action_only)) = f.kind.sforce() {
+            let label = format!("SFORCE/{}", f.id);
+            if action_only {
                 return Err(format!(
-                    "SFORCE/{}: an ACTIONONLY SFORCE has no element in the MotionSolve XML we read",
-                    f.id
-                ))
+                    "{label}: an ACTIONONLY SFORCE has no element in the MotionSolve XML we read"
+                ));
             }
+            let ty = if rotational { "Torque" } else { "Force" };
+            let text = esc(source(function.source(), &label)?);
+            let _ = writeln!(
+                o,
+                "  <Force_Scalar_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" val_expression=\"{text}\"/>",
+                f.id
+            );
         }
     }
     for r in &m.requests {

@@ -7,7 +7,7 @@
 //! connectivity, function texts and settings must all agree.
 
 use mbsolve_adm::{read_adm_str, write_adm};
-use mbsolve_model::{ForceKind, Model, MotionTarget};
+use mbsolve_model::{Model, MotionTarget};
 use mbsolve_msxml::{read_xml_str, write_xml};
 use std::path::{Path, PathBuf};
 
@@ -116,41 +116,19 @@ fn canonical(m: &Model) -> Vec<String> {
         l.push(format!("motion {} {t} {:?}", mo.id, mo.function.source()));
     }
     for f in &m.forces {
-        let k = match &f.kind {
-            ForceKind::TranslationalSpringDamper {
-                stiffness,
-                damping,
-                free_length,
-                preload,
-            } => format!(
-                "tsd {} {} {} {}",
-                n(*stiffness),
-                n(*damping),
-                n(*free_length),
-                n(*preload)
+        let k = match (f.kind.spring(), f.kind.sforce()) {
+            (Some((rot, v)), _) => format!(
+                "spring rotational={rot} {} {} {} {}",
+                n(v[0]),
+                n(v[1]),
+                n(v[2]),
+                n(v[3])
             ),
-            ForceKind::RotationalSpringDamper {
-                stiffness,
-                damping,
-                free_angle,
-                preload,
-            } => format!(
-                "rsd {} {} {} {}",
-                n(*stiffness),
-                n(*damping),
-                n(*free_angle),
-                n(*preload)
+            (_, Some((function, rot, only))) => format!(
+                "sforce rotational={rot} action_only={only} {:?}",
+                function.source()
             ),
-            ForceKind::TranslationalActionReaction { function } => {
-                format!("tar {:?}", function.source())
-            }
-            ForceKind::RotationalActionReaction { function } => {
-                format!("rar {:?}", function.source())
-            }
-            ForceKind::TranslationalActionOnly { function } => {
-                format!("tao {:?}", function.source())
-            }
-            ForceKind::RotationalActionOnly { function } => format!("rao {:?}", function.source()),
+            _ => unreachable!("a force is a spring or an SFORCE"),
         };
         l.push(format!("force {} {} {} {k}", f.id, f.i, f.j));
     }

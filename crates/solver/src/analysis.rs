@@ -9,7 +9,7 @@ use crate::redundancy::find_redundant;
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{validate, Family};
 use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 use mbsolve_model::{CorrectorKind, IntegratorSettings, Model, ModelError};
 use std::fmt;
 use std::time::Instant;
@@ -63,10 +63,15 @@ impl fmt::Display for SolverError {
 }
 impl std::error::Error for SolverError {}
 
-/// A model being simulated: the system, its current state, the frames
-/// written so far and the message log.
+/// A model being simulated: the model (the session's copy, which commands
+/// edit), its immutable mechanics and per-run mechanics data, its current
+/// state, the frames written so far and the message log.
 pub struct Simulation {
+    pub model: Model,
     pub sys: System,
+    /// The active constraint set and evaluation cache of the analyses'
+    /// own evaluations; each integration segment works on a clone.
+    pub data: MechData,
     pub state: Frame,
     /// The output frames kept in memory: all of them while
     /// `output.retain` (the default), else only the last one.
@@ -87,6 +92,7 @@ const POS_TOL: f64 = 1e-10;
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
         let sys = System::new(model).map_err(SolverError::Model)?;
+        let data = sys.new_data();
         let (q, u) = sys.initial_state();
         let (n, m) = (sys.nq(), sys.neq());
         let mut log = vec![format!(
@@ -101,10 +107,12 @@ impl Simulation {
         )];
         log.push(format!(
             "degrees of freedom before redundancy removal: {}",
-            sys.dof()
+            sys.dof(&data)
         ));
         Ok(Simulation {
+            model: model.clone(),
             sys,
+            data,
             state: Frame {
                 t: 0.0,
                 q,
@@ -125,20 +133,20 @@ impl Simulation {
     /// velocities, then accelerations and multipliers.
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
         let t = self.state.t;
-        let redundant = find_redundant(&self.sys, &self.state.q, t);
+        let redundant = find_redundant(&self.sys, &self.model, &self.state.q, t);
         for &k in &redundant {
-            self.sys.active[k] = false;
+            self.data.active[k] = false;
             let e = &self.sys.equations[k];
             self.log.push(format!(
                 "deactivating constraint equation {} in {} (redundant)",
                 e.name,
-                self.sys.model.describe(e.element)
+                self.sys.describe(e.element)
             ));
         }
         if !redundant.is_empty() {
             self.log.push(format!(
                 "degrees of freedom after redundancy removal: {}",
-                self.sys.dof()
+                self.sys.dof(&self.data)
             ));
         }
         let q0 = self.state.q.clone();
@@ -173,46 +181,68 @@ impl Simulation {
             return Err(SolverError::Assembly(format!(
                 "redundant constraint equation {} in {} is not satisfied by the assembled configuration (residual {:.3e}): the model is inconsistently over-constrained",
                 self.sys.equations[k].name,
-                self.sys.model.describe(self.sys.equations[k].element),
+                self.sys.describe(self.sys.equations[k].element),
                 v
             )));
         }
-        let sys = &self.sys;
+        let (sys, data) = (&self.sys, &mut self.data);
         let (n, m) = (sys.nq(), sys.neq());
         let mut kkt = Kkt::new(sys);
         // Velocities: min |u − u0| subject to Φ_q u = −Φ_t.
         let mut rhs = vec![0.0; m];
-        sys.velocity_rhs(&q, t, &mut rhs);
-        let (u, _) = kkt
-            .solve(sys, &q, t, Block::Identity, u0, &rhs)
-            .map_err(|row| self.singular(row, "velocity"))?;
+        sys.velocity_rhs(data, &q, t, &mut rhs);
+        let velocities = kkt.solve(sys, data, &q, t, Block::Identity, u0, &rhs);
+        let (u, _) = velocities.map_err(|row| self.singular(row, "velocity"))?;
+        let (sys, data) = (&self.sys, &mut self.data);
         // Accelerations and multipliers: [M Φ_qᵀ; Φ_q 0][a; λ] = [−R(q,u,0,0); γ].
         let mut r0 = vec![0.0; n];
-        sys.body_residual(&q, &u, &vec![0.0; n], &vec![0.0; m], t, &mut r0);
+        sys.body_residual(data, &q, &u, &vec![0.0; n], &vec![0.0; m], t, &mut r0);
         let r1: Vec<f64> = r0.iter().map(|v| -v).collect();
         let mut gamma = vec![0.0; m];
-        sys.acceleration_rhs(&q, &u, t, &mut gamma);
-        let (a, lambda) = kkt
-            .solve(sys, &q, t, Block::Mass { u: &u }, &r1, &gamma)
-            .map_err(|row| self.singular(row, "acceleration"))?;
+        sys.acceleration_rhs(data, &q, &u, t, &mut gamma);
+        let accelerations = kkt.solve(sys, data, &q, t, Block::Mass { u: &u }, &r1, &gamma);
+        let (a, lambda) = accelerations.map_err(|row| self.singular(row, "acceleration"))?;
         self.state = Frame { t, q, u, a, lambda };
         Ok(())
     }
 
     /// Newton on the active constraints for the positions nearest `q0`.
-    fn assemble_positions(&self, t: f64, q0: &[f64]) -> Result<Vec<f64>, SolverError> {
-        let sys = &self.sys;
+    fn assemble_positions(&mut self, t: f64, q0: &[f64]) -> Result<Vec<f64>, SolverError> {
+        assemble_positions(&self.sys, &mut self.data, t, q0)
+    }
+
+    /// A deactivated equation violated (beyond 1e-6) at q, with its residual.
+    fn violated_inactive(&self, t: f64, q: &[f64]) -> Option<(usize, f64)> {
+        (0..self.sys.neq())
+            .filter(|k| !self.data.active[*k])
+            .map(|k| (k, self.sys.eval_equation(k, q, t, false).s.val))
+            .find(|(_, v)| v.abs() > 1e-6)
+    }
+
+    fn singular(&self, row: usize, phase: &str) -> SolverError {
+        singular(&self.sys, row, phase)
+    }
+}
+
+/// Newton on the active constraints for the positions nearest `q0`.
+fn assemble_positions(
+    sys: &System,
+    data: &mut MechData,
+    t: f64,
+    q0: &[f64],
+) -> Result<Vec<f64>, SolverError> {
+    {
         let (n, m) = (sys.nq(), sys.neq());
         let mut kkt = Kkt::new(sys);
         let mut q = q0.to_vec();
         let mut phi = vec![0.0; m];
         for _ in 0..50 {
-            sys.constraints(&q, t, &mut phi);
+            sys.constraints(data, &q, t, &mut phi);
             let r1: Vec<f64> = (0..n).map(|i| -(q[i] - q0[i])).collect();
             let r2: Vec<f64> = phi.iter().map(|v| -v).collect();
             let (dq, _) = kkt
-                .solve(sys, &q, t, Block::Identity, &r1, &r2)
-                .map_err(|row| self.singular(row, "position"))?;
+                .solve(sys, data, &q, t, Block::Identity, &r1, &r2)
+                .map_err(|row| singular(sys, row, "position"))?;
             let step = dq.iter().fold(0.0f64, |a, v| a.max(v.abs()));
             for i in 0..n {
                 q[i] += dq[i];
@@ -222,7 +252,7 @@ impl Simulation {
                 return Ok(q);
             }
         }
-        sys.constraints(&q, t, &mut phi);
+        sys.constraints(data, &q, t, &mut phi);
         let k = (0..m)
             .max_by(|a, b| phi[*a].abs().total_cmp(&phi[*b].abs()))
             .unwrap_or(0);
@@ -232,34 +262,28 @@ impl Simulation {
             equation_name(sys, k)
         )))
     }
+}
 
-    /// A deactivated equation violated (beyond 1e-6) at q, with its residual.
-    fn violated_inactive(&self, t: f64, q: &[f64]) -> Option<(usize, f64)> {
-        (0..self.sys.neq())
-            .filter(|k| !self.sys.active[*k])
-            .map(|k| (k, self.sys.eval_equation(k, q, t, false).s.val))
-            .find(|(_, v)| v.abs() > 1e-6)
-    }
+fn singular(sys: &System, row: usize, phase: &str) -> SolverError {
+    let n = sys.nq();
+    let what = if row < n {
+        crate::formulation::coordinate_name(sys, row)
+    } else {
+        equation_name(sys, row - n)
+    };
+    SolverError::Assembly(format!(
+        "singular {phase} matrix during assembly (first failing unknown: {what}); check for missing or conflicting constraints"
+    ))
+}
 
-    fn singular(&self, row: usize, phase: &str) -> SolverError {
-        let n = self.sys.nq();
-        let what = if row < n {
-            crate::formulation::coordinate_name(&self.sys, row)
-        } else {
-            equation_name(&self.sys, row - n)
-        };
-        SolverError::Assembly(format!(
-            "singular {phase} matrix during assembly (first failing unknown: {what}); check for missing or conflicting constraints"
-        ))
-    }
-
+impl Simulation {
     /// Emit one output frame through `self.output` (kept in
     /// `self.frames` when retaining); Err when the output path stops the
     /// analysis.
     pub(crate) fn emit_frame(&mut self, frame: Frame) -> Result<(), SolverError> {
         if self
             .output
-            .emit(&self.sys, &self.log, frame, &mut self.frames)
+            .emit(&self.sys, &self.model, &self.log, frame, &mut self.frames)
         {
             Ok(())
         } else {
@@ -320,9 +344,9 @@ impl Simulation {
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
         self.ensure_ic()?;
-        if self.sys.dof() != 0 {
-            let removed = self.sys.active.iter().filter(|a| !**a).count();
-            let hint = if removed > 0 && self.sys.dof() > 0 {
+        if self.sys.dof(&self.data) != 0 {
+            let removed = self.data.active.iter().filter(|a| !**a).count();
+            let hint = if removed > 0 && self.sys.dof(&self.data) > 0 {
                 format!(
                     " after removing {removed} redundant constraint equations in the current configuration (if that configuration is singular, e.g. links aligned, start the model away from it)"
                 )
@@ -331,7 +355,7 @@ impl Simulation {
             };
             return Err(SolverError::Settings(format!(
                 "kinematic analysis needs a zero-DOF model; this one has {} degrees of freedom{hint}",
-                self.sys.dof()
+                self.sys.dof(&self.data)
             )));
         }
         let times = self.output_times(end, steps, dtout)?;
@@ -376,7 +400,7 @@ impl Simulation {
         let interpolate = plan.interpolate();
         let n = self.sys.nq();
         let mut rti = fixed_step.map(|h| {
-            let (_, _, to_s) = time_unit(&self.sys.model.units.time);
+            let (_, _, to_s) = time_unit(&self.model.units.time);
             RtiMeter::new(h * to_s)
         });
         let mut max_local = 0.0f64;
@@ -401,7 +425,8 @@ impl Simulation {
         // failure retried from consistent conditions at order 1).
         loop {
             let s = &self.state;
-            let mut segment = form.segment(&self.sys, s, constraint_tolerance(plan.error()));
+            let mut segment =
+                form.segment(&self.sys, &self.data, s, constraint_tolerance(plan.error()));
             let mut frames = segment.frame_map();
             let mut integ = match segment.integrator(&plan, s) {
                 Ok(i) => i,
@@ -447,7 +472,7 @@ impl Simulation {
                     // to the constraints (velocities, accelerations and
                     // reactions follow below).
                     let mut frame = frames.frame(&self.sys, t, &yi, &ypi, integ.multipliers());
-                    if let Ok(q) = self.assemble_positions(t, &yi[..n]) {
+                    if let Ok(q) = assemble_positions(&self.sys, &mut self.data, t, &yi[..n]) {
                         frame.q = q;
                     }
                     frame
@@ -456,13 +481,14 @@ impl Simulation {
                     frames.frame(&self.sys, t, y, yp, integ.multipliers())
                 };
                 let project = !frames.keeps_velocities() || interpolated;
-                if !consistent_output(&self.sys, &mut frame, &mut kkt_v, &mut kkt_a, project) {
+                let (sys, data) = (&self.sys, &mut self.data);
+                if !consistent_output(sys, data, &mut frame, &mut kkt_v, &mut kkt_a, project) {
                     inconsistent_outputs += 1;
                 }
                 next += 1;
                 if !self
                     .output
-                    .emit(&self.sys, &self.log, frame, &mut new_frames)
+                    .emit(&self.sys, &self.model, &self.log, frame, &mut new_frames)
                 {
                     break;
                 }
@@ -492,7 +518,7 @@ impl Simulation {
         }
         let stats = total.unwrap_or_default();
         if let Some(SolverError::Integration { t, message }) = &mut failure {
-            if let Some(why) = form.failure_hint(&self.sys, *t) {
+            if let Some(why) = form.failure_hint(&self.sys, &self.model, *t) {
                 *message = format!("{message}; {why}");
             }
         }
@@ -614,7 +640,7 @@ impl Simulation {
         if let Some(summary) = meter.and_then(|m| m.summary()) {
             let report = rti_report(
                 &format!("Fixed Step {}/{formulation}", settings.kind.name()),
-                &self.sys.model.units.time,
+                &self.model.units.time,
                 settings.hratio.unwrap_or(1),
                 step,
                 &summary,
@@ -658,7 +684,7 @@ impl Simulation {
                     message: format!(
                         "redundant constraint equation {} in {} is violated ({v:.3e}) although it is still dependent on the active equations: the model is inconsistently over-constrained",
                         self.sys.equations[k].name,
-                        self.sys.model.describe(self.sys.equations[k].element)
+                        self.sys.describe(self.sys.equations[k].element)
                     ),
                 }),
                 _ => Ok(false),
@@ -682,15 +708,15 @@ impl Simulation {
     /// equations to match, logging each change. Returns whether anything
     /// changed.
     pub(crate) fn recheck_redundancy(&mut self, t: f64, q: &[f64]) -> bool {
-        let redundant = find_redundant(&self.sys, q, t);
+        let redundant = find_redundant(&self.sys, &self.model, q, t);
         let mut changed = false;
         for k in 0..self.sys.neq() {
             let active = redundant.binary_search(&k).is_err();
-            if self.sys.active[k] == active {
+            if self.data.active[k] == active {
                 continue;
             }
             changed = true;
-            self.sys.active[k] = active;
+            self.data.active[k] = active;
             let e = &self.sys.equations[k];
             let what = if active {
                 "reactivating constraint equation"
@@ -705,13 +731,13 @@ impl Simulation {
             self.log.push(format!(
                 "t = {t:.6e}: {what} {} in {} ({why} in the current configuration)",
                 e.name,
-                self.sys.model.describe(e.element)
+                self.sys.describe(e.element)
             ));
         }
         if changed {
             self.log.push(format!(
                 "degrees of freedom after the rank change: {}",
-                self.sys.dof()
+                self.sys.dof(&self.data)
             ));
         }
         changed
@@ -756,6 +782,7 @@ impl RestartGuard {
 /// singular.
 fn consistent_output(
     sys: &System,
+    data: &mut MechData,
     fr: &mut Frame,
     kkt_v: &mut Kkt,
     kkt_a: &mut Kkt,
@@ -764,8 +791,8 @@ fn consistent_output(
     let (n, m) = (sys.nq(), sys.neq());
     let u = if project_velocities {
         let mut rhs = vec![0.0; m];
-        sys.velocity_rhs(&fr.q, fr.t, &mut rhs);
-        let Ok((u, _)) = kkt_v.solve(sys, &fr.q, fr.t, Block::Identity, &fr.u, &rhs) else {
+        sys.velocity_rhs(data, &fr.q, fr.t, &mut rhs);
+        let Ok((u, _)) = kkt_v.solve(sys, data, &fr.q, fr.t, Block::Identity, &fr.u, &rhs) else {
             return false;
         };
         u
@@ -773,13 +800,14 @@ fn consistent_output(
         fr.u.clone()
     };
     let mut r0 = vec![0.0; n];
-    sys.body_residual(&fr.q, &u, &vec![0.0; n], &vec![0.0; m], fr.t, &mut r0);
+    sys.body_residual(data, &fr.q, &u, &vec![0.0; n], &vec![0.0; m], fr.t, &mut r0);
     for v in r0.iter_mut() {
         *v = -*v;
     }
     let mut gamma = vec![0.0; m];
-    sys.acceleration_rhs(&fr.q, &u, fr.t, &mut gamma);
-    let Ok((a, lambda)) = kkt_a.solve(sys, &fr.q, fr.t, Block::Mass { u: &u }, &r0, &gamma) else {
+    sys.acceleration_rhs(data, &fr.q, &u, fr.t, &mut gamma);
+    let Ok((a, lambda)) = kkt_a.solve(sys, data, &fr.q, fr.t, Block::Mass { u: &u }, &r0, &gamma)
+    else {
         return false;
     };
     fr.u = u;

@@ -213,7 +213,7 @@ impl CommandRunner {
     /// Start from the dataset's own INTEGRATOR statement.
     pub fn new(sim: &Simulation) -> CommandRunner {
         CommandRunner {
-            integrator: sim.sys.model.integrator.clone(),
+            integrator: sim.model.integrator.clone(),
             ic_done: false,
         }
     }
@@ -238,11 +238,9 @@ impl CommandRunner {
                 Ok(())
             }
             Command::Equilibrium { settings, default } => {
-                apply_equilibrium(&mut sim.sys.model.equilibrium, settings, *default);
-                sim.log.push(format!(
-                    "EQUILIBRIUM command: {:?}",
-                    sim.sys.model.equilibrium
-                ));
+                apply_equilibrium(&mut sim.model.equilibrium, settings, *default);
+                sim.log
+                    .push(format!("EQUILIBRIUM command: {:?}", sim.model.equilibrium));
                 Ok(())
             }
             Command::Simulate { mode, output } => {
@@ -253,7 +251,9 @@ impl CommandRunner {
                     self.ic_done = true;
                 }
                 let mode = match mode {
-                    SimulateMode::Transient if sim.sys.dof() == 0 => SimulateMode::Kinematic,
+                    SimulateMode::Transient if sim.sys.dof(&sim.data) == 0 => {
+                        SimulateMode::Kinematic
+                    }
                     SimulateMode::Transient => SimulateMode::Dynamic,
                     m => *m,
                 };
@@ -285,7 +285,7 @@ impl CommandRunner {
         };
         match mode {
             SimulateMode::Static => {
-                let eq = sim.sys.model.equilibrium.clone();
+                let eq = sim.model.equilibrium.clone();
                 let report = match spec {
                     None => sim.static_equilibrium(&eq),
                     Some(o) => sim.quasi_static(o.end, o.steps, o.dtout, &eq, &self.integrator),

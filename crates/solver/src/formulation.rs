@@ -21,8 +21,8 @@ use mbsolve_integrate::{
     VarClass, Wstiff,
 };
 use mbsolve_mech::local::NoHess;
-use mbsolve_mech::{Sink, System};
-use mbsolve_model::{CorrectorKind, Formulation};
+use mbsolve_mech::{MechData, Sink, System};
+use mbsolve_model::{CorrectorKind, Formulation, Model};
 
 /// The integrator interface the driver uses.
 pub use mbsolve_integrate::DaeIntegrator as Integrator;
@@ -36,16 +36,18 @@ pub trait DaeFormulation: Sync {
     /// Variables whose corrections must converge with corrector `c`.
     fn corrector_classes(&self, c: CorrectorKind) -> &'static [VarClass];
     /// The problem of one integration segment starting at the consistent
-    /// state `s`, watching the equations deactivated in `sys`.
+    /// state `s`, watching the equations deactivated in `data`; the
+    /// segment's problems work on their own clones of `data`.
     fn segment<'a>(
         &self,
         sys: &'a System,
+        data: &MechData,
         s: &Frame,
         constraint_tol: f64,
     ) -> Box<dyn Segment<'a> + 'a>;
     /// A likely reason for an integration failure at t, if the
     /// formulation knows one.
-    fn failure_hint(&self, _sys: &System, _t: f64) -> Option<String> {
+    fn failure_hint(&self, _sys: &System, _model: &Model, _t: f64) -> Option<String> {
         None
     }
     /// The classes of the temporary switch to MODIFIED after a restart
@@ -153,12 +155,14 @@ impl DaeFormulation for I3 {
     fn segment<'a>(
         &self,
         sys: &'a System,
+        data: &MechData,
         s: &Frame,
         constraint_tol: f64,
     ) -> Box<dyn Segment<'a> + 'a> {
         Box::new(I3Segment {
             sys,
-            watch: Some(RedundancyWatch::new(sys, &s.q, s.t)),
+            data: data.clone(),
+            watch: Some(RedundancyWatch::new(sys, data, &s.q, s.t)),
             constraint_tol,
             first: None,
             second: None,
@@ -200,6 +204,7 @@ impl FrameMap for I3Frames {
 /// whichever the plan's integrator takes.
 struct I3Segment<'a> {
     sys: &'a System,
+    data: MechData,
     watch: Option<RedundancyWatch>,
     constraint_tol: f64,
     first: Option<I3Problem<'a>>,
@@ -218,7 +223,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
         let watch = self.watch.take().unwrap_or_default();
         match &plan.method {
             MethodParams::Bdf(p) => {
-                let mut problem = I3Problem::new(self.sys);
+                let mut problem = I3Problem::new(self.sys, self.data.clone());
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
                 let problem = self.first.insert(problem);
@@ -234,7 +239,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 Ok(bdf_integrator(plan.pair.family, problem, p, s.t, &y0, &yp0))
             }
             MethodParams::Hht(p) => {
-                let mut problem = I3SecondOrder::new(self.sys);
+                let mut problem = I3SecondOrder::new(self.sys, self.data.clone());
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
                 let problem = self.second.insert(problem);
@@ -271,7 +276,7 @@ pub struct Stabilized {
     pub name: &'static str,
     /// The segment's problem starting at s, watching the equations
     /// deactivated in the system, with the corrector's constraint tolerance.
-    pub segment: for<'a> fn(&'a System, &Frame, f64) -> Box<dyn Segment<'a> + 'a>,
+    pub segment: for<'a> fn(&'a System, &MechData, &Frame, f64) -> Box<dyn Segment<'a> + 'a>,
 }
 
 impl DaeFormulation for Stabilized {
@@ -287,15 +292,16 @@ impl DaeFormulation for Stabilized {
     fn segment<'a>(
         &self,
         sys: &'a System,
+        data: &MechData,
         s: &Frame,
         constraint_tol: f64,
     ) -> Box<dyn Segment<'a> + 'a> {
-        (self.segment)(sys, s, constraint_tol)
+        (self.segment)(sys, data, s, constraint_tol)
     }
     /// Velocity constraints (and SI1's Φ̈ with its Φ_tt) make a MOTION
     /// whose velocity jumps fail (si2.rs, `non_smooth_motion`).
-    fn failure_hint(&self, sys: &System, t: f64) -> Option<String> {
-        crate::si2::non_smooth_motion(sys, t).map(|m| {
+    fn failure_hint(&self, _sys: &System, model: &Model, t: f64) -> Option<String> {
+        crate::si2::non_smooth_motion(model, t).map(|m| {
             m.replace(
                 "the SI2 formulation requires",
                 &format!("the {} formulation requires", self.name),
@@ -321,7 +327,7 @@ pub(crate) trait BdfOnlyProblem: DaeProblem {
 
 /// A stabilized formulation's static (`Stabilized`), its segment
 /// constructor and its [`BdfOnlyProblem`] impl, for a problem type with
-/// `new(&System)`, `initial_values(&Frame)` and public `watch` and
+/// `new(&System, MechData)`, `initial_values(&Frame)` and public `watch` and
 /// `constraint_tol` fields (si2.rs, si1.rs).
 macro_rules! stabilized_formulation {
     ($(#[$doc:meta])* $static:ident = $name:literal, $problem:ident,
@@ -332,11 +338,13 @@ macro_rules! stabilized_formulation {
             segment: {
                 fn segment<'a>(
                     sys: &'a ::mbsolve_mech::System,
+                    data: &::mbsolve_mech::MechData,
                     s: &$crate::analysis::Frame,
                     constraint_tol: f64,
                 ) -> Box<dyn $crate::formulation::Segment<'a> + 'a> {
-                    let mut problem = $problem::new(sys);
-                    problem.watch = $crate::formulation::RedundancyWatch::new(sys, &s.q, s.t);
+                    let mut problem = $problem::new(sys, data.clone());
+                    problem.watch =
+                        $crate::formulation::RedundancyWatch::new(sys, data, &s.q, s.t);
                     problem.constraint_tol = constraint_tol;
                     Box::new($crate::formulation::BdfOnlySegment(problem))
                 }
@@ -448,6 +456,8 @@ impl Sink for ScaledSink<'_> {
 
 pub struct I3Problem<'a> {
     pub sys: &'a System,
+    /// This problem's mechanics data (active set, evaluation cache).
+    pub data: MechData,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
     /// Deactivated equations checked after every accepted step (empty
@@ -458,13 +468,14 @@ pub struct I3Problem<'a> {
 }
 
 impl<'a> I3Problem<'a> {
-    pub fn new(sys: &'a System) -> Self {
+    pub fn new(sys: &'a System, data: MechData) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
         I3Problem {
             sys,
+            data,
             classes,
             phi: vec![0.0; m],
             watch: RedundancyWatch::default(),
@@ -483,14 +494,16 @@ pub fn coordinate_name(sys: &System, i: usize) -> String {
 /// "JOINT/1 Zi.Xj" style name of constraint equation `k`.
 pub fn equation_name(sys: &System, k: usize) -> String {
     let e = &sys.equations[k];
-    format!("{} {}", sys.model.describe(e.element), e.name)
+    format!("{} {}", sys.describe(e.element), e.name)
 }
 
 /// The algebraic rows shared by every formulation: scale·Φ_k for active
 /// equations, λ_k for deactivated (redundant) ones. `phi` is scratch of
 /// length neq; `out` has neq entries.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn constraint_rows(
     sys: &System,
+    data: &mut MechData,
     q: &[f64],
     lam: &[f64],
     t: f64,
@@ -498,25 +511,21 @@ pub(crate) fn constraint_rows(
     phi: &mut [f64],
     out: &mut [f64],
 ) {
-    sys.constraints(q, t, phi);
-    rows_from_values(sys, phi, lam, scale, out);
+    sys.constraints(data, q, t, phi);
+    rows_from_values(&data.active, phi, lam, scale, out);
 }
 
 /// [`constraint_rows`] from the values Φ already evaluated (by
-/// `System::constraint_terms`).
+/// `System::constraint_terms`); `active` is the data's active set.
 pub(crate) fn rows_from_values(
-    sys: &System,
+    active: &[bool],
     phi: &[f64],
     lam: &[f64],
     scale: f64,
     out: &mut [f64],
 ) {
     for k in 0..out.len() {
-        out[k] = if sys.active[k] {
-            scale * phi[k]
-        } else {
-            lam[k]
-        };
+        out[k] = if active[k] { scale * phi[k] } else { lam[k] };
     }
 }
 
@@ -546,9 +555,9 @@ pub struct RedundancyWatch {
 }
 
 impl RedundancyWatch {
-    /// Watch the equations deactivated in `sys`, starting from (q, t).
-    pub fn new(sys: &System, q: &[f64], t: f64) -> Self {
-        let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !sys.active[*k]).collect();
+    /// Watch the equations deactivated in `data`, starting from (q, t).
+    pub fn new(sys: &System, data: &MechData, q: &[f64], t: f64) -> Self {
+        let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !data.active[*k]).collect();
         let allowed = inactive
             .iter()
             .map(|&k| REDUNDANT_DRIFT_TOL + sys.equation::<NoHess>(k, q, t).s.val.abs())
@@ -614,10 +623,11 @@ impl DaeProblem for I3Problem<'_> {
         // One evaluation of each constraint for Φ and Φ_qᵀλ.
         let (head, rows) = out.split_at_mut(2 * n);
         let forces = &mut head[n..];
-        self.sys.applied_residual(q, u, up, t, forces);
+        let data = &mut self.data;
+        self.sys.applied_residual(data, q, u, up, t, forces);
         self.sys
-            .constraint_terms(q, t, &mut self.phi, &mut [(lam, forces)], None);
-        rows_from_values(self.sys, &self.phi, lam, 1.0, rows);
+            .constraint_terms(data, q, t, &mut self.phi, &mut [(lam, forces)], None);
+        rows_from_values(&data.active, &self.phi, lam, 1.0, rows);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -637,10 +647,11 @@ impl DaeProblem for I3Problem<'_> {
             a.add(i, n + i, 1.0);
         }
         let mut s = AsmSink(a);
+        let data = &mut self.data;
         self.sys
-            .body_jacobian(q, u, up, lam, t, &mut s, n, Some(0), n, 1.0, c);
+            .body_jacobian(data, q, u, up, Some(lam), t, &mut s, n, Some(0), n, 1.0, c);
         self.sys
-            .constraint_jacobian(q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
+            .constraint_jacobian(data, q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
         Ok(())
     }
     fn structure_holds(&mut self, t: f64, y: &[f64]) -> bool {

@@ -9,13 +9,15 @@ use crate::requests::{euler313_angles, marker_state, wrench, MarkerState, Source
 use mbsolve_expr::{EvalContext, EvalError, Expr, MeasureCall, MeasureKind};
 use mbsolve_mech::rotation::params_from_matrix;
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{ElementRef, FunctionRequest, MotionTarget, Variable};
+use mbsolve_model::{ElementRef, FunctionRequest, Model, MotionTarget, Variable};
 use nalgebra::{Matrix3, Quaternion, Vector3};
 use std::collections::HashMap;
 
 /// Time and measures of one frame.
 pub struct FrameContext<'a> {
     pub sys: &'a System,
+    /// The model's elements (JOINT, MOTION, … results name them).
+    pub model: &'a Model,
     pub frame: &'a Frame,
     /// The model's initial coordinates (`sys.initial_state().0`): ORIENT
     /// takes its sign convention from them.
@@ -100,7 +102,7 @@ impl FrameContext<'_> {
         let id = m.args.first().copied().unwrap_or(0);
         let jflag = m.args.get(1).copied().unwrap_or(0);
         let comp = m.args.get(2).copied().unwrap_or(0);
-        let model = &self.sys.model;
+        let model = self.model;
         let (element, i, j) = match m.kind {
             MeasureKind::Joint => {
                 let jt = model.joints.iter().find(|x| x.id == id);
@@ -149,6 +151,7 @@ impl FrameContext<'_> {
         };
         let (f, n) = wrench(
             self.sys,
+            self.model,
             self.frame,
             self.marker_frame(at)?,
             Source::Element(element),
@@ -251,7 +254,13 @@ impl EvalContext for FrameContext<'_> {
             K::Fx | K::Fy | K::Fz | K::Fm | K::Tx | K::Ty | K::Tz | K::Tm => {
                 let i = m.arg(0).unwrap_or(0);
                 let at = self.marker_frame(i)?;
-                let (f, n) = wrench(self.sys, self.frame, at, Source::Between(i, m.arg(1)));
+                let (f, n) = wrench(
+                    self.sys,
+                    self.model,
+                    self.frame,
+                    at,
+                    Source::Between(i, m.arg(1)),
+                );
                 match m.kind {
                     K::Fm => Ok(f.norm()),
                     K::Tm => Ok(n.norm()),
@@ -366,13 +375,14 @@ mod tests {
     use crate::{models, Simulation};
     use mbsolve_model::{Marker, Placement};
 
-    fn eval(sys: &System, frame: &Frame, text: &str) -> f64 {
+    fn eval(sim: &Simulation, frame: &Frame, text: &str) -> f64 {
         Expr::parse(text)
             .unwrap()
             .eval_in(&FrameContext {
-                sys,
+                sys: &sim.sys,
+                model: &sim.model,
                 frame,
-                initial_q: &sys.initial_state().0,
+                initial_q: &sim.sys.initial_state().0,
             })
             .unwrap()
     }
@@ -390,7 +400,7 @@ mod tests {
         });
         let mut sim = Simulation::new(&model).unwrap();
         sim.initial_conditions().unwrap();
-        let (sys, s0) = (&sim.sys, sim.state.clone());
+        let (sys, s0) = (&sim, sim.state.clone());
         // Reaction on the bob's part (jflag 0: marker 20) balances gravity
         // and inertia: R_y = m (a_y + g); the ground gets −R (jflag 1).
         let ry = s0.a[1] + 9.81;
@@ -433,9 +443,10 @@ mod tests {
         let err = Expr::parse("ORIENT(27,5,30,10)")
             .unwrap()
             .eval_in(&FrameContext {
-                sys,
+                sys: &sys.sys,
+                model: &sys.model,
                 frame: &fr,
-                initial_q: &sys.initial_state().0,
+                initial_q: &sys.sys.initial_state().0,
             })
             .unwrap_err();
         assert_eq!(

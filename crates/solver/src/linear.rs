@@ -3,7 +3,7 @@
 
 use crate::formulation::AsmSink;
 use mbsolve_integrate::{SlotAssembler, SparseLu};
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 
 #[derive(Clone, Copy)]
 pub enum Block<'a> {
@@ -29,16 +29,18 @@ impl Kkt {
     }
 
     /// Returns (x, μ); Err(row) names the first unknown that was singular.
+    #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
         sys: &System,
+        data: &mut MechData,
         q: &[f64],
         t: f64,
         block: Block,
         r1: &[f64],
         r2: &[f64],
     ) -> Result<(Vec<f64>, Vec<f64>), usize> {
-        let (n, m) = (sys.nq(), sys.neq());
+        let n = sys.nq();
         loop {
             self.asm.begin();
             let mut s = AsmSink(&mut self.asm);
@@ -50,11 +52,10 @@ impl Kkt {
                 }
                 Block::Mass { u } => {
                     let zero_a = vec![0.0; n];
-                    let zero_l = vec![0.0; m];
-                    sys.body_jacobian(q, u, &zero_a, &zero_l, t, &mut s, 0, None, 0, 0.0, 1.0);
+                    sys.body_jacobian(data, q, u, &zero_a, None, t, &mut s, 0, None, 0, 0.0, 1.0);
                 }
             }
-            sys.constraint_jacobian(q, t, &mut s, n, 0, Some((0, n)), Some(n));
+            sys.constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
             if self.asm.finish() {
                 break;
             }

@@ -5,6 +5,7 @@
 
 use crate::analysis::{Frame, SolverError};
 use mbsolve_mech::System;
+use mbsolve_model::Model;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -22,7 +23,14 @@ pub trait FrameSink: Send {
     /// Write one frame. `log` is the message log so far (a sink may append
     /// the lines it has not seen yet). An error stops the analysis; the
     /// frames written before it stay written.
-    fn write(&mut self, sys: &System, log: &[String], frame: &Frame) -> Result<(), String>;
+    /// `model` is the simulation's model (requests read its elements).
+    fn write(
+        &mut self,
+        sys: &System,
+        model: &Model,
+        log: &[String],
+        frame: &Frame,
+    ) -> Result<(), String>;
 }
 
 /// Where output frames go.
@@ -67,6 +75,7 @@ impl FrameOutput {
     pub fn emit(
         &mut self,
         sys: &System,
+        model: &Model,
         log: &[String],
         frame: Frame,
         kept: &mut Vec<Frame>,
@@ -76,7 +85,7 @@ impl FrameOutput {
         }
         let t = frame.t;
         if let Some(sink) = self.sink.as_mut() {
-            if let Err(e) = sink.write(sys, log, &frame) {
+            if let Err(e) = sink.write(sys, model, log, &frame) {
                 self.stopped = Some(SolverError::Stopped {
                     t,
                     reason: format!("output failed: {e}"),

@@ -5,10 +5,12 @@
 //! alone; open chains of any length cost nothing here.
 
 use mbsolve_mech::System;
+use mbsolve_model::Model;
 use nalgebra::DVector;
 
-/// Equations found redundant at `q`, in model order.
-pub fn find_redundant(sys: &System, q: &[f64], t: f64) -> Vec<usize> {
+/// Equations found redundant at `q`, in model order; `model` says which
+/// motions act on joints.
+pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usize> {
     let nb = sys.nb();
     let ground = nb;
     // Union-find over bodies + ground, joined by every equation's bodies.
@@ -55,8 +57,7 @@ pub fn find_redundant(sys: &System, q: &[f64], t: f64) -> Vec<usize> {
         // Motions on joints add an edge without a loop; count them out.
         // (A marker motion is an element of its own: it can close a loop.)
         let joint_motion = |el: &mbsolve_model::ElementRef| match el {
-            mbsolve_model::ElementRef::Motion(id) => sys
-                .model
+            mbsolve_model::ElementRef::Motion(id) => model
                 .motions
                 .iter()
                 .any(|m| m.id == *id && m.joint().is_some()),

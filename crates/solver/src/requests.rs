@@ -147,6 +147,7 @@ fn add_generalized(
 /// Euler-parameter part Q_p maps to the torque about the CM by n = ½ E(p) Q_p.
 pub(crate) fn wrench(
     sys: &System,
+    model: &Model,
     frame: &Frame,
     at: &MarkerFrame,
     src: Source,
@@ -154,21 +155,21 @@ pub(crate) fn wrench(
     let x = marker_state(sys, frame, at).x;
     let target = at.body;
     let joint_markers = |id: Id| {
-        sys.model
+        model
             .joints
             .iter()
             .find(|jt| jt.id == id)
             .map(|jt| (jt.i, Some(jt.j)))
     };
     let jprim_markers = |id: Id| {
-        sys.model
+        model
             .jprims
             .iter()
             .find(|jp| jp.id == id)
             .map(|jp| (jp.i, Some(jp.j)))
     };
     let motion_markers = |id: Id| {
-        let mo = sys.model.motions.iter().find(|m| m.id == id)?;
+        let mo = model.motions.iter().find(|m| m.id == id)?;
         match mo.target {
             MotionTarget::Joint { joint, .. } => joint_markers(joint),
             MotionTarget::Markers { i, j, .. } => Some((i, Some(j))),
@@ -177,7 +178,7 @@ pub(crate) fn wrench(
     // A GCON acts at its I marker; it connects I with the request's other
     // marker when its function reads that marker.
     let gcon_markers = |id: Id| {
-        let g = sys.model.gcons.iter().find(|g| g.id == id)?;
+        let g = model.gcons.iter().find(|g| g.id == id)?;
         let Source::Between(i, j) = src else {
             return Some((g.i, None));
         };
@@ -200,7 +201,9 @@ pub(crate) fn wrench(
     let mut f = Vector3::zeros();
     let mut n = Vector3::zeros();
     for (k, eq) in sys.equations.iter().enumerate() {
-        if !sys.active[k] || frame.lambda[k] == 0.0 {
+        // A deactivated (redundant) equation's row is λ_k = 0: it
+        // carries no force.
+        if frame.lambda[k] == 0.0 {
             continue;
         }
         let markers = match eq.element {
@@ -259,12 +262,23 @@ fn measure_markers(m: &Measure) -> Vec<Id> {
 
 /// The FORCE request: the wrench that the elements acting between markers I
 /// and J apply to marker I's part, about marker I's origin.
-fn force_on_i(sys: &System, frame: &Frame, req: &Request) -> (Vector3<f64>, Vector3<f64>) {
-    wrench(sys, frame, sys.marker(req.i), Source::Between(req.i, req.j))
+fn force_on_i(
+    sys: &System,
+    model: &Model,
+    frame: &Frame,
+    req: &Request,
+) -> (Vector3<f64>, Vector3<f64>) {
+    wrench(
+        sys,
+        model,
+        frame,
+        sys.marker(req.i),
+        Source::Between(req.i, req.j),
+    )
 }
 
 /// The six components of a request at one frame.
-pub fn evaluate(sys: &System, frame: &Frame, req: &Request) -> [f64; 6] {
+pub fn evaluate(sys: &System, model: &Model, frame: &Frame, req: &Request) -> [f64; 6] {
     let i = marker_state(sys, frame, sys.marker(req.i));
     let j = req.j.map(|id| marker_state(sys, frame, sys.marker(id)));
     let rm = match req.rm {
@@ -291,7 +305,7 @@ pub fn evaluate(sys: &System, frame: &Frame, req: &Request) -> [f64; 6] {
         }
         RequestKind::Velocity => (rel(&|m| m.v), rel(&|m| m.w)),
         RequestKind::Acceleration => (rel(&|m| m.acc), rel(&|m| m.wd)),
-        RequestKind::Force => force_on_i(sys, frame, req),
+        RequestKind::Force => force_on_i(sys, model, frame, req),
     };
     let (l, a) = (rm.transpose() * lin, rm.transpose() * ang);
     [l[0], l[1], l[2], a[0], a[1], a[2]]
@@ -343,17 +357,24 @@ impl Outputs {
 
     /// Time then every request's components on one frame; `initial_q` is
     /// `sys.initial_state().0` (ORIENT's sign convention).
-    pub fn row(&self, sys: &System, frame: &Frame, initial_q: &[f64]) -> Result<Vec<f64>, String> {
+    pub fn row(
+        &self,
+        sys: &System,
+        model: &Model,
+        frame: &Frame,
+        initial_q: &[f64],
+    ) -> Result<Vec<f64>, String> {
         let mut row = Vec::with_capacity(self.header.len() + 1);
         row.push(frame.t);
         let ctx = FrameContext {
             sys,
+            model,
             frame,
             initial_q,
         };
         for it in &self.items {
             match it {
-                Item::Standard(r) => row.extend_from_slice(&evaluate(sys, frame, r)),
+                Item::Standard(r) => row.extend_from_slice(&evaluate(sys, model, frame, r)),
                 Item::Function(f) => f.evaluate(&ctx, &mut row)?,
             }
         }
@@ -362,11 +383,16 @@ impl Outputs {
 
     /// One row per frame; stops at the first frame a function cannot be
     /// evaluated on and returns the rows before it with the error.
-    pub fn table(&self, sys: &System, frames: &[Frame]) -> (Vec<Vec<f64>>, Option<String>) {
+    pub fn table(
+        &self,
+        sys: &System,
+        model: &Model,
+        frames: &[Frame],
+    ) -> (Vec<Vec<f64>>, Option<String>) {
         let mut rows = Vec::with_capacity(frames.len());
         let initial_q = sys.initial_state().0;
         for fr in frames {
-            match self.row(sys, fr, &initial_q) {
+            match self.row(sys, model, fr, &initial_q) {
                 Ok(r) => rows.push(r),
                 Err(e) => return (rows, Some(e)),
             }

@@ -8,10 +8,12 @@ use crate::formulation::{
     ScaledSink, CONSTRAINT_TOL,
 };
 use mbsolve_integrate::{ProblemError, SecondOrderProblem, SlotAssembler};
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 
 pub struct I3SecondOrder<'a> {
     pub sys: &'a System,
+    /// This problem's mechanics data (active set, evaluation cache).
+    pub data: MechData,
     phi: Vec<f64>,
     /// See `I3Problem::watch`.
     pub watch: RedundancyWatch,
@@ -19,9 +21,10 @@ pub struct I3SecondOrder<'a> {
 }
 
 impl<'a> I3SecondOrder<'a> {
-    pub fn new(sys: &'a System) -> Self {
+    pub fn new(sys: &'a System, data: MechData) -> Self {
         I3SecondOrder {
             sys,
+            data,
             phi: vec![0.0; sys.neq()],
             watch: RedundancyWatch::default(),
             constraint_tol: CONSTRAINT_TOL,
@@ -45,7 +48,7 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         lam: &[f64],
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
-        self.sys.body_residual(q, u, a, lam, t, out);
+        self.sys.body_residual(&mut self.data, q, u, a, lam, t, out);
         check_finite(out, |i| {
             format!("{} force balance", coordinate_name(self.sys, i))
         })
@@ -58,7 +61,8 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         scale: f64,
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
-        constraint_rows(self.sys, q, lam, t, scale, &mut self.phi, out);
+        let data = &mut self.data;
+        constraint_rows(self.sys, data, q, lam, t, scale, &mut self.phi, out);
         check_finite(out, |k| equation_name(self.sys, k))
     }
     fn jacobian(
@@ -78,11 +82,24 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         // and every value multiplied by cq the matrix receives
         // βh² ∂R/∂q + γh ∂R/∂u + M/(1+α), all in one pass over the forces.
         let mut s = ScaledSink { asm, scale: cq };
-        self.sys
-            .body_jacobian(q, u, a, lam, t, &mut s, 0, Some(0), 0, cu / cq, ca / cq);
+        let data = &mut self.data;
+        self.sys.body_jacobian(
+            data,
+            q,
+            u,
+            a,
+            Some(lam),
+            t,
+            &mut s,
+            0,
+            Some(0),
+            0,
+            cu / cq,
+            ca / cq,
+        );
         let mut s = AsmSink(asm);
         self.sys
-            .constraint_jacobian(q, t, &mut s, n, 0, Some((0, n)), Some(n));
+            .constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
         Ok(())
     }
     fn constraint_tolerance(&self) -> f64 {

@@ -48,7 +48,7 @@ use crate::formulation::{
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Grad, Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 
 /// Relative step of the central difference of Φ̈ over q (δ = this ×
 /// max(1, |q_i|)): truncation δ²·|Φ̈‴| and round-off ε·|Φ̈|/δ both near
@@ -57,6 +57,8 @@ const ACCELERATION_FD_STEP: f64 = 1e-5;
 
 pub struct Si1Problem<'a> {
     pub sys: &'a System,
+    /// This problem's mechanics data (active set, evaluation cache).
+    pub data: MechData,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
     /// Scratch copy of q for the differences of Φ̈.
@@ -87,13 +89,14 @@ fn acceleration_constraint(
 }
 
 impl<'a> Si1Problem<'a> {
-    pub fn new(sys: &'a System) -> Self {
+    pub fn new(sys: &'a System, data: MechData) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, n + 3 * m));
         Si1Problem {
             sys,
+            data,
             classes,
             phi: vec![0.0; m],
             q_shift: vec![0.0; n],
@@ -187,8 +190,9 @@ impl DaeProblem for Si1Problem<'_> {
             r1[i] = qp[i] - u[i];
             r2[i] = up[i] - acc[i];
         }
-        self.sys.applied_residual(q, u, acc, t, r3);
+        self.sys.applied_residual(&self.data, q, u, acc, t, r3);
         self.sys.constraint_terms(
+            &mut self.data,
             q,
             t,
             &mut self.phi,
@@ -197,7 +201,7 @@ impl DaeProblem for Si1Problem<'_> {
         );
         let s = self.row_scale;
         for k in 0..m {
-            if self.sys.active[k] {
+            if self.data.active[k] {
                 r6[k] = s * acceleration_constraint(self.sys, k, q, u, acc, t).0;
             } else {
                 r5[k] = eta[k];
@@ -207,7 +211,7 @@ impl DaeProblem for Si1Problem<'_> {
         for v in r1.iter_mut().chain(r2.iter_mut()).chain(r3.iter_mut()) {
             *v *= s;
         }
-        rows_from_values(self.sys, &self.phi, nu, 1.0, r4);
+        rows_from_values(&self.data.active, &self.phi, nu, 1.0, r4);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -243,10 +247,11 @@ impl DaeProblem for Si1Problem<'_> {
         // c·M into the α columns (a = α′).
         let mut scaled = ScaledSink { asm: a, scale: s };
         sys.body_jacobian(
+            &mut self.data,
             q,
             u,
             acc,
-            lam,
+            Some(lam),
             t,
             &mut scaled,
             2 * n,
@@ -256,10 +261,11 @@ impl DaeProblem for Si1Problem<'_> {
             0.0,
         );
         sys.body_jacobian(
+            &mut self.data,
             q,
             u,
             acc,
-            lam,
+            Some(lam),
             t,
             &mut scaled,
             2 * n,
@@ -270,7 +276,7 @@ impl DaeProblem for Si1Problem<'_> {
         );
         for k in 0..m {
             let bodies = sys.equations[k].bodies();
-            let on = sys.active[k];
+            let on = self.data.active[k];
             let v = on.then(|| sys.equation::<Hess>(k, q, t));
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
             let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);

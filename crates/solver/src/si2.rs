@@ -40,11 +40,14 @@ use crate::formulation::{
 };
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
-use mbsolve_mech::system::{gather, global_index, scatter_hess};
-use mbsolve_mech::System;
+use mbsolve_mech::system::{gather, global_index};
+use mbsolve_mech::{MechData, System};
+use mbsolve_model::Model;
 
 pub struct Si2Problem<'a> {
     pub sys: &'a System,
+    /// This problem's mechanics data (active set, evaluation cache).
+    pub data: MechData,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
     /// s = 1/c of the last Jacobian: the q and u rows are multiplied by it
@@ -57,13 +60,14 @@ pub struct Si2Problem<'a> {
 }
 
 impl<'a> Si2Problem<'a> {
-    pub fn new(sys: &'a System) -> Self {
+    pub fn new(sys: &'a System, data: MechData) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, 2 * m));
         Si2Problem {
             sys,
+            data,
             classes,
             phi: vec![0.0; m],
             row_scale: 1.0,
@@ -124,10 +128,12 @@ impl DaeProblem for Si2Problem<'_> {
         for i in 0..n {
             r1[i] = qp[i] - u[i];
         }
-        self.sys.applied_residual(q, u, up, t, r2);
+        let data = &mut self.data;
+        self.sys.applied_residual(data, q, u, up, t, r2);
         // One evaluation of each constraint for Φ, Φ_qᵀμ, Φ_qᵀλ and the
         // velocity rows Φ_q u + Φ_t (η_k for deactivated equations).
         self.sys.constraint_terms(
+            data,
             q,
             t,
             &mut self.phi,
@@ -135,7 +141,7 @@ impl DaeProblem for Si2Problem<'_> {
             Some((u, &mut *r4)),
         );
         for k in 0..m {
-            if !self.sys.active[k] {
+            if !data.active[k] {
                 r4[k] = eta[k];
             }
         }
@@ -143,7 +149,7 @@ impl DaeProblem for Si2Problem<'_> {
         for v in r1.iter_mut().chain(r2.iter_mut()) {
             *v *= s;
         }
-        rows_from_values(self.sys, &self.phi, nu, 1.0, r3);
+        rows_from_values(&data.active, &self.phi, nu, 1.0, r3);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -168,12 +174,14 @@ impl DaeProblem for Si2Problem<'_> {
             a.add(i, i, sc);
             a.add(i, n + i, -s);
         }
-        // u rows: s·R(q, u, u', λ).
+        // u rows: s·R(q, u, u', λ); its s·λ_k ∇²Φ_k are emitted below
+        // from the one Hessian each equation's rows need.
         self.sys.body_jacobian(
+            &mut self.data,
             q,
             u,
             up,
-            lam,
+            None,
             t,
             &mut ScaledSink { asm: a, scale: s },
             n,
@@ -185,18 +193,22 @@ impl DaeProblem for Si2Problem<'_> {
         for k in 0..m {
             let eq = &self.sys.equations[k];
             let bodies = eq.bodies();
-            let on = self.sys.active[k];
+            let on = self.data.active[k];
             let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
             let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
+            // (∇²Φ u + Φ_qt) has structurally zero r entries where ∇²Φ
+            // has no r rows: not emitted (see `Equation::hess_row`).
             for l in 0..NL {
                 let Some(gi) = global_index(&bodies, l) else {
                     continue;
                 };
+                if eq.hess_row(l) {
+                    a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
+                }
                 let g = v.as_ref().map_or(0.0, |v| v.s.grad[l]);
                 a.add(2 * n + k, gi, g);
                 a.add(n + gi, col_nu + k, sc * g);
-                a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
                 a.add(row_vel + k, n + gi, g);
                 a.add(gi, col_eta + k, sc * g);
             }
@@ -208,7 +220,14 @@ impl DaeProblem for Si2Problem<'_> {
                 Some(v) if mu[k] != 0.0 => v.s.hess * (s * mu[k]),
                 _ => Hess::zeros(),
             };
-            scatter_hess(&bodies, &h, &mut AsmSink(a), 0, 0);
+            eq.scatter_hess(&h, &mut AsmSink(a), 0, 0);
+            // s·λ_k ∇²Φ_k in the u rows (∂(Φ_qᵀλ)/∂q of R; zeros when
+            // λ_k = 0), as `System::body_jacobian` would add it.
+            let h = match &v {
+                Some(v) if lam[k] != 0.0 => v.s.hess * lam[k],
+                _ => Hess::zeros(),
+            };
+            eq.scatter_hess(&h, &mut ScaledSink { asm: a, scale: s }, n, 0);
         }
         Ok(())
     }
@@ -250,10 +269,10 @@ impl DaeProblem for Si2Problem<'_> {
 /// Φ_q u + Φ_t = 0 that no step size can make small. After an SI2 failure
 /// at t (the last accepted time) this names the MOTION whose velocity jumps
 /// just after t, located by bisection; None if no motion has a jump there.
-pub fn non_smooth_motion(sys: &System, t: f64) -> Option<String> {
+pub fn non_smooth_motion(model: &Model, t: f64) -> Option<String> {
     let scale = t.abs().max(1.0);
     let left = t - 1e-9 * scale;
-    for motion in &sys.model.motions {
+    for motion in &model.motions {
         let f = &motion.function;
         let v0 = f.eval(left)[1];
         for w in [1e-8, 1e-6, 1e-4, 1e-2] {

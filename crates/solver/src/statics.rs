@@ -26,7 +26,7 @@ use crate::analysis::{Frame, Simulation, SolverError};
 use crate::formulation::{constraint_rows, coordinate_name, equation_name, AsmSink};
 use crate::settings::{fmt_num, FrontEnd};
 use mbsolve_integrate::{SlotAssembler, SparseLu};
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 
 /// Validated Param_Static values with the documented defaults.
 #[derive(Clone, Debug, PartialEq)]
@@ -214,6 +214,8 @@ pub(crate) struct NewtonFailure {
 
 /// Reusable Newton solver for the force balance of one system.
 pub(crate) struct ForceBalance {
+    /// The Newton iteration's mechanics data (active set, cache).
+    data: MechData,
     asm: SlotAssembler,
     lu: SparseLu,
     zeros: Vec<f64>,
@@ -243,9 +245,10 @@ pub(crate) fn unknown_name(sys: &System, i: usize) -> String {
 }
 
 impl ForceBalance {
-    pub fn new(sys: &System) -> Self {
+    pub fn new(sys: &System, data: &MechData) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
         ForceBalance {
+            data: data.clone(),
             asm: SlotAssembler::new(n + m),
             lu: SparseLu::new(),
             zeros: vec![0.0; n],
@@ -267,13 +270,14 @@ impl ForceBalance {
     ) -> Result<Norms, String> {
         let n = sys.nq();
         let z = &self.zeros;
-        sys.body_residual(q, z, z, lam, t, &mut self.res[..n]);
+        sys.body_residual(&mut self.data, q, z, z, lam, t, &mut self.res[..n]);
         if let Some(f) = load {
             for i in 0..n {
                 self.res[i] -= f[i];
             }
         }
-        constraint_rows(sys, q, lam, t, 1.0, &mut self.phi, &mut self.res[n..]);
+        let data = &mut self.data;
+        constraint_rows(sys, data, q, lam, t, 1.0, &mut self.phi, &mut self.res[n..]);
         if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
             let what = if i < n {
                 format!("{} force balance", coordinate_name(sys, i))
@@ -311,8 +315,9 @@ impl ForceBalance {
             self.asm.begin();
             let mut s = AsmSink(&mut self.asm);
             let z = &self.zeros;
-            sys.body_jacobian(q, z, z, lam, t, &mut s, 0, Some(0), 0, 0.0, ca);
-            sys.constraint_jacobian(q, t, &mut s, n, 0, Some((0, n)), Some(n));
+            let data = &mut self.data;
+            sys.body_jacobian(data, q, z, z, Some(lam), t, &mut s, 0, Some(0), 0, 0.0, ca);
+            sys.constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
             if self.asm.finish() {
                 break;
             }
@@ -595,7 +600,7 @@ impl Simulation {
             verbose: true,
             limits: [p.tlimit, p.alimit],
         };
-        let mut fb = ForceBalance::new(&self.sys);
+        let mut fb = ForceBalance::new(&self.sys, &self.data);
         match fb.solve(&self.sys, t, q0, lam0, &opts, &mut self.log) {
             Ok(eq) => Ok(eq),
             Err(f) => {

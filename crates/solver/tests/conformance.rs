@@ -301,11 +301,12 @@ fn structure_change_stop_and_restart() {
             .fold(0.0, f64::max);
         let line = format!(
             "{reactivated} reactivation, dof {}, max |Phi| {phi:.1e}",
-            sim.sys.dof()
+            sim.sys.dof(&sim.data)
         );
-        ensure(reactivated == 1 && sim.sys.dof() == 1 && phi < 1e-6, || {
-            line.clone()
-        })?;
+        ensure(
+            reactivated == 1 && sim.sys.dof(&sim.data) == 1 && phi < 1e-6,
+            || line.clone(),
+        )?;
         Ok(line)
     });
 }
@@ -320,7 +321,7 @@ fn singular_matrix_diagnosis_names_the_equation() {
     for_every_pair("singular", |pair| {
         let mut sim = Simulation::new(&models::flat_parallelogram(1.0, 2.0)).unwrap();
         sim.initial_conditions().unwrap();
-        sim.sys.active.iter_mut().for_each(|a| *a = true);
+        sim.data.active.iter_mut().for_each(|a| *a = true);
         let r = sim.dynamic(0.1, None, Some(0.01), &pair_settings(pair, 1e-5));
         let said = sim
             .log

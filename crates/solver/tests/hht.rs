@@ -253,7 +253,7 @@ fn hht_four_bar_constraints() {
         );
         assert!(phi < 1e-8, "constraint residual {phi}");
         for f in &sim.frames {
-            for (k, on) in sim.sys.active.iter().enumerate() {
+            for (k, on) in sim.data.active.iter().enumerate() {
                 if !on {
                     assert_eq!(f.lambda[k], 0.0);
                 }

@@ -17,7 +17,7 @@ fn settings(error: f64) -> IntegratorSettings {
 }
 
 fn energy(sim: &Simulation, f: &Frame) -> f64 {
-    let g = sim.sys.model.gravity;
+    let g = sim.model.gravity;
     let mut e = 0.0;
     for (b, body) in sim.sys.bodies.iter().enumerate() {
         let o = 7 * b;
@@ -81,7 +81,7 @@ fn four_bar_redundancy_and_constraints() {
         .filter(|l| l.starts_with("deactivating constraint equation"))
         .collect();
     assert_eq!(deactivated.len(), 3, "{deactivated:?}");
-    assert_eq!(sim.sys.dof(), 1);
+    assert_eq!(sim.sys.dof(&sim.data), 1);
     assert!(deactivated[0].contains("in JOINT/"), "{}", deactivated[0]);
     sim.dynamic(2.0, None, Some(0.01), &settings(1e-4)).unwrap();
     let worst = sim
@@ -96,7 +96,7 @@ fn four_bar_redundancy_and_constraints() {
     assert!(worst < 1e-8, "constraint violation {worst}");
     // Deactivated equations report zero reaction.
     for f in &sim.frames {
-        for (k, on) in sim.sys.active.iter().enumerate() {
+        for (k, on) in sim.data.active.iter().enumerate() {
             if !on {
                 assert_eq!(f.lambda[k], 0.0);
             }
@@ -112,7 +112,7 @@ fn slider_crank_kinematics_and_dynamics() {
     let model = models::slider_crank(r, l, w);
     let mut sim = Simulation::new(&model).unwrap();
     sim.initial_conditions().unwrap();
-    assert_eq!(sim.sys.dof(), 0);
+    assert_eq!(sim.sys.dof(&sim.data), 0);
     sim.kinematic(1.0, Some(100), None).unwrap();
     let slider = 7 * 2; // third moving part
     let mut worst = [0.0f64; 3];
@@ -231,7 +231,7 @@ fn flat_parallelogram_run(settings: &IntegratorSettings, label: &str) {
         at_ic, 4,
         "flat start: 3 out-of-plane + 1 in-plane redundant"
     );
-    assert_eq!(sim.sys.dof(), 2);
+    assert_eq!(sim.sys.dof(&sim.data), 2);
     // 2.5 s: swings to the far flat position (θ ≈ −π, ω ≈ 0) and back
     // near the start: two passes close to singular configurations.
     sim.dynamic(2.5, None, Some(0.01), settings).unwrap();
@@ -242,7 +242,7 @@ fn flat_parallelogram_run(settings: &IntegratorSettings, label: &str) {
         .collect();
     assert_eq!(reactivated.len(), 1, "{label}: {reactivated:?}");
     assert!(reactivated[0].contains("in JOINT/"), "{}", reactivated[0]);
-    assert_eq!(sim.sys.dof(), 1, "{label}");
+    assert_eq!(sim.sys.dof(&sim.data), 1, "{label}");
     let (mut worst_phi, mut worst_sync, mut worst_energy) = (0.0f64, 0.0f64, 0.0f64);
     for f in &sim.frames {
         // Every equation, deactivated or not.

@@ -5,7 +5,9 @@
 //! allocator (this test binary only) counts the allocations a thread makes
 //! while it is measured; output frames and log lines are made by the
 //! analysis driver, which the measured window leaves out: the integrator is
-//! driven directly between two `advance_to` calls.
+//! driven directly between two `advance_to` calls. The parallel element
+//! path (`MechData::parallel`) is measured on a dedicated rayon pool whose
+//! workers are all counted while the window is open.
 
 use mbsolve_expr::{Expr, ExprConstraintFunction};
 use mbsolve_model::{
@@ -15,6 +17,7 @@ use mbsolve_solver::formulation::constraint_tolerance;
 use mbsolve_solver::{models, settings, Simulation};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Counts the allocations (alloc, alloc_zeroed, realloc) of a thread while
@@ -24,15 +27,23 @@ struct Counting;
 thread_local! {
     static MEASURING: Cell<bool> = const { Cell::new(false) };
     static COUNT: Cell<usize> = const { Cell::new(0) };
+    /// A worker of the parallel test's own pool.
+    static IN_POOL: Cell<bool> = const { Cell::new(false) };
 }
+
+/// Allocations on any worker of the parallel test's pool while its window
+/// is open (the measuring thread itself counts in COUNT).
+static POOL_WINDOW: AtomicBool = AtomicBool::new(false);
+static POOL_COUNT: AtomicUsize = AtomicUsize::new(0);
 
 fn note() {
     // try_with: the allocator may run while thread-locals are torn down.
-    let _ = MEASURING.try_with(|m| {
-        if m.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
+    let measuring = MEASURING.try_with(|m| m.get()).unwrap_or(false);
+    if measuring {
+        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+    } else if POOL_WINDOW.load(Ordering::SeqCst) && IN_POOL.try_with(|p| p.get()).unwrap_or(false) {
+        POOL_COUNT.fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 unsafe impl GlobalAlloc for Counting {
@@ -56,13 +67,25 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Allocations `f` makes on this thread.
+/// Allocations `f` makes on this thread and, when this thread is a worker
+/// of the parallel test's pool, on that pool's other workers.
 fn allocations_in(f: impl FnOnce()) -> usize {
+    let in_pool = IN_POOL.with(|p| p.get());
     COUNT.with(|c| c.set(0));
+    if in_pool {
+        POOL_COUNT.store(0, Ordering::SeqCst);
+        POOL_WINDOW.store(true, Ordering::SeqCst);
+    }
     MEASURING.with(|m| m.set(true));
     f();
     MEASURING.with(|m| m.set(false));
-    COUNT.with(|c| c.get())
+    POOL_WINDOW.store(false, Ordering::SeqCst);
+    let others = if in_pool {
+        POOL_COUNT.load(Ordering::SeqCst)
+    } else {
+        0
+    };
+    COUNT.with(|c| c.get()) + others
 }
 
 /// A 1 kg point-like bob held 1 m from the origin by a GCON on DM and in
@@ -91,15 +114,23 @@ fn gcon_pendulum() -> Model {
 /// Integrates `model` with `settings` from consistent initial conditions:
 /// warm-up to t = 0.2, then counts the allocations of the advance to
 /// t = 2.0 and returns them with the number of steps that advance took.
-fn step_loop_allocations(model: &Model, settings: &IntegratorSettings) -> (usize, u64) {
+fn step_loop_allocations(
+    model: &Model,
+    settings: &IntegratorSettings,
+    parallel: bool,
+) -> (usize, u64) {
     let mut sim = Simulation::new(model).expect("a valid model");
+    sim.data.parallel = parallel;
     sim.initial_conditions()
         .expect("consistent initial conditions");
     let state = sim.state.clone();
     let plan = settings::validate(settings, 0.01).expect("valid settings");
-    let mut segment =
-        plan.formulation()
-            .segment(&sim.sys, &state, constraint_tolerance(plan.error()));
+    let mut segment = plan.formulation().segment(
+        &sim.sys,
+        &sim.data,
+        &state,
+        constraint_tolerance(plan.error()),
+    );
     let mut integrator = segment
         .integrator(&plan, &state)
         .expect("an integrator for the plan");
@@ -134,7 +165,7 @@ fn runs() -> Vec<(&'static str, IntegratorSettings)> {
 
 fn assert_no_allocation(name: &str, model: &Model) {
     for (run, settings) in runs() {
-        let (count, steps) = step_loop_allocations(model, &settings);
+        let (count, steps) = step_loop_allocations(model, &settings, false);
         assert!(
             steps >= 300,
             "{name}, {run}: only {steps} steps in the measured window"
@@ -154,4 +185,33 @@ fn chain_step_loop_does_not_allocate() {
 #[test]
 fn gcon_step_loop_does_not_allocate() {
     assert_no_allocation("GCON pendulum", &gcon_pendulum());
+}
+
+/// The parallel element path (forced on a small chain: the path is the
+/// same above `PARALLEL_MIN_BODIES`) on a dedicated 2-thread pool: neither
+/// the driving worker nor the other worker allocates in the window.
+#[test]
+fn parallel_step_loop_does_not_allocate() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .start_handler(|_| IN_POOL.with(|p| p.set(true)))
+        .build()
+        .expect("a thread pool");
+    // The counter sees allocations on whichever worker runs them.
+    let seen = pool.install(|| {
+        allocations_in(|| {
+            let (a, b) = rayon::join(|| vec![1u8; 8], || vec![2u8; 8]);
+            assert_eq!(a.len() + b.len(), 16);
+        })
+    });
+    assert!(seen >= 2, "the pool's allocations are counted: {seen}");
+    let model = models::chain(8);
+    for (run, settings) in runs() {
+        let (count, steps) = pool.install(|| step_loop_allocations(&model, &settings, true));
+        assert!(steps >= 300, "parallel, {run}: only {steps} steps");
+        assert_eq!(
+            count, 0,
+            "parallel, {run}: {count} allocations on the pool's workers in {steps} steps"
+        );
+    }
 }

@@ -19,7 +19,13 @@ struct Recorder {
 }
 
 impl FrameSink for Recorder {
-    fn write(&mut self, _sys: &System, _log: &[String], frame: &Frame) -> Result<(), String> {
+    fn write(
+        &mut self,
+        _sys: &System,
+        _model: &Model,
+        _log: &[String],
+        frame: &Frame,
+    ) -> Result<(), String> {
         let mut times = self.times.lock().unwrap();
         if self.fail_at == Some(times.len()) {
             return Err(format!("request failed at t = {}", frame.t));

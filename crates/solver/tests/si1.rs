@@ -34,7 +34,7 @@ fn settings(kind: IntegratorKind, formulation: Formulation, error: f64) -> Integ
 #[test]
 fn si1_jacobian_matches_finite_differences() {
     let sim = damped_slider_crank();
-    let inactive = sim.sys.active.iter().filter(|a| !**a).count();
+    let inactive = sim.data.active.iter().filter(|a| !**a).count();
     let (n, m) = (sim.sys.nq(), sim.sys.neq());
     let mut rng = Lcg(11);
     let s = &sim.state;
@@ -54,7 +54,7 @@ fn si1_jacobian_matches_finite_differences() {
         yp[k] = 5.0 * rng.next();
     }
     let (t, c) = (0.3, 37.0);
-    let mut p = Si1Problem::new(&sim.sys);
+    let mut p = Si1Problem::new(&sim.sys, sim.data.clone());
     assert!(inactive > 0, "the check should cover pinned rows");
     assert_jacobian_matches_differences("SI1", &mut p, (t, c), &y, &yp, 1e-6);
 }
@@ -74,7 +74,7 @@ fn si1_iteration_matrix_stays_conditioned_as_h_shrinks() {
     ] {
         let mut sim = Simulation::new(&model).unwrap();
         sim.initial_conditions().unwrap();
-        let mut si1 = Si1Problem::new(&sim.sys);
+        let mut si1 = Si1Problem::new(&sim.sys, sim.data.clone());
         let (y, yp) = si1.initial_values(&sim.state);
         let k1s: Vec<f64> = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
             .iter()
@@ -99,15 +99,19 @@ fn si1_iteration_matrix_stays_conditioned_as_h_shrinks() {
 
 /// Max |Φ|, |Φ̇| = |Φ_q u + Φ_t| and |Φ̈| = |Φ_q a − γ| over the active
 /// equations of a frame.
-fn constraint_levels(sys: &mbsolve_mech::System, f: &Frame) -> [f64; 3] {
+fn constraint_levels(
+    sys: &mbsolve_mech::System,
+    data: &mut mbsolve_mech::MechData,
+    f: &Frame,
+) -> [f64; 3] {
     let m = sys.neq();
     let (mut phi, mut vrhs, mut arhs) = (vec![0.0; m], vec![0.0; m], vec![0.0; m]);
-    sys.constraints(&f.q, f.t, &mut phi);
-    sys.velocity_rhs(&f.q, f.t, &mut vrhs);
-    sys.acceleration_rhs(&f.q, &f.u, f.t, &mut arhs);
+    sys.constraints(data, &f.q, f.t, &mut phi);
+    sys.velocity_rhs(data, &f.q, f.t, &mut vrhs);
+    sys.acceleration_rhs(data, &f.q, &f.u, f.t, &mut arhs);
     let mut out = [0.0f64; 3];
     for k in 0..m {
-        if sys.active[k] {
+        if data.active[k] {
             let v = sys.eval_equation(k, &f.q, f.t, false);
             let bodies = sys.equations[k].bodies();
             let ul = mbsolve_mech::system::gather(&bodies, &f.u);
@@ -144,7 +148,7 @@ fn hastiff_si1_outputs_satisfy_all_three_constraint_levels() {
                 .unwrap();
             let mut worst = [0.0f64; 3];
             for f in &sim.frames {
-                let l = constraint_levels(&sim.sys, f);
+                let l = constraint_levels(&sim.sys, &mut sim.data.clone(), f);
                 for i in 0..3 {
                     worst[i] = worst[i].max(l[i]);
                 }

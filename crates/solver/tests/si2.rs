@@ -30,7 +30,7 @@ fn settings(error: f64, si2: bool) -> IntegratorSettings {
 #[test]
 fn si2_jacobian_matches_finite_differences() {
     let sim = damped_slider_crank();
-    let inactive = sim.sys.active.iter().filter(|a| !**a).count();
+    let inactive = sim.data.active.iter().filter(|a| !**a).count();
     let (n, m) = (sim.sys.nq(), sim.sys.neq());
     let mut rng = Lcg(7);
     let s = &sim.state;
@@ -47,7 +47,7 @@ fn si2_jacobian_matches_finite_differences() {
         yp[2 * n + k] = 5.0 * rng.next();
     }
     let (t, c) = (0.3, 37.0);
-    let mut p = Si2Problem::new(&sim.sys);
+    let mut p = Si2Problem::new(&sim.sys, sim.data.clone());
     assert!(inactive > 0, "the check should cover pinned rows");
     assert_jacobian_matches_differences("SI2", &mut p, (t, c), &y, &yp, 1e-6);
 }
@@ -75,8 +75,8 @@ fn si2_iteration_matrix_stays_conditioned_as_h_shrinks() {
         let yp3: Vec<f64> = [&s.u[..], &s.a, &zeros].concat();
         let y2: Vec<f64> = [&s.q[..], &s.u, &zeros, &zeros].concat();
         let yp2: Vec<f64> = [&s.u[..], &s.a, &s.lambda, &zeros].concat();
-        let mut i3 = I3Problem::new(&sim.sys);
-        let mut si2 = Si2Problem::new(&sim.sys);
+        let mut i3 = I3Problem::new(&sim.sys, sim.data.clone());
+        let mut si2 = Si2Problem::new(&sim.sys, sim.data.clone());
         let hs = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7];
         let mut rows = Vec::new();
         for &h in &hs {
@@ -120,15 +120,21 @@ fn si2_iteration_matrix_stays_conditioned_as_h_shrinks() {
 }
 
 /// Max |Φ|, max |Φ_q u + Φ_t| over the active equations at (q, u, t).
-fn constraint_residuals(sys: &mbsolve_mech::System, q: &[f64], u: &[f64], t: f64) -> (f64, f64) {
+fn constraint_residuals(
+    sys: &mbsolve_mech::System,
+    data: &mut mbsolve_mech::MechData,
+    q: &[f64],
+    u: &[f64],
+    t: f64,
+) -> (f64, f64) {
     let m = sys.neq();
     let mut phi = vec![0.0; m];
-    sys.constraints(q, t, &mut phi);
+    sys.constraints(data, q, t, &mut phi);
     let mut rhs = vec![0.0; m];
-    sys.velocity_rhs(q, t, &mut rhs);
+    sys.velocity_rhs(data, q, t, &mut rhs);
     let mut vel: f64 = 0.0;
     for k in 0..m {
-        if sys.active[k] {
+        if data.active[k] {
             let v = sys.eval_equation(k, q, t, false);
             let ul = mbsolve_mech::system::gather(&sys.equations[k].bodies(), u);
             vel = vel.max((v.s.grad.dot(&ul) - rhs[k]).abs());
@@ -154,7 +160,7 @@ fn raw_run(model: &mbsolve_model::Model, si2: bool, error: f64, end: f64, dtout:
     let sys = &sim.sys;
     let (n, m) = (sys.nq(), sys.neq());
     let tol = mbsolve_solver::formulation::constraint_tolerance(error);
-    let mut segment = plan.formulation().segment(sys, &sim.state, tol);
+    let mut segment = plan.formulation().segment(sys, &sim.data, &sim.state, tol);
     let mut g = segment.integrator(&plan, &sim.state).unwrap();
     let mut out = RawRun {
         phi: 0.0,
@@ -167,7 +173,7 @@ fn raw_run(model: &mbsolve_model::Model, si2: bool, error: f64, end: f64, dtout:
         let t = k as f64 * dtout;
         g.advance_to(t).unwrap();
         let (y, yp) = g.solution();
-        let (phi, vel) = constraint_residuals(sys, &y[..n], &y[n..2 * n], t);
+        let (phi, vel) = constraint_residuals(sys, &mut sim.data.clone(), &y[..n], &y[n..2 * n], t);
         out.phi = out.phi.max(phi);
         out.vel = out.vel.max(vel);
         if si2 {
@@ -441,7 +447,7 @@ fn si2_rejects_a_motion_with_a_velocity_jump() {
     let phi = i3
         .frames
         .iter()
-        .map(|f| constraint_residuals(&i3.sys, &f.q, &f.u, f.t).0)
+        .map(|f| constraint_residuals(&i3.sys, &mut i3.data.clone(), &f.q, &f.u, f.t).0)
         .fold(0.0, f64::max);
     println!("kinked motion, I3: completed 0.5 s in {n3} steps, max |Phi| {phi:.2e}");
     assert_eq!(i3.frames.last().unwrap().t, 0.5);
@@ -470,14 +476,14 @@ fn si2_rejects_a_motion_with_a_velocity_jump() {
     let (phi, vel) = si2
         .frames
         .iter()
-        .map(|f| constraint_residuals(&si2.sys, &f.q, &f.u, f.t))
+        .map(|f| constraint_residuals(&si2.sys, &mut si2.data.clone(), &f.q, &f.u, f.t))
         .fold((0.0f64, 0.0f64), |a, b| (a.0.max(b.0), a.1.max(b.1)));
     println!(
         "blended motion, SI2: {n2} steps, max |Phi| {phi:.2e}, max velocity residual {vel:.2e}"
     );
     assert!(phi < 1e-10 && vel < 1e-10, "{phi} {vel}");
-    assert_eq!(mbsolve_solver::si2::non_smooth_motion(&si2.sys, tk), None);
-    assert!(mbsolve_solver::si2::non_smooth_motion(&sim.sys, tk - 1e-12).is_some());
+    assert_eq!(mbsolve_solver::si2::non_smooth_motion(&si2.model, tk), None);
+    assert!(mbsolve_solver::si2::non_smooth_motion(&sim.model, tk - 1e-12).is_some());
 }
 
 /// The fixed-step option with SI2 (seeds: FIXIT supports I3 and SI2): 1200
@@ -500,7 +506,7 @@ fn si2_fixed_step_and_constant_bdf() {
     let (phi, vel) = sim
         .frames
         .iter()
-        .map(|f| constraint_residuals(&sim.sys, &f.q, &f.u, f.t))
+        .map(|f| constraint_residuals(&sim.sys, &mut sim.data.clone(), &f.q, &f.u, f.t))
         .fold((0.0f64, 0.0f64), |a, b| (a.0.max(b.0), a.1.max(b.1)));
     println!(
         "fixed-step GSTIFF/SI2: {} steps, max |Phi| {phi:.2e}, velocity residual {vel:.2e}, period error {:.2e}",
@@ -551,7 +557,7 @@ fn si2_interpolate_on() {
         let (phi, vel) = sim
             .frames
             .iter()
-            .map(|f| constraint_residuals(&sim.sys, &f.q, &f.u, f.t))
+            .map(|f| constraint_residuals(&sim.sys, &mut sim.data.clone(), &f.q, &f.u, f.t))
             .fold((0.0f64, 0.0f64), |a, b| (a.0.max(b.0), a.1.max(b.1)));
         (st.steps, phi, vel)
     };

@@ -58,7 +58,7 @@ impl Simulation {
             verbose: false,
             limits: [f64::INFINITY; 2],
         };
-        let mut fb = ForceBalance::new(sys);
+        let mut fb = ForceBalance::new(sys, &self.data);
         let mut scratch = Vec::new();
         let base = fb
             .solve(

@@ -22,7 +22,7 @@ use crate::formulation::{coordinate_name, I3Problem};
 use crate::linear::{Block, Kkt};
 use mbsolve_integrate::{BdfParams, DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::rotation::g_mat;
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 use mbsolve_model::{ForceKind, Measure, Model, StateFunction};
 use nalgebra::{Vector3, Vector4};
 use std::sync::Arc;
@@ -178,8 +178,10 @@ const MAX_STEPS: usize = 3000;
 const MAX_BACKTRACKS: usize = 6;
 const BRACKET: f64 = 1e-4;
 
+#[allow(clippy::too_many_arguments)]
 fn search(
     sys: &System,
+    data: &MechData,
     t: f64,
     start: &Sample,
     hinit: f64,
@@ -204,7 +206,7 @@ fn search(
         interpolate: false,
     };
     let mut prob = FrozenTime {
-        inner: I3Problem::new(sys),
+        inner: I3Problem::new(sys, data.clone()),
         t,
     };
     let mut integ = Gstiff::new(&mut prob, params, start.tau, &start.y, &start.yp);
@@ -252,6 +254,7 @@ fn search(
 /// backtracking (seed step 2). Returns the peak sample.
 fn locate_peak(
     sys: &System,
+    data: &MechData,
     t: f64,
     start: &Sample,
     steps: &mut usize,
@@ -259,6 +262,7 @@ fn locate_peak(
     let mut backtracks = 0;
     let (mut before, mut peak, mut after) = match search(
         sys,
+        data,
         t,
         start,
         PSEUDO_HINIT,
@@ -277,7 +281,7 @@ fn locate_peak(
         backtracks += 1;
         let width = after.tau - before.tau;
         let h = width / 16.0;
-        match search(sys, t, &before, h, h, after.tau, steps)? {
+        match search(sys, data, t, &before, h, h, after.tau, steps)? {
             Search::Peak {
                 before: b,
                 peak: p,
@@ -305,8 +309,9 @@ pub(crate) fn run(
     p: &StaticParams,
     t: f64,
 ) -> Result<StaticReport, SolverError> {
-    let mut usys = System::new(&undamped(&sim.sys.model)).map_err(SolverError::Model)?;
-    usys.active = sim.sys.active.clone();
+    let usys = System::new(&undamped(&sim.model)).map_err(SolverError::Model)?;
+    // Same equations as the simulation's system: its active set applies.
+    let mut data = sim.data.clone();
     let (n, m) = (usys.nq(), usys.neq());
     let mut kkt = Kkt::new(&usys);
     let mut q = sim.state.q.clone();
@@ -318,9 +323,18 @@ pub(crate) fn run(
         // Rest: u = 0; accelerations and multipliers from
         // [M Φ_qᵀ; Φ_q 0][a; λ] = [−R(q,0,0,0); 0] (time frozen: γ = 0).
         let mut r0 = vec![0.0; n];
-        usys.body_residual(&q, &zeros_n, &zeros_n, &zeros_m, t, &mut r0);
+        usys.body_residual(&mut data, &q, &zeros_n, &zeros_n, &zeros_m, t, &mut r0);
         let r1: Vec<f64> = r0.iter().map(|v| -v).collect();
-        let (a, lam) = match kkt.solve(&usys, &q, t, Block::Mass { u: &zeros_n }, &r1, &zeros_m) {
+        let solved = kkt.solve(
+            &usys,
+            &mut data,
+            &q,
+            t,
+            Block::Mass { u: &zeros_n },
+            &r1,
+            &zeros_m,
+        );
+        let (a, lam) = match solved {
             Ok(x) => x,
             Err(row) => {
                 let msg = format!(
@@ -336,7 +350,7 @@ pub(crate) fn run(
             yp: zeros_n.iter().chain(&a).chain(&zeros_m).copied().collect(),
             ke: 0.0,
         };
-        let (peak, backtracks) = match locate_peak(&usys, t, &start, &mut steps) {
+        let (peak, backtracks) = match locate_peak(&usys, &data, t, &start, &mut steps) {
             Ok(x) => x,
             Err(e) => {
                 let msg = format!(

@@ -21,13 +21,14 @@ use crate::formulation::{
 };
 use crate::settings::bdf_params;
 use mbsolve_integrate::{DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
-use mbsolve_mech::System;
+use mbsolve_mech::{MechData, System};
 use mbsolve_model::IntegratorSettings;
 use std::time::Instant;
 
 /// The force balance as a DAE G(t, y, y') = 0 with y = (q, u, λ).
 pub(crate) struct QuasiStaticProblem<'a> {
     sys: &'a System,
+    data: MechData,
     classes: Vec<VarClass>,
     phi: Vec<f64>,
     zeros: Vec<f64>,
@@ -36,13 +37,14 @@ pub(crate) struct QuasiStaticProblem<'a> {
 }
 
 impl<'a> QuasiStaticProblem<'a> {
-    pub fn new(sys: &'a System, p: &StaticParams) -> Self {
+    pub fn new(sys: &'a System, data: &MechData, p: &StaticParams) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
         QuasiStaticProblem {
             sys,
+            data: data.clone(),
             classes,
             phi: vec![0.0; m],
             zeros: vec![0.0; n],
@@ -80,8 +82,19 @@ impl DaeProblem for QuasiStaticProblem<'_> {
             out[i] = u[i] - yp[i];
         }
         let z = &self.zeros;
-        self.sys.body_residual(q, z, z, lam, t, &mut out[n..2 * n]);
-        constraint_rows(self.sys, q, lam, t, 1.0, &mut self.phi, &mut out[2 * n..]);
+        let data = &mut self.data;
+        self.sys
+            .body_residual(data, q, z, z, lam, t, &mut out[n..2 * n]);
+        constraint_rows(
+            self.sys,
+            data,
+            q,
+            lam,
+            t,
+            1.0,
+            &mut self.phi,
+            &mut out[2 * n..],
+        );
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -103,10 +116,11 @@ impl DaeProblem for QuasiStaticProblem<'_> {
         let z = &self.zeros;
         // Inertia removed: √stability·M only, on the q columns (as FIM_S).
         self.sys.body_jacobian(
+            &mut self.data,
             q,
             z,
             z,
-            lam,
+            Some(lam),
             t,
             &mut s,
             n,
@@ -115,8 +129,16 @@ impl DaeProblem for QuasiStaticProblem<'_> {
             0.0,
             self.sqrt_stability,
         );
-        self.sys
-            .constraint_jacobian(q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
+        self.sys.constraint_jacobian(
+            &mut self.data,
+            q,
+            t,
+            &mut s,
+            2 * n,
+            0,
+            Some((n, 2 * n)),
+            Some(2 * n),
+        );
         Ok(())
     }
     fn describe_variable(&self, i: usize) -> String {
@@ -257,7 +279,7 @@ impl Simulation {
             params.error, params.hmax, params.kmax
         ));
         // Start on the path's tangent so the first steps need no start-up.
-        let mut fb = super::ForceBalance::new(&self.sys);
+        let mut fb = super::ForceBalance::new(&self.sys, &self.data);
         let mut u = match fb.path_derivative(&self.sys, &q, &lam, t0, p.stability) {
             Ok(d) => d[..n].to_vec(),
             Err(e) => {
@@ -280,7 +302,7 @@ impl Simulation {
                 .copied()
                 .chain(std::iter::repeat_n(0.0, n + lam.len()))
                 .collect();
-            let mut problem = QuasiStaticProblem::new(&self.sys, p);
+            let mut problem = QuasiStaticProblem::new(&self.sys, &self.data, p);
             let mut integ = Gstiff::new(&mut problem, params.clone(), t, &y0, &yp0);
             let mut failure = None;
             let mut stopped = None;
@@ -293,16 +315,20 @@ impl Simulation {
                         u.copy_from_slice(&y[n..2 * n]);
                         lam.copy_from_slice(&y[2 * n..]);
                         let z = &r0;
-                        self.sys.body_residual(&q, z, z, &lam, t, &mut r);
+                        self.sys
+                            .body_residual(&mut self.data, &q, z, z, &lam, t, &mut r);
                         imbalance = r.iter().fold(imbalance, |a, v| a.max(v.abs()));
                         let frame = static_frame(t, &q, &lam);
                         idx += 1;
                         if idx == times.len() {
                             held = Some(frame);
-                        } else if !self
-                            .output
-                            .emit(&self.sys, &self.log, frame, &mut self.frames)
-                        {
+                        } else if !self.output.emit(
+                            &self.sys,
+                            &self.model,
+                            &self.log,
+                            frame,
+                            &mut self.frames,
+                        ) {
                             stopped = self.output.take_stop();
                             break;
                         }

@@ -67,7 +67,8 @@ pub fn crossings(frames: &[Frame]) -> Vec<f64> {
 /// Largest |Φ| (active equations) at one frame.
 pub fn max_phi(sim: &Simulation, f: &Frame) -> f64 {
     let mut phi = vec![0.0; sim.sys.neq()];
-    sim.sys.constraints(&f.q, f.t, &mut phi);
+    sim.sys
+        .constraints(&mut sim.data.clone(), &f.q, f.t, &mut phi);
     phi.iter().fold(0.0, |a, v| a.max(v.abs()))
 }
 
