@@ -125,7 +125,7 @@ pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
     })?;
     let sim = Simulation::new(&model).map_err(|e| model_error(&src.adm_name, e))?;
     Ok(Loaded {
-        dof: sim.sys.dof(),
+        dof: sim.sys.dof(&sim.data),
         model,
         commands,
         output_prefix,
@@ -174,8 +174,14 @@ struct MemorySink {
 }
 
 impl FrameSink for MemorySink {
-    fn write(&mut self, sys: &System, _log: &[String], frame: &Frame) -> Result<(), String> {
-        let row = self.outputs.row(sys, frame, &self.initial_q)?;
+    fn write(
+        &mut self,
+        sys: &System,
+        model: &Model,
+        _log: &[String],
+        frame: &Frame,
+    ) -> Result<(), String> {
+        let row = self.outputs.row(sys, model, frame, &self.initial_q)?;
         // The row starts with the time (requests::Outputs::row).
         let mut d = self.data.lock().unwrap_or_else(|p| p.into_inner());
         d.extend_from_slice(&row);
@@ -267,7 +273,7 @@ pub fn run(
             })
             .collect(),
         reports: sim.reports.clone(),
-        dof: sim.sys.dof(),
+        dof: sim.sys.dof(&sim.data),
         log: std::mem::take(&mut sim.log),
         error,
     })
