@@ -27,6 +27,7 @@ the signal are written).";
     arg_required_else_help = true,
     override_usage = "mbsolve run MODEL.adm [--acf FILE.acf] [--out DIR] [--quiet]
        mbsolve check MODEL.adm
+       mbsolve sweep MODEL.adm --set ELEMENT/id.ARG=V1,V2,… [--zip] [--workers N] [--out DIR]
        mbsolve plot PREFIX.csv [COLUMN…] [-o FILE.svg|FILE.png]
        mbsolve convert MODEL -o OUT.adm|OUT.xml
        mbsolve completions bash|zsh|fish",
@@ -57,6 +58,12 @@ pub enum Cmd {
     /// none = every column. The image is SVG or PNG by the extension of -o
     /// (default: PREFIX.svg beside the CSV).
     Plot(PlotOptions),
+    /// Run the dataset once per variant of the --set parameters (every
+    /// combination; side by side with --zip) and write PREFIX_NNN.csv and
+    /// .msg per variant plus summary.csv into DIR (default:
+    /// MODEL_sweep beside the model). Exit status 1 when a variant fails
+    /// (the others still run; the summary says which and why).
+    Sweep(SweepOptions),
     /// Write the model in the other format (or its own): an Adams dataset
     /// (-o OUT.adm) or a MotionSolve XML deck (-o OUT.xml), chosen by the
     /// output's extension. Reading the result back gives the same model.
@@ -84,6 +91,29 @@ pub struct RunOptions {
     /// Print nothing but errors: no summary, no progress bar
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(Debug, PartialEq, Args)]
+pub struct SweepOptions {
+    /// The Adams dataset (.adm)
+    pub model: PathBuf,
+    /// Adams command file to execute for every variant
+    #[arg(long, value_name = "FILE")]
+    pub acf: Option<PathBuf>,
+    /// A parameter and its values, written as in a dataset: PART/2.MASS=1,2,3,
+    /// SFORCE/1.FUNCTION=-10*DM(2,1),-20*DM(2,1), INTEGRATOR.ERROR=1E-3,1E-4
+    /// (values split at commas outside parentheses). Repeat for more.
+    #[arg(long = "set", value_name = "KEY=V1,V2", required = true)]
+    pub set: Vec<String>,
+    /// Pair the value lists (all of one length) instead of every combination
+    #[arg(long)]
+    pub zip: bool,
+    /// Variants run at once (default: the number of CPUs)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
+    /// Output directory
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, PartialEq, Args)]

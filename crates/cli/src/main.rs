@@ -1,4 +1,4 @@
-//! The `mbsolve` command: `run`, `check`, `plot`, `convert`, `completions`.
+//! The `mbsolve` command: `run`, `check`, `sweep`, `plot`, `convert`, `completions`.
 
 mod args;
 mod check;
@@ -7,6 +7,7 @@ mod input;
 mod plot;
 mod progress;
 mod run;
+mod sweep;
 
 use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
@@ -62,6 +63,9 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(|| match cli.command {
         args::Cmd::Check { model } => check::check(&model).map_err(Failure::from),
         args::Cmd::Run(opts) => run::run(&opts),
+        args::Cmd::Sweep(opts) => {
+            sweep::sweep(&opts).map(|out| println!("wrote {}", out.display()))
+        }
         args::Cmd::Convert { model, output } => convert::convert(&model, &output)
             .map(|out| println!("wrote {}", out.display()))
             .map_err(Failure::from),
