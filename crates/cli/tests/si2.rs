@@ -228,7 +228,7 @@ fn si1_with_gstiff_is_refused() {
     assert!(!o.status.success());
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
-        e.contains("INTEGRATOR: SI1 with GSTIFF is not supported in the Adams Solver (C++) (SI1 runs with HASTIFF only)"),
+        e.contains("INTEGRATOR: SI1 with GSTIFF is not supported in the Adams Solver (C++) (SI1 runs with HASTIFF, DSTIFF only)"),
         "{e}"
     );
 }

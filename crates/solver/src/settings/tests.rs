@@ -211,7 +211,7 @@ fn formulations_follow_the_table() {
                 ..kind(k)
             }),
             format!(
-                "INTEGRATOR: SI1 with {} is not supported in the Adams Solver (C++) (SI1 runs with HASTIFF only)",
+                "INTEGRATOR: SI1 with {} is not supported in the Adams Solver (C++) (SI1 runs with HASTIFF, DSTIFF only)",
                 k.name()
             )
         );
