@@ -197,7 +197,7 @@ fn formulations_follow_the_table() {
         refused(si2(IntegratorKind::Hht)),
         "INTEGRATOR: SI2 is not available with HHT (it runs with GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF)"
     );
-    // SI1 runs with HASTIFF only (seeds' error-control table: "GSTIFF SI1,
+    // SI1 runs with HASTIFF (and MotionSolve's DSTIFF) only (seeds' table: "GSTIFF SI1,
     // WSTIFF SI1, CONSTANT_BDF SI1 … Not Supported in the Adams Solver
     // (C++)"); HASTIFF takes SI1 (its default) or SI2, never I3.
     for k in [
