@@ -425,12 +425,25 @@ impl Plan {
                 fmt_pattern(pattern),
                 f.maxerr
             ),
-            None => format!(
-                "dynamic analysis: {kind}, {form}{coeffs}, ERROR = {error:e}, HMAX = {hmax:e}, HMIN = {hmin:e}, HINIT = {hinit:e}{kmax}, INTERPOLATE = {}, MAXIT = {maxit}, PATTERN = {}, CORRECTOR = {}, ADAPTIVITY = {adaptivity:e}",
-                if self.interpolate { "ON" } else { "OFF" },
-                fmt_pattern(pattern),
-                corrector_name(self.corrector)
-            ),
+            None => {
+                // Only the arguments the pair honours (a rejected one has
+                // no effective value to report).
+                let honours = |a: Arg| self.pair.args.contains(a);
+                let mut line = format!(
+                    "dynamic analysis: {kind}, {form}{coeffs}, ERROR = {error:e}, HMAX = {hmax:e}, HMIN = {hmin:e}, HINIT = {hinit:e}{kmax}, INTERPOLATE = {}, MAXIT = {maxit}",
+                    if self.interpolate { "ON" } else { "OFF" },
+                );
+                if honours(Arg::Pattern) {
+                    line += &format!(", PATTERN = {}", fmt_pattern(pattern));
+                }
+                if honours(Arg::Corrector) {
+                    line += &format!(", CORRECTOR = {}", corrector_name(self.corrector));
+                }
+                if honours(Arg::Adaptivity) {
+                    line += &format!(", ADAPTIVITY = {adaptivity:e}");
+                }
+                line
+            }
         }
     }
 }

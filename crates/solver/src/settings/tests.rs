@@ -321,3 +321,21 @@ fn fixed_step_option() {
         "INTEGRATOR: FIXIT = 11 must be from 1 to 10"
     );
 }
+
+/// The analysis log line reports only the arguments the pair honours: a
+/// rejected argument (ADAPTIVITY for WSTIFF and HASTIFF) has no
+/// effective value to show.
+#[test]
+fn the_log_line_shows_only_honoured_arguments() {
+    let line = |k: IntegratorKind| validate(&kind(k), 0.01).unwrap().describe();
+    assert!(line(IntegratorKind::Gstiff).contains(", ADAPTIVITY = "));
+    for k in [IntegratorKind::Wstiff, IntegratorKind::Hastiff] {
+        let l = line(k);
+        assert!(!l.contains("ADAPTIVITY"), "{l}");
+        assert!(
+            l.contains(", PATTERN = ") && l.contains(", CORRECTOR = "),
+            "{l}"
+        );
+    }
+    assert!(line(IntegratorKind::Hht).contains(", ADAPTIVITY = "));
+}
