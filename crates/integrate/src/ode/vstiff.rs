@@ -642,6 +642,14 @@ impl<P: OdeProblem> OdeCore<P> {
         let remaining = tout - self.t;
         if land && h * LANDING_STRETCH >= remaining {
             (remaining, true)
+        } else if land && LANDING_SPLIT * h > remaining {
+            // tout is within two natural steps: two equal steps instead of
+            // a full one and a short landing one. The alternating ratios
+            // (e.g. 6.9e-3 then 3.1e-3 on a 1e-2 output step) made the
+            // error estimates of the variable-step formulas unreliable:
+            // pendulum (ERROR 1e-6, 250 outputs, VSTIFF/ODE) 1.6e-4 m off
+            // in 551 steps, 4.7e-6 m in 326 with the split (issue 15).
+            (remaining / LANDING_SPLIT, false)
         } else {
             (h, false)
         }
@@ -1011,6 +1019,10 @@ impl<P: OdeProblem, M: StiffMethod<P>> DaeIntegrator for OdeStiff<P, M> {
         inside && self.method.interpolate(self.core.t, t, y, yp)
     }
 }
+
+/// An output within this many natural steps is reached in this many equal
+/// steps (ours, see [`OdeCore::attempt`]).
+const LANDING_SPLIT: f64 = 2.0;
 
 /// A time within this relative rounding of the last step's start is inside
 /// it (ours).
