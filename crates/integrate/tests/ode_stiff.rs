@@ -592,11 +592,8 @@ fn landing_keeps_accuracy(which: Which) {
 }
 
 #[test]
-fn vstiff_landing_keeps_accuracy() {
-    landing_keeps_accuracy(Which::Vstiff);
-}
-
-#[test]
-fn mstiff_landing_keeps_accuracy() {
-    landing_keeps_accuracy(Which::Mstiff);
+fn landing_on_dense_outputs_keeps_accuracy() {
+    for which in [Which::Vstiff, Which::Mstiff] {
+        landing_keeps_accuracy(which);
+    }
 }
