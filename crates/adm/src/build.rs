@@ -307,6 +307,9 @@ impl<'a> Builder<'a> {
                 | "GCON"
                 | "PINPUT"
                 | "POUTPUT"
+                | "VFORCE"
+                | "VTORQUE"
+                | "GFORCE"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
