@@ -1139,8 +1139,18 @@ impl<'a> Builder<'a> {
             VectorStatement::Gforce => &ALL,
         };
         let mut keys = vec!["I", "JFLOAT", "RM", "FUNCTION"];
-        keys.extend_from_slice(own);
+        keys.extend_from_slice(&ALL);
         let mut a = Args::new(self.file, st, label, &keys, &[])?;
+        if let Some(other) = ALL.iter().find(|k| !own.contains(k) && a.has(k)) {
+            return Err(a.err(
+                a.pos_of(other),
+                format!(
+                    "{other} does not apply to a {} (it takes {})",
+                    statement.name(),
+                    own.join(", ")
+                ),
+            ));
+        }
         let space = match statement {
             VectorStatement::Vforce => Space::Vforce,
             VectorStatement::Vtorque => Space::Vtorque,
@@ -1193,7 +1203,7 @@ impl<'a> Builder<'a> {
             )?));
         }
         if components.iter().all(Option::is_none) {
-            return Err(a.err_here(&format!("missing {} =", own.join(", "))));
+            return Err(a.err_here(&format!("give at least one of {} =", own.join(", "))));
         }
         a.finish()?;
         self.model.forces.push(Force {
