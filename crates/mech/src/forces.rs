@@ -439,32 +439,30 @@ impl ForceElement {
 
 /// Why a function law is not finite at this state, or None.
 fn diagnose_law(law: &Law, poses: &[Option<Pose>; 2], ul: &Grad, t: f64) -> Option<String> {
-    {
-        let Law::Function { f, measures } = law else {
-            return None;
-        };
-        let mut vals = Vec::with_capacity(measures.len());
-        for (k, m) in measures.iter().enumerate() {
-            let v = m.eval(poses, ul).val;
-            if !v.is_finite() {
-                return Some(format!(
-                    "measure {} of its FUNCTION ({:?}) is {v}",
-                    k + 1,
-                    m.kind
-                ));
-            }
-            vals.push(v);
+    let Law::Function { f, measures } = law else {
+        return None;
+    };
+    let mut vals = Vec::with_capacity(measures.len());
+    for (k, m) in measures.iter().enumerate() {
+        let v = m.eval(poses, ul).val;
+        if !v.is_finite() {
+            return Some(format!(
+                "measure {} of its FUNCTION ({:?}) is {v}",
+                k + 1,
+                m.kind
+            ));
         }
-        let mut dm = vec![0.0; vals.len()];
-        let (v, dt) = f.eval(t, &vals, &mut dm);
-        if v.is_finite() && dt.is_finite() && dm.iter().all(|d| d.is_finite()) {
-            return None;
-        }
-        Some(
-            f.explain(t, &vals)
-                .unwrap_or_else(|| format!("its function value is {v}")),
-        )
+        vals.push(v);
     }
+    let mut dm = vec![0.0; vals.len()];
+    let (v, dt) = f.eval(t, &vals, &mut dm);
+    if v.is_finite() && dt.is_finite() && dm.iter().all(|d| d.is_finite()) {
+        return None;
+    }
+    Some(
+        f.explain(t, &vals)
+            .unwrap_or_else(|| format!("its function value is {v}")),
+    )
 }
 
 impl Law {
