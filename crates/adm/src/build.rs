@@ -1203,7 +1203,7 @@ impl<'a> Builder<'a> {
             )?));
         }
         if components.iter().all(Option::is_none) {
-            return Err(a.err_here(&format!("give at least one of {} =", own.join(", "))));
+            return Err(a.err_here(format!("give at least one of {} =", own.join(", "))));
         }
         a.finish()?;
         self.model.forces.push(Force {
