@@ -520,18 +520,9 @@ impl Law {
 }
 
 impl ForceElement {
-    /// The scalar law's magnitude (elements other than VFORCE/VTORQUE/GFORCE).
-    fn magnitude(
-        &self,
-        poses: &[Option<Pose>; 2],
-        ul: &Grad,
-        t: f64,
-        conj: Option<&Scalar>,
-    ) -> (f64, Grad, Grad) {
-        self.law
-            .as_ref()
-            .expect("scalar force element has a law")
-            .value(poses, ul, t, conj)
+    /// The magnitude law of an element other than VFORCE/VTORQUE/GFORCE.
+    fn scalar_law(&self) -> &Law {
+        self.law.as_ref().expect("scalar force element has a law")
     }
 
     fn local(&self, q: &[f64], u: &[f64], t: f64, jac: bool) -> LocalForce {
@@ -554,7 +545,7 @@ impl ForceElement {
                     }
                     Conjugate::AngleZ => angle::<Hess>(&self.i, 0, Some(&self.j), 1, &poses, 2),
                 };
-                let (f, fq, fu) = self.magnitude(&poses, &ul, t, Some(&m));
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, Some(&m));
                 out.q = m.grad * f;
                 if jac {
                     out.jq = m.grad * fq.transpose() + m.hess * f;
@@ -562,7 +553,7 @@ impl ForceElement {
                 }
             }
             Direction::ActionTranslation => {
-                let (f, fq, fu) = self.magnitude(&poses, &ul, t, None);
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None);
                 let x = origin(&self.i, 0, &poses);
                 let z = axis(&self.j, 1, &poses, 2);
                 let g = x.jac.tr_mul(&z.val);
@@ -575,7 +566,7 @@ impl ForceElement {
                 }
             }
             Direction::ActionRotation => {
-                let (f, fq, fu) = self.magnitude(&poses, &ul, t, None);
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None);
                 let z = axis(&self.j, 1, &poses, 2);
                 let mut g = Grad::zeros();
                 let mut dg = Hess::zeros();

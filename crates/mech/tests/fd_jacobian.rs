@@ -293,12 +293,12 @@ fn kitchen_sink() -> Model {
             },
         })
     };
-    let vector = |statement, reaction_part, mask: [bool; 6]| ForceKind::Vector {
+    let vector = |statement, reaction_part, mask: &str| ForceKind::Vector {
         statement,
         jfloat: 90 + reaction_part,
         reaction_part,
         components: std::array::from_fn(|k| {
-            mask[k].then(|| {
+            (mask.as_bytes()[k] == b'1').then(|| {
                 if reaction_part == 1 {
                     ground_func()
                 } else {
@@ -307,31 +307,12 @@ fn kitchen_sink() -> Model {
             })
         }),
     };
+    // Which of FX FY FZ TX TY TZ each element gives ('1').
     let vectors = [
-        (
-            VectorStatement::Vforce,
-            32,
-            3,
-            [true, true, true, false, false, false],
-        ),
-        (
-            VectorStatement::Vtorque,
-            22,
-            3,
-            [false, false, false, true, true, true],
-        ),
-        (
-            VectorStatement::Gforce,
-            12,
-            3,
-            [true, false, true, true, true, false],
-        ),
-        (
-            VectorStatement::Gforce,
-            22,
-            1,
-            [true, true, true, true, true, true],
-        ),
+        (VectorStatement::Vforce, 32, 3, "111000"),
+        (VectorStatement::Vtorque, 22, 3, "000111"),
+        (VectorStatement::Gforce, 12, 3, "101110"),
+        (VectorStatement::Gforce, 22, 1, "111111"),
     ];
     for (n, (statement, rm, reaction_part, mask)) in vectors.into_iter().enumerate() {
         m.forces.push(Force {
