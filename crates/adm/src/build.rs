@@ -16,7 +16,7 @@ use mbsolve_model::{
     euler313, CorrectorKind, ElementRef, Force, ForceKind, Formulation, FunctionRequest, Gcon, Id,
     Inertia, IntegratorKind, IntegratorSettings, Joint, JointKind, Marker, MarkerMotionAxis, Model,
     Motion, MotionDof, MotionTarget, Part, Placement, Request, RequestKind, StaticMethod,
-    StaticSettings, Units,
+    StaticSettings, Units, VectorStatement,
 };
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
@@ -108,6 +108,9 @@ enum Space {
     Motion,
     Sforce,
     Springdamper,
+    Vforce,
+    Vtorque,
+    Gforce,
     Gcon,
     Variable,
     Jprim,
@@ -124,6 +127,9 @@ impl Space {
             Space::Motion => "MOTION",
             Space::Sforce => "SFORCE",
             Space::Springdamper => "SPRINGDAMPER",
+            Space::Vforce => "VFORCE",
+            Space::Vtorque => "VTORQUE",
+            Space::Gforce => "GFORCE",
             Space::Gcon => "GCON",
             Space::Variable => "VARIABLE",
             Space::Jprim => "JPRIM",
@@ -162,7 +168,8 @@ pub(crate) struct Builder<'a> {
     refs: Vec<Ref>,
     /// FLOATING markers: defined (so their ids resolve) but positioned only
     /// by the elements that use them, none of which is supported yet.
-    floating: std::collections::HashSet<Id>,
+    /// FLOATING markers with their parts.
+    floating: std::collections::HashMap<Id, Id>,
     velocities: Vec<PartVelocity>,
     /// Motions that did not say TRANSLATION/ROTATION: (motion index, pos, label).
     motion_dof_pending: Vec<(usize, Pos, String)>,
@@ -300,6 +307,9 @@ impl<'a> Builder<'a> {
                 | "GCON"
                 | "PINPUT"
                 | "POUTPUT"
+                | "VFORCE"
+                | "VTORQUE"
+                | "GFORCE"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -333,6 +343,9 @@ impl<'a> Builder<'a> {
             "MOTION" => self.motion(st, label, id),
             "SPRINGDAMPER" => self.springdamper(st, label, id),
             "SFORCE" => self.sforce(st, label, id),
+            "VFORCE" => self.vector_force(st, label, id, VectorStatement::Vforce),
+            "VTORQUE" => self.vector_force(st, label, id, VectorStatement::Vtorque),
+            "GFORCE" => self.vector_force(st, label, id, VectorStatement::Gforce),
             "GCON" => self.gcon(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
@@ -793,7 +806,7 @@ impl<'a> Builder<'a> {
             // Its position comes from the element that uses it (VFORCE,
             // VTORQUE, GFORCE, PTCV, CVCV, CONTACT …).
             a.finish()?;
-            self.floating.insert(id);
+            self.floating.insert(id, part);
             self.source(ElementRef::Marker(id), st.pos);
             return Ok(());
         }
@@ -1109,6 +1122,106 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// VFORCE (FX\\FY\\FZ), VTORQUE (TX\\TY\\TZ) or GFORCE (all six)/id,
+    /// I = marker, JFLOAT = FLOATING marker (its part takes the reaction),
+    /// RM = marker whose axes the components are in (ADM-GRAMMAR §5).
+    fn vector_force(
+        &mut self,
+        st: &Statement,
+        label: String,
+        id: Id,
+        statement: VectorStatement,
+    ) -> Result<(), AdmError> {
+        const ALL: [&str; 6] = ["FX", "FY", "FZ", "TX", "TY", "TZ"];
+        let own: &[&str] = match statement {
+            VectorStatement::Vforce => &ALL[..3],
+            VectorStatement::Vtorque => &ALL[3..],
+            VectorStatement::Gforce => &ALL,
+        };
+        let mut keys = vec!["I", "JFLOAT", "RM", "FUNCTION"];
+        keys.extend_from_slice(&ALL);
+        let mut a = Args::new(self.file, st, label, &keys, &[])?;
+        if let Some(other) = ALL.iter().find(|k| !own.contains(k) && a.has(k)) {
+            return Err(a.err(
+                a.pos_of(other),
+                format!(
+                    "{other} does not apply to a {} (it takes {})",
+                    statement.name(),
+                    own.join(", ")
+                ),
+            ));
+        }
+        let space = match statement {
+            VectorStatement::Vforce => Space::Vforce,
+            VectorStatement::Vtorque => Space::Vtorque,
+            VectorStatement::Gforce => Space::Gforce,
+        };
+        self.define(space, id, st.pos, &a.label.clone())?;
+        let i = self.required_marker(&mut a, "I")?;
+        let rm = self.required_marker(&mut a, "RM")?;
+        let jfloat = a.id("JFLOAT")?;
+        let (jfloat, jpos) = a.require(jfloat, "JFLOAT")?;
+        let Some(&reaction_part) = self.floating.get(&jfloat) else {
+            return Err(a.err(
+                jpos,
+                format!(
+                    "JFLOAT marker {jfloat} is not a FLOATING marker defined before this statement"
+                ),
+            ));
+        };
+        if a.has("FUNCTION") {
+            // FUNCTION = USER(…) is refused above as a user subroutine; an
+            // expression list here is not Adams syntax for these elements.
+            return Err(a.err(
+                a.pos_of("FUNCTION"),
+                format!(
+                    "give the components as {} = expressions, not FUNCTION =",
+                    own.join(", ")
+                ),
+            ));
+        }
+        let label = a.label.clone();
+        let mut components: [Option<Arc<dyn mbsolve_model::StateFunction>>; 6] = Default::default();
+        for key in own {
+            let Some(e) = a.expr(key)? else { continue };
+            let expr = self.compile(e, &label)?;
+            if expr.variables_read().next().is_some() {
+                return Err(self.err(
+                    e.pos,
+                    &label,
+                    format!("{key} reads a VARIABLE (VARVAL); VARIABLEs in {} components are not supported yet", statement.name()),
+                ));
+            }
+            let k = ALL
+                .iter()
+                .position(|n| n == key)
+                .expect("own keys are in ALL");
+            components[k] = Some(Arc::new(self.convert(
+                ExprStateFunction::new(expr),
+                e,
+                &label,
+            )?));
+        }
+        if components.iter().all(Option::is_none) {
+            return Err(a.err_here(format!("give at least one of {} =", own.join(", "))));
+        }
+        a.finish()?;
+        self.model.forces.push(Force {
+            id,
+            i,
+            j: rm,
+            kind: ForceKind::Vector {
+                statement,
+                jfloat,
+                reaction_part,
+                components,
+            },
+        });
+        let e = self.model.forces.last().expect("just pushed").element();
+        self.source(e, st.pos);
+        Ok(())
+    }
+
     /// GCON/id, I = marker, FUNCTION = expression of TIME and DX DY DZ DM
     /// AX AY AZ: the constraint expression = 0, reaction at marker I.
     fn gcon(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
@@ -1301,7 +1414,7 @@ impl<'a> Builder<'a> {
                     format!("{} {} does not exist", r.role, r.id),
                 ));
             }
-            if r.space == Space::Marker && self.floating.contains(&r.id) {
+            if r.space == Space::Marker && self.floating.contains_key(&r.id) {
                 return Err(err_in(
                     &r.file,
                     r.pos,

@@ -5,8 +5,8 @@
 //! written to full precision.
 
 use mbsolve_model::{
-    CorrectorKind, Formulation, JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget,
-    Placement, RequestKind, StaticMethod,
+    CorrectorKind, ForceKind, Formulation, JointKind, MarkerMotionAxis, Model, MotionDof,
+    MotionTarget, Placement, RequestKind, StaticMethod,
 };
 use nalgebra::Vector3;
 use std::fmt::Write as _;
@@ -173,9 +173,39 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         };
         let _ = writeln!(o, "{label}, {target}, FUNCTION = {f}");
     }
+    // FLOATING markers live only in the elements that use them: each is
+    // written once, before its first user (the reader needs it defined).
+    let mut floating_written = std::collections::HashSet::new();
     for f in &m.forces {
         let (i, j) = (f.i, f.j);
-        if let Some((rotational, v)) = f.kind.spring() {
+        if let ForceKind::Vector {
+            statement,
+            jfloat,
+            reaction_part,
+            components,
+        } = &f.kind
+        {
+            if floating_written.insert(*jfloat) {
+                let _ = writeln!(o, "MARKER/{jfloat}, PART = {reaction_part}, FLOATING");
+            }
+            let label = format!("{}/{}", statement.name(), f.id);
+            let mut parts = Vec::new();
+            for (key, c) in ["FX", "FY", "FZ", "TX", "TY", "TZ"]
+                .iter()
+                .zip(components.iter())
+            {
+                if let Some(function) = c {
+                    let text = one_line(source(function.source(), &label)?);
+                    parts.push(format!("{key} = {text}"));
+                }
+            }
+            // Components are separated by backslashes (Adams syntax).
+            let _ = writeln!(
+                o,
+                "{label}, I = {i}, JFLOAT = {jfloat}, RM = {j}, {}",
+                parts.join("\\ ")
+            );
+        } else if let Some((rotational, v)) = f.kind.spring() {
             let (kind, keys) = if rotational {
                 ("ROTATIONAL", ["KT", "CT", "ANGLE", "TORQUE"])
             } else {

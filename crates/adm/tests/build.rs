@@ -396,3 +396,102 @@ fn jprims_rackpin_marker_motions_and_variables() {
         .sources
         .contains(&(ElementRef::Variable(8), "m.adm:17".to_string())));
 }
+
+/// VFORCE, VTORQUE and GFORCE: components by key into [FX … TZ], RM as
+/// `Force::j`, the JFLOAT marker's part as the reaction part, and each
+/// statement its own id space (VFORCE/1 beside VTORQUE/1 and GFORCE/1).
+#[test]
+fn vector_forces_build_their_components() {
+    let m = build(
+        "MARKER/9, PART = 1, FLOATING\n\
+         VFORCE/1, I = 0201, JFLOAT = 9, RM = 0101, FX = 1\\FY = 2*TIME\\FZ = DX(0201)\n\
+         VTORQUE/1, I = 0202, JFLOAT = 9, RM = 0201, TZ = 4\n\
+         GFORCE/1, I = 0201, JFLOAT = 9, RM = 0202, FY = 5\\TX = 6\n",
+    );
+    // Each component evaluated at t = 3 with every measure = 0.5.
+    let got: Vec<(ElementRef, u32, u32, Vec<Option<f64>>)> = m
+        .forces
+        .iter()
+        .map(|f| {
+            let ForceKind::Vector {
+                reaction_part,
+                components,
+                ..
+            } = &f.kind
+            else {
+                panic!("{:?}", f.kind)
+            };
+            let vals = components
+                .iter()
+                .map(|c| {
+                    c.as_ref().map(|c| {
+                        let mut dm = vec![0.0; c.measures().len()];
+                        let vals = vec![0.5; c.measures().len()];
+                        c.eval(3.0, &vals, &mut dm).0
+                    })
+                })
+                .collect();
+            (f.element(), f.j, *reaction_part, vals)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                ElementRef::Vforce(1),
+                101,
+                1,
+                vec![Some(1.0), Some(6.0), Some(0.5), None, None, None]
+            ),
+            (
+                ElementRef::Vtorque(1),
+                201,
+                1,
+                vec![None, None, None, None, None, Some(4.0)]
+            ),
+            (
+                ElementRef::Gforce(1),
+                202,
+                1,
+                vec![None, Some(5.0), None, Some(6.0), None, None]
+            ),
+        ]
+    );
+    assert!(m
+        .sources
+        .contains(&(ElementRef::Vtorque(1), "m.adm:11".to_string())));
+}
+
+#[test]
+fn vector_force_errors_name_the_element() {
+    let fl = "MARKER/9, PART = 1, FLOATING\n";
+    let cases = [
+        (
+            "VFORCE/1, I = 0201, JFLOAT = 0101, RM = 0101, FX = 1\n".to_string(),
+            "m.adm:9:30: VFORCE/1: JFLOAT marker 101 is not a FLOATING marker defined before this statement",
+        ),
+        (
+            format!("{fl}VFORCE/1, I = 0201, JFLOAT = 9, RM = 0101\n"),
+            "m.adm:10:1: VFORCE/1: give at least one of FX, FY, FZ =",
+        ),
+        (
+            format!("{fl}VFORCE/1, I = 0201, JFLOAT = 9, RM = 0101, TX = 1\n"),
+            "m.adm:10:44: VFORCE/1: TX does not apply to a VFORCE (it takes FX, FY, FZ)",
+        ),
+        (
+            format!("{fl}VTORQUE/2, I = 0201, JFLOAT = 9, RM = 0101, FUNCTION = 1\n"),
+            "m.adm:10:45: VTORQUE/2: give the components as TX, TY, TZ = expressions, not FUNCTION =",
+        ),
+        (
+            "VTORQUE/2, I = 0201, RM = 0101, TZ = 1\n".to_string(),
+            "m.adm:9:1: VTORQUE/2: missing JFLOAT =",
+        ),
+        (
+            format!("{fl}GFORCE/3, I = 0201, JFLOAT = 9, RM = 0101, TZ = VARVAL(1)\nVARIABLE/1, FUNCTION = 1\n"),
+            "m.adm:10:49: GFORCE/3: TZ reads a VARIABLE (VARVAL); VARIABLEs in GFORCE components are not supported yet",
+        ),
+    ];
+    for (extra, want) in cases {
+        assert_eq!(error(&extra), want, "{extra}");
+    }
+}

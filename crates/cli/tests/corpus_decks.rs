@@ -34,7 +34,7 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "mbdyn-a2m-double-pendulum/bipendololeo.adm",
         ":85:35: JOINT/1: DELTA_V is not supported yet",
-        "joint friction (FRICTION), GFORCE, VFORCE and VTORQUE: force elements that wait for the mech model/data split",
+        "joint friction (FRICTION); then its GFORCE, VTORQUE and VFORCE name a JFLOAT (marker 2) that is not FLOATING, which Adams rejects too",
     ),
 ];
 

@@ -6,7 +6,7 @@
 //! their own direction map g(q) instead of ∇m.
 
 use crate::constraints::{axis, origin};
-use crate::local::{atan2, dot, norm, Grad, Hess, NoHess, Order, Pose, Scalar, NL};
+use crate::local::{atan2, dot, norm, Grad, Hess, Jac3, NoHess, Order, Pose, Scalar, NL};
 use crate::rotation::{e_mat, u_mat};
 use crate::system::{gather, global_index, pose, scatter_hess, MarkerFrame, Sink, System};
 use mbsolve_model::{ElementRef, ForceKind, Measure, Model, ModelError, StateFunction};
@@ -53,6 +53,15 @@ pub enum Direction {
     ActionTranslation,
     /// Torque on I about z_J (action only).
     ActionRotation,
+    /// VFORCE, VTORQUE, GFORCE: force F = Σ f_k x_RM,k applied at I and
+    /// torque T = Σ t_k x_RM,k on I's part; the reaction −F, −T acts on the
+    /// JFLOAT part at the material point that coincides with I (Adams moves
+    /// the floating marker onto I). Components: [FX, FY, FZ, TX, TY, TZ],
+    /// None = not given; `rm` is the RM marker with its slot.
+    Vector {
+        rm: (MarkerFrame, usize),
+        components: Box<[Option<Law>; 6]>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -61,7 +70,9 @@ pub struct ForceElement {
     pub i: MarkerFrame,
     pub j: MarkerFrame,
     pub direction: Direction,
-    pub law: Law,
+    /// The magnitude law of a scalar element; None for [`Direction::Vector`],
+    /// whose laws are its components.
+    pub law: Option<Law>,
 }
 
 /// Measure value with its gradients on the element's 14 local q and u.
@@ -75,7 +86,22 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
     let mut out = Vec::new();
     for f in &model.forces {
         let e = f.element();
-        let (i, j) = (*sys.marker(f.i), *sys.marker(f.j));
+        let i = *sys.marker(f.i);
+        let j = match &f.kind {
+            // The JFLOAT marker sits on I (its own placement is unused):
+            // only its body matters, for the reaction.
+            ForceKind::Vector {
+                jfloat,
+                reaction_part,
+                ..
+            } => MarkerFrame {
+                id: *jfloat,
+                body: sys.bodies.iter().position(|b| b.part == *reaction_part),
+                s: Vector3::zeros(),
+                axes: nalgebra::Matrix3::identity(),
+            },
+            _ => *sys.marker(f.j),
+        };
         let bodies = [i.body, j.body];
         let slot_of = |id: u32| -> Result<(MarkerFrame, usize), ModelError> {
             let m = *sys.marker(id);
@@ -125,6 +151,20 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
             })
         };
         let (direction, law) = match &f.kind {
+            ForceKind::Vector { components, .. } => {
+                let rm = slot_of(f.j)?;
+                let mut laws: [Option<Law>; 6] = Default::default();
+                for (law, c) in laws.iter_mut().zip(components.iter()) {
+                    *law = c.as_ref().map(func).transpose()?;
+                }
+                (
+                    Direction::Vector {
+                        rm,
+                        components: Box::new(laws),
+                    },
+                    None,
+                )
+            }
             ForceKind::TranslationalSpringDamper {
                 stiffness,
                 damping,
@@ -132,12 +172,12 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
                 preload,
             } => (
                 Direction::Conjugate(Conjugate::Distance),
-                Law::SpringDamper {
+                Some(Law::SpringDamper {
                     k: *stiffness,
                     c: *damping,
                     m0: *free_length,
                     preload: *preload,
-                },
+                }),
             ),
             ForceKind::RotationalSpringDamper {
                 stiffness,
@@ -146,24 +186,26 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
                 preload,
             } => (
                 Direction::Conjugate(Conjugate::AngleZ),
-                Law::SpringDamper {
+                Some(Law::SpringDamper {
                     k: *stiffness,
                     c: *damping,
                     m0: *free_angle,
                     preload: *preload,
-                },
+                }),
             ),
-            ForceKind::TranslationalActionReaction { function } => {
-                (Direction::Conjugate(Conjugate::Distance), func(function)?)
-            }
-            ForceKind::RotationalActionReaction { function } => {
-                (Direction::Conjugate(Conjugate::AngleZ), func(function)?)
-            }
+            ForceKind::TranslationalActionReaction { function } => (
+                Direction::Conjugate(Conjugate::Distance),
+                Some(func(function)?),
+            ),
+            ForceKind::RotationalActionReaction { function } => (
+                Direction::Conjugate(Conjugate::AngleZ),
+                Some(func(function)?),
+            ),
             ForceKind::TranslationalActionOnly { function } => {
-                (Direction::ActionTranslation, func(function)?)
+                (Direction::ActionTranslation, Some(func(function)?))
             }
             ForceKind::RotationalActionOnly { function } => {
-                (Direction::ActionRotation, func(function)?)
+                (Direction::ActionRotation, Some(func(function)?))
             }
         };
         out.push(ForceElement {
@@ -382,45 +424,57 @@ impl ForceElement {
                 ));
             }
         }
-        let Law::Function { f, measures } = &self.law else {
-            return None;
+        let laws: Vec<&Law> = match &self.direction {
+            Direction::Vector { components, .. } => components.iter().flatten().collect(),
+            _ => self.law.iter().collect(),
         };
-        let mut vals = Vec::with_capacity(measures.len());
-        for (k, m) in measures.iter().enumerate() {
-            let v = m.eval(&poses, &ul).val;
-            if !v.is_finite() {
-                return Some(format!(
-                    "measure {} of its FUNCTION ({:?}) is {v}",
-                    k + 1,
-                    m.kind
-                ));
-            }
-            vals.push(v);
-        }
-        let mut dm = vec![0.0; vals.len()];
-        let (v, dt) = f.eval(t, &vals, &mut dm);
-        if v.is_finite() && dt.is_finite() && dm.iter().all(|d| d.is_finite()) {
-            return None;
-        }
-        Some(
-            f.explain(t, &vals)
-                .unwrap_or_else(|| format!("its function value is {v}")),
-        )
+        laws.into_iter()
+            .find_map(|law| diagnose_law(law, &poses, &ul, t))
     }
 
     fn bodies(&self) -> [Option<usize>; 2] {
         [self.i.body, self.j.body]
     }
+}
 
+/// Why a function law is not finite at this state, or None.
+fn diagnose_law(law: &Law, poses: &[Option<Pose>; 2], ul: &Grad, t: f64) -> Option<String> {
+    let Law::Function { f, measures } = law else {
+        return None;
+    };
+    let mut vals = Vec::with_capacity(measures.len());
+    for (k, m) in measures.iter().enumerate() {
+        let v = m.eval(poses, ul).val;
+        if !v.is_finite() {
+            return Some(format!(
+                "measure {} of its FUNCTION ({:?}) is {v}",
+                k + 1,
+                m.kind
+            ));
+        }
+        vals.push(v);
+    }
+    let mut dm = vec![0.0; vals.len()];
+    let (v, dt) = f.eval(t, &vals, &mut dm);
+    if v.is_finite() && dt.is_finite() && dm.iter().all(|d| d.is_finite()) {
+        return None;
+    }
+    Some(
+        f.explain(t, &vals)
+            .unwrap_or_else(|| format!("its function value is {v}")),
+    )
+}
+
+impl Law {
     /// Magnitude f with ∇_q f, ∇_u f, given the conjugate measure (if any).
-    fn magnitude(
+    fn value(
         &self,
         poses: &[Option<Pose>; 2],
         ul: &Grad,
         t: f64,
         conj: Option<&Scalar>,
     ) -> (f64, Grad, Grad) {
-        match &self.law {
+        match self {
             Law::SpringDamper { k, c, m0, preload } => {
                 let m = conj.expect("spring-damper has a conjugate measure");
                 let mdot = m.grad.dot(ul);
@@ -463,6 +517,13 @@ impl ForceElement {
             }
         }
     }
+}
+
+impl ForceElement {
+    /// The magnitude law of an element other than VFORCE/VTORQUE/GFORCE.
+    fn scalar_law(&self) -> &Law {
+        self.law.as_ref().expect("scalar force element has a law")
+    }
 
     fn local(&self, q: &[f64], u: &[f64], t: f64, jac: bool) -> LocalForce {
         let bodies = self.bodies();
@@ -484,7 +545,7 @@ impl ForceElement {
                     }
                     Conjugate::AngleZ => angle::<Hess>(&self.i, 0, Some(&self.j), 1, &poses, 2),
                 };
-                let (f, fq, fu) = self.magnitude(&poses, &ul, t, Some(&m));
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, Some(&m));
                 out.q = m.grad * f;
                 if jac {
                     out.jq = m.grad * fq.transpose() + m.hess * f;
@@ -492,7 +553,7 @@ impl ForceElement {
                 }
             }
             Direction::ActionTranslation => {
-                let (f, fq, fu) = self.magnitude(&poses, &ul, t, None);
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None);
                 let x = origin(&self.i, 0, &poses);
                 let z = axis(&self.j, 1, &poses, 2);
                 let g = x.jac.tr_mul(&z.val);
@@ -505,7 +566,7 @@ impl ForceElement {
                 }
             }
             Direction::ActionRotation => {
-                let (f, fq, fu) = self.magnitude(&poses, &ul, t, None);
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None);
                 let z = axis(&self.j, 1, &poses, 2);
                 let mut g = Grad::zeros();
                 let mut dg = Hess::zeros();
@@ -523,6 +584,9 @@ impl ForceElement {
                     out.jq = g * fq.transpose() + dg * f;
                     out.ju = g * fu.transpose();
                 }
+            }
+            Direction::Vector { rm, components } => {
+                vector_force(&self.i, rm, components, &poses, &ul, t, jac, &mut out);
             }
         }
         out
@@ -563,5 +627,103 @@ impl ForceElement {
     /// Generalized force Q on the element's local coordinates (for reports).
     pub fn local_force(&self, q: &[f64], u: &[f64], t: f64) -> Grad {
         self.local(q, u, t, false).q
+    }
+}
+
+/// A global vector with its first derivatives on the local q and u.
+struct VecDerivs {
+    val: Vector3<f64>,
+    dq: Jac3,
+    du: Jac3,
+}
+
+impl VecDerivs {
+    fn zero() -> Self {
+        VecDerivs {
+            val: Vector3::zeros(),
+            dq: Jac3::zeros(),
+            du: Jac3::zeros(),
+        }
+    }
+}
+
+/// VFORCE/VTORQUE/GFORCE: F at I and T on I, −F and −T on the JFLOAT body
+/// (slot 1) at the material point coincident with I. Virtual work
+/// δW = F·δx_I + T·δθ_I − F·(δr_J + δθ_J × d) − T·δθ_J with d = x_I − r_J,
+/// and δθ = 2 E(p) δp (ground-axes angular velocity), so
+/// Q_qI = (∂x_I/∂q)ᵀ F + [p_I rows] 2 E(p_I)ᵀ T,
+/// Q_rJ = −F, Q_pJ = −2 E(p_J)ᵀ (d × F + T); U(v) p = E(p)ᵀ v.
+#[allow(clippy::too_many_arguments)]
+fn vector_force(
+    i: &MarkerFrame,
+    rm: &(MarkerFrame, usize),
+    components: &[Option<Law>; 6],
+    poses: &[Option<Pose>; 2],
+    ul: &Grad,
+    t: f64,
+    jac: bool,
+    out: &mut LocalForce,
+) {
+    let mut force = VecDerivs::zero();
+    let mut torque = VecDerivs::zero();
+    for (k, law) in components.iter().enumerate() {
+        let Some(law) = law else { continue };
+        let (f, fq, fu) = law.value(poses, ul, t, None);
+        let a = axis(&rm.0, rm.1, poses, k % 3);
+        let v = if k < 3 { &mut force } else { &mut torque };
+        v.val += a.val * f;
+        if jac {
+            v.dq += a.val * fq.transpose() + a.jac * f;
+            v.du += a.val * fu.transpose();
+        }
+    }
+    let xi = origin(i, 0, poses);
+    out.q += xi.jac.tr_mul(&force.val);
+    if jac {
+        out.jq += xi.jac.tr_mul(&force.dq);
+        xi.add_hessian_contraction(&force.val, 1.0, &mut out.jq);
+        out.ju += xi.jac.tr_mul(&force.du);
+    }
+    // Torque on a body in slot s: Q_p = 2 U(τ) p, ∂/∂τ = 2 E(p)ᵀ, ∂/∂p = 2 U(τ).
+    let mut add_torque = |s: usize, p: &Vector4<f64>, tau: &VecDerivs, sign: f64| {
+        let r0 = 7 * s + 3;
+        let um: Matrix4<f64> = u_mat(&tau.val);
+        out.q
+            .fixed_rows_mut::<4>(r0)
+            .axpy(2.0 * sign, &(um * p), 1.0);
+        if jac {
+            let et: SMatrix<f64, 4, 3> = e_mat(p).transpose() * (2.0 * sign);
+            let mut rows = out.jq.fixed_rows_mut::<4>(r0);
+            rows += et * tau.dq;
+            let mut d = out.jq.fixed_view_mut::<4, 4>(r0, r0);
+            d += um * (2.0 * sign);
+            let mut rows = out.ju.fixed_rows_mut::<4>(r0);
+            rows += et * tau.du;
+        }
+    };
+    if let Some(pi) = poses[0] {
+        add_torque(0, &pi.p, &torque, 1.0);
+    }
+    if let Some(pj) = poses[1] {
+        let d = xi.val - pj.r;
+        let mut dd = xi.jac;
+        for c in 0..3 {
+            dd[(c, 7 + c)] -= 1.0;
+        }
+        let fx = force.val.cross_matrix();
+        let dx = d.cross_matrix();
+        let tau_j = VecDerivs {
+            val: d.cross(&force.val) + torque.val,
+            dq: -fx * dd + dx * force.dq + torque.dq,
+            du: dx * force.du + torque.du,
+        };
+        add_torque(1, &pj.p, &tau_j, -1.0);
+        out.q.fixed_rows_mut::<3>(7).axpy(-1.0, &force.val, 1.0);
+        if jac {
+            let mut rows = out.jq.fixed_rows_mut::<3>(7);
+            rows -= force.dq;
+            let mut rows = out.ju.fixed_rows_mut::<3>(7);
+            rows -= force.du;
+        }
     }
 }

@@ -265,6 +265,63 @@ fn kitchen_sink() -> Model {
             preload: 0.0,
         },
     });
+    // VFORCE, VTORQUE, GFORCE at I = 21 (part 2) with the reaction on part
+    // 3 (JFLOAT), components in the axes of a moving RM (on either part)
+    // or of a ground RM; one GFORCE reacts on ground.
+    // Against ground the measures must stay on part 2 and ground: a
+    // nonlinear function of a distance, a velocity and an angular velocity.
+    let ground_func = || -> Arc<dyn StateFunction> {
+        Arc::new(StateFn {
+            measures: vec![
+                Measure::Dm { i: 21, j: Some(11) },
+                Measure::Vel {
+                    i: 21,
+                    j: Some(11),
+                    k: Some(22),
+                    axis: 0,
+                },
+                Measure::AngVel {
+                    i: 21,
+                    j: None,
+                    k: Some(22),
+                    axis: 2,
+                },
+            ],
+            f: |t: f64, m: &[f64], dm: &mut [f64]| {
+                dm.copy_from_slice(&[0.5 + m[1], m[0], -0.8]);
+                (0.5 * m[0] + m[0] * m[1] - 0.8 * m[2] + t, 1.0)
+            },
+        })
+    };
+    let vector = |statement, reaction_part, mask: &str| ForceKind::Vector {
+        statement,
+        jfloat: 90 + reaction_part,
+        reaction_part,
+        components: std::array::from_fn(|k| {
+            (mask.as_bytes()[k] == b'1').then(|| {
+                if reaction_part == 1 {
+                    ground_func()
+                } else {
+                    func()
+                }
+            })
+        }),
+    };
+    // Which of FX FY FZ TX TY TZ each element gives ('1').
+    let vectors = [
+        (VectorStatement::Vforce, 32, 3, "111000"),
+        (VectorStatement::Vtorque, 22, 3, "000111"),
+        (VectorStatement::Gforce, 12, 3, "101110"),
+        (VectorStatement::Gforce, 22, 1, "111111"),
+    ];
+    for (n, (statement, rm, reaction_part, mask)) in vectors.into_iter().enumerate() {
+        m.forces.push(Force {
+            id: 20 + n as Id,
+            i: 21,
+            j: rm,
+            kind: vector(statement, reaction_part, mask),
+        });
+    }
     m
 }
 

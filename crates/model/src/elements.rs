@@ -295,6 +295,39 @@ pub enum ForceKind {
     TranslationalActionOnly { function: Arc<dyn StateFunction> },
     /// SFORCE/ACTIONONLY/ROTATIONAL: torque on I about J's z axis.
     RotationalActionOnly { function: Arc<dyn StateFunction> },
+    /// VFORCE, VTORQUE, GFORCE: force components FX, FY, FZ and torque
+    /// components TX, TY, TZ in the axes of marker `rm`, applied at I; the
+    /// reaction acts on `reaction_part` (the part of the FLOATING marker
+    /// `jfloat`) at the point coincident with I (Adams: JFLOAT follows I).
+    /// For these elements `Force::j` is the RM marker.
+    Vector {
+        statement: VectorStatement,
+        jfloat: crate::Id,
+        reaction_part: crate::Id,
+        /// [FX, FY, FZ, TX, TY, TZ]; None = not given (zero).
+        components: [Option<Arc<dyn StateFunction>>; 6],
+    },
+}
+
+/// Which statement a [`ForceKind::Vector`] came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorStatement {
+    /// VFORCE: FX, FY, FZ.
+    Vforce,
+    /// VTORQUE: TX, TY, TZ.
+    Vtorque,
+    /// GFORCE: all six.
+    Gforce,
+}
+
+impl VectorStatement {
+    pub fn name(self) -> &'static str {
+        match self {
+            VectorStatement::Vforce => "VFORCE",
+            VectorStatement::Vtorque => "VTORQUE",
+            VectorStatement::Gforce => "GFORCE",
+        }
+    }
 }
 
 impl ForceKind {
@@ -347,6 +380,11 @@ impl Force {
         match self.kind {
             ForceKind::TranslationalSpringDamper { .. }
             | ForceKind::RotationalSpringDamper { .. } => crate::ElementRef::Springdamper(self.id),
+            ForceKind::Vector { statement, .. } => match statement {
+                VectorStatement::Vforce => crate::ElementRef::Vforce(self.id),
+                VectorStatement::Vtorque => crate::ElementRef::Vtorque(self.id),
+                VectorStatement::Gforce => crate::ElementRef::Gforce(self.id),
+            },
             _ => crate::ElementRef::Force(self.id),
         }
     }

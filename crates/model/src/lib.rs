@@ -148,6 +148,9 @@ pub enum ElementRef {
     Gcon(Id),
     Jprim(Id),
     Variable(Id),
+    Vforce(Id),
+    Vtorque(Id),
+    Gforce(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -163,6 +166,9 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Gcon(i) => write!(f, "GCON/{i}"),
             ElementRef::Jprim(i) => write!(f, "JPRIM/{i}"),
             ElementRef::Variable(i) => write!(f, "VARIABLE/{i}"),
+            ElementRef::Vforce(i) => write!(f, "VFORCE/{i}"),
+            ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
+            ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
         }
     }
 }

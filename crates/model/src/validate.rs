@@ -311,7 +311,28 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             return Err(err(model, e, "duplicate id".into()));
         }
         marker_part(e, f.i, "I")?;
-        marker_part(e, f.j, "J")?;
+        let j_role = if matches!(f.kind, ForceKind::Vector { .. }) {
+            "RM"
+        } else {
+            "J"
+        };
+        marker_part(e, f.j, j_role)?;
+        if let ForceKind::Vector {
+            reaction_part,
+            jfloat,
+            ..
+        } = &f.kind
+        {
+            if model.part(*reaction_part).is_none() {
+                return Err(err(
+                    model,
+                    e,
+                    format!(
+                        "JFLOAT marker {jfloat} is on part {reaction_part}, which does not exist"
+                    ),
+                ));
+            }
+        }
         match &f.kind {
             ForceKind::TranslationalSpringDamper {
                 stiffness,
@@ -344,6 +365,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             | ForceKind::TranslationalActionOnly { function }
             | ForceKind::RotationalActionOnly { function } => {
                 check_measures(model, e, function.as_ref())?;
+            }
+            ForceKind::Vector { components, .. } => {
+                for function in components.iter().flatten() {
+                    check_measures(model, e, function.as_ref())?;
+                }
             }
         }
     }

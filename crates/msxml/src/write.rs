@@ -5,7 +5,9 @@
 //! becomes the global frame and marker placements are re-expressed in it:
 //! the same positions in ground).
 
-use mbsolve_model::{JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget, RequestKind};
+use mbsolve_model::{
+    ForceKind, JointKind, MarkerMotionAxis, Model, MotionDof, MotionTarget, RequestKind,
+};
 use std::fmt::Write as _;
 
 fn num(x: f64) -> String {
@@ -221,6 +223,14 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     }
     for f in &m.forces {
         let (i, j) = (f.i, f.j);
+        if let ForceKind::Vector { statement, .. } = &f.kind {
+            return Err(format!(
+                "{}/{}: {} has no element in the MotionSolve XML we write yet",
+                statement.name(),
+                f.id,
+                statement.name()
+            ));
+        }
         if let Some((rotational, [k, c, free, preload])) = f.kind.spring() {
             let (ty, free_name) = if rotational {
                 ("ROTATIONAL", "angle")

@@ -229,7 +229,10 @@ pub(crate) fn wrench(
         if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;
         }
-        let reaction = matches!(fe.direction, Direction::Conjugate(_));
+        let reaction = matches!(
+            fe.direction,
+            Direction::Conjugate(_) | Direction::Vector { .. }
+        );
         if !reaction && target == fe.j.body && target.is_some() {
             continue;
         }

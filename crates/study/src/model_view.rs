@@ -41,6 +41,7 @@ impl ModelView {
             ForceKind::RotationalActionReaction { .. } => "SFORCE/ROTATIONAL",
             ForceKind::TranslationalActionOnly { .. } => "SFORCE/ACTIONONLY/TRANSLATIONAL",
             ForceKind::RotationalActionOnly { .. } => "SFORCE/ACTIONONLY/ROTATIONAL",
+            ForceKind::Vector { statement, .. } => statement.name(),
         };
         let request_kind = |k: RequestKind| match k {
             RequestKind::Displacement => "DISPLACEMENT",

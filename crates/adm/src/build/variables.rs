@@ -202,7 +202,12 @@ impl Builder<'_> {
         for c in &self.element_calls {
             let id = c.call.args.first().copied().unwrap_or(0);
             let comp = c.call.args.get(2).copied().unwrap_or(0);
-            let Some(f) = self.model.forces.iter().find(|f| f.id == id) else {
+            let Some(f) = self
+                .model
+                .forces
+                .iter()
+                .find(|f| f.element() == mbsolve_model::ElementRef::Force(id))
+            else {
                 continue;
             };
             let rotational = matches!(

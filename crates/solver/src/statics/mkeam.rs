@@ -79,6 +79,15 @@ pub(crate) fn undamped(model: &Model) -> Model {
                     });
                 }
             }
+            ForceKind::Vector { components, .. } => {
+                for function in components.iter_mut().flatten() {
+                    if function.measures().iter().any(is_velocity) {
+                        *function = Arc::new(AtRest {
+                            inner: function.clone(),
+                        });
+                    }
+                }
+            }
         }
     }
     m
