@@ -5,8 +5,8 @@
 //! written to full precision.
 
 use mbsolve_model::{
-    CorrectorKind, ForceKind, Formulation, JointKind, MarkerMotionAxis, Model, MotionDof,
-    MotionTarget, Placement, RequestKind, StaticMethod,
+    CorrectorKind, ForceKind, Formulation, JointKind, Model, MotionDof, MotionTarget, Placement,
+    RequestKind, StaticMethod,
 };
 use nalgebra::Vector3;
 use std::fmt::Write as _;
@@ -168,7 +168,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 }
             ),
             MotionTarget::Markers { i, j, axis } => {
-                format!("I = {i}, J = {j}, {}", axis_name(axis))
+                format!("I = {i}, J = {j}, {}", axis.name())
             }
         };
         let _ = writeln!(o, "{label}, {target}, FUNCTION = {f}");
@@ -317,10 +317,6 @@ fn given(args: &mut Vec<String>, values: &[(&str, Option<f64>)]) {
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn axis_name(a: MarkerMotionAxis) -> &'static str {
-    a.name()
 }
 
 fn integrator(o: &mut String, m: &Model) {

@@ -437,13 +437,8 @@ fn joint(e: &mut Elem) -> Result<Statement, XmlError> {
             .ok_or_else(|| e.err_here("RACK_PINION needs pitch_diameter"))?;
         numbers(&mut st, "PD", &[pd], p);
     }
-    if let Some((v, p)) = e
-        .boolean("is_virtual")?
-        .zip(e.get("is_virtual").map(|x| x.1))
-    {
-        if v {
-            return Err(e.err(p, "is_virtual = TRUE is not supported"));
-        }
+    if e.boolean("is_virtual")? == Some(true) {
+        return Err(e.err_here("is_virtual = TRUE is not supported"));
     }
     Ok(st)
 }

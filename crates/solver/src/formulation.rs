@@ -134,9 +134,16 @@ pub(crate) fn first_order_integrator<'b, P: DaeProblem>(
     match &plan.method {
         MethodParams::Bdf(p) => Ok(bdf_integrator(plan.pair.family, problem, p, t, y0, yp0)),
         MethodParams::Dstiff(p) => Ok(Box::new(Dstiff::new(problem, p.clone(), t, y0, yp0))),
-        MethodParams::Hht(_) | MethodParams::Ode(_) => {
-            Err(wrong_family(t, plan.formulation().name()))
-        }
+        MethodParams::Hht(_) => Err(wrong_family(t, plan.formulation().name())),
+        // PAIRS never pairs an ODE-form method with a first-order DAE
+        // formulation; say so rather than blame HHT.
+        MethodParams::Ode(_) => Err(IntegrationError::failure(
+            t,
+            format!(
+                "the {} formulation does not run the ODE-form integrators (ABAM, RKF45, VSTIFF, MSTIFF)",
+                plan.formulation().name()
+            ),
+        )),
     }
 }
 
