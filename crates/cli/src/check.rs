@@ -12,7 +12,11 @@ pub fn check(path: &Path) -> Result<(), String> {
     )
     .into_owned();
     let model = if mbsolve_msxml::is_motionsolve_xml(&text) {
-        crate::input::read_model(path)?.model
+        let input = crate::input::read_model(path)?;
+        for line in &input.without_effect {
+            println!("{line}");
+        }
+        input.model
     } else {
         match mbsolve_adm::diagnose_adm(&text, &path.display().to_string()) {
             Ok(read) => read.model,

@@ -13,6 +13,10 @@ pub struct ModelInput {
     pub commands: Option<Vec<Command>>,
     /// A MotionSolve deck's Param_Transient, validated.
     pub transient: Option<mbsolve_solver::settings::ParamTransient>,
+    /// Elements read without effect on the solution, one line each for
+    /// the log and `check` ("deck.xml:3: ResOutput read without effect
+    /// (result-file options only)").
+    pub without_effect: Vec<String>,
     pub format: &'static str,
 }
 
@@ -46,6 +50,16 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
             model: read.model,
             commands: Some(read.commands),
             transient,
+            without_effect: read
+                .skipped
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}: {} read without effect ({})",
+                        k.location, k.statement, k.reason
+                    )
+                })
+                .collect(),
             format: "MotionSolve XML",
         });
     }
@@ -55,6 +69,7 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
         model,
         commands: None,
         transient: None,
+        without_effect: Vec::new(),
         format: "Adams dataset",
     })
 }

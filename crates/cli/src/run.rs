@@ -287,6 +287,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         .into());
     }
     let transient = input.transient;
+    let without_effect = input.without_effect;
     let model = input.model;
     let acf = match &opts.acf {
         Some(p) => {
@@ -365,6 +366,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     if let Some(note) = prefix_note {
         sim.log.push(note);
     }
+    sim.log.extend(without_effect);
     let commands = match (&acf, input.commands) {
         (_, Some(deck)) if !deck.is_empty() => {
             sim.log.push(format!(

@@ -209,3 +209,39 @@ fn a_bad_param_transient_names_the_attribute_and_line() {
     assert!(err.contains("bad.xml:6:"), "{err}");
     assert!(err.contains("Param_Transient: integr_tol"), "{err}");
 }
+
+/// Elements and attributes read without effect (output options, the
+/// Command's wall-clock time_out) are listed by `check` and in the log,
+/// not dropped silently.
+#[test]
+fn elements_without_effect_are_listed() {
+    let d = scratch("noeffect");
+    let text = std::fs::read_to_string(examples().join("pendulum.xml"))
+        .unwrap()
+        .replace("<Command>", "<Command time_out=\"999999\">")
+        .replace(
+            "  </Model>",
+            "    <ResOutput plt_file=\"TRUE\"/>\n  </Model>",
+        );
+    let deck = d.join("deck.xml");
+    std::fs::write(&deck, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+        .arg("check")
+        .arg(&deck)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("ResOutput read without effect (result-file options only)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Command time_out read without effect (wall-clock limit, not applied)"),
+        "{out}"
+    );
+    let o = run(&[&deck], &d.join("out"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let log = std::fs::read_to_string(d.join("out").join("deck.msg")).unwrap();
+    assert!(log.contains("ResOutput read without effect"), "{log}");
+}

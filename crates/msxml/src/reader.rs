@@ -404,7 +404,16 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
             }
         }
         for (name, _, p) in element_attrs(&doc, c) {
-            if !name.eq_ignore_ascii_case("time_out") {
+            if name.eq_ignore_ascii_case("time_out") {
+                // A wall-clock limit on the whole run: real decks carry it
+                // (time_out="999999"); it is not applied, and `check` and
+                // the log list it as read without effect.
+                skipped.push(mbsolve_adm::Skipped {
+                    statement: format!("Command {name}"),
+                    location: format!("{file}:{}", p.line),
+                    reason: "wall-clock limit, not applied",
+                });
+            } else {
                 errors.push(fail(
                     p,
                     format!("Command: attribute {name} is not supported"),
