@@ -251,6 +251,12 @@ pub const PARALLEL_MIN_BODIES: usize = 200;
 pub struct MechData {
     /// false = deactivated redundant equation (Φ row replaced by λ = 0).
     pub active: Vec<bool>,
+    /// Deactivated equations that are dependent only near the current
+    /// configuration, a singular one (a bifurcation such as a flat
+    /// parallelogram), not structurally redundant: they are released as
+    /// soon as they are independent again (see the solver's redundancy
+    /// watch), not when their residual drifts.
+    pub singular: Vec<bool>,
     /// Evaluate elements in parallel (default: at least
     /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
     /// bit-identical: elements fill their own slots, summed in a fixed order.
@@ -363,6 +369,7 @@ impl System {
     pub fn new_data(&self) -> MechData {
         MechData {
             active: vec![true; self.neq()],
+            singular: vec![false; self.neq()],
             parallel: self.nb() >= PARALLEL_MIN_BODIES,
             cache: EvalCache::default(),
             hess: Vec::new(),

@@ -5,7 +5,9 @@
 use crate::formulation::equation_name;
 use crate::linear::{Block, Kkt};
 use crate::output::{output_count, FrameOutput};
-use crate::redundancy::find_redundant;
+use crate::redundancy::{
+    find_redundant, find_redundant_with, singular_only, NEAR_SINGULAR_TOL, RANK_TOL,
+};
 use crate::rti_report::{rti_report, time_unit};
 use crate::settings::{validate, Family, ParamTransient, Plan};
 use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
@@ -134,13 +136,28 @@ impl Simulation {
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
         let t = self.state.t;
         let redundant = find_redundant(&self.sys, &self.model, &self.state.q, t);
+        let singular = singular_only(
+            &self.sys,
+            &self.data,
+            &self.model,
+            &self.state.q,
+            t,
+            &redundant,
+        );
         for &k in &redundant {
             self.data.active[k] = false;
+            let near = singular.binary_search(&k).is_ok();
+            self.data.singular[k] = near;
             let e = &self.sys.equations[k];
             self.log.push(format!(
-                "deactivating constraint equation {} in {} (redundant)",
+                "deactivating constraint equation {} in {} ({})",
                 e.name,
-                self.sys.describe(e.element)
+                self.sys.describe(e.element),
+                if near {
+                    "dependent only at this singular configuration; reactivated as soon as it is independent again"
+                } else {
+                    "redundant"
+                }
             ));
         }
         if !redundant.is_empty() {
@@ -225,7 +242,7 @@ impl Simulation {
 }
 
 /// Newton on the active constraints for the positions nearest `q0`.
-fn assemble_positions(
+pub(crate) fn assemble_positions(
     sys: &System,
     data: &mut MechData,
     t: f64,
@@ -725,7 +742,14 @@ impl Simulation {
                 ),
             });
         }
-        if !self.recheck_redundancy(t, q) {
+        // After a failure, rows about to become dependent (a singular
+        // configuration ahead) are looked for with the looser threshold.
+        let rel_tol = if structural {
+            RANK_TOL
+        } else {
+            NEAR_SINGULAR_TOL
+        };
+        if !self.recheck_redundancy_with(t, q, rel_tol) {
             return match drift {
                 Some((k, v)) if structural => Err(SolverError::Integration {
                     t,
@@ -756,10 +780,17 @@ impl Simulation {
     /// equations to match, logging each change. Returns whether anything
     /// changed.
     pub(crate) fn recheck_redundancy(&mut self, t: f64, q: &[f64]) -> bool {
-        let redundant = find_redundant(&self.sys, &self.model, q, t);
+        self.recheck_redundancy_with(t, q, RANK_TOL)
+    }
+
+    /// `recheck_redundancy` with the relative rank threshold `rel_tol`.
+    pub(crate) fn recheck_redundancy_with(&mut self, t: f64, q: &[f64], rel_tol: f64) -> bool {
+        let redundant = find_redundant_with(&self.sys, &self.model, q, t, rel_tol);
+        let singular = singular_only(&self.sys, &self.data, &self.model, q, t, &redundant);
         let mut changed = false;
         for k in 0..self.sys.neq() {
             let active = redundant.binary_search(&k).is_err();
+            self.data.singular[k] = singular.binary_search(&k).is_ok();
             if self.data.active[k] == active {
                 continue;
             }
@@ -772,12 +803,14 @@ impl Simulation {
                 "deactivating constraint equation"
             };
             let why = if active {
-                "no longer redundant"
+                "no longer redundant in the current configuration"
+            } else if self.data.singular[k] {
+                "dependent only near this singular configuration; reactivated as soon as it is independent again"
             } else {
-                "redundant"
+                "redundant in the current configuration"
             };
             self.log.push(format!(
-                "t = {t:.6e}: {what} {} in {} ({why} in the current configuration)",
+                "t = {t:.6e}: {what} {} in {} ({why})",
                 e.name,
                 self.sys.describe(e.element)
             ));
@@ -806,7 +839,7 @@ pub(crate) struct RestartGuard {
     pub restart_order: &'static str,
 }
 
-const MAX_RANK_RESTARTS: usize = 20;
+const MAX_RANK_RESTARTS: usize = 100;
 const MAX_FAILURE_RESTARTS: usize = 3;
 /// Successful steps after a restart before the corrector returns to
 /// ORIGINAL.

@@ -569,11 +569,20 @@ pub const REDUNDANT_DRIFT_TOL: f64 = 1e-7;
 
 /// Watches the deactivated (redundant) equations during an integration: an
 /// equation whose residual grows by more than REDUNDANT_DRIFT_TOL from its
-/// value at the start has become independent of the active ones.
+/// value at the start has become independent of the active ones. An
+/// equation deactivated only because the configuration is singular
+/// (`MechData::singular`) is also released as soon as it is independent
+/// again (`redundancy::SINGULAR_RELEASE`): its residual alone would let the
+/// motion leave its branch unnoticed.
 #[derive(Default)]
 pub struct RedundancyWatch {
     inactive: Vec<usize>,
     allowed: Vec<f64>,
+    /// The singular-configuration equations, and what measuring their
+    /// independence needs (the active set, a saddle-point solver, a
+    /// gradient buffer).
+    singular: Vec<usize>,
+    probe: Option<(MechData, crate::linear::Kkt, Vec<f64>)>,
     /// The equation (and its residual) that broke the watch.
     pub drift: Option<(usize, f64)>,
 }
@@ -586,20 +595,44 @@ impl RedundancyWatch {
             .iter()
             .map(|&k| REDUNDANT_DRIFT_TOL + sys.equation::<NoHess>(k, q, t).s.val.abs())
             .collect();
+        let singular: Vec<usize> = inactive
+            .iter()
+            .copied()
+            .filter(|&k| data.singular[k])
+            .collect();
+        let probe = (!singular.is_empty()).then(|| {
+            (
+                data.clone(),
+                crate::linear::Kkt::new(sys),
+                vec![0.0; sys.nq()],
+            )
+        });
         RedundancyWatch {
             inactive,
             allowed,
+            singular,
+            probe,
             drift: None,
         }
     }
 
-    /// False (and `drift` set) if a watched equation left its band at q.
+    /// False (and `drift` set) if a watched equation left its band at q,
+    /// or a singular-configuration equation is independent again.
     pub fn holds(&mut self, sys: &System, q: &[f64], t: f64) -> bool {
         for (&k, &tol) in self.inactive.iter().zip(&self.allowed) {
             let v = sys.equation::<NoHess>(k, q, t).s.val;
             if v.abs() > tol {
                 self.drift = Some((k, v));
                 return false;
+            }
+        }
+        if let Some((data, kkt, grad)) = &mut self.probe {
+            for &k in &self.singular {
+                let r = crate::redundancy::independence(sys, data, kkt, q, t, k, grad);
+                if r >= crate::redundancy::SINGULAR_RELEASE {
+                    self.drift = Some((k, sys.equation::<NoHess>(k, q, t).s.val));
+                    return false;
+                }
             }
         }
         true

@@ -4,13 +4,39 @@
 //! Gram–Schmidt over the equations in model order) runs on those components
 //! alone; open chains of any length cost nothing here.
 
-use mbsolve_mech::System;
+use crate::linear::{Block, Kkt};
+use mbsolve_mech::{MechData, System};
 use mbsolve_model::Model;
 use nalgebra::DVector;
 
-/// Equations found redundant at `q`, in model order; `model` says which
-/// motions act on joints.
+/// Relative size below which an equation's gradient, orthogonal to the
+/// ones before it, counts as dependent (structural redundancy).
+pub const RANK_TOL: f64 = 1e-8;
+
+/// The looser threshold of a re-check after an integration failure: near a
+/// singular configuration the rows about to become dependent make the
+/// corrector fail long before they are dependent to RANK_TOL.
+pub const NEAR_SINGULAR_TOL: f64 = 1e-4;
+
+/// A singular-configuration equation is released (reactivated) once its
+/// independence (`independence`) exceeds this: twice the threshold that
+/// deactivated it, so it does not flip back and forth.
+pub const SINGULAR_RELEASE: f64 = 2.0 * NEAR_SINGULAR_TOL;
+
+/// Equations found redundant at `q` (RANK_TOL), in model order; `model`
+/// says which motions act on joints.
 pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usize> {
+    find_redundant_with(sys, model, q, t, RANK_TOL)
+}
+
+/// `find_redundant` with the relative threshold `rel_tol`.
+pub fn find_redundant_with(
+    sys: &System,
+    model: &Model,
+    q: &[f64],
+    t: f64,
+    rel_tol: f64,
+) -> Vec<usize> {
     let nb = sys.nb();
     let ground = nb;
     // Union-find over bodies + ground, joined by every equation's bodies.
@@ -70,13 +96,20 @@ pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usi
         if edges - motions < nodes {
             continue; // a tree: its equations are independent
         }
-        redundant.extend(analyse_component(sys, q, t, &roots, root));
+        redundant.extend(analyse_component(sys, q, t, &roots, root, rel_tol));
     }
     redundant.sort();
     redundant
 }
 
-fn analyse_component(sys: &System, q: &[f64], t: f64, roots: &[usize], root: usize) -> Vec<usize> {
+fn analyse_component(
+    sys: &System,
+    q: &[f64],
+    t: f64,
+    roots: &[usize],
+    root: usize,
+    rel_tol: f64,
+) -> Vec<usize> {
     let nb = sys.nb();
     let bodies: Vec<usize> = (0..nb).filter(|b| roots[*b] == root).collect();
     let col_of = |g: usize| {
@@ -130,11 +163,96 @@ fn analyse_component(sys: &System, q: &[f64], t: f64, roots: &[usize], root: usi
             }
         }
         let nr = row.norm();
-        if nr <= 1e-8 * n0 {
+        if nr <= rel_tol * n0 {
             out.push(k);
         } else {
             basis.push(row / nr);
         }
     }
     out
+}
+
+/// Of the equations `redundant` at q, those dependent only AT (or near) q:
+/// at a nearby configuration q' — q moved by a small generic displacement
+/// and brought back onto the manifold of the other equations — they are
+/// independent to RANK_TOL. They mark a singular configuration (a
+/// bifurcation such as a flat parallelogram, where the rank drops at
+/// isolated points), not structural redundancy (rows implied by the others
+/// everywhere on the manifold, like the out-of-plane rows of a planar
+/// loop). While such a row is inactive the motion can leave its branch
+/// unnoticed by the residual (which is quadratic in the crossed-branch
+/// deviation), so it is reactivated as soon as it is independent again.
+pub fn singular_only(
+    sys: &System,
+    data: &MechData,
+    model: &Model,
+    q: &[f64],
+    t: f64,
+    redundant: &[usize],
+) -> Vec<usize> {
+    if redundant.is_empty() {
+        return Vec::new();
+    }
+    let mut probe = data.clone();
+    for k in 0..sys.neq() {
+        probe.active[k] = redundant.binary_search(&k).is_err();
+    }
+    // A deterministic, generic displacement (no symmetry with the model's
+    // coordinates): the golden-ratio sequence in [-1, 1].
+    let q1: Vec<f64> = q
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let x = ((i as f64 + 1.0) * 0.618_033_988_749_895).fract();
+            v + SINGULAR_PROBE * (2.0 * x - 1.0)
+        })
+        .collect();
+    let Ok(q1) = crate::analysis::assemble_positions(sys, &mut probe, t, &q1) else {
+        return Vec::new();
+    };
+    let still = find_redundant(sys, model, &q1, t);
+    redundant
+        .iter()
+        .copied()
+        .filter(|k| still.binary_search(k).is_err())
+        .collect()
+}
+
+/// Size of the probe displacement of `singular_only` (model units): large
+/// against NEAR_SINGULAR_TOL so a bifurcation's rows separate, small
+/// against any link.
+const SINGULAR_PROBE: f64 = 1e-2;
+
+/// How independent equation k is of the active equations at q: the norm
+/// of its gradient's component orthogonal to theirs, relative to the
+/// gradient (0 = dependent, 1 = orthogonal). One saddle-point solve
+/// [I Aᵀ; A 0][r; x] = [∇Φ_k; 0] with A the active rows: r is the
+/// component of ∇Φ_k in the null space of A.
+pub fn independence(
+    sys: &System,
+    data: &mut MechData,
+    kkt: &mut Kkt,
+    q: &[f64],
+    t: f64,
+    k: usize,
+    grad: &mut [f64],
+) -> f64 {
+    let m = sys.neq();
+    grad.fill(0.0);
+    let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
+    let bodies = sys.equations[k].bodies();
+    for l in 0..14 {
+        if let Some(g) = mbsolve_mech::system::global_index(&bodies, l) {
+            grad[g] = v.s.grad[l];
+        }
+    }
+    let n0 = grad.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if n0 == 0.0 {
+        return 0.0;
+    }
+    let zeros = vec![0.0; m];
+    match kkt.solve(sys, data, q, t, Block::Identity, grad, &zeros) {
+        Ok((r, _)) => r.iter().map(|x| x * x).sum::<f64>().sqrt() / n0,
+        Err(_) => 0.0,
+    }
 }

@@ -294,7 +294,9 @@ fn hmax_is_honoured_and_outputs_are_landed_on() {
 /// (singular; four redundant equations at assembly) must notice that the
 /// in-plane equation becomes independent once it moves, reactivate it and
 /// restart, and end with 1 DOF and every equation held to 1e-6 (ERROR
-/// 1e-6, 1.2 s: one swing down through the far flat position).
+/// 1e-6, 1.2 s: one swing down through the far flat position; a pair may
+/// deactivate the equation near that singular position and reactivate it
+/// after, a second reactivation).
 #[test]
 fn structure_change_stop_and_restart() {
     for_every_pair("structure", |pair| {
@@ -318,7 +320,7 @@ fn structure_change_stop_and_restart() {
             sim.sys.dof(&sim.data)
         );
         ensure(
-            reactivated == 1 && sim.sys.dof(&sim.data) == 1 && phi < 1e-6,
+            (1..=2).contains(&reactivated) && sim.sys.dof(&sim.data) == 1 && phi < 1e-6,
             || line.clone(),
         )?;
         Ok(line)
