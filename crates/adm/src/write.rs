@@ -237,6 +237,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
             );
         }
     }
+    o.push_str(&crate::write_friction::lines(m)?);
     for c in &m.gcons {
         let label = format!("GCON/{}", c.id);
         let text = one_line(source(c.function.source(), &label)?);

@@ -226,6 +226,8 @@ pub struct System {
     pub markers: Vec<MarkerFrame>,
     pub equations: Vec<Equation>,
     pub forces: Vec<ForceElement>,
+    /// Joint friction (FRICTION), loaded by the joint reactions.
+    pub frictions: Vec<crate::friction::FrictionElement>,
     pub gravity: Vector3<f64>,
     /// Source locations of the model's elements, for [`System::describe`].
     sources: Vec<(ElementRef, String)>,
@@ -255,11 +257,23 @@ pub struct MechData {
     /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
     /// bit-identical: elements fill their own slots, summed in a fixed order.
     pub parallel: bool,
+    /// Multipliers λ of the current iterate, read by joint friction (its
+    /// load is the joint's reaction); set by each formulation before it
+    /// evaluates forces (empty = no reactions).
+    pub multipliers: Vec<f64>,
     cache: EvalCache,
     /// Per-equation Hessian slots of the parallel constraint-force Jacobian.
     hess: Vec<Hess>,
     /// Per-body slots of the parallel body Jacobian (see `body_block`).
     blocks: Vec<BodyBlock>,
+}
+
+impl MechData {
+    /// Hands the multipliers of the current iterate to joint friction.
+    pub fn set_multipliers(&mut self, lam: &[f64]) {
+        self.multipliers.clear();
+        self.multipliers.extend_from_slice(lam);
+    }
 }
 
 /// Φ, ∇Φ and the time terms of every active equation at one (q, t): a
@@ -348,6 +362,7 @@ impl System {
             markers,
             equations: Vec::new(),
             forces: Vec::new(),
+            frictions: Vec::new(),
             gravity: model.gravity,
             sources: model.sources.clone(),
             q0,
@@ -355,6 +370,7 @@ impl System {
         };
         sys.build_equations(model)?;
         sys.forces = crate::forces::build(&sys, model)?;
+        sys.frictions = crate::friction::build(&sys, model)?;
         Ok(sys)
     }
 
@@ -364,6 +380,7 @@ impl System {
         MechData {
             active: vec![true; self.neq()],
             parallel: self.nb() >= PARALLEL_MIN_BODIES,
+            multipliers: Vec::new(),
             cache: EvalCache::default(),
             hess: Vec::new(),
             blocks: Vec::new(),
@@ -683,6 +700,7 @@ impl System {
         t: f64,
         out: &mut [f64],
     ) {
+        data.set_multipliers(lam);
         self.applied_residual(data, q, u, a, t, out);
         self.add_constraint_forces(data, q, t, lam, out);
     }
@@ -732,6 +750,9 @@ impl System {
         }
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
+        }
+        for fr in &self.frictions {
+            fr.add_residual(self, q, u, &data.multipliers, t, out);
         }
     }
 
@@ -929,6 +950,13 @@ impl System {
         }
         for f in &self.forces {
             f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+        }
+        if let Some(lam) = lam {
+            data.set_multipliers(lam);
+        }
+        for fr in &self.frictions {
+            let lam = &data.multipliers;
+            fr.add_jacobian(self, q, u, lam, t, sink, row0, col_q, col_u, cu);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);
