@@ -308,3 +308,62 @@ fn write_adm_round_trips_friction() {
         "FRICTION/1: joint friction is not written to MotionSolve XML yet (its Force_JointFriction element is not read by mbsolve either)"
     );
 }
+
+/// The corpus deck with joint friction (bipendololeo, a double pendulum in
+/// mm) in its old JOINT form is refused by name (tests/corpus_decks.rs);
+/// rewritten as FRICTION statements (MU_STAT_ROT → MU_STATIC, MU_DYN_ROT →
+/// MU_DYNAMIC, DELTA_V → STICTION_TRANSITION_VELOCITY, INNER_RADIUS →
+/// PIN_RADIUS; MAXIMUM_DEFORMATION left out, see the reader) and without
+/// the hand-inserted GFORCE block (which Adams rejects too), it builds and
+/// runs, and both frictions dissipate: each group's output opposes its
+/// slip at every output.
+#[test]
+fn corpus_double_pendulum_runs_with_friction_statements() {
+    let root = mbsolve_adm::corpus::locate(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let raw = std::fs::read(root.join("mbdyn-a2m-double-pendulum/bipendololeo.adm")).unwrap();
+    let text = String::from_utf8_lossy(&raw).replace('\r', "");
+    let mut out = String::new();
+    for line in text.lines() {
+        let old = line.contains("DELTA_V")
+            || line.starts_with(", MU_DYN_ROT")
+            || line.starts_with(", PRELOAD_AXIAL");
+        if line.starts_with("GFORCE/") || line.starts_with("VTORQUE/") || line.starts_with("VFORCE/") {
+            continue;
+        }
+        if old {
+            if let Some(head) = line.split(", DELTA_V").next().filter(|_| line.contains("DELTA_V")) {
+                out.push_str(head);
+                out.push('\n');
+            }
+            continue;
+        }
+        if line == "END" {
+            for id in [1, 2] {
+                out.push_str(&format!(
+                    "FRICTION/{id}, JOINT = {id}, MU_STATIC = 0.4, MU_DYNAMIC = 0.3, STICTION_TRANSITION_VELOCITY = 0.01, PIN_RADIUS = 1\n"
+                ));
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    let m = read_adm_str(&out, "bipendololeo_friction.adm").unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(m.frictions.len(), 2);
+    let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.dynamic(0.2, Some(20), None, &IntegratorSettings::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!((sim.frames.last().unwrap().t - 0.2).abs() < 1e-12);
+    let sys = mbsolve_mech::System::new(&m).unwrap();
+    let mut dissipated = 0;
+    for f in &sim.frames {
+        for fr in &sys.frictions {
+            for s in fr.state(&sys, &f.q, &f.u, &f.lambda, f.t) {
+                let power: f64 = (0..s.n).map(|k| s.output[k] * s.slip[k]).sum();
+                assert!(power <= 0.0, "friction power {power} > 0 at t = {}", f.t);
+                dissipated += usize::from(power < 0.0);
+            }
+        }
+    }
+    assert!(dissipated > 0, "no friction acted");
+}
