@@ -28,7 +28,10 @@ fn model(body: &str) -> Model {
 
 /// Runs to `end` with `steps` outputs at ERROR `error`; returns the frames
 /// as (t, q, u) of body 0 and the average corrector iterations per step.
-fn run(m: &Model, end: f64, steps: u64, error: f64) -> (Vec<(f64, Vec<f64>, Vec<f64>)>, f64) {
+/// Output frames as (t, q, u) of body 0.
+type Frames = Vec<(f64, Vec<f64>, Vec<f64>)>;
+
+fn run(m: &Model, end: f64, steps: u64, error: f64) -> (Frames, f64) {
     let settings = IntegratorSettings {
         error: Some(error),
         ..Default::default()
@@ -37,12 +40,7 @@ fn run(m: &Model, end: f64, steps: u64, error: f64) -> (Vec<(f64, Vec<f64>, Vec<
 }
 
 /// `run` with any integrator settings.
-fn run_with(
-    m: &Model,
-    end: f64,
-    steps: u64,
-    settings: &IntegratorSettings,
-) -> (Vec<(f64, Vec<f64>, Vec<f64>)>, f64) {
+fn run_with(m: &Model, end: f64, steps: u64, settings: &IntegratorSettings) -> (Frames, f64) {
     let mut sim = Simulation::new(m).unwrap_or_else(|e| panic!("{e:?}"));
     let stats = sim
         .dynamic(end, Some(steps), None, settings)
@@ -90,7 +88,11 @@ fn revolute_deck(gravity: &str, inputs: &str) -> String {
 fn revolute_braking_torque_matches_the_hand_calculation() {
     let (m, rp, rn, rb, tpre, mu_d, izz, d) = (2.0, 0.05, 0.1, 0.2, 0.5, 0.2, 0.5, 0.1);
     let cases = [
-        ("JGRAV", "", mu_d * (tpre + rp * m * G + rp * m * G * d / rb)),
+        (
+            "JGRAV",
+            "",
+            mu_d * (tpre + rp * m * G + rp * m * G * d / rb),
+        ),
         ("KGRAV", "", mu_d * (tpre + rn * m * G)),
         ("JGRAV", "\n, INPUTS = (PRELOAD)", mu_d * tpre),
         (
@@ -117,7 +119,10 @@ fn revolute_braking_torque_matches_the_hand_calculation() {
         println!("{gravity}{inputs:?}: τ = {torque:.4} N·m, |θ error| {worst:.1e} rad, {per_step:.2} iterations/step");
         assert_eq!(frames.last().unwrap().0, 2.0);
         assert!(worst < 1e-5, "{gravity} {inputs}: θ error {worst:.2e}");
-        assert!(per_step < 4.0, "{gravity} {inputs}: {per_step} iterations per step");
+        assert!(
+            per_step < 4.0,
+            "{gravity} {inputs}: {per_step} iterations per step"
+        );
     }
 }
 
@@ -147,9 +152,16 @@ fn sliding_block_decelerates_at_mu_dynamic_g() {
         worst = worst.max((u[0] - (2.0 - decel * t)).abs());
     }
     let (_, _, u_end) = frames.last().unwrap();
-    println!("sliding: |v error| {worst:.1e} m/s, final v {:.1e} m/s, {per_step:.2} iterations/step", u_end[0]);
+    println!(
+        "sliding: |v error| {worst:.1e} m/s, final v {:.1e} m/s, {per_step:.2} iterations/step",
+        u_end[0]
+    );
     assert!(worst < 1e-5, "v error {worst:.2e}");
-    assert!(u_end[0].abs() < 1e-3, "after stopping the block creeps at {}", u_end[0]);
+    assert!(
+        u_end[0].abs() < 1e-3,
+        "after stopping the block creeps at {}",
+        u_end[0]
+    );
     assert!(per_step < 4.0, "{per_step} iterations per step");
 }
 
@@ -179,10 +191,18 @@ fn every_formulation_hands_the_reactions_to_friction() {
         for (t, _, u) in &frames {
             worst = worst.max((u[0] - (2.0 - 0.25 * G * t)).abs());
         }
-        println!("{kind:?}/{formulation:?}: |v error| {worst:.1e} m/s, {per_step:.2} iterations/step");
+        println!(
+            "{kind:?}/{formulation:?}: |v error| {worst:.1e} m/s, {per_step:.2} iterations/step"
+        );
         assert!((frames.last().unwrap().0 - 0.7).abs() < 1e-12);
-        assert!(worst < 1e-5, "{kind:?}/{formulation:?}: v error {worst:.2e}");
-        assert!(per_step < 5.0, "{kind:?}/{formulation:?}: {per_step} iterations per step");
+        assert!(
+            worst < 1e-5,
+            "{kind:?}/{formulation:?}: v error {worst:.2e}"
+        );
+        assert!(
+            per_step < 5.0,
+            "{kind:?}/{formulation:?}: {per_step} iterations per step"
+        );
     }
 }
 
@@ -207,9 +227,16 @@ fn block_sticks_below_breakaway_and_slides_above() {
     );
     let (frames, _) = run(&model(&block_deck(0.0, &stick)), 1.0, 10, 1e-6);
     let (_, q_end, u_end) = frames.last().unwrap();
-    println!("stick: v = {:.4e} m/s (creep {creep:.4e}), x travel {:.2e} m", u_end[0], q_end[0]);
+    println!(
+        "stick: v = {:.4e} m/s (creep {creep:.4e}), x travel {:.2e} m",
+        u_end[0], q_end[0]
+    );
     assert!(creep < 0.001);
-    assert!((u_end[0] - creep).abs() < 0.01 * creep, "v {} vs creep {creep}", u_end[0]);
+    assert!(
+        (u_end[0] - creep).abs() < 0.01 * creep,
+        "v {} vs creep {creep}",
+        u_end[0]
+    );
     assert!(q_end[0].abs() < 1e-3, "the block moved {} m", q_end[0]);
 
     let slide = format!(
@@ -328,11 +355,18 @@ fn corpus_double_pendulum_runs_with_friction_statements() {
         let old = line.contains("DELTA_V")
             || line.starts_with(", MU_DYN_ROT")
             || line.starts_with(", PRELOAD_AXIAL");
-        if line.starts_with("GFORCE/") || line.starts_with("VTORQUE/") || line.starts_with("VFORCE/") {
+        if line.starts_with("GFORCE/")
+            || line.starts_with("VTORQUE/")
+            || line.starts_with("VFORCE/")
+        {
             continue;
         }
         if old {
-            if let Some(head) = line.split(", DELTA_V").next().filter(|_| line.contains("DELTA_V")) {
+            if let Some(head) = line
+                .split(", DELTA_V")
+                .next()
+                .filter(|_| line.contains("DELTA_V"))
+            {
                 out.push_str(head);
                 out.push('\n');
             }
@@ -348,7 +382,8 @@ fn corpus_double_pendulum_runs_with_friction_statements() {
         out.push_str(line);
         out.push('\n');
     }
-    let m = read_adm_str(&out, "bipendololeo_friction.adm").unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let m =
+        read_adm_str(&out, "bipendololeo_friction.adm").unwrap_or_else(|e| panic!("{e}\n{out}"));
     assert_eq!(m.frictions.len(), 2);
     let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
     sim.dynamic(0.2, Some(20), None, &IntegratorSettings::default())

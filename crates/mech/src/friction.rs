@@ -64,9 +64,7 @@
 use crate::local::{Grad, Hess, NL};
 use crate::rotation::{e_mat, rot};
 use crate::system::{global_index, pose, scatter_hess, MarkerFrame, Sink, System};
-use mbsolve_model::{
-    ElementRef, Friction, FrictionEffect, Id, JointKind, Model, ModelError,
-};
+use mbsolve_model::{ElementRef, Friction, FrictionEffect, Id, JointKind, Model, ModelError};
 use nalgebra::Vector3;
 
 /// Adams' Friction Regime Determination: dynamic friction above this
@@ -172,7 +170,10 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<FrictionElement>,
 /// API; the reader checks them with positions).
 pub fn check_parameters(fr: &Friction) -> Result<(), String> {
     let positive = [
-        ("STICTION_TRANSITION_VELOCITY", fr.stiction_transition_velocity),
+        (
+            "STICTION_TRANSITION_VELOCITY",
+            fr.stiction_transition_velocity,
+        ),
         ("PIN_RADIUS", fr.pin_radius),
         ("BALL_RADIUS", fr.ball_radius),
         ("FRICTION_ARM", fr.friction_arm),
@@ -258,14 +259,7 @@ impl FrictionElement {
     }
 
     /// Origin of marker I and the axes of I and J in ground.
-    fn frames(
-        &self,
-        q: &[f64],
-    ) -> (
-        Vector3<f64>,
-        nalgebra::Matrix3<f64>,
-        nalgebra::Matrix3<f64>,
-    ) {
+    fn frames(&self, q: &[f64]) -> (Vector3<f64>, nalgebra::Matrix3<f64>, nalgebra::Matrix3<f64>) {
         let place = |m: &MarkerFrame| match m.body {
             Some(b) => {
                 let p = pose(q, b);
@@ -507,14 +501,7 @@ impl FrictionElement {
     }
 
     /// The friction groups' states at (q, u, λ), for reports and tests.
-    pub fn state(
-        &self,
-        sys: &System,
-        q: &[f64],
-        u: &[f64],
-        lam: &[f64],
-        t: f64,
-    ) -> Vec<SlipState> {
+    pub fn state(&self, sys: &System, q: &[f64], u: &[f64], lam: &[f64], t: f64) -> Vec<SlipState> {
         let ul = crate::system::gather(&self.bodies(), u);
         self.groups(sys, q, lam, t)
             .iter()

@@ -114,7 +114,10 @@ const JOINTS: [(&str, &str); 6] = [
 #[test]
 fn friction_jacobian_matches_central_differences_when_sliding() {
     for (joint, args) in JOINTS {
-        let sys = model(joint, &format!("STICTION_TRANSITION_VELOCITY = 1E-3, {args}"));
+        let sys = model(
+            joint,
+            &format!("STICTION_TRANSITION_VELOCITY = 1E-3, {args}"),
+        );
         let (q, _) = sys.initial_state();
         let u = pseudo(sys.nq(), 0.77, 1.0);
         let lam = pseudo(sys.neq(), 1.31, 20.0);
@@ -161,7 +164,10 @@ fn coefficient_follows_the_regimes() {
     assert_eq!(mu(0.0).0, 0.0);
     assert!((mu(vs).0 - ms).abs() < 1e-15);
     assert!((mu(vs * (1.0 - 1e-12)).0 - ms).abs() < 1e-11);
-    assert!(mu(vs * (1.0 - 1e-9)).1.abs() < 1e-6, "slope at vs from below");
+    assert!(
+        mu(vs * (1.0 - 1e-9)).1.abs() < 1e-6,
+        "slope at vs from below"
+    );
     assert_eq!(mu(vs).1, 0.0);
     // STEP midpoint: the mean of μs and μd.
     assert!((mu(1.25 * vs).0 - 0.4).abs() < 1e-15);
@@ -169,6 +175,9 @@ fn coefficient_follows_the_regimes() {
     assert_eq!(mu(10.0).0, md);
     // EFFECT = SLIDING: μd at vs and beyond; STICTION: nothing beyond 1.5 vs.
     assert_eq!(coefficient(FrictionEffect::Sliding, ms, md, vs, vs).0, md);
-    assert_eq!(coefficient(FrictionEffect::Stiction, ms, md, vs, 2.0 * vs).0, 0.0);
+    assert_eq!(
+        coefficient(FrictionEffect::Stiction, ms, md, vs, 2.0 * vs).0,
+        0.0
+    );
     assert!((coefficient(FrictionEffect::Stiction, ms, md, vs, vs).0 - ms).abs() < 1e-15);
 }

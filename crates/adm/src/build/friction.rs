@@ -19,7 +19,9 @@ use crate::args::Args;
 use crate::error::Pos;
 use crate::syntax::Statement;
 use crate::AdmError;
-use mbsolve_model::{readable, ElementRef, Friction, FrictionEffect, FrictionInputs, Id, JointKind};
+use mbsolve_model::{
+    readable, ElementRef, Friction, FrictionEffect, FrictionInputs, Id, JointKind,
+};
 
 const KEYS: &[&str] = &[
     "JOINT",
@@ -174,13 +176,19 @@ impl Builder<'_> {
         let (mu_dynamic, pd) = required(&a, mu_dynamic, "MU_DYNAMIC")?;
         for (key, v, pos) in [("MU_STATIC", mu_static, ps), ("MU_DYNAMIC", mu_dynamic, pd)] {
             if v < 0.0 {
-                return Err(a.err(pos, format!("{key} must not be negative, found {}", readable(v))));
+                return Err(a.err(
+                    pos,
+                    format!("{key} must not be negative, found {}", readable(v)),
+                ));
             }
         }
         let mut fr = Friction::new(id, joint, mu_static, mu_dynamic);
         let mut given = Vec::new();
         let positive: [(&'static str, &mut f64); 8] = [
-            ("STICTION_TRANSITION_VELOCITY", &mut fr.stiction_transition_velocity),
+            (
+                "STICTION_TRANSITION_VELOCITY",
+                &mut fr.stiction_transition_velocity,
+            ),
             ("PIN_RADIUS", &mut fr.pin_radius),
             ("BALL_RADIUS", &mut fr.ball_radius),
             ("FRICTION_ARM", &mut fr.friction_arm),
@@ -193,9 +201,17 @@ impl Builder<'_> {
             if let Some((v, pos)) = number(&mut a, key)? {
                 // Adams: every arm, radius and velocity > 0; a preload ≥ 0
                 // (Adams writes "> 0"; zero is its default).
-                let ok = if key == "FRICTION_FORCE_PRELOAD" { v >= 0.0 } else { v > 0.0 };
+                let ok = if key == "FRICTION_FORCE_PRELOAD" {
+                    v >= 0.0
+                } else {
+                    v > 0.0
+                };
                 if !ok {
-                    let rule = if key == "FRICTION_FORCE_PRELOAD" { "must not be negative" } else { "must be positive" };
+                    let rule = if key == "FRICTION_FORCE_PRELOAD" {
+                        "must not be negative"
+                    } else {
+                        "must be positive"
+                    };
                     return Err(a.err(pos, format!("{key} {rule}, found {}", readable(v))));
                 }
                 *slot = v;
@@ -204,7 +220,13 @@ impl Builder<'_> {
         }
         if let Some((v, pos)) = number(&mut a, "FRICTION_TORQUE_PRELOAD")? {
             if v < 0.0 {
-                return Err(a.err(pos, format!("FRICTION_TORQUE_PRELOAD must not be negative, found {}", readable(v))));
+                return Err(a.err(
+                    pos,
+                    format!(
+                        "FRICTION_TORQUE_PRELOAD must not be negative, found {}",
+                        readable(v)
+                    ),
+                ));
             }
             fr.torque_preload = v;
             given.push(("FRICTION_TORQUE_PRELOAD", pos));
@@ -224,7 +246,10 @@ impl Builder<'_> {
                 "STICTION" => FrictionEffect::Stiction,
                 "SLIDING" => FrictionEffect::Sliding,
                 other => {
-                    return Err(a.err(pos, format!("EFFECT = {other}: expected ALL, STICTION or SLIDING")))
+                    return Err(a.err(
+                        pos,
+                        format!("EFFECT = {other}: expected ALL, STICTION or SLIDING"),
+                    ))
                 }
             };
         }
@@ -258,7 +283,13 @@ impl Builder<'_> {
     pub(super) fn check_frictions(&mut self) -> Result<(), AdmError> {
         for p in std::mem::take(&mut self.friction_pending) {
             let joint = self.model.frictions[p.index].joint;
-            let Some(kind) = self.model.joints.iter().find(|j| j.id == joint).map(|j| j.kind) else {
+            let Some(kind) = self
+                .model
+                .joints
+                .iter()
+                .find(|j| j.id == joint)
+                .map(|j| j.kind)
+            else {
                 continue; // a missing joint is reported by the reference check
             };
             if !matches!(
@@ -283,24 +314,37 @@ impl Builder<'_> {
                         .map(|(_, v)| *v)
                         .unwrap_or(&[]);
                     let names: Vec<_> = kinds.iter().map(|k| k.name()).collect();
-                    return Err(self.err(*pos, &p.label, format!(
-                        "{key} does not apply to JOINT/{joint}, a {} joint (it applies to {})",
-                        kind.name(),
-                        names.join(", ")
-                    )));
+                    return Err(self.err(
+                        *pos,
+                        &p.label,
+                        format!(
+                            "{key} does not apply to JOINT/{joint}, a {} joint (it applies to {})",
+                            kind.name(),
+                            names.join(", ")
+                        ),
+                    ));
                 }
             }
             let available = FrictionInputs::available(kind);
             if let Some((named, pos)) = p.named_inputs {
                 for (on, have, name) in [
-                    (named.bending_moment, available.bending_moment, "BENDING_MOMENT"),
-                    (named.torsional_moment, available.torsional_moment, "TORSIONAL_MOMENT"),
+                    (
+                        named.bending_moment,
+                        available.bending_moment,
+                        "BENDING_MOMENT",
+                    ),
+                    (
+                        named.torsional_moment,
+                        available.torsional_moment,
+                        "TORSIONAL_MOMENT",
+                    ),
                 ] {
                     if on && !have {
-                        return Err(self.err(pos, &p.label, format!(
-                            "INPUTS: a {} joint has no {name} input",
-                            kind.name()
-                        )));
+                        return Err(self.err(
+                            pos,
+                            &p.label,
+                            format!("INPUTS: a {} joint has no {name} input", kind.name()),
+                        ));
                     }
                 }
             }
@@ -360,7 +404,9 @@ fn parse_inputs(text: &str) -> Result<(FrictionInputs, bool), String> {
                 false,
             ))
         }
-        [] => return Err("INPUTS needs ALL, NONE or a list such as (PRELOAD:REACTION_FORCE)".into()),
+        [] => {
+            return Err("INPUTS needs ALL, NONE or a list such as (PRELOAD:REACTION_FORCE)".into())
+        }
         _ => {}
     }
     let mut i = FrictionInputs {
