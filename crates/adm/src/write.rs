@@ -11,7 +11,7 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}", x as i64)
     } else {

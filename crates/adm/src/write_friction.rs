@@ -3,15 +3,8 @@
 //! the same `Friction`.
 
 use crate::build::friction_applies;
+use crate::write::num;
 use mbsolve_model::{FrictionEffect, Model};
-
-fn num(x: f64) -> String {
-    if x == x.trunc() && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x:e}")
-    }
-}
 
 /// One line per FRICTION; Err names a friction whose joint is missing.
 pub(crate) fn lines(m: &Model) -> Result<String, String> {

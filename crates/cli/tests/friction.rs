@@ -393,7 +393,13 @@ fn corpus_double_pendulum_runs_with_friction_statements() {
     let mut dissipated = 0;
     for f in &sim.frames {
         for fr in &sys.frictions {
-            for s in fr.state(&sys, &f.q, &f.u, &f.lambda, f.t) {
+            let at = mbsolve_mech::friction::FrictionAt {
+                q: &f.q,
+                u: &f.u,
+                lam: &f.lambda,
+                t: f.t,
+            };
+            for s in fr.state(&sys, &at) {
                 let power: f64 = (0..s.n).map(|k| s.output[k] * s.slip[k]).sum();
                 assert!(power <= 0.0, "friction power {power} > 0 at t = {}", f.t);
                 dissipated += usize::from(power < 0.0);

@@ -467,19 +467,11 @@ impl FrictionElement {
 
     /// Generalized friction force Q on the local coordinates and, with
     /// `jac`, ∂Q/∂u (analytic, at fixed λ).
-    fn local(
-        &self,
-        sys: &System,
-        q: &[f64],
-        u: &[f64],
-        lam: &[f64],
-        t: f64,
-        jac: bool,
-    ) -> (Grad, Hess) {
-        let ul = crate::system::gather(&self.bodies(), u);
+    fn local(&self, sys: &System, at: &FrictionAt, jac: bool) -> (Grad, Hess) {
+        let ul = crate::system::gather(&self.bodies(), at.u);
         let mut force = Grad::zeros();
         let mut ju = Hess::zeros();
-        for g in self.groups(sys, q, lam, t) {
+        for g in self.groups(sys, at.q, at.lam, at.t) {
             let (st, ps, dps) = self.slip_state(&g, &ul);
             for k in 0..g.n {
                 force += g.rows[k] * st.output[k];
@@ -500,10 +492,10 @@ impl FrictionElement {
         (force, ju)
     }
 
-    /// The friction groups' states at (q, u, λ), for reports and tests.
-    pub fn state(&self, sys: &System, q: &[f64], u: &[f64], lam: &[f64], t: f64) -> Vec<SlipState> {
-        let ul = crate::system::gather(&self.bodies(), u);
-        self.groups(sys, q, lam, t)
+    /// The friction groups' states, for reports and tests.
+    pub fn state(&self, sys: &System, at: &FrictionAt) -> Vec<SlipState> {
+        let ul = crate::system::gather(&self.bodies(), at.u);
+        self.groups(sys, at.q, at.lam, at.t)
             .iter()
             .map(|g| self.slip_state(g, &ul).0)
             .collect()
@@ -511,22 +503,14 @@ impl FrictionElement {
 
     /// Generalized friction force on the local coordinates (slot 0 = I's
     /// part, slot 1 = J's part).
-    pub fn local_force(&self, sys: &System, q: &[f64], u: &[f64], lam: &[f64], t: f64) -> Grad {
-        self.local(sys, q, u, lam, t, false).0
+    pub fn local_force(&self, sys: &System, at: &FrictionAt) -> Grad {
+        self.local(sys, at, false).0
     }
 
     /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
-    pub fn add_residual(
-        &self,
-        sys: &System,
-        q: &[f64],
-        u: &[f64],
-        lam: &[f64],
-        t: f64,
-        out: &mut [f64],
-    ) {
+    pub fn add_residual(&self, sys: &System, at: &FrictionAt, out: &mut [f64]) {
         let bodies = self.bodies();
-        let force = self.local_force(sys, q, u, lam, t);
+        let force = self.local_force(sys, at);
         for l in 0..NL {
             if let Some(g) = global_index(&bodies, l) {
                 out[g] -= force[l];
@@ -534,40 +518,59 @@ impl FrictionElement {
         }
     }
 
-    /// −∂Q/∂q (forward differences at fixed u, λ) at `col_q` and
-    /// −cu·∂Q/∂u (analytic) at `col_u`; ∂Q/∂λ is left out (quasi-Newton,
-    /// see the module text). Always the full 14×14 pattern.
-    #[allow(clippy::too_many_arguments)]
-    pub fn add_jacobian(
-        &self,
-        sys: &System,
-        q: &[f64],
-        u: &[f64],
-        lam: &[f64],
-        t: f64,
-        sink: &mut dyn Sink,
-        row0: usize,
-        col_q: Option<usize>,
-        col_u: usize,
-        cu: f64,
-    ) {
+    /// The local blocks of the residual's Jacobian: −∂Q/∂q (forward
+    /// differences at fixed u and λ; None unless `with_q`) and −∂Q/∂u
+    /// (analytic). ∂Q/∂λ is left out (quasi-Newton, see the module text).
+    pub fn jacobians(&self, sys: &System, at: &FrictionAt, with_q: bool) -> (Option<Hess>, Hess) {
         let bodies = self.bodies();
-        let (force, ju) = self.local(sys, q, u, lam, t, true);
-        if let Some(cq) = col_q {
+        let (force, ju) = self.local(sys, at, true);
+        let jq = with_q.then(|| {
             let mut jq = Hess::zeros();
-            let mut qh = q.to_vec();
+            let mut qh = at.q.to_vec();
             for l in 0..NL {
                 let Some(gi) = global_index(&bodies, l) else {
                     continue;
                 };
-                let h = FD_STEP * q[gi].abs().max(1.0);
-                qh[gi] = q[gi] + h;
-                let fh = self.local_force(sys, &qh, u, lam, t);
-                qh[gi] = q[gi];
-                jq.set_column(l, &((fh - force) / h));
+                let h = FD_STEP * at.q[gi].abs().max(1.0);
+                qh[gi] = at.q[gi] + h;
+                let shifted = FrictionAt { q: &qh, ..*at };
+                let fh = self.local_force(sys, &shifted);
+                qh[gi] = at.q[gi];
+                jq.set_column(l, &((force - fh) / h));
             }
-            scatter_hess(&bodies, &(-jq), sink, row0, cq);
-        }
-        scatter_hess(&bodies, &(ju * -cu), sink, row0, col_u);
+            jq
+        });
+        (jq, -ju)
     }
+
+    /// Scatters [`FrictionElement::jacobians`] (∂R/∂q at `col_q`, cu·∂R/∂u
+    /// at `col_u`, rows at `row0`), always the full 14×14 pattern.
+    pub fn add_jacobian(&self, sys: &System, at: &FrictionAt, sink: &mut dyn Sink, place: Place) {
+        let bodies = self.bodies();
+        let (jq, ju) = self.jacobians(sys, at, place.col_q.is_some());
+        if let (Some(cq), Some(jq)) = (place.col_q, jq) {
+            scatter_hess(&bodies, &jq, sink, place.row0, cq);
+        }
+        scatter_hess(&bodies, &(ju * place.cu), sink, place.row0, place.col_u);
+    }
+}
+
+/// Where a Jacobian block goes: rows from `row0`, ∂/∂q columns from
+/// `col_q` (None = not wanted), ∂/∂u columns from `col_u` scaled by `cu`.
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    pub row0: usize,
+    pub col_q: Option<usize>,
+    pub col_u: usize,
+    pub cu: f64,
+}
+
+/// The state friction is evaluated at: positions, velocities, the
+/// multipliers of the iterate (reactions) and time.
+#[derive(Clone, Copy, Debug)]
+pub struct FrictionAt<'a> {
+    pub q: &'a [f64],
+    pub u: &'a [f64],
+    pub lam: &'a [f64],
+    pub t: f64,
 }

@@ -751,8 +751,10 @@ impl System {
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
         }
+        let lam = &data.multipliers;
+        let at = crate::friction::FrictionAt { q, u, lam, t };
         for fr in &self.frictions {
-            fr.add_residual(self, q, u, &data.multipliers, t, out);
+            fr.add_residual(self, &at, out);
         }
     }
 
@@ -954,9 +956,20 @@ impl System {
         if let Some(lam) = lam {
             data.set_multipliers(lam);
         }
+        let at = crate::friction::FrictionAt {
+            q,
+            u,
+            lam: &data.multipliers,
+            t,
+        };
+        let place = crate::friction::Place {
+            row0,
+            col_q,
+            col_u,
+            cu,
+        };
         for fr in &self.frictions {
-            let lam = &data.multipliers;
-            fr.add_jacobian(self, q, u, lam, t, sink, row0, col_q, col_u, cu);
+            fr.add_jacobian(self, &at, sink, place);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

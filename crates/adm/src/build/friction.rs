@@ -110,26 +110,10 @@ pub(super) struct PendingFriction {
 }
 
 /// The old Adams/View joint-friction arguments written on JOINT (the
-/// bipendololeo corpus deck): DELTA_V, MAXIMUM_DEFORMATION, MU_DYN_ROT, …
-pub(super) const OLD_JOINT_FRICTION: &[&str] = &[
-    "DELTA_V",
-    "MAXIMUM_DEFORMATION",
-    "MU_DYN_ROT",
-    "MU_STAT_ROT",
-    "MAX_FRIC_ROT",
-    "MU_DYN_TRANS",
-    "MU_STAT_TRANS",
-    "MAX_FRIC_TRANS",
-    "PRELOAD_RADIAL",
-    "PRELOAD_AXIAL",
-    "PRELOAD_X",
-    "PRELOAD_Y",
-    "INNER_RADIUS",
-    "OUTER_RADIUS",
-    "HEIGHT",
-    "WIDTH",
-    "FRICTION",
-];
+/// bipendololeo corpus deck), separated by spaces.
+const OLD_JOINT_FRICTION: &str = "DELTA_V MAXIMUM_DEFORMATION MU_DYN_ROT MU_STAT_ROT MAX_FRIC_ROT \
+    MU_DYN_TRANS MU_STAT_TRANS MAX_FRIC_TRANS PRELOAD_RADIAL PRELOAD_AXIAL PRELOAD_X PRELOAD_Y \
+    INNER_RADIUS OUTER_RADIUS HEIGHT WIDTH FRICTION";
 
 impl Builder<'_> {
     pub(super) fn friction(
@@ -364,7 +348,7 @@ impl Builder<'_> {
     /// be a guess.
     pub(super) fn reject_old_joint_friction(&self, a: &Args) -> Result<(), AdmError> {
         let first = OLD_JOINT_FRICTION
-            .iter()
+            .split_whitespace()
             .filter(|k| a.has(k))
             .min_by_key(|k| {
                 let p = a.pos_of(k);
