@@ -31,7 +31,7 @@ pub(crate) fn lines(m: &Model) -> Result<String, String> {
         let names = f.inputs.names();
         if names.is_empty() {
             args.push("INPUTS = NONE".into());
-        } else if f.inputs != mbsolve_model::FrictionInputs::ALL {
+        } else if f.inputs != mbsolve_model::FrictionInputs::available(kind) {
             args.push(format!("INPUTS = ({})", names.join(":")));
         }
         for (key, v) in [
