@@ -4,6 +4,8 @@
 //! marker's part, a joint's markers, ids inside expressions) are collected and
 //! checked at the end, because Adams allows forward references.
 
+mod friction;
+pub(crate) use friction::friction_applies;
 mod jprim;
 mod redefine;
 mod variables;
@@ -112,6 +114,7 @@ enum Space {
     Vtorque,
     Gforce,
     Gcon,
+    Friction,
     Variable,
     Jprim,
     Pinput,
@@ -131,6 +134,7 @@ impl Space {
             Space::Vtorque => "VTORQUE",
             Space::Gforce => "GFORCE",
             Space::Gcon => "GCON",
+            Space::Friction => "FRICTION",
             Space::Variable => "VARIABLE",
             Space::Jprim => "JPRIM",
             Space::Pinput => "PINPUT",
@@ -186,6 +190,8 @@ pub(crate) struct Builder<'a> {
     seen_accgrav: bool,
     seen_integrator: bool,
     seen_kinematics: bool,
+    /// FRICTION statements whose joint-type rules are checked in `finish`.
+    friction_pending: Vec<friction::PendingFriction>,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -262,6 +268,7 @@ impl<'a> Builder<'a> {
             seen_accgrav: false,
             seen_integrator: false,
             seen_kinematics: false,
+            friction_pending: Vec::new(),
         }
     }
 
@@ -310,6 +317,7 @@ impl<'a> Builder<'a> {
                 | "VFORCE"
                 | "VTORQUE"
                 | "GFORCE"
+                | "FRICTION"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -347,6 +355,7 @@ impl<'a> Builder<'a> {
             "VTORQUE" => self.vector_force(st, label, id, VectorStatement::Vtorque),
             "GFORCE" => self.vector_force(st, label, id, VectorStatement::Gforce),
             "GCON" => self.gcon(st, label, id),
+            "FRICTION" => self.friction(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
@@ -880,6 +889,7 @@ impl<'a> Builder<'a> {
                 "missing joint type (REVOLUTE, TRANSLATIONAL, SPHERICAL, FIXED, CYLINDRICAL, UNIVERSAL, HOOKE, PLANAR or RACKPIN)",
             ));
         }
+        self.reject_old_joint_friction(&a)?;
         a.finish()?;
         let kind = kind.unwrap_or(JointKind::Fixed);
         self.model.joints.push(Joint { id, kind, i, j });
@@ -1426,6 +1436,7 @@ impl<'a> Builder<'a> {
                 ));
             }
         }
+        self.check_frictions()?;
         for pv in &self.velocities {
             let part = &self.model.parts[pv.part_index];
             let frame_of = |m: Option<Id>| -> Option<Matrix3<f64>> {

@@ -11,7 +11,7 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}", x as i64)
     } else {
@@ -237,6 +237,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
             );
         }
     }
+    o.push_str(&crate::write_friction::lines(m)?);
     for c in &m.gcons {
         let label = format!("GCON/{}", c.id);
         let text = one_line(source(c.function.source(), &label)?);

@@ -96,7 +96,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("chrono-universal-case03/test_Universal_Case03.adm", None),
     (
         "mbdyn-a2m-double-pendulum/bipendololeo.adm",
-        Some(":85:35: JOINT/1: DELTA_V is not supported yet"),
+        Some(":85:35: JOINT/1: DELTA_V is one of Adams/View's old joint-friction arguments (DELTA_V, MAXIMUM_DEFORMATION, MU_DYN_ROT, MU_STAT_ROT, MAX_FRIC_ROT, PRELOAD_RADIAL, PRELOAD_AXIAL, INNER_RADIUS, OUTER_RADIUS, …), whose law Adams Solver does not document; write a FRICTION statement instead (FRICTION/id, JOINT = id, MU_STATIC = MU_STAT_ROT, MU_DYNAMIC = MU_DYN_ROT, STICTION_TRANSITION_VELOCITY = DELTA_V, PIN_RADIUS = …)"),
     ),
     (
         "mbdyn-a2m-landing-gear/ant.adm",

@@ -33,8 +33,8 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ),
     (
         "mbdyn-a2m-double-pendulum/bipendololeo.adm",
-        ":85:35: JOINT/1: DELTA_V is not supported yet",
-        "joint friction (FRICTION); then its GFORCE, VTORQUE and VFORCE name a JFLOAT (marker 2) that is not FLOATING, which Adams rejects too",
+        ":85:35: JOINT/1: DELTA_V is one of Adams/View's old joint-friction arguments (DELTA_V, MAXIMUM_DEFORMATION, MU_DYN_ROT, MU_STAT_ROT, MAX_FRIC_ROT, PRELOAD_RADIAL, PRELOAD_AXIAL, INNER_RADIUS, OUTER_RADIUS, …), whose law Adams Solver does not document; write a FRICTION statement instead (FRICTION/id, JOINT = id, MU_STATIC = MU_STAT_ROT, MU_DYNAMIC = MU_DYN_ROT, STICTION_TRANSITION_VELOCITY = DELTA_V, PIN_RADIUS = …)",
+        "its old JOINT friction arguments rewritten as FRICTION statements (refused by name: their law is undocumented); then its GFORCE, VTORQUE and VFORCE name a JFLOAT (marker 2) that is not FLOATING, which Adams rejects too",
     ),
 ];
 

@@ -11,6 +11,7 @@
 pub mod constraints;
 mod diagnose;
 pub mod forces;
+pub mod friction;
 pub mod local;
 pub mod rotation;
 pub mod system;

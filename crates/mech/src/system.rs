@@ -226,6 +226,8 @@ pub struct System {
     pub markers: Vec<MarkerFrame>,
     pub equations: Vec<Equation>,
     pub forces: Vec<ForceElement>,
+    /// Joint friction (FRICTION), loaded by the joint reactions.
+    pub frictions: Vec<crate::friction::FrictionElement>,
     pub gravity: Vector3<f64>,
     /// Source locations of the model's elements, for [`System::describe`].
     sources: Vec<(ElementRef, String)>,
@@ -261,11 +263,23 @@ pub struct MechData {
     /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
     /// bit-identical: elements fill their own slots, summed in a fixed order.
     pub parallel: bool,
+    /// Multipliers λ of the current iterate, read by joint friction (its
+    /// load is the joint's reaction); set by each formulation before it
+    /// evaluates forces (empty = no reactions).
+    pub multipliers: Vec<f64>,
     cache: EvalCache,
     /// Per-equation Hessian slots of the parallel constraint-force Jacobian.
     hess: Vec<Hess>,
     /// Per-body slots of the parallel body Jacobian (see `body_block`).
     blocks: Vec<BodyBlock>,
+}
+
+impl MechData {
+    /// Hands the multipliers of the current iterate to joint friction.
+    pub fn set_multipliers(&mut self, lam: &[f64]) {
+        self.multipliers.clear();
+        self.multipliers.extend_from_slice(lam);
+    }
 }
 
 /// Φ, ∇Φ and the time terms of every active equation at one (q, t): a
@@ -354,6 +368,7 @@ impl System {
             markers,
             equations: Vec::new(),
             forces: Vec::new(),
+            frictions: Vec::new(),
             gravity: model.gravity,
             sources: model.sources.clone(),
             q0,
@@ -361,6 +376,7 @@ impl System {
         };
         sys.build_equations(model)?;
         sys.forces = crate::forces::build(&sys, model)?;
+        sys.frictions = crate::friction::build(&sys, model)?;
         Ok(sys)
     }
 
@@ -371,6 +387,7 @@ impl System {
             active: vec![true; self.neq()],
             singular: vec![false; self.neq()],
             parallel: self.nb() >= PARALLEL_MIN_BODIES,
+            multipliers: Vec::new(),
             cache: EvalCache::default(),
             hess: Vec::new(),
             blocks: Vec::new(),
@@ -690,6 +707,7 @@ impl System {
         t: f64,
         out: &mut [f64],
     ) {
+        data.set_multipliers(lam);
         self.applied_residual(data, q, u, a, t, out);
         self.add_constraint_forces(data, q, t, lam, out);
     }
@@ -739,6 +757,11 @@ impl System {
         }
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
+        }
+        let lam = &data.multipliers;
+        let at = crate::friction::FrictionAt { q, u, lam, t };
+        for fr in &self.frictions {
+            fr.add_residual(self, &at, out);
         }
     }
 
@@ -936,6 +959,24 @@ impl System {
         }
         for f in &self.forces {
             f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+        }
+        if let Some(lam) = lam {
+            data.set_multipliers(lam);
+        }
+        let at = crate::friction::FrictionAt {
+            q,
+            u,
+            lam: &data.multipliers,
+            t,
+        };
+        let place = crate::friction::Place {
+            row0,
+            col_q,
+            col_u,
+            cu,
+        };
+        for fr in &self.frictions {
+            fr.add_jacobian(self, &at, sink, place);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

@@ -6,11 +6,13 @@
 //! which rejects models that cannot run, naming the element at fault.
 
 mod elements;
+mod friction;
 mod function;
 mod settings;
 mod validate;
 
 pub use elements::*;
+pub use friction::*;
 pub use function::*;
 pub use settings::*;
 pub use validate::{validate, ModelError};
@@ -114,6 +116,8 @@ pub struct Model {
     /// General constraints (GCON): f(measures, t) = 0.
     pub gcons: Vec<Gcon>,
     pub forces: Vec<Force>,
+    /// Joint friction (FRICTION).
+    pub frictions: Vec<Friction>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
     pub requests: Vec<Request>,
@@ -151,6 +155,7 @@ pub enum ElementRef {
     Vforce(Id),
     Vtorque(Id),
     Gforce(Id),
+    Friction(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -169,6 +174,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vforce(i) => write!(f, "VFORCE/{i}"),
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
+            ElementRef::Friction(i) => write!(f, "FRICTION/{i}"),
         }
     }
 }

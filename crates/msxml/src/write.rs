@@ -182,6 +182,12 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             j.j
         );
     }
+    if let Some(f) = m.frictions.first() {
+        return Err(format!(
+            "FRICTION/{}: joint friction is not written to MotionSolve XML yet (its Force_JointFriction element is not read by mbsolve either)",
+            f.id
+        ));
+    }
     if let Some(c) = m.gcons.first() {
         return Err(format!(
             "GCON/{}: general constraints have no element in the MotionSolve XML we read",

@@ -203,7 +203,7 @@ impl Simulation {
             )));
         }
         let (sys, data) = (&self.sys, &mut self.data);
-        let (n, m) = (sys.nq(), sys.neq());
+        let m = sys.neq();
         let mut kkt = Kkt::new(sys);
         // Velocities: min |u − u0| subject to Φ_q u = −Φ_t.
         let mut rhs = vec![0.0; m];
@@ -212,12 +212,10 @@ impl Simulation {
         let (u, _) = velocities.map_err(|row| self.singular(row, "velocity"))?;
         let (sys, data) = (&self.sys, &mut self.data);
         // Accelerations and multipliers: [M Φ_qᵀ; Φ_q 0][a; λ] = [−R(q,u,0,0); γ].
-        let mut r0 = vec![0.0; n];
-        sys.body_residual(data, &q, &u, &vec![0.0; n], &vec![0.0; m], t, &mut r0);
-        let r1: Vec<f64> = r0.iter().map(|v| -v).collect();
         let mut gamma = vec![0.0; m];
         sys.acceleration_rhs(data, &q, &u, t, &mut gamma);
-        let accelerations = kkt.solve(sys, data, &q, t, Block::Mass { u: &u }, &r1, &gamma);
+        let accelerations =
+            crate::friction_ic::accelerations(&mut kkt, sys, data, &q, &u, t, &gamma);
         let (a, lambda) = accelerations.map_err(|row| self.singular(row, "acceleration"))?;
         self.state = Frame { t, q, u, a, lambda };
         Ok(())
@@ -869,7 +867,7 @@ fn consistent_output(
     kkt_a: &mut Kkt,
     project_velocities: bool,
 ) -> bool {
-    let (n, m) = (sys.nq(), sys.neq());
+    let m = sys.neq();
     let u = if project_velocities {
         let mut rhs = vec![0.0; m];
         sys.velocity_rhs(data, &fr.q, fr.t, &mut rhs);
@@ -880,14 +878,10 @@ fn consistent_output(
     } else {
         fr.u.clone()
     };
-    let mut r0 = vec![0.0; n];
-    sys.body_residual(data, &fr.q, &u, &vec![0.0; n], &vec![0.0; m], fr.t, &mut r0);
-    for v in r0.iter_mut() {
-        *v = -*v;
-    }
     let mut gamma = vec![0.0; m];
     sys.acceleration_rhs(data, &fr.q, &u, fr.t, &mut gamma);
-    let Ok((a, lambda)) = kkt_a.solve(sys, data, &fr.q, fr.t, Block::Mass { u: &u }, &r0, &gamma)
+    let Ok((a, lambda)) =
+        crate::friction_ic::accelerations(kkt_a, sys, data, &fr.q, &u, fr.t, &gamma)
     else {
         return false;
     };

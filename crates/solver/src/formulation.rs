@@ -681,6 +681,7 @@ impl DaeProblem for I3Problem<'_> {
         let (head, rows) = out.split_at_mut(2 * n);
         let forces = &mut head[n..];
         let data = &mut self.data;
+        data.set_multipliers(lam);
         self.sys.applied_residual(data, q, u, up, t, forces);
         self.sys
             .constraint_terms(data, q, t, &mut self.phi, &mut [(lam, forces)], None);

@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod commands;
 pub mod formulation;
+mod friction_ic;
 pub mod functions;
 pub mod linear;
 pub mod models;

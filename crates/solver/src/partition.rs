@@ -468,6 +468,8 @@ impl<'a> PartitionProblem<'a> {
             ))
         })?;
         let (body, cons) = self.rhs_k.split_at_mut(n);
+        // Joint friction reads the λ of the previous evaluation (lagged).
+        self.data.set_multipliers(&self.lam);
         self.sys
             .applied_residual(&self.data, &self.q, &self.u, &self.zero_n, t, body);
         body.iter_mut().for_each(|v| *v = -*v);

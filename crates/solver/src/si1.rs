@@ -190,6 +190,7 @@ impl DaeProblem for Si1Problem<'_> {
             r1[i] = qp[i] - u[i];
             r2[i] = up[i] - acc[i];
         }
+        self.data.set_multipliers(lam);
         self.sys.applied_residual(&self.data, q, u, acc, t, r3);
         self.sys.constraint_terms(
             &mut self.data,

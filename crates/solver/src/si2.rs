@@ -129,6 +129,7 @@ impl DaeProblem for Si2Problem<'_> {
             r1[i] = qp[i] - u[i];
         }
         let data = &mut self.data;
+        data.set_multipliers(lam);
         self.sys.applied_residual(data, q, u, up, t, r2);
         // One evaluation of each constraint for Φ, Φ_qᵀμ, Φ_qᵀλ and the
         // velocity rows Φ_q u + Φ_t (η_k for deactivated equations).
