@@ -73,6 +73,12 @@ struct Published {
     u: Vec<f64>,
     a: Vec<f64>,
     lam: Vec<f64>,
+    /// The accepted state before it (the start of the last step), for
+    /// interpolation across a repartition (`interpolate_full_state`).
+    t_prev: f64,
+    q_prev: Vec<f64>,
+    u_prev: Vec<f64>,
+    a_prev: Vec<f64>,
     events: Vec<Event>,
     /// (numeric, symbolic) factorizations and rhs evaluations' Newton
     /// iterations of the problem's own linear systems.
@@ -226,6 +232,10 @@ impl<'a> PartitionProblem<'a> {
             u: s.u.clone(),
             a: s.a.clone(),
             lam: s.lambda.clone(),
+            t_prev: s.t,
+            q_prev: s.q.clone(),
+            u_prev: s.u.clone(),
+            a_prev: s.a.clone(),
             ..Default::default()
         };
         let watch = RedundancyWatch::new(sys, &data, &s.q, s.t);
@@ -484,6 +494,80 @@ impl<'a> PartitionProblem<'a> {
     }
 }
 
+impl PartitionProblem<'_> {
+    /// The full state at the reduced state `y` (q_I, u_I) at t: the
+    /// dependent positions by Newton to the position tolerance, the
+    /// dependent velocities, all accelerations and the multipliers (steps
+    /// 1–3 of the module doc); used for interpolated outputs.
+    fn recover(&mut self, t: f64, y: &[f64]) -> Result<(&[f64], &[f64], &[f64]), ProblemError> {
+        self.evaluate(t, y)?;
+        Ok((&self.q, &self.u, &self.a))
+    }
+
+    /// The reduced state of the present partition at t by cubic Hermite
+    /// interpolation of the full (q, u) with (u, a) between the last two
+    /// published accepted states: the dense output across a repartition,
+    /// where the method's own history restarted in the new coordinates.
+    fn hermite_reduced(&self, t: f64, y: &mut [f64]) -> bool {
+        let p = self.published.borrow();
+        let h = p.t - p.t_prev;
+        if h <= 0.0 || t < p.t_prev || t > p.t {
+            return false;
+        }
+        let s = (t - p.t_prev) / h;
+        let (h00, h10, h01, h11) = (
+            (1.0 + 2.0 * s) * (1.0 - s) * (1.0 - s),
+            s * (1.0 - s) * (1.0 - s),
+            s * s * (3.0 - 2.0 * s),
+            s * s * (s - 1.0),
+        );
+        let nd = self.part.independent.len();
+        for (j, &c) in self.part.independent.iter().enumerate() {
+            y[j] = h00 * p.q_prev[c] + h10 * h * p.u_prev[c] + h01 * p.q[c] + h11 * h * p.u[c];
+            y[nd + j] =
+                h00 * p.u_prev[c] + h10 * h * p.a_prev[c] + h01 * p.u[c] + h11 * h * p.a[c];
+        }
+        true
+    }
+}
+
+/// The partitioned problem as the integrator borrows it, shared with the
+/// wrapper, which evaluates it at interpolated output times between
+/// advances (`PartitionedIntegrator::interpolate`). The state classes are
+/// kept here (a repartition keeps their number and order).
+pub struct SharedPartition<'a> {
+    problem: Rc<RefCell<PartitionProblem<'a>>>,
+    classes: Vec<VarClass>,
+}
+
+impl<'a> SharedPartition<'a> {
+    pub fn new(problem: PartitionProblem<'a>) -> Self {
+        let classes = problem.classes.clone();
+        SharedPartition {
+            problem: Rc::new(RefCell::new(problem)),
+            classes,
+        }
+    }
+}
+
+impl OdeProblem for SharedPartition<'_> {
+    fn size(&self) -> usize {
+        self.classes.len()
+    }
+    fn classes(&self) -> &[VarClass] {
+        &self.classes
+    }
+    fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
+        self.problem.borrow_mut().rhs(t, y, out)
+    }
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<AfterStep, ProblemError> {
+        self.problem.borrow_mut().after_step(t, y)
+    }
+    fn describe_variable(&self, i: usize) -> String {
+        self.problem.borrow().describe_variable(i)
+    }
+}
+
 impl OdeProblem for PartitionProblem<'_> {
     fn size(&self) -> usize {
         2 * self.part.independent.len()
@@ -510,6 +594,11 @@ impl OdeProblem for PartitionProblem<'_> {
         self.acc_a.copy_from_slice(&self.a);
         {
             let mut p = self.published.borrow_mut();
+            let p = &mut *p;
+            p.t_prev = p.t;
+            std::mem::swap(&mut p.q_prev, &mut p.q);
+            std::mem::swap(&mut p.u_prev, &mut p.u);
+            std::mem::swap(&mut p.a_prev, &mut p.a);
             p.t = t;
             p.q.copy_from_slice(&self.q);
             p.u.copy_from_slice(&self.u);
@@ -567,15 +656,16 @@ impl OdeProblem for PartitionProblem<'_> {
 /// The ODE integrator as the driver sees it: y = (q, u) and y' = (u, a) of
 /// all coordinates, λ through `multipliers`, from the state the problem
 /// published at the last accepted step.
-pub struct PartitionedIntegrator<'b> {
+pub struct PartitionedIntegrator<'b, 'a: 'b> {
     inner: Box<dyn DaeIntegrator + 'b>,
+    problem: Rc<RefCell<PartitionProblem<'a>>>,
     published: Rc<RefCell<Published>>,
     y: Vec<f64>,
     yp: Vec<f64>,
     lam: Vec<f64>,
 }
 
-impl PartitionedIntegrator<'_> {
+impl PartitionedIntegrator<'_, '_> {
     fn sync(&mut self) {
         let p = self.published.borrow();
         self.y.clear();
@@ -589,17 +679,58 @@ impl PartitionedIntegrator<'_> {
     }
 }
 
-impl DaeIntegrator for PartitionedIntegrator<'_> {
-    /// A stop on a drifted deactivated equation is a structure change at
-    /// the state published last (the step that showed it).
-    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
-        let r = self.inner.advance_to(tout);
+impl PartitionedIntegrator<'_, '_> {
+    /// After an advance: the published state, and a stop on a drifted
+    /// deactivated equation as a structure change at the state published
+    /// last (the step that showed it).
+    fn advanced(&mut self, r: Result<(), IntegrationError>) -> Result<(), IntegrationError> {
         self.sync();
         let p = self.published.borrow();
         r.map_err(|e| match p.drift {
             Some(_) => IntegrationError::structure_changed(p.t),
             None => e,
         })
+    }
+}
+
+impl DaeIntegrator for PartitionedIntegrator<'_, '_> {
+    fn advance_to(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        let r = self.inner.advance_to(tout);
+        self.advanced(r)
+    }
+    /// INTERPOLATE = ON: the method steps past tout (never shortened).
+    fn advance_past(&mut self, tout: f64) -> Result<(), IntegrationError> {
+        let r = self.inner.advance_past(tout);
+        self.advanced(r)
+    }
+    /// The reduced state at t from the method's dense output (VSTIFF's
+    /// Nordsieck polynomial, MSTIFF's history polynomial, ABAM's and
+    /// RKF45's interpolants), or, within a step that ended in a
+    /// repartition, from the full states at its ends; then the dependent
+    /// coordinates recovered there by the partition's Newton iteration
+    /// (constraints to the position tolerance), the dependent velocities
+    /// and the accelerations: y = (q, u), y′ = (u, a) of all coordinates.
+    fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        let Ok(mut problem) = self.problem.try_borrow_mut() else {
+            return false;
+        };
+        let n = problem.sys.nq();
+        if y.len() != 2 * n || yp.len() != 2 * n {
+            return false;
+        }
+        let size = problem.size();
+        let (mut yr, mut ypr) = (vec![0.0; size], vec![0.0; size]);
+        if !self.inner.interpolate(t, &mut yr, &mut ypr) && !problem.hermite_reduced(t, &mut yr) {
+            return false;
+        }
+        let Ok((q, u, a)) = problem.recover(t, &yr) else {
+            return false;
+        };
+        y[..n].copy_from_slice(q);
+        y[n..].copy_from_slice(u);
+        yp[..n].copy_from_slice(u);
+        yp[n..].copy_from_slice(a);
+        true
     }
     fn time(&self) -> f64 {
         self.published.borrow().t
@@ -658,12 +789,14 @@ impl FrameMap for OdeFrames {
 
 /// Wrap an ODE integrator on `problem` for the driver; the factorization
 /// counts of the problem's own systems join the statistics at the end.
-fn wrap<'b>(
+fn wrap<'b, 'a: 'b>(
     inner: Box<dyn DaeIntegrator + 'b>,
-    published: Rc<RefCell<Published>>,
+    problem: Rc<RefCell<PartitionProblem<'a>>>,
 ) -> Box<dyn Integrator + 'b> {
+    let published = problem.borrow().published.clone();
     let mut w = PartitionedIntegrator {
         inner,
+        problem,
         published,
         y: Vec::new(),
         yp: Vec::new(),
@@ -725,7 +858,7 @@ struct OdeSegment<'a> {
     data: MechData,
     sys: &'a System,
     constraint_tol: f64,
-    problem: Option<PartitionProblem<'a>>,
+    problem: Option<SharedPartition<'a>>,
 }
 
 impl<'a> Segment<'a> for OdeSegment<'a> {
@@ -751,9 +884,9 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
             params.maxit,
         )
         .map_err(|e| IntegrationError::failure(s.t, e))?;
-        let problem = self.problem.insert(problem);
         let y0 = problem.reduced_state();
-        let published = problem.published.clone();
+        let problem = self.problem.insert(SharedPartition::new(problem));
+        let shared = problem.problem.clone();
         let inner: Box<dyn DaeIntegrator + '_> = match plan.pair.kind {
             IntegratorKind::Abam => Box::new(Abam::new(problem, params.clone(), s.t, &y0)?),
             IntegratorKind::Rkf45 => Box::new(Rkf45::new(problem, params.clone(), s.t, &y0)?),
@@ -766,11 +899,11 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
                 ))
             }
         };
-        Ok(wrap(inner, published))
+        Ok(wrap(inner, shared))
     }
     fn drift(&self) -> Option<(usize, f64)> {
         self.problem
             .as_ref()
-            .and_then(|p| p.published.borrow().drift)
+            .and_then(|p| p.problem.borrow().published.borrow().drift)
     }
 }

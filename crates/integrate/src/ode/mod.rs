@@ -43,6 +43,8 @@ macro_rules! ode_method_state {
 pub mod abam;
 pub mod mstiff;
 pub mod rkf45;
+pub mod stiff;
+pub mod stiff_core;
 pub mod vstiff;
 
 use crate::error::IntegrationError;
