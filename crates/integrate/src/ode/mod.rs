@@ -15,10 +15,17 @@
 
 /// The `Method` items every ODE-form method answers from its `core:
 /// OdeCore` alike: the solution (y, f), the accepted state, Hermite
-/// interpolation, no structure watch, the local error measure and the
+/// interpolation (`own_interpolation`: the method has its own), no
+/// structure watch, the local error measure and the
 /// names of the states.
 macro_rules! ode_method_state {
     () => {
+        fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+            self.core.hermite(t, y, yp)
+        }
+        ode_method_state!(own_interpolation);
+    };
+    (own_interpolation) => {
         fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
             est.ratio * self.core.params.error
         }
@@ -27,9 +34,6 @@ macro_rules! ode_method_state {
         }
         fn accepted(&self) -> &[f64] {
             &self.core.y_acc
-        }
-        fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
-            self.core.hermite(t, y, yp)
         }
         fn structure_holds(&mut self, _t: f64) -> bool {
             true
