@@ -8,6 +8,11 @@
 //! failures, Jacobians, factorizations and f-evaluations, or the failure.
 //!
 //! cargo run --release --example ode_steps
+//! cargo run --release --example ode_steps chain KIND ERROR [N]
+//!
+//! `chain`: only the N-link chain (default 16), 1 s, 100 outputs, with one
+//! ODE integrator (ABAM, RKF45, VSTIFF, MSTIFF) at one ERROR: steps,
+//! f-evaluations, factorizations and wall time (for `perf stat`).
 
 #[path = "../../solver/tests/common/accuracy.rs"]
 #[allow(dead_code)]
@@ -42,7 +47,40 @@ fn row(label: &str, model: &Model, end: f64, outputs: u64, s: &IntegratorSetting
     }
 }
 
+fn chain(args: &[String]) {
+    let kind = match args.first().map(String::as_str) {
+        Some("RKF45") => IntegratorKind::Rkf45,
+        Some("VSTIFF") => IntegratorKind::Vstiff,
+        Some("MSTIFF") => IntegratorKind::Mstiff,
+        _ => IntegratorKind::Abam,
+    };
+    let error = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1e-5);
+    let n = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(16);
+    let model = models::chain(n);
+    let mut sim = Simulation::new(&model).expect("model builds");
+    let start = std::time::Instant::now();
+    match sim.dynamic(1.0, Some(100), None, &settings(kind, Some(error))) {
+        Ok(st) => {
+            let wall = start.elapsed().as_secs_f64();
+            println!(
+                "{} {n}-link chain ERROR {error:e}: {} steps, {} f-evaluations, {} factorizations, {:.4} s, {:.1} us/f-evaluation",
+                kind.name(),
+                st.steps,
+                st.residual_evaluations,
+                st.factorizations,
+                wall,
+                1e6 * wall / st.residual_evaluations as f64
+            )
+        }
+        Err(e) => println!("failed: {e}"),
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("chain") {
+        return chain(&args[1..]);
+    }
     println!(
         "{:<34} {:>7} {:>6} {:>6} {:>6} {:>7} {:>8}",
         "", "steps", "rej", "cfail", "jac", "LU", "f-evals"

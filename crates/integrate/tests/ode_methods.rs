@@ -277,7 +277,10 @@ fn abam_interpolates_its_adams_polynomial() {
     for i in 1..=50 {
         let t = 0.1 * i as f64;
         past.advance_past(t).unwrap();
-        assert!(DaeIntegrator::interpolate(&past, t, &mut y, &mut yp), "t = {t}");
+        assert!(
+            DaeIntegrator::interpolate(&past, t, &mut y, &mut yp),
+            "t = {t}"
+        );
         worst = worst.max(oscillator_error(&y, t));
         worst_rate = worst_rate.max((yp[0] - t.cos()).abs().max((yp[1] + t.sin()).abs()));
     }
@@ -288,6 +291,9 @@ fn abam_interpolates_its_adams_polynomial() {
     println!(
         "ABAM: interpolation error {worst:.2e}, rate {worst_rate:.2e}; {steps} steps past outputs, {free_steps} with none"
     );
-    assert!(worst < 1e-7 && worst_rate < 1e-6, "{worst:e}, {worst_rate:e}");
+    assert!(
+        worst < 1e-7 && worst_rate < 1e-6,
+        "{worst:e}, {worst_rate:e}"
+    );
     assert_eq!(steps, free_steps);
 }

@@ -7,10 +7,10 @@ mod common;
 
 use common::accuracy::pendulum_exact;
 use common::{crossings, pendulum_period, worst_phi};
-use mbsolve_solver::formulation::DaeFormulation;
-use mbsolve_solver::partition::Ode;
 use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
+use mbsolve_solver::formulation::DaeFormulation;
 use mbsolve_solver::models;
+use mbsolve_solver::partition::Ode;
 use mbsolve_solver::settings::{validate, MethodParams};
 use mbsolve_solver::Simulation;
 
@@ -348,7 +348,11 @@ fn interpolated_outputs_recover_the_dependent_coordinates() {
             stats.steps, stats.max_step
         );
         assert!(repartitions >= 1, "{kind:?}: no repartition");
-        assert!(stats.max_step > dt, "{kind:?}: largest step {:e}", stats.max_step);
+        assert!(
+            stats.max_step > dt,
+            "{kind:?}: largest step {:e}",
+            stats.max_step
+        );
         assert!(worst_phi <= tol, "{kind:?}: |Phi| {worst_phi:e} > {tol:e}");
         assert!(
             worst_error <= worst_step_error + 30.0 * 1e-6 && worst_error < 1e-3,

@@ -460,10 +460,7 @@ const LAGRANGE_MAX_NODES: usize = MSTIFF_MAX_ORDER + 3;
 fn lagrange_with_derivative(d: usize, x: f64, w: &mut [f64], dw: &mut [f64]) {
     for i in 0..=d {
         let xi = -(i as f64);
-        let denominator: f64 = (0..=d)
-            .filter(|&m| m != i)
-            .map(|m| xi + m as f64)
-            .product();
+        let denominator: f64 = (0..=d).filter(|&m| m != i).map(|m| xi + m as f64).product();
         let factor = |m: usize| x + m as f64;
         w[i] = (0..=d).filter(|&m| m != i).map(factor).product::<f64>() / denominator;
         dw[i] = (0..=d)

@@ -51,7 +51,6 @@ pub(crate) const FD_R0_FACTOR: f64 = 1000.0;
 /// A pivot below this fraction of the largest entry of I − γJ is singular.
 pub(crate) const SINGULAR_PIVOT: f64 = 1e-14;
 
-
 /// Dense LU with partial pivoting, row-major (the reduced ODE of the
 /// partitioning formulation is small and its Jacobian dense).
 pub(crate) struct DenseLu {

@@ -29,15 +29,14 @@
 //! with MSTIFF (stiff_core.rs).
 
 use super::stiff::{StiffMethod, StiffStepper};
-pub use super::stiff_core::{CCMAX, MSBJ, MSBP};
 use super::stiff_core::{Solve, StiffCore, CONIT_NUMERATOR};
+pub use super::stiff_core::{CCMAX, MSBJ, MSBP};
 use crate::error::IntegrationError;
 use crate::nordsieck::{factorial, Nordsieck};
 use crate::problem::OdeProblem;
 
 /// VSTIFF's highest order (VODE's BDF maximum; seeds: max_order 5).
 pub const VSTIFF_MAX_ORDER: usize = 5;
-
 
 /// VSTIFF's history: the Nordsieck array with the FLC l-vector.
 pub struct NordsieckBdf {
@@ -229,4 +228,3 @@ impl<P: OdeProblem> StiffMethod<P> for NordsieckBdf {
         true
     }
 }
-
