@@ -260,10 +260,10 @@ fn a_restart_from_after_step_keeps_the_solution() {
 }
 
 /// ABAM steps past output times and interpolates its Adams polynomial
-/// there (Shampine–Gordon INTRP): on the oscillator at ERROR 1e-9 (HMAX
-/// 1) the 50 outputs in [0, 5] are within 1e-7 of (sin t, cos t), their
-/// rates within 1e-6, and the outputs do not change the steps (as many as
-/// a run with no outputs).
+/// there (Shampine–Gordon INTRP): on the oscillator at ERROR 1e-9 and
+/// HMAX = 1 the 50 outputs in [0, 5] are within 1e-7 of (sin t, cos t),
+/// their rates within 1e-6, and the outputs do not change the steps (as
+/// many as a run with no outputs).
 #[test]
 fn abam_interpolates_its_adams_polynomial() {
     let prm = OdeParams {

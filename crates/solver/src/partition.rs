@@ -599,12 +599,15 @@ impl<'a> PartitionProblem<'a> {
     }
 }
 
+/// Positions, velocities and accelerations of all coordinates.
+type FullState<'s> = (&'s [f64], &'s [f64], &'s [f64]);
+
 impl PartitionProblem<'_> {
     /// The full state at the reduced state `y` (q_I, u_I) at t: the
     /// dependent positions by Newton to the position tolerance, the
     /// dependent velocities, all accelerations and the multipliers (steps
     /// 1–3 of the module doc); used for interpolated outputs.
-    fn recover(&mut self, t: f64, y: &[f64]) -> Result<(&[f64], &[f64], &[f64]), ProblemError> {
+    fn recover(&mut self, t: f64, y: &[f64]) -> Result<FullState<'_>, ProblemError> {
         self.evaluate(t, y)?;
         Ok((&self.q, &self.u, &self.a))
     }

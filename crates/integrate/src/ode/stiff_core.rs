@@ -205,7 +205,7 @@ impl<P: OdeProblem> StiffCore<P> {
             }
         }
         // HMAX is unlimited with INTERPOLATE = ON (seeds).
-        if !(params.hmax > 0.0) {
+        if params.hmax.is_nan() || params.hmax <= 0.0 {
             return fail(format!("h_max = {} must be positive", params.hmax));
         }
         if !(params.hmin.is_finite() && params.hmin >= 0.0 && params.hmin <= params.hmax) {
