@@ -39,7 +39,7 @@ use crate::formulation::{
     Segment,
 };
 use crate::settings::{MethodParams, Plan};
-use mbsolve_integrate::ode::{mstiff::Mstiff, vstiff::Vstiff};
+use mbsolve_integrate::ode::{hermite_basis, mstiff::Mstiff, vstiff::Vstiff};
 use mbsolve_integrate::{Abam, Rkf45};
 use mbsolve_integrate::{
     AfterStep, DaeIntegrator, Event, IntegrationError, OdeProblem, ProblemError, SlotAssembler,
@@ -622,13 +622,7 @@ impl PartitionProblem<'_> {
         if h <= 0.0 || t < p.t_prev || t > p.t {
             return false;
         }
-        let s = (t - p.t_prev) / h;
-        let (h00, h10, h01, h11) = (
-            (1.0 + 2.0 * s) * (1.0 - s) * (1.0 - s),
-            s * (1.0 - s) * (1.0 - s),
-            s * s * (3.0 - 2.0 * s),
-            s * s * (s - 1.0),
-        );
+        let [h00, h10, h01, h11] = hermite_basis((t - p.t_prev) / h);
         let nd = self.part.independent.len();
         for (j, &c) in self.part.independent.iter().enumerate() {
             y[j] = h00 * p.q_prev[c] + h10 * h * p.u_prev[c] + h01 * p.q[c] + h11 * h * p.u[c];

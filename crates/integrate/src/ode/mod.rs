@@ -305,12 +305,7 @@ impl<'a, P: OdeProblem> OdeCore<'a, P> {
             return false;
         }
         let s = (t - self.t_prev) / h;
-        let (h00, h10, h01, h11) = (
-            (1.0 + 2.0 * s) * (1.0 - s) * (1.0 - s),
-            s * (1.0 - s) * (1.0 - s),
-            s * s * (3.0 - 2.0 * s),
-            s * s * (s - 1.0),
-        );
+        let [h00, h10, h01, h11] = hermite_basis(s);
         let (d00, d10, d01, d11) = (
             6.0 * s * (s - 1.0) / h,
             (1.0 - s) * (1.0 - 3.0 * s),
@@ -346,6 +341,17 @@ impl<'a, P: OdeProblem> OdeCore<'a, P> {
         let r = ODE_SAFETY * err.max(ODE_ERROR_FLOOR).powf(-1.0 / (order as f64 + 1.0));
         r.clamp(ODE_MIN_DECREASE, max_increase)
     }
+}
+
+/// The cubic Hermite basis at s ∈ [0, 1] of a step: the weights of y₀,
+/// h·y₀′, y₁ and h·y₁′.
+pub fn hermite_basis(s: f64) -> [f64; 4] {
+    [
+        (1.0 + 2.0 * s) * (1.0 - s) * (1.0 - s),
+        s * (1.0 - s) * (1.0 - s),
+        s * s * (3.0 - 2.0 * s),
+        s * s * (s - 1.0),
+    ]
 }
 
 /// A method under the one step loop, with an empty corrector.
