@@ -2,7 +2,7 @@
 //! about z, initially horizontal, released from rest), 1 s with GSTIFF and
 //! WSTIFF at ERROR = 1e-3, then HHT and NEWMARK at their default ERROR
 //! (1e-5, the seeds' calibration to GSTIFF's 1e-3), then ABAM and RKF45 on
-//! the ODE form at ERROR = 1e-3. Prints steps, Jacobian evaluations,
+//! the ODE form at ERROR = 1e-3, and VSTIFF and MSTIFF likewise. Prints steps, Jacobian evaluations,
 //! factorizations, wall time, wall time per step and per body per step for
 //! each N, and the GSTIFF per-step cost ratio N=1000 / N=100.
 //! `--serial` / `--parallel` force the element evaluation path (default:
@@ -12,7 +12,7 @@
 //! cargo run --release --example chain_bench tip [N]
 //!
 //! `tip`: the N-link chain (default 16), 1 s, 100 outputs: for GSTIFF,
-//! HHT, ABAM and RKF45 the loosest ERROR (decades 1e-2 … 1e-10) whose
+//! HHT, ABAM, RKF45, VSTIFF and MSTIFF the loosest ERROR (decades 1e-2 … 1e-10) whose
 //! largest tip error (the last link's CM, x and y, over the outputs) is
 //! ≤ 1e-6 m against ABAM at ERROR 1e-11 (its distance to RKF45 at 1e-11
 //! is printed), with steps, f-evaluations, wall time, time per
@@ -74,6 +74,16 @@ fn main() {
             error: Some(1e-3),
             ..Default::default()
         },
+        IntegratorSettings {
+            kind: IntegratorKind::Vstiff,
+            error: Some(1e-3),
+            ..Default::default()
+        },
+        IntegratorSettings {
+            kind: IntegratorKind::Mstiff,
+            error: Some(1e-3),
+            ..Default::default()
+        },
     ];
     println!(
         "{:>8} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14} {:>16}",
@@ -91,7 +101,13 @@ fn main() {
     for settings in &runs {
         for &n in &ns {
             let name = settings.kind.name();
-            let ode = matches!(settings.kind, IntegratorKind::Abam | IntegratorKind::Rkf45);
+            let ode = matches!(
+                settings.kind,
+                IntegratorKind::Abam
+                    | IntegratorKind::Rkf45
+                    | IntegratorKind::Vstiff
+                    | IntegratorKind::Mstiff
+            );
             if ode && n > ODE_MAX_LINKS {
                 // The partition is chosen by a dense elimination of Φ_q
                 // (O(N³), 2.5e11 flops and 336 MB at N = 1000).
@@ -194,6 +210,8 @@ fn tip_error_cost(n: usize) {
         IntegratorKind::Hht,
         IntegratorKind::Abam,
         IntegratorKind::Rkf45,
+        IntegratorKind::Vstiff,
+        IntegratorKind::Mstiff,
     ] {
         let mut found = false;
         for e in 2..=10 {

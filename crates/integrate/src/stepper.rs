@@ -73,6 +73,9 @@ pub(crate) struct Accepted {
     /// output time (or split before one).
     pub natural: f64,
     pub shortened: bool,
+    /// The step ended exactly on the output time (shortened or stretched
+    /// to it; not one of the equal steps before it).
+    pub landed: bool,
     /// The attempt before this one failed.
     pub after_failure: bool,
     pub estimate: Estimate,
@@ -94,6 +97,17 @@ pub(crate) struct Work<'a> {
 pub(crate) trait Method {
     /// Order of the next attempt.
     fn order(&self) -> usize;
+    /// Before the first step towards the first output time `tout`: the
+    /// method's own first step (VSTIFF/MSTIFF bound it by the output
+    /// interval); None keeps the loop's HINIT.
+    fn begin(&mut self, _t: f64, _tout: f64) -> Option<f64> {
+        None
+    }
+    /// Factorizations of a method's own linear systems (VSTIFF/MSTIFF's
+    /// dense I − γJ), added to the loop's corrector's.
+    fn own_factorizations(&self) -> u64 {
+        0
+    }
     /// Classes of the corrector's unknowns (the temporary corrector switch).
     fn unknown_classes(&self) -> &[VarClass];
     /// Fit the history to a step of size h from t and predict.
@@ -151,6 +165,8 @@ pub struct Stepper<M> {
     pub h: f64,
     /// The last accepted step (0 before the first).
     h_last: f64,
+    /// `Method::begin` was called.
+    begun: bool,
     /// Largest local error measure of the run (fixed-step MAXERR check).
     pub max_local_error: f64,
     /// Real Time Index of each fixed step (set by the caller).
@@ -171,6 +187,7 @@ impl<M: Method> Stepper<M> {
             newton,
             t: t0,
             h_last: 0.0,
+            begun: false,
             max_local_error: 0.0,
             rti: None,
             stats: Statistics {
@@ -201,7 +218,7 @@ impl<M: Method> Stepper<M> {
     /// Copy the linear solver's counters into the statistics.
     pub fn sync_stats(&mut self) {
         let (numeric, symbolic) = self.newton.factorizations();
-        self.stats.factorizations = numeric;
+        self.stats.factorizations = numeric + self.method.own_factorizations();
         self.stats.symbolic_factorizations = symbolic;
     }
 
@@ -323,6 +340,11 @@ impl<M: Method> Stepper<M> {
 
     /// Steps until t reaches tout, landing on it exactly when `land`.
     fn advance_until(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
+        if !std::mem::replace(&mut self.begun, true) {
+            if let Some(h) = self.method.begin(self.t, tout) {
+                self.h = h;
+            }
+        }
         let mut failures = Failures::default();
         let mut after_failure = false;
         let constant = self.limits.constant_step;
@@ -417,6 +439,7 @@ impl<M: Method> Stepper<M> {
                 h,
                 natural,
                 shortened: h < natural,
+                landed: landing,
                 after_failure,
                 estimate: est,
             };
@@ -471,6 +494,7 @@ impl<M: Method> Stepper<M> {
                 h,
                 natural: h,
                 shortened: false,
+                landed: landing,
                 after_failure: false,
                 estimate: est,
             };

@@ -232,8 +232,10 @@ const DSTIFF: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit, Interpola
 /// the first step (MotionSolve h0_max), MAXIT limits the Newton iterations
 /// on the dependent coordinates, KMAX the order (ABAM 1..12; RKF45 has one
 /// order and rejects it). VSTIFF and MSTIFF take the same arguments (KMAX
-/// 1..5 and 1..9).
-const ABAM: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit]);
+/// 1..5 and 1..9). INTERPOLATE = ON steps past the outputs and
+/// interpolates the reduced state, the dependent coordinates recovered
+/// there (partition.rs).
+const ABAM: Args = Args::of(&[Error, Hmax, Hmin, Hinit, Kmax, Maxit, Interpolate]);
 const RKF45: Args = ABAM.without(&[Kmax]);
 macro_rules! pair {
     ($kind:ident, $form:ident, $family:ident, $args:expr, $hmin:ident) => {

@@ -435,7 +435,55 @@ impl<P: OdeProblem> Method for AbamMethod<'_, P> {
         self.k = self.knew;
         h * ratio
     }
-    ode_method_state!();
+    /// Shampine–Gordon's INTRP: the Adams polynomial of the last step
+    /// (order kold + 1, from the updated differences φ_i(n+1) and
+    /// ψ_i(n+1) = t_{n+1} − t_{n+1−i}) at t, and its derivative:
+    ///   w_{1,q} = 1/q;  γ_j = (t − t_{n+1} + ψ_{j−2})/ψ_{j−1},  η_j = (t − t_{n+1})/ψ_{j−1},
+    ///   w_{j,q} = γ_j w_{j−1,q} − η_j w_{j−1,q+1},  g_j = w_{j,1},  ρ_j = γ_j ρ_{j−1},
+    ///   y(t) = y_{n+1} + (t − t_{n+1}) Σ g_j φ_j,  y′(t) = Σ ρ_j φ_j.
+    /// None within a step that ended in a restart (the history is in
+    /// the new coordinates).
+    fn interpolate(&self, t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        let ki = self.kold + 1;
+        if self.kold == 0 || self.times.len() < ki || y.len() != self.core.size() {
+            return false;
+        }
+        let t_start = self.times[1];
+        if t < t_start || t > t_last {
+            return false;
+        }
+        let psi = |i: usize| self.times[0] - self.times[i];
+        let hi = t - self.times[0];
+        let (mut w, mut g, mut rho) = ([0.0; SLOTS], [0.0; SLOTS], [0.0; SLOTS]);
+        for (i, wi) in w.iter_mut().enumerate().take(ki + 1).skip(1) {
+            *wi = 1.0 / i as f64;
+        }
+        g[1] = 1.0;
+        rho[1] = 1.0;
+        let mut term = 0.0;
+        for j in 2..=ki {
+            let psi_jm1 = psi(j - 1);
+            let gamma = (hi + term) / psi_jm1;
+            let eta = hi / psi_jm1;
+            for i in 1..=ki + 1 - j {
+                w[i] = gamma * w[i] - eta * w[i + 1];
+            }
+            g[j] = w[1];
+            rho[j] = gamma * rho[j - 1];
+            term = psi_jm1;
+        }
+        for l in 0..y.len() {
+            let (mut v, mut dv) = (0.0, 0.0);
+            for i in (1..=ki).rev() {
+                v += g[i] * self.phi[i][l];
+                dv += rho[i] * self.phi[i][l];
+            }
+            y[l] = self.core.y_acc[l] + hi * v;
+            yp[l] = dv;
+        }
+        true
+    }
+    ode_method_state!(own_interpolation);
 }
 
 #[cfg(test)]

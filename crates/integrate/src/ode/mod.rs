@@ -15,10 +15,17 @@
 
 /// The `Method` items every ODE-form method answers from its `core:
 /// OdeCore` alike: the solution (y, f), the accepted state, Hermite
-/// interpolation, no structure watch, the local error measure and the
+/// interpolation (`own_interpolation`: the method has its own), no
+/// structure watch, the local error measure and the
 /// names of the states.
 macro_rules! ode_method_state {
     () => {
+        fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+            self.core.hermite(t, y, yp)
+        }
+        ode_method_state!(own_interpolation);
+    };
+    (own_interpolation) => {
         fn local_error_measure(&self, _h: f64, est: &Estimate) -> f64 {
             est.ratio * self.core.params.error
         }
@@ -27,9 +34,6 @@ macro_rules! ode_method_state {
         }
         fn accepted(&self) -> &[f64] {
             &self.core.y_acc
-        }
-        fn interpolate(&self, _t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
-            self.core.hermite(t, y, yp)
         }
         fn structure_holds(&mut self, _t: f64) -> bool {
             true
@@ -43,6 +47,8 @@ macro_rules! ode_method_state {
 pub mod abam;
 pub mod mstiff;
 pub mod rkf45;
+pub mod stiff;
+pub mod stiff_core;
 pub mod vstiff;
 
 use crate::error::IntegrationError;
@@ -299,12 +305,7 @@ impl<'a, P: OdeProblem> OdeCore<'a, P> {
             return false;
         }
         let s = (t - self.t_prev) / h;
-        let (h00, h10, h01, h11) = (
-            (1.0 + 2.0 * s) * (1.0 - s) * (1.0 - s),
-            s * (1.0 - s) * (1.0 - s),
-            s * s * (3.0 - 2.0 * s),
-            s * s * (s - 1.0),
-        );
+        let [h00, h10, h01, h11] = hermite_basis(s);
         let (d00, d10, d01, d11) = (
             6.0 * s * (s - 1.0) / h,
             (1.0 - s) * (1.0 - 3.0 * s),
@@ -340,6 +341,17 @@ impl<'a, P: OdeProblem> OdeCore<'a, P> {
         let r = ODE_SAFETY * err.max(ODE_ERROR_FLOOR).powf(-1.0 / (order as f64 + 1.0));
         r.clamp(ODE_MIN_DECREASE, max_increase)
     }
+}
+
+/// The cubic Hermite basis at s ∈ [0, 1] of a step: the weights of y₀,
+/// h·y₀′, y₁ and h·y₁′.
+pub fn hermite_basis(s: f64) -> [f64; 4] {
+    [
+        (1.0 + 2.0 * s) * (1.0 - s) * (1.0 - s),
+        s * (1.0 - s) * (1.0 - s),
+        s * s * (3.0 - 2.0 * s),
+        s * s * (s - 1.0),
+    ]
 }
 
 /// A method under the one step loop, with an empty corrector.

@@ -33,7 +33,8 @@
 //! Nordsieck array). Step and order choice and the Jacobian/LU reuse are
 //! VSTIFF's (vstiff.rs: VODE's rules and constants).
 
-use super::vstiff::{DenseLu, OdeCore, OdeStiff, Solve, StiffMethod, CONIT_NUMERATOR};
+use super::stiff::{StiffMethod, StiffStepper};
+use super::stiff_core::{DenseLu, Solve, StiffCore, CONIT_NUMERATOR};
 use crate::error::IntegrationError;
 use crate::problem::OdeProblem;
 
@@ -215,27 +216,29 @@ pub struct MebdfHistory {
 }
 
 /// MSTIFF: Cash's MEBDF on an explicit ODE.
-pub type Mstiff<P> = OdeStiff<P, MebdfHistory>;
+pub type Mstiff<P> = StiffStepper<P, MebdfHistory>;
 
-impl<P: OdeProblem> OdeStiff<P, MebdfHistory> {
+impl<P: OdeProblem> Mstiff<P> {
     /// Start from exact past values `back[j] = y(t0 − j·h)` at `order` with
     /// the step h (order measurements free of start-up error).
     pub fn set_exact_history(&mut self, back: &[Vec<f64>], order: usize, h: f64) {
-        let m = &mut self.method;
+        let s = &mut self.method;
+        let m = &mut s.method;
         for (slot, v) in m.back.iter_mut().zip(back) {
             slot.copy_from_slice(v);
         }
-        m.p = order.clamp(1, self.qmax);
+        m.p = order.clamp(1, s.qmax);
         m.h_hist = h;
+        s.h = h;
+        s.qwait = m.p + 1;
+        s.started = true;
         self.h = h;
-        self.qwait = m.p + 1;
-        self.started = true;
     }
 }
 
 impl MebdfHistory {
     /// ∇^m at the new point: y_new + Σ_{i=1}^{m} (−1)^i C(m, i) back[i−1].
-    fn nabla<P: OdeProblem>(&self, core: &OdeCore<P>, m: usize) -> f64 {
+    fn nabla<P: OdeProblem>(&self, core: &StiffCore<P>, m: usize) -> f64 {
         core.norm(|c| {
             let mut s = self.ynew[c];
             for i in 1..=m {
@@ -247,7 +250,7 @@ impl MebdfHistory {
     }
 
     /// |C_p|·‖∇^{p+1} y_new‖ for the order p.
-    fn estimate<P: OdeProblem>(&self, core: &OdeCore<P>, p: usize) -> f64 {
+    fn estimate<P: OdeProblem>(&self, core: &StiffCore<P>, p: usize) -> f64 {
         self.formulas[p].error_constant.abs() * self.nabla(core, p + 1)
     }
 
@@ -266,7 +269,7 @@ impl MebdfHistory {
     /// The three stages at step h; false: a corrector failure.
     fn stages<P: OdeProblem>(
         &mut self,
-        core: &mut OdeCore<P>,
+        core: &mut StiffCore<P>,
         h: f64,
         t_new: f64,
     ) -> Result<bool, IntegrationError> {
@@ -333,7 +336,7 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
     const MAX_ORDER: usize = MSTIFF_MAX_ORDER;
     const MAX_ORDER_REASON: &'static str =
         "Cash's MEBDF are A(alpha)-stable only up to order 9 (Cash 1983)";
-    fn build(core: &OdeCore<P>) -> Self {
+    fn build(core: &StiffCore<P>) -> Self {
         let n = core.n;
         let pmax = core.params.max_order;
         let mut method = MebdfHistory {
@@ -359,7 +362,7 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
     }
     /// Re-sample the history on the grid of step h from its interpolating
     /// polynomial of degree p+1 through back[0..=p+1].
-    fn set_step(&mut self, _core: &mut OdeCore<P>, h: f64) {
+    fn set_step(&mut self, _core: &mut StiffCore<P>, h: f64) {
         if h == self.h_hist {
             return;
         }
@@ -379,7 +382,7 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
     }
     fn attempt(
         &mut self,
-        core: &mut OdeCore<P>,
+        core: &mut StiffCore<P>,
         h: f64,
         t_new: f64,
     ) -> Result<Option<f64>, IntegrationError> {
@@ -388,11 +391,11 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
         }
         Ok(Some(self.estimate(core, self.p)))
     }
-    fn worst(&self, core: &OdeCore<P>) -> usize {
+    fn worst(&self, core: &StiffCore<P>) -> usize {
         core.worst(|i| self.ynew[i] - self.back[0][i])
     }
     /// |C_{p∓1}|·‖∇^{p+1∓1} y_new‖ (the history holds p + 3 values).
-    fn neighbours(&self, core: &OdeCore<P>, up: bool) -> (Option<f64>, Option<f64>) {
+    fn neighbours(&self, core: &StiffCore<P>, up: bool) -> (Option<f64>, Option<f64>) {
         let p = self.p;
         let down = (p > 1).then(|| self.estimate(core, p - 1));
         let up = (up && p + 1 < self.formulas.len()).then(|| self.estimate(core, p + 1));
@@ -400,7 +403,7 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
     }
     /// The history is changed only on acceptance.
     fn restore(&mut self) {}
-    fn accept(&mut self, core: &mut OdeCore<P>, _h: f64) {
+    fn accept(&mut self, core: &mut StiffCore<P>, _h: f64) {
         self.back.rotate_right(1);
         self.back[0].copy_from_slice(&self.ynew);
         core.y.copy_from_slice(&self.ynew);
@@ -408,12 +411,12 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
             core.yp[i] = (self.ynew[i] - self.r3[i]) / self.gamma;
         }
     }
-    fn set_order(&mut self, _core: &OdeCore<P>, p: usize) {
+    fn set_order(&mut self, _core: &StiffCore<P>, p: usize) {
         self.p = p.max(1);
     }
     /// Order 1 from (y, f): back[j] = y − j·h·f, the Taylor line (so the
     /// first error estimate is backward Euler's ‖Δ‖/2).
-    fn restart(&mut self, core: &OdeCore<P>, h: f64) {
+    fn restart(&mut self, core: &StiffCore<P>, h: f64) {
         for (j, b) in self.back.iter_mut().enumerate() {
             for i in 0..core.n {
                 b[i] = core.y[i] - j as f64 * h * core.yp[i];
@@ -421,6 +424,55 @@ impl<P: OdeProblem> StiffMethod<P> for MebdfHistory {
         }
         self.h_hist = h;
         self.p = 1;
+    }
+    /// MSTIFF's dense output: the polynomial of degree p through the last
+    /// p + 1 accepted values back[0..=p] on the uniform grid of the last
+    /// step (the history the next step's stage 1 extrapolates), and its
+    /// derivative. After a restart back[] is the order-1 Taylor line.
+    fn interpolate(&self, t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
+        let d = self.p.min(self.back.len() - 1);
+        if self.h_hist <= 0.0 || d + 1 > LAGRANGE_MAX_NODES {
+            return false;
+        }
+        let x = (t - t_last) / self.h_hist;
+        let (mut w, mut dw) = ([0.0; LAGRANGE_MAX_NODES], [0.0; LAGRANGE_MAX_NODES]);
+        lagrange_with_derivative(d, x, &mut w, &mut dw);
+        for i in 0..y.len() {
+            let (mut v, mut dv) = (0.0, 0.0);
+            for (j, b) in self.back[..=d].iter().enumerate() {
+                v += w[j] * b[i];
+                dv += dw[j] * b[i];
+            }
+            y[i] = v;
+            yp[i] = dv / self.h_hist;
+        }
+        true
+    }
+}
+
+/// Nodes of the interpolating polynomial: orders up to MSTIFF_MAX_ORDER
+/// + 1 (the history holds p + 3 values).
+const LAGRANGE_MAX_NODES: usize = MSTIFF_MAX_ORDER + 3;
+
+/// Lagrange weights w_i(x) of the nodes 0, −1, …, −d and their
+/// derivatives w_i′(x) (product rule, no division by x − x_m, so exact at
+/// the nodes too).
+fn lagrange_with_derivative(d: usize, x: f64, w: &mut [f64], dw: &mut [f64]) {
+    for i in 0..=d {
+        let xi = -(i as f64);
+        let denominator: f64 = (0..=d).filter(|&m| m != i).map(|m| xi + m as f64).product();
+        let factor = |m: usize| x + m as f64;
+        w[i] = (0..=d).filter(|&m| m != i).map(factor).product::<f64>() / denominator;
+        dw[i] = (0..=d)
+            .filter(|&k| k != i)
+            .map(|k| {
+                (0..=d)
+                    .filter(|&m| m != i && m != k)
+                    .map(factor)
+                    .product::<f64>()
+            })
+            .sum::<f64>()
+            / denominator;
     }
 }
 

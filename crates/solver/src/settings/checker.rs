@@ -443,7 +443,9 @@ impl Checker<'_> {
                 maxit,
             }),
             corrector: CorrectorKind::Original,
-            interpolate: false,
+            // INTERPOLATE = ON: the ODE methods step past the outputs and
+            // interpolate the reduced state (partition.rs).
+            interpolate: s.interpolate == Some(true),
             notes: Vec::new(),
         })
     }
