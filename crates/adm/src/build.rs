@@ -4,6 +4,7 @@
 //! marker's part, a joint's markers, ids inside expressions) are collected and
 //! checked at the end, because Adams allows forward references.
 
+mod data;
 mod jprim;
 mod redefine;
 mod variables;
@@ -116,6 +117,8 @@ enum Space {
     Jprim,
     Pinput,
     Poutput,
+    Spline,
+    String,
 }
 
 impl Space {
@@ -135,6 +138,8 @@ impl Space {
             Space::Jprim => "JPRIM",
             Space::Pinput => "PINPUT",
             Space::Poutput => "POUTPUT",
+            Space::Spline => "SPLINE",
+            Space::String => "STRING",
         }
     }
 }
@@ -186,6 +191,9 @@ pub(crate) struct Builder<'a> {
     seen_accgrav: bool,
     seen_integrator: bool,
     seen_kinematics: bool,
+    /// SPLINE data by id, read ahead of the other statements
+    /// (`predefine_splines`) and bound into every compiled expression.
+    splines: HashMap<Id, Arc<mbsolve_model::Spline>>,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -262,6 +270,7 @@ impl<'a> Builder<'a> {
             seen_accgrav: false,
             seen_integrator: false,
             seen_kinematics: false,
+            splines: HashMap::new(),
         }
     }
 
@@ -310,6 +319,8 @@ impl<'a> Builder<'a> {
                 | "VFORCE"
                 | "VTORQUE"
                 | "GFORCE"
+                | "SPLINE"
+                | "STRING"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -347,6 +358,8 @@ impl<'a> Builder<'a> {
             "VTORQUE" => self.vector_force(st, label, id, VectorStatement::Vtorque),
             "GFORCE" => self.vector_force(st, label, id, VectorStatement::Gforce),
             "GCON" => self.gcon(st, label, id),
+            "SPLINE" => self.spline(st, label, id),
+            "STRING" => self.string(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
@@ -632,6 +645,7 @@ impl<'a> Builder<'a> {
     /// Compile an expression; record the ids it names.
     fn compile(&mut self, e: &ExprText, label: &str) -> Result<Expr, AdmError> {
         let expr = Expr::parse(&e.text)
+            .and_then(|x| x.with_splines(&|id| self.splines.get(&id).cloned()))
             .map_err(|x| self.err(e.pos_at(x.span.start), label, &x.message))?;
         for (slot, call) in expr.measures().iter().enumerate() {
             let pos = e.pos_at(expr.measure_span(slot).start);

@@ -11,6 +11,8 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
+mod data;
+
 fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}", x as i64)
@@ -300,6 +302,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     if let Some(h) = m.kinematics.hmax {
         let _ = writeln!(o, "KINEMATICS/, HMAX = {h:e}");
     }
+    data::write_data(&mut o, m);
     integrator(&mut o, m);
     equilibrium(&mut o, m)?;
     let _ = writeln!(o, "END");

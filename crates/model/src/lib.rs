@@ -8,11 +8,13 @@
 mod elements;
 mod function;
 mod settings;
+mod spline;
 mod validate;
 
 pub use elements::*;
 pub use function::*;
 pub use settings::*;
+pub use spline::*;
 pub use validate::{validate, ModelError};
 
 use nalgebra::{Matrix3, Vector3};
@@ -129,6 +131,10 @@ pub struct Model {
     pub plant_inputs: Vec<PlantIo>,
     /// Adams/Controls plant outputs (POUTPUT), in file order.
     pub plant_outputs: Vec<PlantIo>,
+    /// Interpolation tables (SPLINE), read by CUBSPL and AKISPL.
+    pub splines: Vec<std::sync::Arc<Spline>>,
+    /// Text data (STRING/id, STRING = text): stored and written back.
+    pub strings: Vec<StringData>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,
@@ -151,6 +157,8 @@ pub enum ElementRef {
     Vforce(Id),
     Vtorque(Id),
     Gforce(Id),
+    Spline(Id),
+    String(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -169,6 +177,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vforce(i) => write!(f, "VFORCE/{i}"),
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
+            ElementRef::Spline(i) => write!(f, "SPLINE/{i}"),
+            ElementRef::String(i) => write!(f, "STRING/{i}"),
         }
     }
 }

@@ -42,6 +42,18 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             io.id
         ));
     }
+    if let Some(s) = m.splines.first() {
+        return Err(format!(
+            "SPLINE/{}: SPLINE data have no MotionSolve XML form here (Reference_Spline is not written yet)",
+            s.id
+        ));
+    }
+    if let Some(s) = m.strings.first() {
+        return Err(format!(
+            "STRING/{}: STRING data have no MotionSolve XML form here",
+            s.id
+        ));
+    }
     if m.kinematics.hmax.is_some() {
         return Err("KINEMATICS HMAX has no MotionSolve XML form here".into());
     }
