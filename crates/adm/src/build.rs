@@ -5,6 +5,7 @@
 //! checked at the end, because Adams allows forward references.
 
 mod data;
+mod initial;
 mod jprim;
 mod redefine;
 mod variables;
@@ -194,6 +195,9 @@ pub(crate) struct Builder<'a> {
     /// SPLINE data by id, read ahead of the other statements
     /// (`predefine_splines`) and bound into every compiled expression.
     splines: HashMap<Id, Arc<mbsolve_model::Spline>>,
+    /// VELOCITY/ACCELERATION motions (index, integration constants),
+    /// wrapped in their displacement integral by `finish`.
+    motion_integrals: Vec<(usize, mbsolve_model::MotionIntegral)>,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -271,6 +275,7 @@ impl<'a> Builder<'a> {
             seen_integrator: false,
             seen_kinematics: false,
             splines: HashMap::new(),
+            motion_integrals: Vec::new(),
         }
     }
 
@@ -875,19 +880,9 @@ impl<'a> Builder<'a> {
         }
         let i = self.required_marker(&mut a, "I")?;
         let j = self.required_marker(&mut a, "J")?;
-        // IC = position, velocity; ICTRAN/ICROT = displacement, velocity:
-        // Adams holds these joint coordinates during the initial-condition
-        // analysis. The values are checked here; holding them needs the
-        // mechanics kernel (issue 16), so the joint is rejected naming them.
-        for k in ["IC", "ICTRAN", "ICROT"] {
-            if a.has(k) {
-                a.numbers_range(k, 1, 2)?;
-                return Err(a.err(
-                    a.pos_of(k),
-                    format!("{k} (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet"),
-                ));
-            }
-        }
+        // IC = displacement, velocity; ICTRAN/ICROT: held during the
+        // initial-condition analysis only (see build/initial.rs).
+        self.joint_ics(&mut a, id, kind)?;
         // an unsupported joint type (SCREW, CONVEL) is reported by finish()
         if kind.is_none() && !["SCREW", "CONVEL"].iter().any(|k| a.has(k)) {
             return Err(a.err_here(
@@ -912,20 +907,8 @@ impl<'a> Builder<'a> {
             &[("TRANSLATIONAL", "TRANSLATION"), ("ROTATIONAL", "ROTATION")],
         )?;
         self.define(Space::Motion, id, st.pos, &a.label)?;
-        for k in ["VELOCITY", "ACCELERATION"] {
-            if a.flag(k)? {
-                // ICDISP (and ICVEL for ACCELERATION) give the integration
-                // constants; check them so the message is about the motion
-                // type alone.
-                a.number("ICDISP")?;
-                a.number("ICVEL")?;
-                return Err(a.err(
-                    a.pos_of(k),
-                    format!("{k} motions are not supported yet (the mechanics kernel drives displacements only)"),
-                ));
-            }
-        }
-        a.flag("DISPLACEMENT")?;
+        // VELOCITY/ACCELERATION with ICDISP, ICVEL (see build/initial.rs)
+        self.motion_integral(&mut a)?;
         let components = [
             ("X", MarkerMotionAxis::X),
             ("Y", MarkerMotionAxis::Y),
@@ -1482,6 +1465,7 @@ impl<'a> Builder<'a> {
         }
         self.resolve_variables()?;
         self.check_element_calls()?;
+        self.integrate_motions();
         Ok((self.model, self.skipped))
     }
 }

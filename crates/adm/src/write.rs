@@ -135,7 +135,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         let extra = match j.kind {
             JointKind::RackPin { pitch_diameter } => format!(", PD = {}", num(pitch_diameter)),
             _ => String::new(),
-        };
+        } + &data::joint_ic_args(m, j.id, j.kind);
         let _ = writeln!(
             o,
             "JOINT/{}, {}, I = {}, J = {}{extra}",
@@ -173,7 +173,8 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 format!("I = {i}, J = {j}, {}", axis.name())
             }
         };
-        let _ = writeln!(o, "{label}, {target}, FUNCTION = {f}");
+        let integral = data::motion_integral_args(mo.function.integrated());
+        let _ = writeln!(o, "{label}, {target}{integral}, FUNCTION = {f}");
     }
     // FLOATING markers live only in the elements that use them: each is
     // written once, before its first user (the reader needs it defined).

@@ -7,12 +7,14 @@
 
 mod elements;
 mod function;
+mod initial;
 mod settings;
 mod spline;
 mod validate;
 
 pub use elements::*;
 pub use function::*;
+pub use initial::*;
 pub use settings::*;
 pub use spline::*;
 pub use validate::{validate, ModelError};
@@ -135,6 +137,9 @@ pub struct Model {
     pub splines: Vec<std::sync::Arc<Spline>>,
     /// Text data (STRING/id, STRING = text): stored and written back.
     pub strings: Vec<StringData>,
+    /// Joint degrees of freedom held during the initial-condition analysis
+    /// (JOINT IC=, ICTRAN=, ICROT=).
+    pub joint_ics: Vec<JointIc>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,

@@ -48,6 +48,22 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             s.id
         ));
     }
+    if let Some(ic) = m.joint_ics.first() {
+        return Err(format!(
+            "JOINT/{}: joint initial conditions (IC, ICTRAN, ICROT) have no MotionSolve XML form here",
+            ic.joint
+        ));
+    }
+    if let Some(mo) = m
+        .motions
+        .iter()
+        .find(|mo| mo.function.integrated().is_some())
+    {
+        return Err(format!(
+            "MOTION/{}: a VELOCITY or ACCELERATION motion has no MotionSolve XML form here",
+            mo.id
+        ));
+    }
     if let Some(s) = m.strings.first() {
         return Err(format!(
             "STRING/{}: STRING data have no MotionSolve XML form here",

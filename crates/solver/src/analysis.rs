@@ -132,6 +132,13 @@ impl Simulation {
     /// Assemble positions (moving the given ones as little as possible),
     /// velocities, then accelerations and multipliers.
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
+        // JOINT IC: held for the first initial-condition solve only.
+        if !self.ic_done {
+            if let Some((q, u)) = crate::joint_ic::held_start(self)? {
+                self.state.q = q;
+                self.state.u = u;
+            }
+        }
         let t = self.state.t;
         let redundant = find_redundant(&self.sys, &self.model, &self.state.q, t);
         for &k in &redundant {

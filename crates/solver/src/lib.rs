@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod commands;
 pub mod formulation;
 pub mod functions;
+mod joint_ic;
 pub mod linear;
 pub mod models;
 pub mod output;

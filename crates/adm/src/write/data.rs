@@ -1,7 +1,7 @@
 //! SPLINE and STRING statements, as the builder reads them back.
 
 use super::num;
-use mbsolve_model::Model;
+use mbsolve_model::{Id, JointKind, Model, MotionDof, MotionInput, MotionIntegral};
 use std::fmt::Write as _;
 
 pub(super) fn write_data(o: &mut String, m: &Model) {
@@ -23,5 +23,38 @@ pub(super) fn write_data(o: &mut String, m: &Model) {
     }
     for s in &m.strings {
         let _ = writeln!(o, "STRING/{}, STRING = {}", s.id, s.text);
+    }
+}
+
+/// `, IC = d, v` (REVOLUTE, TRANSLATIONAL) or `, ICTRAN = …, ICROT = …`
+/// (CYLINDRICAL) for a joint's initial conditions; empty when it has none.
+pub(super) fn joint_ic_args(m: &Model, joint: Id, kind: JointKind) -> String {
+    let mut out = String::new();
+    for ic in m.joint_ics.iter().filter(|ic| ic.joint == joint) {
+        let key = match (kind, ic.dof) {
+            (JointKind::Cylindrical, MotionDof::Translation) => "ICTRAN",
+            (JointKind::Cylindrical, MotionDof::Rotation) => "ICROT",
+            _ => "IC",
+        };
+        let _ = write!(out, ", {key} = {}", num(ic.displacement));
+        if let Some(v) = ic.velocity {
+            let _ = write!(out, ", {}", num(v));
+        }
+    }
+    out
+}
+
+/// `, VELOCITY, ICDISP = …` or `, ACCELERATION, ICDISP = …, ICVEL = …`.
+pub(super) fn motion_integral_args(spec: Option<MotionIntegral>) -> String {
+    match spec {
+        None => String::new(),
+        Some(s) => match s.input {
+            MotionInput::Velocity => format!(", VELOCITY, ICDISP = {}", num(s.icdisp)),
+            MotionInput::Acceleration => format!(
+                ", ACCELERATION, ICDISP = {}, ICVEL = {}",
+                num(s.icdisp),
+                num(s.icvel)
+            ),
+        },
     }
 }
