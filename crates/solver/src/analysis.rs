@@ -158,6 +158,7 @@ impl Simulation {
         }
         let q0 = self.state.q.clone();
         let u0 = self.state.u.clone();
+        crate::massless::check_massless(&self.sys, &self.model, &self.data, &q0, t)?;
         self.solve_configuration(t, &q0, &u0)?;
         self.ic_done = true;
         self.log

@@ -11,6 +11,7 @@ pub mod formulation;
 pub mod functions;
 mod joint_ic;
 pub mod linear;
+mod massless;
 pub mod models;
 pub mod output;
 pub mod partition;

@@ -25,8 +25,20 @@ fn measure(sim: &Simulation, frame: &Frame, text: &str) -> f64 {
 }
 
 fn run(model: &Model, end: f64, dtout: f64) -> Simulation {
+    run_with(model, end, dtout, IntegratorKind::Gstiff, None)
+}
+
+fn run_with(
+    model: &Model,
+    end: f64,
+    dtout: f64,
+    kind: IntegratorKind,
+    formulation: Option<Formulation>,
+) -> Simulation {
     let mut sim = Simulation::new(model).unwrap();
     let settings = IntegratorSettings {
+        kind,
+        formulation,
         error: Some(1e-8),
         ..Default::default()
     };
@@ -177,4 +189,88 @@ fn velocity_and_acceleration_motions_follow_their_integrals() {
             assert!((z - exact(f.t)).abs() < 1e-9, "{text} t = {}: {z}", f.t);
         }
     }
+}
+
+/// The pendulum with a massless part (no MASS, no IP) welded to it by a
+/// FIXED joint: the constraints determine the massless part, so the model
+/// runs (Adams' rule) and swings exactly as the pendulum alone.
+#[test]
+fn massless_part_determined_by_its_constraints_runs() {
+    let plain = models::pendulum(1.0, 9.81);
+    let mut with = plain.clone();
+    with.parts.push(Part::body(
+        3,
+        0.0,
+        Inertia::default(),
+        Placement::at(0.5, 0.0, 0.0),
+    ));
+    with.markers.push(Marker {
+        id: 30,
+        part: 3,
+        placement: Placement::default(),
+    });
+    with.markers.push(Marker {
+        id: 21,
+        part: 2,
+        placement: Placement::at(-0.5, 0.0, 0.0),
+    });
+    with.joints.push(Joint {
+        id: 2,
+        kind: JointKind::Fixed,
+        i: 30,
+        j: 21,
+    });
+    // every formulation family: index 3, stabilized index 2, HHT, the
+    // coordinate-partitioned ODE form
+    for (kind, form) in [
+        (IntegratorKind::Gstiff, Some(Formulation::I3)),
+        (IntegratorKind::Gstiff, Some(Formulation::Si2)),
+        (IntegratorKind::Hht, None),
+        (IntegratorKind::Abam, None),
+    ] {
+        let a = run_with(&plain, 1.0, 0.1, kind, form);
+        let b = run_with(&with, 1.0, 0.1, kind, form);
+        assert_eq!(a.frames.len(), b.frames.len());
+        for (fa, fb) in a.frames.iter().zip(&b.frames) {
+            let (ta, tb) = (measure(&a, fa, "AZ(20,10)"), measure(&b, fb, "AZ(20,10)"));
+            assert!(
+                (ta - tb).abs() < 1e-6,
+                "{kind:?} t = {}: {ta} vs {tb}",
+                fa.t
+            );
+            // the massless part follows: its marker stays at mid-rod
+            let d = measure(&b, fb, "DM(30,10)");
+            assert!((d - 0.5).abs() < 1e-8, "t = {}: DM = {d}", fb.t);
+        }
+        assert!(measure(&a, a.frames.last().unwrap(), "AZ(20,10)") < -0.5);
+    }
+}
+
+/// A massless part on a revolute joint alone: its rotation is free, which
+/// Adams rejects; the error names the part and the free count.
+#[test]
+fn massless_part_left_free_is_named() {
+    let mut model = models::pendulum(1.0, 9.81);
+    model
+        .parts
+        .push(Part::body(3, 0.0, Inertia::default(), Placement::default()));
+    model.markers.push(Marker {
+        id: 30,
+        part: 3,
+        placement: Placement::default(),
+    });
+    model.joints.push(Joint {
+        id: 2,
+        kind: JointKind::Revolute,
+        i: 30,
+        j: 10,
+    });
+    let mut sim = Simulation::new(&model).unwrap();
+    let e = sim
+        .dynamic(1.0, None, Some(0.1), &IntegratorSettings::default())
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "PART/3: massless part (no MASS): its constraints leave 1 of its 6 degrees of freedom free; Adams accepts a massless part only when its constraints determine its motion: constrain it, or give it mass and inertia"
+    );
 }
