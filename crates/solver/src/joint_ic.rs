@@ -33,9 +33,12 @@ impl TimeFunction for Held {
     }
 }
 
+/// Positions q and velocities u.
+type State = (Vec<f64>, Vec<f64>);
+
 /// Positions and velocities with the model's joint ICs held, or None when
 /// it has none (to hold).
-pub(crate) fn held_start(sim: &Simulation) -> Result<Option<(Vec<f64>, Vec<f64>)>, SolverError> {
+pub(crate) fn held_start(sim: &Simulation) -> Result<Option<State>, SolverError> {
     let driven = |ic: &JointIc| {
         sim.model.motions.iter().any(|m| {
             matches!(m.target, MotionTarget::Joint { joint, dof } if joint == ic.joint && dof == ic.dof)
@@ -67,7 +70,7 @@ fn solve_held(
     velocity_only: bool,
     q0: &[f64],
     u0: &[f64],
-) -> Result<(Vec<f64>, Vec<f64>), SolverError> {
+) -> Result<State, SolverError> {
     let mut model = sim.model.clone();
     model.joint_ics.clear();
     let mut next = model.motions.iter().map(|m| m.id).max().unwrap_or(0);
