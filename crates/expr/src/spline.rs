@@ -93,14 +93,17 @@ impl Expr {
     /// order of appearance, with the span of each call.
     pub fn splines_read(&self) -> Vec<(u32, Span)> {
         let mut out = Vec::new();
-        let mut visit = |n: &Node| {
+        let mut visit = |n: &mut Node| {
             if let Node::Spline(c) = n {
                 out.push((c.id, c.span));
             }
         };
-        walk(&self.root, &mut visit);
-        for b in &self.vars {
-            walk(&b.node, &mut visit);
+        // one tree walker (the mutable one) on a copy: this runs once per
+        // check, not per evaluation
+        let mut copy = self.clone();
+        walk_mut(&mut copy.root, &mut visit);
+        for b in &mut copy.vars {
+            walk_mut(&mut b.node, &mut visit);
         }
         out
     }
@@ -159,28 +162,6 @@ fn bind(n: &mut Node, find: &dyn Fn(u32) -> Option<Arc<Spline>>) -> Result<(), E
 }
 
 /// Pre-order visit of every node (the tree depth is bounded by the parser).
-fn walk(n: &Node, f: &mut dyn FnMut(&Node)) {
-    f(n);
-    match n {
-        Node::Neg(a) => walk(a, f),
-        Node::Bin { a, b, .. } => {
-            walk(a, f);
-            walk(b, f);
-        }
-        Node::Chain { first, rest } => {
-            walk(first, f);
-            rest.iter().for_each(|(_, r, _)| walk(r, f));
-        }
-        Node::Call { args, .. } => args.iter().for_each(|a| walk(a, f)),
-        Node::If(k) => k.iter().for_each(|a| walk(a, f)),
-        Node::Spline(c) => {
-            walk(&c.x, f);
-            walk(&c.z, f);
-        }
-        Node::Const(_) | Node::Time | Node::Measure(_) | Node::Var(_) => {}
-    }
-}
-
 fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
     f(n);
     match n {

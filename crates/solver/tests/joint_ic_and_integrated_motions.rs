@@ -47,6 +47,32 @@ fn run_with(
     sim
 }
 
+/// Ground (marker 10) and a 1 kg body (marker 20) at the origin, joined by
+/// JOINT/`id` of `kind` (I = 20, J = 10).
+fn one_joint(id: Id, kind: JointKind) -> Model {
+    let mut model = Model::new("one joint");
+    model.parts.push(Part::ground(1));
+    let inertia = Inertia::diagonal(0.1, 0.1, 0.1);
+    model
+        .parts
+        .push(Part::body(2, 1.0, inertia, Placement::default()));
+    for (marker, part) in [(10, 1), (20, 2)] {
+        let placement = Placement::default();
+        model.markers.push(Marker {
+            id: marker,
+            part,
+            placement,
+        });
+    }
+    model.joints.push(Joint {
+        id,
+        kind,
+        i: 20,
+        j: 10,
+    });
+    model
+}
+
 /// A pendulum (L = 1 m, m = 1 kg, I_cm = 1e-3, gravity −y) built
 /// horizontal with IC = 0.5 rad, 2 rad/s on its hinge: the first output
 /// has θ = 0.5 and ω = 2, and the motion that follows is free (energy
@@ -86,27 +112,7 @@ fn revolute_ic_starts_the_pendulum_then_releases_it() {
 /// own, zero). The slide then coasts: z = 0.3 + 1.5t, angle 0.2.
 #[test]
 fn cylindrical_ictran_and_icrot() {
-    let mut model = Model::new("cylinder");
-    model.parts.push(Part::ground(1));
-    model.parts.push(Part::body(
-        2,
-        2.0,
-        Inertia::diagonal(0.1, 0.1, 0.1),
-        Placement::default(),
-    ));
-    for (id, part) in [(10, 1), (20, 2)] {
-        model.markers.push(Marker {
-            id,
-            part,
-            placement: Placement::default(),
-        });
-    }
-    model.joints.push(Joint {
-        id: 3,
-        kind: JointKind::Cylindrical,
-        i: 20,
-        j: 10,
-    });
+    let model = &mut one_joint(3, JointKind::Cylindrical);
     model.joint_ics.push(JointIc {
         joint: 3,
         dof: MotionDof::Translation,
@@ -119,7 +125,7 @@ fn cylindrical_ictran_and_icrot() {
         displacement: 0.2,
         velocity: None,
     });
-    let sim = run(&model, 1.0, 0.25);
+    let sim = run(model, 1.0, 0.25);
     for f in &sim.frames {
         let z = measure(&sim, f, "DZ(20,10)");
         assert!((z - (0.3 + 1.5 * f.t)).abs() < 1e-8, "t = {}: z = {z}", f.t);
@@ -148,28 +154,8 @@ fn velocity_and_acceleration_motions_follow_their_integrals() {
             (|t: f64| -0.2 + t + t * t) as fn(f64) -> f64,
         ),
     ] {
-        let mut model = Model::new("slider");
+        let mut model = one_joint(1, JointKind::Translational);
         model.gravity = Vector3::new(0.0, 0.0, -9.81);
-        model.parts.push(Part::ground(1));
-        model.parts.push(Part::body(
-            2,
-            1.0,
-            Inertia::diagonal(0.1, 0.1, 0.1),
-            Placement::default(),
-        ));
-        for (id, part) in [(10, 1), (20, 2)] {
-            model.markers.push(Marker {
-                id,
-                part,
-                placement: Placement::default(),
-            });
-        }
-        model.joints.push(Joint {
-            id: 1,
-            kind: JointKind::Translational,
-            i: 20,
-            j: 10,
-        });
         let v = ExprTimeFunction::new(Expr::parse(text).unwrap()).unwrap();
         let spec = MotionIntegral {
             input,
@@ -191,6 +177,24 @@ fn velocity_and_acceleration_motions_follow_their_integrals() {
     }
 }
 
+/// PART/3 without mass or inertia at `at`, with marker 30 at its origin,
+/// joined to marker `to` by JOINT/2 of `kind` (I = 30).
+fn add_massless(model: &mut Model, at: Placement, kind: JointKind, to: Id) {
+    model.parts.push(Part::body(3, 0.0, Inertia::default(), at));
+    let placement = Placement::default();
+    model.markers.push(Marker {
+        id: 30,
+        part: 3,
+        placement,
+    });
+    model.joints.push(Joint {
+        id: 2,
+        kind,
+        i: 30,
+        j: to,
+    });
+}
+
 /// The pendulum with a massless part (no MASS, no IP) welded to it by a
 /// FIXED joint: the constraints determine the massless part, so the model
 /// runs (Adams' rule) and swings exactly as the pendulum alone.
@@ -198,28 +202,17 @@ fn velocity_and_acceleration_motions_follow_their_integrals() {
 fn massless_part_determined_by_its_constraints_runs() {
     let plain = models::pendulum(1.0, 9.81);
     let mut with = plain.clone();
-    with.parts.push(Part::body(
-        3,
-        0.0,
-        Inertia::default(),
-        Placement::at(0.5, 0.0, 0.0),
-    ));
-    with.markers.push(Marker {
-        id: 30,
-        part: 3,
-        placement: Placement::default(),
-    });
     with.markers.push(Marker {
         id: 21,
         part: 2,
         placement: Placement::at(-0.5, 0.0, 0.0),
     });
-    with.joints.push(Joint {
-        id: 2,
-        kind: JointKind::Fixed,
-        i: 30,
-        j: 21,
-    });
+    add_massless(
+        &mut with,
+        Placement::at(0.5, 0.0, 0.0),
+        JointKind::Fixed,
+        21,
+    );
     // every formulation family: index 3, stabilized index 2, HHT, the
     // coordinate-partitioned ODE form
     for (kind, form) in [
@@ -251,20 +244,7 @@ fn massless_part_determined_by_its_constraints_runs() {
 #[test]
 fn massless_part_left_free_is_named() {
     let mut model = models::pendulum(1.0, 9.81);
-    model
-        .parts
-        .push(Part::body(3, 0.0, Inertia::default(), Placement::default()));
-    model.markers.push(Marker {
-        id: 30,
-        part: 3,
-        placement: Placement::default(),
-    });
-    model.joints.push(Joint {
-        id: 2,
-        kind: JointKind::Revolute,
-        i: 30,
-        j: 10,
-    });
+    add_massless(&mut model, Placement::default(), JointKind::Revolute, 10);
     let mut sim = Simulation::new(&model).unwrap();
     let e = sim
         .dynamic(1.0, None, Some(0.1), &IntegratorSettings::default())
