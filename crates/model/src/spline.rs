@@ -432,6 +432,82 @@ mod tests {
         }
     }
 
+    /// Uneven data against an independent implementation: SciPy 1.17
+    /// `CubicSpline(x, y, bc_type="not-a-knot")` and
+    /// `Akima1DInterpolator(x, y, method="akima")` (Akima 1970 with the
+    /// same end extension), printed to 16 digits; agreement to 1e-12.
+    #[test]
+    fn matches_scipy_not_a_knot_and_akima() {
+        let x = [0.0, 0.7, 1.1, 2.0, 2.4, 3.9, 5.0];
+        let y = vec![1.0, -0.5, 0.3, 2.2, 1.9, -1.0, 0.4];
+        let s = Spline::new(1, x.to_vec(), None, vec![y], false).unwrap();
+        let reference: [(f64, [f64; 3], [f64; 2]); 5] = [
+            (
+                0.35,
+                [
+                    -3.918893854284271e-01,
+                    -1.902156144104088e+00,
+                    1.047982670087228e+01,
+                ],
+                [-2.842817164179102e-01, -2.633662046908315e+00],
+            ),
+            (
+                1.5,
+                [
+                    1.387621153826474e+00,
+                    2.545739180377384e+00,
+                    -2.118727379245039e+00,
+                ],
+                [1.163096594784338e+00, 2.192283524079522e+00],
+            ),
+            (
+                2.2,
+                [
+                    2.141228253185909e+00,
+                    -8.250970146192844e-01,
+                    -4.561412659295423e+00,
+                ],
+                [2.208677479464009e+00, -1.264373689947480e+00],
+            ),
+            (
+                3.0,
+                [
+                    7.029891548418264e-01,
+                    -2.268326554334739e+00,
+                    -2.122912849971090e-01,
+                ],
+                [7.506040832476355e-01, -2.284952255047060e+00],
+            ),
+            (
+                4.6,
+                [
+                    -8.130439566932589e-01,
+                    1.863924052538879e+00,
+                    5.377604543589133e+00,
+                ],
+                [-5.855115316145688e-01, 1.954119303188587e+00],
+            ),
+        ];
+        for (t, cubic, akima) in reference {
+            let c = s.curve_at(SplineMethod::Cubic, 0, t);
+            let a = s.curve_at(SplineMethod::Akima, 0, t);
+            for i in 0..3 {
+                assert!(
+                    (c[i] - cubic[i]).abs() < 1e-12,
+                    "CUBSPL d{i} at {t}: {}",
+                    c[i]
+                );
+            }
+            for i in 0..2 {
+                assert!(
+                    (a[i] - akima[i]).abs() < 1e-12,
+                    "AKISPL d{i} at {t}: {}",
+                    a[i]
+                );
+            }
+        }
+    }
+
     #[test]
     fn bad_data_is_named() {
         let e = Spline::new(1, vec![0.0, 1.0, 2.0], None, vec![vec![0.0; 3]], false);
