@@ -42,12 +42,6 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             io.id
         ));
     }
-    if let Some(s) = m.splines.first() {
-        return Err(format!(
-            "SPLINE/{}: SPLINE data have no MotionSolve XML form here (Reference_Spline is not written yet)",
-            s.id
-        ));
-    }
     if let Some(ic) = m.joint_ics.first() {
         return Err(format!(
             "JOINT/{}: joint initial conditions (IC, ICTRAN, ICROT) have no MotionSolve XML form here",
@@ -62,12 +56,6 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
         return Err(format!(
             "MOTION/{}: a VELOCITY or ACCELERATION motion has no MotionSolve XML form here",
             mo.id
-        ));
-    }
-    if let Some(s) = m.strings.first() {
-        return Err(format!(
-            "STRING/{}: STRING data have no MotionSolve XML form here",
-            s.id
         ));
     }
     if m.kinematics.hmax.is_some() {
@@ -216,6 +204,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             c.id
         ));
     }
+    crate::data::write_data(&mut o, m, esc)?;
     for v in &m.variables {
         let _ = writeln!(
             o,
