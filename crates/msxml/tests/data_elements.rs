@@ -5,17 +5,9 @@
 use mbsolve_msxml::{read_xml_str, write_xml};
 
 fn deck(model: &str) -> String {
-    format!(
-        r#"<?xml version="1.0"?>
-<MultiBodySystem>
- <Model>
-  <Body_Rigid id="1" IsGround="TRUE"/>
-  <Reference_Marker id="10" body_id="1" body_type="RigidBody"/>
-{model}
- </Model>
-</MultiBodySystem>
-"#
-    )
+    // the ground and its marker on line 2; `model` from line 3
+    let ground = r#"<Body_Rigid id="1" IsGround="TRUE"/><Reference_Marker id="10" body_id="1"/>"#;
+    format!("<MultiBodySystem><Model>\n{ground}\n{model}\n</Model></MultiBodySystem>\n")
 }
 
 const DATA: &str = r#"  <Reference_Variable id="3" type="EXPRESSION" expr="AKISPL(TIME, 0, 303003)"/>
@@ -51,15 +43,15 @@ fn spline_errors_are_named() {
     for (model, want) in [
         (
             r#"<Reference_Spline id="5" num_x="3">0 0 1 1 2</Reference_Spline>"#,
-            "deck.xml:6:1: Reference_Spline id=5: num_x = 3 needs 6 numbers (x y pairs), found 5",
+            "deck.xml:3:1: Reference_Spline id=5: num_x = 3 needs 6 numbers (x y pairs), found 5",
         ),
         (
             r#"<Reference_Spline id="5" num_x="2" num_z="2">0 0 1 1</Reference_Spline>"#,
-            "deck.xml:6:43: Reference_Spline id=5: attribute num_z is not supported",
+            "deck.xml:3:43: Reference_Spline id=5: attribute num_z is not supported",
         ),
         (
             r#"<Reference_Spline id="5" num_x="4">0 0 1 1 2 x 3 3</Reference_Spline>"#,
-            "deck.xml:6:1: Reference_Spline id=5: 'x' in the x y pairs is not a number",
+            "deck.xml:3:1: Reference_Spline id=5: 'x' in the x y pairs is not a number",
         ),
     ] {
         let e = read_xml_str(&deck(model), "deck.xml")
