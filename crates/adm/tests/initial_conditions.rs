@@ -16,6 +16,7 @@ MARKER/31, PART = 3\n";
 
 const DECK: &str = "JOINT/1, REVOLUTE, I = 21, J = 11, IC = 0.5, 2\n\
 JOINT/2, CYLINDRICAL, I = 31, J = 21, ICTRAN = 0.3, 1.5, ICROT = 30D\n\
+JOINT/3, REVOLUTE, I = 31, J = 11, IC = 90D\n\
 MOTION/1, JOINT = 2, TRANSLATION, VELOCITY, ICDISP = 0.3, FUNCTION = COS(TIME)\n\
 MOTION/2, JOINT = 1, ROTATION, ACCELERATION, ICDISP = 0.5, ICVEL = 2, FUNCTION = -TIME\n";
 
@@ -41,6 +42,12 @@ fn joint_ics_and_integrated_motions_are_read() {
                 joint: 2,
                 dof: MotionDof::Rotation,
                 displacement: 30f64.to_radians(),
+                velocity: None
+            },
+            JointIc {
+                joint: 3,
+                dof: MotionDof::Rotation,
+                displacement: std::f64::consts::FRAC_PI_2,
                 velocity: None
             },
         ]
@@ -93,6 +100,10 @@ fn errors_name_the_argument() {
             (
                 "JOINT/1, REVOLUTE, I = 21, J = 11, IC = 1, 2, 3\n",
                 "m.adm:8:36: JOINT/1: IC takes 1 or 2 values, found 3",
+            ),
+            (
+                "JOINT/1, TRANSLATIONAL, I = 21, J = 11, IC = 5D\n",
+                "m.adm:8:46: JOINT/1: '5D' for IC: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ, ICROT)",
             ),
             (
                 "JOINT/1, TRANSLATIONAL, I = 21, J = 11\nMOTION/1, JOINT = 1, TRANSLATION, VELOCITY, ICVEL = 1, FUNCTION = 1\n",

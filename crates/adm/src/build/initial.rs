@@ -3,12 +3,29 @@
 //! statements).
 
 use super::Builder;
-use crate::args::Args;
+use crate::args::{parse_number, Args};
 use crate::AdmError;
 use mbsolve_model::{
     Id, IntegratedMotion, JointIc, JointKind, MotionDof, MotionInput, MotionIntegral,
 };
 use std::sync::Arc;
+
+/// IC on a REVOLUTE joint: an angle and an angular velocity, so the degree
+/// suffix applies (`IC = 30D, 0`), as it does for ICROT.
+fn rotation_ic(a: &mut Args, pos: crate::error::Pos) -> Result<Vec<f64>, AdmError> {
+    let text = a.text("IC")?.unwrap_or_default();
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    if items.is_empty() || items.len() > 2 || items.iter().any(|t| t.is_empty()) {
+        return Err(a.err(
+            pos,
+            format!("IC takes 1 or 2 values, found {}", items.len()),
+        ));
+    }
+    items
+        .iter()
+        .map(|t| parse_number(t, true).map_err(|_| a.err(pos, format!("bad number '{t}' for IC"))))
+        .collect()
+}
 
 impl Builder<'_> {
     /// IC = displacement[, velocity] on a REVOLUTE (rotation) or
@@ -50,7 +67,11 @@ impl Builder<'_> {
                     ));
                 }
             };
-            let v = a.numbers_range(key, 1, 2)?.unwrap_or_default();
+            let v = if key == "IC" && dof == MotionDof::Rotation {
+                rotation_ic(a, pos)?
+            } else {
+                a.numbers_range(key, 1, 2)?.unwrap_or_default()
+            };
             if self
                 .model
                 .joint_ics
