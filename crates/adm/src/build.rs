@@ -6,6 +6,8 @@
 
 mod friction;
 pub(crate) use friction::friction_applies;
+mod data;
+mod initial;
 mod jprim;
 mod redefine;
 mod variables;
@@ -119,6 +121,8 @@ enum Space {
     Jprim,
     Pinput,
     Poutput,
+    Spline,
+    String,
 }
 
 impl Space {
@@ -139,6 +143,8 @@ impl Space {
             Space::Jprim => "JPRIM",
             Space::Pinput => "PINPUT",
             Space::Poutput => "POUTPUT",
+            Space::Spline => "SPLINE",
+            Space::String => "STRING",
         }
     }
 }
@@ -192,6 +198,12 @@ pub(crate) struct Builder<'a> {
     seen_kinematics: bool,
     /// FRICTION statements whose joint-type rules are checked in `finish`.
     friction_pending: Vec<friction::PendingFriction>,
+    /// SPLINE data by id, read ahead of the other statements
+    /// (`predefine_splines`) and bound into every compiled expression.
+    splines: HashMap<Id, Arc<mbsolve_model::Spline>>,
+    /// VELOCITY/ACCELERATION motions (index, integration constants),
+    /// wrapped in their displacement integral by `finish`.
+    motion_integrals: Vec<(usize, mbsolve_model::MotionIntegral)>,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -269,6 +281,8 @@ impl<'a> Builder<'a> {
             seen_integrator: false,
             seen_kinematics: false,
             friction_pending: Vec::new(),
+            splines: HashMap::new(),
+            motion_integrals: Vec::new(),
         }
     }
 
@@ -318,6 +332,8 @@ impl<'a> Builder<'a> {
                 | "VTORQUE"
                 | "GFORCE"
                 | "FRICTION"
+                | "SPLINE"
+                | "STRING"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -356,6 +372,8 @@ impl<'a> Builder<'a> {
             "GFORCE" => self.vector_force(st, label, id, VectorStatement::Gforce),
             "GCON" => self.gcon(st, label, id),
             "FRICTION" => self.friction(st, label, id),
+            "SPLINE" => self.spline(st, label, id),
+            "STRING" => self.string(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
@@ -641,6 +659,7 @@ impl<'a> Builder<'a> {
     /// Compile an expression; record the ids it names.
     fn compile(&mut self, e: &ExprText, label: &str) -> Result<Expr, AdmError> {
         let expr = Expr::parse(&e.text)
+            .and_then(|x| x.with_splines(&|id| self.splines.get(&id).cloned()))
             .map_err(|x| self.err(e.pos_at(x.span.start), label, &x.message))?;
         for (slot, call) in expr.measures().iter().enumerate() {
             let pos = e.pos_at(expr.measure_span(slot).start);
@@ -870,19 +889,9 @@ impl<'a> Builder<'a> {
         }
         let i = self.required_marker(&mut a, "I")?;
         let j = self.required_marker(&mut a, "J")?;
-        // IC = position, velocity; ICTRAN/ICROT = displacement, velocity:
-        // Adams holds these joint coordinates during the initial-condition
-        // analysis. The values are checked here; holding them needs the
-        // mechanics kernel (issue 16), so the joint is rejected naming them.
-        for k in ["IC", "ICTRAN", "ICROT"] {
-            if a.has(k) {
-                a.numbers_range(k, 1, 2)?;
-                return Err(a.err(
-                    a.pos_of(k),
-                    format!("{k} (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet"),
-                ));
-            }
-        }
+        // IC = displacement, velocity; ICTRAN/ICROT: held during the
+        // initial-condition analysis only (see build/initial.rs).
+        self.joint_ics(&mut a, id, kind)?;
         // an unsupported joint type (SCREW, CONVEL) is reported by finish()
         if kind.is_none() && !["SCREW", "CONVEL"].iter().any(|k| a.has(k)) {
             return Err(a.err_here(
@@ -908,20 +917,8 @@ impl<'a> Builder<'a> {
             &[("TRANSLATIONAL", "TRANSLATION"), ("ROTATIONAL", "ROTATION")],
         )?;
         self.define(Space::Motion, id, st.pos, &a.label)?;
-        for k in ["VELOCITY", "ACCELERATION"] {
-            if a.flag(k)? {
-                // ICDISP (and ICVEL for ACCELERATION) give the integration
-                // constants; check them so the message is about the motion
-                // type alone.
-                a.number("ICDISP")?;
-                a.number("ICVEL")?;
-                return Err(a.err(
-                    a.pos_of(k),
-                    format!("{k} motions are not supported yet (the mechanics kernel drives displacements only)"),
-                ));
-            }
-        }
-        a.flag("DISPLACEMENT")?;
+        // VELOCITY/ACCELERATION with ICDISP, ICVEL (see build/initial.rs)
+        self.motion_integral(&mut a)?;
         let components = [
             ("X", MarkerMotionAxis::X),
             ("Y", MarkerMotionAxis::Y),
@@ -1479,6 +1476,7 @@ impl<'a> Builder<'a> {
         }
         self.resolve_variables()?;
         self.check_element_calls()?;
+        self.integrate_motions();
         Ok((self.model, self.skipped))
     }
 }

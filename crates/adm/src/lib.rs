@@ -78,6 +78,7 @@ pub fn build_statements(
     file_name: &str,
 ) -> Result<AdmRead, AdmError> {
     let mut b = build::Builder::new(file_name, title);
+    b.predefine_splines(statements);
     for st in statements {
         b.statement(st)?;
     }
@@ -94,6 +95,7 @@ pub fn build_statements(
 pub fn diagnose_adm(text: &str, file_name: &str) -> Result<AdmRead, Vec<AdmError>> {
     let syntax = syntax::parse_adm(text, file_name).map_err(|e| vec![e])?;
     let mut b = build::Builder::new(file_name, &syntax.title);
+    b.predefine_splines(&syntax.statements);
     let errors: Vec<AdmError> = syntax
         .statements
         .iter()
@@ -127,6 +129,7 @@ pub fn read_adm_str_redefined(
 ) -> Result<Model, AdmError> {
     let syntax = syntax::parse_adm(text, file_name)?;
     let mut b = build::Builder::new(file_name, &syntax.title);
+    b.predefine_splines(&syntax.statements);
     for st in &syntax.statements {
         b.statement(st)?;
     }

@@ -11,6 +11,8 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
+mod data;
+
 pub(crate) fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}", x as i64)
@@ -133,7 +135,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         let extra = match j.kind {
             JointKind::RackPin { pitch_diameter } => format!(", PD = {}", num(pitch_diameter)),
             _ => String::new(),
-        };
+        } + &data::joint_ic_args(m, j.id, j.kind);
         let _ = writeln!(
             o,
             "JOINT/{}, {}, I = {}, J = {}{extra}",
@@ -171,7 +173,8 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 format!("I = {i}, J = {j}, {}", axis.name())
             }
         };
-        let _ = writeln!(o, "{label}, {target}, FUNCTION = {f}");
+        let integral = data::motion_integral_args(mo.function.integrated());
+        let _ = writeln!(o, "{label}, {target}{integral}, FUNCTION = {f}");
     }
     // FLOATING markers live only in the elements that use them: each is
     // written once, before its first user (the reader needs it defined).
@@ -301,6 +304,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     if let Some(h) = m.kinematics.hmax {
         let _ = writeln!(o, "KINEMATICS/, HMAX = {h:e}");
     }
+    data::write_data(&mut o, m);
     integrator(&mut o, m);
     equilibrium(&mut o, m)?;
     let _ = writeln!(o, "END");

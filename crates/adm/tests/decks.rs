@@ -218,20 +218,8 @@ fn arguments_that_need_mechanics_work_are_rejected_by_name() {
             "m.adm:8:20: INTEGRATOR: SCALE (Adams FORTRAN error scaling of state groups) is not supported: mbsolve weights the integration error as the seeds define; scale ERROR instead",
         ),
         (
-            "JOINT/1, TRANSLATIONAL, I = 0202, J = 0101, IC = 0.1, 0\n",
-            "m.adm:8:45: JOINT/1: IC (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet",
-        ),
-        (
-            "JOINT/1, CYLINDRICAL, I = 0202, J = 0101, ICROT = 1D, 0\n",
-            "m.adm:8:43: JOINT/1: ICROT (initial joint displacement and velocity, held during the initial-condition analysis) is not supported yet",
-        ),
-        (
             "JOINT/1, CYLINDRICAL, I = 0202, J = 0101, ICTRAN = x\n",
             "m.adm:8:52: JOINT/1: bad number 'x' for ICTRAN",
-        ),
-        (
-            "JOINT/1, REVOLUTE, I = 0202, J = 0101\nMOTION/1, JOINT = 1, VELOCITY, ICDISP = 0, FUNCTION = 1\n",
-            "m.adm:9:22: MOTION/1: VELOCITY motions are not supported yet (the mechanics kernel drives displacements only)",
         ),
         (
             "JOINT/1, REVOLUTE, I = 0202, J = 0101\nMOTION/1, JOINT = 1, ACCELERATION, ICVEL = v, FUNCTION = 1\n",

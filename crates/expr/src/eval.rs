@@ -75,7 +75,7 @@ fn apply(op: BinOp, x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
     })
 }
 
-fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, EvalError> {
+pub(crate) fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, EvalError> {
     let eval = |n: &Node, l: &L| eval(n, l, vars);
     Ok(match node {
         Node::Const(v) => Jet::constant(*v),
@@ -113,6 +113,7 @@ fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, EvalError> {
             eval(&n[branch], l)?
         }
         Node::Call { f, args, span } => call(*f, args, l, vars, *span)?,
+        Node::Spline(c) => crate::spline::eval(c, l, vars)?,
     })
 }
 

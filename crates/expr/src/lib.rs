@@ -20,6 +20,7 @@ mod eval;
 mod jet;
 mod names;
 mod parse;
+mod spline;
 mod subst;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};

@@ -58,6 +58,8 @@ pub(crate) enum Node {
     /// The value of entry k of the expression's shared VARIABLE bodies
     /// (see `subst`): evaluated once per evaluation, however often read.
     Var(usize),
+    /// CUBSPL/AKISPL on a SPLINE (see `spline`).
+    Spline(Box<crate::spline::SplineCall>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -623,6 +625,9 @@ impl<'a> Parser<'a> {
             let idx = self.measure_slot(MeasureCall { kind, args: ids }, full);
             return Ok((Node::Measure(idx), 0));
         }
+        if let Some(method) = crate::spline::lookup(name) {
+            return self.spline_call(method, name, name_span);
+        }
         if NOT_SUPPORTED.contains(&name) {
             return Err(err(
                 format!("function {shown} is not supported yet"),
@@ -736,6 +741,62 @@ impl Parser<'_> {
                 span: full,
             },
             6,
+        ))
+    }
+}
+
+impl Parser<'_> {
+    /// CUBSPL/AKISPL(x, z, id[, iord]): id and iord are integer constants
+    /// (Adams: "an integer variable"; iord in 0…2), bound to the SPLINE data
+    /// later (`Expr::with_splines`).
+    fn spline_call(
+        &mut self,
+        method: mbsolve_model::SplineMethod,
+        name: &str,
+        name_span: Span,
+    ) -> Res {
+        let (args, span) = self.args(false)?;
+        let full = Span {
+            start: name_span.start,
+            end: span.end,
+        };
+        check_count(name, args.len(), 3, 4, full)?;
+        let depth = 1 + args.iter().map(|a| a.1).max().unwrap_or(0);
+        let mut it = args.into_iter();
+        let (x, _, _) = it.next().unwrap_or((Node::Const(0.0), 0, full));
+        let (z, _, _) = it.next().unwrap_or((Node::Const(0.0), 0, full));
+        let mut integer = |what: &str, lo: f64, hi: f64| -> Result<Option<u32>, ExprError> {
+            match it.next() {
+                None => Ok(None),
+                Some((Node::Const(v), _, _)) if v >= lo && v <= hi && v.fract() == 0.0 => {
+                    Ok(Some(v as u32))
+                }
+                Some((_, _, s)) => Err(err(
+                    format!("{name}: {what}, found '{}'", self.text(s)),
+                    s.start,
+                    s.end,
+                )),
+            }
+        };
+        let id = integer(
+            "the SPLINE id must be a positive integer",
+            1.0,
+            u32::MAX as f64,
+        )?
+        .unwrap_or(0);
+        let iord = integer("the derivative order must be 0, 1 or 2", 0.0, 2.0)?;
+        Ok((
+            Node::Spline(Box::new(crate::spline::SplineCall {
+                method,
+                x,
+                z,
+                id,
+                iord: iord.unwrap_or(0) as u8,
+                iord_given: iord.is_some(),
+                data: None,
+                span: full,
+            })),
+            depth,
         ))
     }
 }

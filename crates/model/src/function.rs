@@ -26,6 +26,12 @@ pub trait TimeFunction: Send + Sync + fmt::Debug {
     fn source(&self) -> Option<&str> {
         None
     }
+    /// For a MOTION given by VELOCITY or ACCELERATION: which, with ICDISP
+    /// and ICVEL (the source is then that function's text); None for a
+    /// displacement.
+    fn integrated(&self) -> Option<crate::MotionIntegral> {
+        None
+    }
 }
 
 /// Kinematic measures a state function may depend on. Markers by id; `None`

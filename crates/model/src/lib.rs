@@ -8,13 +8,17 @@
 mod elements;
 mod friction;
 mod function;
+mod initial;
 mod settings;
+mod spline;
 mod validate;
 
 pub use elements::*;
 pub use friction::*;
 pub use function::*;
+pub use initial::*;
 pub use settings::*;
+pub use spline::*;
 pub use validate::{validate, ModelError};
 
 use nalgebra::{Matrix3, Vector3};
@@ -133,6 +137,13 @@ pub struct Model {
     pub plant_inputs: Vec<PlantIo>,
     /// Adams/Controls plant outputs (POUTPUT), in file order.
     pub plant_outputs: Vec<PlantIo>,
+    /// Interpolation tables (SPLINE), read by CUBSPL and AKISPL.
+    pub splines: Vec<std::sync::Arc<Spline>>,
+    /// Text data (STRING/id, STRING = text): stored and written back.
+    pub strings: Vec<StringData>,
+    /// Joint degrees of freedom held during the initial-condition analysis
+    /// (JOINT IC=, ICTRAN=, ICROT=).
+    pub joint_ics: Vec<JointIc>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,
@@ -156,6 +167,8 @@ pub enum ElementRef {
     Vtorque(Id),
     Gforce(Id),
     Friction(Id),
+    Spline(Id),
+    String(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -175,6 +188,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
             ElementRef::Friction(i) => write!(f, "FRICTION/{i}"),
+            ElementRef::Spline(i) => write!(f, "SPLINE/{i}"),
+            ElementRef::String(i) => write!(f, "STRING/{i}"),
         }
     }
 }

@@ -99,14 +99,16 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         }
         if p.mass == 0.0 {
             // Adams accepts a massless part whose motion its constraints
-            // determine; telling that needs the constraint Jacobian (the
-            // mass matrix must be positive definite on its null space),
-            // which the mechanics kernel does not check yet.
-            return Err(err(
-                model,
-                e,
-                "massless part (MASS = 0 or no MASS): Adams accepts one when its constraints determine its motion, mbsolve does not support massless parts yet; give it a small mass and inertia".into(),
-            ));
+            // determine: the solver checks that on the constraint Jacobian
+            // (solver/src/massless.rs). Inertia without mass is no body.
+            if p.inertia != crate::Inertia::default() {
+                return Err(err(
+                    model,
+                    e,
+                    "massless part (MASS = 0 or no MASS) with a nonzero inertia (IP): give it a MASS, or no IP".into(),
+                ));
+            }
+            continue;
         }
         if !(p.mass.is_finite() && p.mass > 0.0) {
             return Err(err(
@@ -474,14 +476,19 @@ mod tests {
     }
 
     #[test]
-    fn rejects_massless_part() {
+    fn massless_part_needs_zero_inertia() {
         let mut m = base();
         m.parts[1].mass = 0.0;
+        m.parts[1].inertia = crate::Inertia::diagonal(1.0, 1.0, 1.0);
         let e = validate(&m).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "PART/2: massless part (MASS = 0 or no MASS): Adams accepts one when its constraints determine its motion, mbsolve does not support massless parts yet; give it a small mass and inertia"
+            "PART/2: massless part (MASS = 0 or no MASS) with a nonzero inertia (IP): give it a MASS, or no IP"
         );
+        // without inertia it is accepted here; the solver checks that its
+        // constraints determine its motion
+        m.parts[1].inertia = crate::Inertia::default();
+        assert!(validate(&m).is_ok());
         m.parts[1].mass = -1.0;
         assert_eq!(
             validate(&m).unwrap_err().to_string(),

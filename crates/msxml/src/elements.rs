@@ -122,9 +122,7 @@ const NOT_YET: &[&str] = &[
     "Force_Beam",
     "Force_Contact",
     "Force_Field",
-    "Reference_String",
     "Reference_Array",
-    "Reference_Spline",
     "Reference_Curve",
     "Reference_Matrix",
     "Control_Diff",
@@ -222,6 +220,10 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
         sforce(e)?
     } else if is("Reference_Variable") {
         variable(e)?
+    } else if is("Reference_Spline") {
+        crate::data::spline(e)?
+    } else if is("Reference_String") {
+        crate::data::string(e)?
     } else if is("Post_Request") {
         request(e)?
     } else {

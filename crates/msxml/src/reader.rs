@@ -39,6 +39,8 @@ pub(crate) struct Elem<'a> {
     attrs: Vec<(String, String, Pos)>,
     used: Vec<bool>,
     file: &'a str,
+    /// The element's text content (Reference_Spline's x y pairs).
+    pub text: String,
 }
 
 fn pos_at(doc: &Document, byte: usize) -> Pos {
@@ -68,6 +70,11 @@ impl<'a> Elem<'a> {
             used: vec![false; attrs.len()],
             attrs,
             file,
+            text: node
+                .children()
+                .filter(|c| c.is_text())
+                .filter_map(|c| c.text())
+                .collect(),
         };
         e.id = match e.get("id") {
             None => None,

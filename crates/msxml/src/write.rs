@@ -42,6 +42,22 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             io.id
         ));
     }
+    if let Some(ic) = m.joint_ics.first() {
+        return Err(format!(
+            "JOINT/{}: joint initial conditions (IC, ICTRAN, ICROT) have no MotionSolve XML form here",
+            ic.joint
+        ));
+    }
+    if let Some(mo) = m
+        .motions
+        .iter()
+        .find(|mo| mo.function.integrated().is_some())
+    {
+        return Err(format!(
+            "MOTION/{}: a VELOCITY or ACCELERATION motion has no MotionSolve XML form here",
+            mo.id
+        ));
+    }
     if m.kinematics.hmax.is_some() {
         return Err("KINEMATICS HMAX has no MotionSolve XML form here".into());
     }
@@ -194,6 +210,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             c.id
         ));
     }
+    crate::data::write_data(&mut o, m, esc)?;
     for v in &m.variables {
         let _ = writeln!(
             o,

@@ -333,12 +333,12 @@ fn all_unsupported_elements_are_listed() {
     let e = error_of(
         r#"<Force_Bushing id="3" i_marker_id="20" j_marker_id="10"/>
 <Force_Beam id="4" i_marker_id="20" j_marker_id="10"/>
-<Reference_Spline id="5" num_x="2">0 0 1 1</Reference_Spline>"#,
+<Reference_Curve id="5"/>"#,
     );
     let lines: Vec<&str> = e.lines().collect();
     assert_eq!(lines.len(), 3, "{e}");
     assert!(lines[1].starts_with("deck.xml:9:1: Force_Beam id=4"));
-    assert!(lines[2].starts_with("deck.xml:10:1: Reference_Spline id=5"));
+    assert!(lines[2].starts_with("deck.xml:10:1: Reference_Curve id=5"));
 }
 
 #[test]

@@ -134,6 +134,13 @@ impl Simulation {
     /// Assemble positions (moving the given ones as little as possible),
     /// velocities, then accelerations and multipliers.
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
+        // JOINT IC: held for the first initial-condition solve only.
+        if !self.ic_done {
+            if let Some((q, u)) = crate::joint_ic::held_start(self)? {
+                self.state.q = q;
+                self.state.u = u;
+            }
+        }
         let t = self.state.t;
         let redundant = find_redundant(&self.sys, &self.model, &self.state.q, t);
         let singular = singular_only(
@@ -168,6 +175,7 @@ impl Simulation {
         }
         let q0 = self.state.q.clone();
         let u0 = self.state.u.clone();
+        crate::massless::check_massless(&self.sys, &self.model, &self.data, &q0, t)?;
         self.solve_configuration(t, &q0, &u0)?;
         self.ic_done = true;
         self.log

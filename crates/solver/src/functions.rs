@@ -365,6 +365,19 @@ impl CompiledFunctionRequest {
         })
     }
 
+    /// Every CUBSPL/AKISPL of the components bound to the model's SPLINEs.
+    pub fn bind_splines(
+        mut self,
+        splines: &[std::sync::Arc<mbsolve_model::Spline>],
+    ) -> Result<Self, String> {
+        for (k, e) in &mut self.components {
+            *e = e
+                .with_model_splines(splines)
+                .map_err(|e| format!("REQUEST/{}: F{}: {e}", self.id, *k + 1))?;
+        }
+        Ok(self)
+    }
+
     /// Column names of the defined components: `request_<id>.f<n>` unless
     /// the REQUEST gives RESULTS_NAME, CNAMES or CLABELS.
     pub fn column_names(&self) -> Vec<String> {

@@ -339,7 +339,9 @@ impl Outputs {
         for f in &model.function_requests {
             items.push((
                 f.id,
-                Item::Function(CompiledFunctionRequest::new(f, &variables)?),
+                Item::Function(
+                    CompiledFunctionRequest::new(f, &variables)?.bind_splines(&model.splines)?,
+                ),
             ));
         }
         items.sort_by_key(|(id, _)| *id);
