@@ -37,6 +37,8 @@ pub enum Builtin {
     Cheby,
     Forcos,
     Forsin,
+    Impact,
+    Bistop,
 }
 
 impl Builtin {
@@ -73,6 +75,9 @@ impl Builtin {
         ("CHEBY", Builtin::Cheby, 3, 33),
         ("FORCOS", Builtin::Forcos, 4, 34),
         ("FORSIN", Builtin::Forsin, 4, 34),
+        // IMPACT(x, ẋ, x1, k, e, cmax, d); BISTOP(x, ẋ, x1, x2, k, e, cmax, d)
+        ("IMPACT", Builtin::Impact, 7, 7),
+        ("BISTOP", Builtin::Bistop, 8, 8),
     ];
 
     pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
