@@ -4,6 +4,7 @@
 //! marker's part, a joint's markers, ids inside expressions) are collected and
 //! checked at the end, because Adams allows forward references.
 
+mod contact;
 mod jprim;
 mod redefine;
 mod variables;
@@ -186,6 +187,8 @@ pub(crate) struct Builder<'a> {
     seen_accgrav: bool,
     seen_integrator: bool,
     seen_kinematics: bool,
+    /// GRAPHICS solids and CONTACT references (build/contact.rs).
+    contact_tables: contact::ContactTables,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -262,6 +265,7 @@ impl<'a> Builder<'a> {
             seen_accgrav: false,
             seen_integrator: false,
             seen_kinematics: false,
+            contact_tables: Default::default(),
         }
     }
 
@@ -372,16 +376,8 @@ impl<'a> Builder<'a> {
                 a.ignore(OUTPUT_IGNORED);
                 a.finish()
             }
-            "GRAPHICS" => {
-                // Geometry for post-processing: no effect on the solution
-                // (GRAPHICS/EXTERNAL matters only for CONTACT, which is rejected).
-                self.skipped.push(Skipped {
-                    statement: label,
-                    location: loc(self.file, st.pos),
-                    reason: "geometry only",
-                });
-                Ok(())
-            }
+            "GRAPHICS" => self.graphics(st, label),
+            "CONTACT" => self.contact(st, label, st.id.unwrap_or(0)),
             "PINPUT" | "POUTPUT" => self.plant_io(st, label, id, name == "PINPUT"),
             "PREFERENCES" => self.preferences(st, label),
             "KINEMATICS" => {
@@ -1404,6 +1400,7 @@ impl<'a> Builder<'a> {
         if !self.model.parts.iter().any(|p| p.ground) {
             return Err(self.no_ground());
         }
+        self.finish_contacts()?;
         // markers and parts are defined in `defined`
         for r in &self.refs {
             if !self.defined.contains_key(&(r.space, r.id)) {

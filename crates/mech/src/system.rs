@@ -226,6 +226,8 @@ pub struct System {
     pub markers: Vec<MarkerFrame>,
     pub equations: Vec<Equation>,
     pub forces: Vec<ForceElement>,
+    /// CONTACT elements (crate::contact).
+    pub contacts: Vec<crate::contact::ContactElement>,
     pub gravity: Vector3<f64>,
     /// Source locations of the model's elements, for [`System::describe`].
     sources: Vec<(ElementRef, String)>,
@@ -348,6 +350,7 @@ impl System {
             markers,
             equations: Vec::new(),
             forces: Vec::new(),
+            contacts: Vec::new(),
             gravity: model.gravity,
             sources: model.sources.clone(),
             q0,
@@ -355,6 +358,7 @@ impl System {
         };
         sys.build_equations(model)?;
         sys.forces = crate::forces::build(&sys, model)?;
+        sys.contacts = crate::contact::build(&sys, model)?;
         Ok(sys)
     }
 
@@ -733,6 +737,9 @@ impl System {
         for f in &self.forces {
             f.add_residual(self, q, u, t, out);
         }
+        for c in &self.contacts {
+            c.add_residual(q, u, out);
+        }
     }
 
     /// Φ, ∇Φ and the time terms of every active equation at (q, t), from
@@ -929,6 +936,9 @@ impl System {
         }
         for f in &self.forces {
             f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+        }
+        for c in &self.contacts {
+            c.add_jacobian(q, u, sink, row0, col_q, col_u, cu);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

@@ -5,11 +5,13 @@
 //! only parts, markers, joints, motions, forces and requests, plus [`validate`]
 //! which rejects models that cannot run, naming the element at fault.
 
+mod contact;
 mod elements;
 mod function;
 mod settings;
 mod validate;
 
+pub use contact::*;
 pub use elements::*;
 pub use function::*;
 pub use settings::*;
@@ -129,6 +131,10 @@ pub struct Model {
     pub plant_inputs: Vec<PlantIo>,
     /// Adams/Controls plant outputs (POUTPUT), in file order.
     pub plant_outputs: Vec<PlantIo>,
+    /// GRAPHICS solids that CONTACT elements refer to.
+    pub geometries: Vec<Geometry>,
+    /// CONTACT elements.
+    pub contacts: Vec<Contact>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,
@@ -151,6 +157,8 @@ pub enum ElementRef {
     Vforce(Id),
     Vtorque(Id),
     Gforce(Id),
+    Graphics(Id),
+    Contact(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -169,6 +177,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vforce(i) => write!(f, "VFORCE/{i}"),
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
+            ElementRef::Graphics(i) => write!(f, "GRAPHICS/{i}"),
+            ElementRef::Contact(i) => write!(f, "CONTACT/{i}"),
         }
     }
 }

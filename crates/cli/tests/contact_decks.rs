@@ -1,0 +1,135 @@
+//! CONTACT from `.adm` decks (issue 17): GRAPHICS primitives, Adams shell
+//! and STL meshes beside the deck, and the clear error for the corpus deck
+//! whose Parasolid file is not there.
+
+use mbsolve_adm::read_adm;
+use mbsolve_model::IntegratorSettings;
+use mbsolve_solver::Simulation;
+use std::path::{Path, PathBuf};
+
+const G: f64 = 9.81;
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/contact")
+        .join(name)
+}
+
+fn corpus() -> PathBuf {
+    mbsolve_adm::corpus::locate(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn aview_hpc_contact_names_the_missing_parasolid_file() {
+    let deck = corpus().join("aview-hpc-contact/test_2.adm");
+    let e = read_adm(&deck).expect_err("its Parasolid file is not available");
+    let file = deck.with_file_name("test_2.x_t");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:41:3: GRAPHICS/1: GRAPHICS/1 (used by CONTACT/1): geometry file not found: {}; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID))",
+            deck.display(),
+            file.display()
+        )
+    );
+}
+
+/// Impact and rebound speeds of a body's y motion: the first frame where
+/// the velocity turns from falling to rising, and the frames around it.
+fn bounce(sim: &Simulation, vy: usize) -> (f64, f64) {
+    let f = &sim.frames;
+    let k = (1..f.len())
+        .find(|&k| f[k - 1].u[vy] < 0.0 && f[k].u[vy] >= 0.0)
+        .expect("the ball bounces");
+    let impact = (0..k).map(|j| -f[j].u[vy]).fold(0.0, f64::max);
+    let rebound = (k..f.len())
+        .take_while(|&j| f[j].u[vy] >= 0.0)
+        .map(|j| f[j].u[vy])
+        .fold(0.0, f64::max);
+    (impact, rebound)
+}
+
+fn run(deck: &Path, end: f64, steps: u64) -> Simulation {
+    let model = read_adm(deck).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&model).unwrap_or_else(|e| panic!("{e}"));
+    let s = IntegratorSettings {
+        error: Some(1e-6),
+        hmax: Some(1e-3),
+        ..Default::default()
+    };
+    sim.dynamic(end, Some(steps), None, &s)
+        .unwrap_or_else(|e| panic!("{e}"));
+    sim
+}
+
+#[test]
+fn primitive_version_of_the_aview_contact_deck_runs() {
+    let sim = run(&data("ball_on_axle.adm"), 0.25, 2500);
+    assert!(sim.frames.last().unwrap().t > 0.2499);
+    // body 0 = the axle (fixed), body 1 = the ball: y velocity at u[7 + 1]
+    let (impact, rebound) = bounce(&sim, 8);
+    let v0 = (2.0 * G * 0.0875).sqrt();
+    println!("ball on axle: impact {impact:.4} m/s (free fall {v0:.4}), rebound {rebound:.4} m/s");
+    // the ball hits the axle's top at the free-fall speed (within the
+    // sampling of 1 ms frames before contact) and comes back slower
+    assert!((impact - v0).abs() < 0.01 * v0, "impact {impact} vs {v0}");
+    assert!(rebound > 0.3 * impact && rebound < impact, "rebound {rebound}");
+    assert!(
+        sim.log.iter().any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED")),
+        "{:?}",
+        sim.log
+    );
+}
+
+/// An ASCII STL of the same unit cube as cube.shl.
+fn cube_stl() -> String {
+    let quads = [
+        ([0., 0., -1.], [[0., 0., 0.], [0., 1., 0.], [1., 1., 0.], [1., 0., 0.]]),
+        ([0., 0., 1.], [[0., 0., 1.], [1., 0., 1.], [1., 1., 1.], [0., 1., 1.]]),
+        ([0., -1., 0.], [[0., 0., 0.], [1., 0., 0.], [1., 0., 1.], [0., 0., 1.]]),
+        ([1., 0., 0.], [[1., 0., 0.], [1., 1., 0.], [1., 1., 1.], [1., 0., 1.]]),
+        ([0., 1., 0.], [[1., 1., 0.], [0., 1., 0.], [0., 1., 1.], [1., 1., 1.]]),
+        ([-1., 0., 0.], [[0., 1., 0.], [0., 0., 0.], [0., 0., 1.], [0., 1., 1.]]),
+    ];
+    let mut s = String::from("solid cube\n");
+    for (n, q) in quads {
+        for tri in [[q[0], q[1], q[2]], [q[0], q[2], q[3]]] {
+            s += &format!("facet normal {} {} {}\nouter loop\n", n[0], n[1], n[2]);
+            for v in tri {
+                s += &format!("vertex {} {} {}\n", v[0], v[1], v[2]);
+            }
+            s += "endloop\nendfacet\n";
+        }
+    }
+    s + "endsolid cube\n"
+}
+
+#[test]
+fn ball_bounces_elastically_on_shell_and_stl_meshes() {
+    let dir = std::env::temp_dir().join(format!("mbsolve-contact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deck = std::fs::read_to_string(data("ball_on_shell.adm")).unwrap();
+    std::fs::write(dir.join("cube.stl"), cube_stl()).unwrap();
+    let stl_deck = dir.join("ball_on_stl.adm");
+    std::fs::write(&stl_deck, deck.replace("FILE = cube.shl", "FILE = cube.stl")).unwrap();
+    let v0 = (2.0 * G * 0.05).sqrt();
+    for path in [data("ball_on_shell.adm"), stl_deck.clone()] {
+        let sim = run(&path, 0.2, 2000);
+        let (impact, rebound) = bounce(&sim, 1);
+        println!("{}: impact {impact:.4} m/s, rebound {rebound:.4} m/s", path.display());
+        assert!((impact - v0).abs() < 0.01 * v0, "impact {impact} vs {v0}");
+        // DAMPING = 0: the rebound speed equals the impact speed (1 %)
+        assert!((rebound - impact).abs() < 0.01 * impact, "rebound {rebound} vs {impact}");
+    }
+    // a missing mesh file names the element and the file
+    let missing = dir.join("ball_on_missing.adm");
+    std::fs::write(&missing, deck.replace("FILE = cube.shl", "FILE = nowhere.stl")).unwrap();
+    let e = read_adm(&missing).unwrap_err().to_string();
+    assert!(
+        e.contains("GRAPHICS/1 (used by CONTACT/1): geometry file not found:")
+            && e.contains("nowhere.stl"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
