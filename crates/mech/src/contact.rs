@@ -3,14 +3,17 @@
 //! law (IMPACT or POISSON) and the regularized Coulomb friction of Adams'
 //! CONTACT statement turn them into forces.
 //!
-//! For each contact point c (the midpoint of parry's two witness points),
-//! n is the outward normal of the I solid (from I towards J) and
-//! δ = −distance the penetration. With W = ∂(v_J(c) − v_I(c))/∂u (3×14, the
-//! material points of both bodies at c), the force F = f n + F_t acts on J
-//! at c and −F on I, so the generalized force is Q = Wᵀ F and δ̇ = −nᵀW u.
+//! For each contact point parry gives the witness points c_I on the I solid
+//! and c_J on the J solid, the outward normal n of the I solid (from I
+//! towards J) and δ = −distance, the penetration. The force F = f n + F_t
+//! acts on the J part at c_J and −F on the I part at c_I (each part at its
+//! own surface point, so a part's translation carries its point along; the
+//! couple of the two points' offset δ n is zero for the normal force and
+//! O(δ) for friction). With W = ∂(v_J(c_J) − v_I(c_I))/∂u (3×14), the
+//! generalized force is Q = Wᵀ F and δ̇ = −nᵀW u.
 //!
-//! Jacobian (the contact point, n and W frozen — exact for translations of a
-//! ball on a face, first-order otherwise):
+//! Jacobian (n and the material points frozen — exact for translations of
+//! a ball or a box corner on a face, first-order otherwise):
 //! ∂Q/∂q = −∂f/∂δ · Wᵀ(n + t) nᵀW, ∂Q/∂u = −∂f/∂δ̇ · Wᵀ(n + t) nᵀW
 //! + f Wᵀ ∂t/∂v W, where F_t = f t(v_t), t = −μ(|v_t|) v_t/|v_t|.
 //! The geometric terms (how n, c and the moment arms turn with the bodies)
@@ -53,7 +56,10 @@ impl std::fmt::Debug for PlacedShape {
 /// One contact point between the two parts of a CONTACT, in ground.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint {
-    pub point: Vector3<f64>,
+    /// The witness point on the I solid (where −F acts on the I part).
+    pub on_i: Vector3<f64>,
+    /// The witness point on the J solid (where F acts on the J part).
+    pub on_j: Vector3<f64>,
     /// Unit normal from the I solid towards the J solid.
     pub normal: Vector3<f64>,
     /// Penetration δ > 0.
@@ -305,7 +311,8 @@ impl ContactElement {
                         let p1 = from_p(pi.transform_point(c.local_p1));
                         let p2 = from_p(pi.transform_point(pos12.transform_point(c.local_p2)));
                         out.push(ContactPoint {
-                            point: (p1 + p2) * 0.5,
+                            on_i: p1,
+                            on_j: p2,
                             normal: n,
                             depth: -c.dist,
                         });
@@ -315,10 +322,11 @@ impl ContactElement {
         }
     }
 
-    /// W = ∂(v_J(c) − v_I(c))/∂u for the material points at c.
-    fn w_matrix(poses: &[Option<Pose>; 2], c: &Vector3<f64>) -> Jac3 {
+    /// W = ∂(v_J(c_J) − v_I(c_I))/∂u for the material points at the
+    /// witness points.
+    fn w_matrix(poses: &[Option<Pose>; 2], cp: &ContactPoint) -> Jac3 {
         let mut w = Jac3::zeros();
-        for (slot, sign) in [(0usize, -1.0), (1, 1.0)] {
+        for (slot, sign, c) in [(0usize, -1.0, &cp.on_i), (1, 1.0, &cp.on_j)] {
             if let Some(b) = &poses[slot] {
                 let s = rot(&b.p).transpose() * (c - b.r);
                 let x = V3::point(slot, Some(b), s);
@@ -341,7 +349,7 @@ impl ContactElement {
         let poses = self.poses(q);
         let ul = gather(&self.bodies, u);
         for cp in scratch.iter() {
-            let w = Self::w_matrix(&poses, &cp.point);
+            let w = Self::w_matrix(&poses, cp);
             let n = cp.normal;
             let v = w * ul;
             let rate = -n.dot(&v);
@@ -432,7 +440,7 @@ impl ContactElement {
         let ul = gather(&self.bodies, u);
         let mut total = Vector3::zeros();
         for cp in &pts {
-            let w = Self::w_matrix(&poses, &cp.point);
+            let w = Self::w_matrix(&poses, cp);
             let v = w * ul;
             let (f, ..) = self.normal.law(cp.depth, -cp.normal.dot(&v));
             let mut force = cp.normal * f;
