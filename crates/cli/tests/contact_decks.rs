@@ -133,3 +133,55 @@ fn ball_bounces_elastically_on_shell_and_stl_meshes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// BISTOP() as the end stops of a slider on a TRANSLATIONAL joint: a 2 kg
+/// slider moving at 1 m/s between stops at ±0.1 m with a linear, undamped
+/// law (k = 2e5 N/m, e = 1) rebounds at its impact speed after half a
+/// period π√(m/k) in contact, overshooting by v0 √(m/k).
+#[test]
+fn bistop_end_stops_on_a_translational_joint() {
+    let deck = "bistop slider\n\
+UNITS/FORCE=NEWTON, MASS=KILOGRAM, LENGTH=METER, TIME=SECOND\n\
+PART/1, GROUND\n\
+MARKER/1, PART=1\n\
+MARKER/10, PART=1, QP=0,0,-10\n\
+PART/2, MASS=2, CM=21, IP=0.1,0.1,0.1, VZ=1\n\
+MARKER/21, PART=2\n\
+JOINT/1, TRANSLATIONAL, I=21, J=1\n\
+SFORCE/1, TRANSLATIONAL, I=21, J=10, FUNCTION=BISTOP(DZ(21,10,10), VZ(21,10,10), 9.9, 10.1, 2.0E5, 1.0, 0, 0.001)\n\
+END\n";
+    let model = mbsolve_adm::read_adm_str(deck, "bistop.adm").unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&model).unwrap();
+    let s = IntegratorSettings {
+        error: Some(1e-7),
+        hmax: Some(1e-3),
+        ..Default::default()
+    };
+    // 0.5 s: to the upper stop (0.1 s), back across to the lower stop and back
+    sim.dynamic(0.5, Some(50_000), None, &s).unwrap_or_else(|e| panic!("{e}"));
+    let (m, k, v0) = (2.0f64, 2.0e5f64, 1.0f64);
+    let overshoot = v0 * (m / k).sqrt();
+    let z: Vec<f64> = sim.frames.iter().map(|f| f.q[2]).collect();
+    let vz: Vec<f64> = sim.frames.iter().map(|f| f.u[2]).collect();
+    let zmax = z.iter().cloned().fold(f64::MIN, f64::max);
+    let zmin = z.iter().cloned().fold(f64::MAX, f64::min);
+    println!("BISTOP slider: z in [{zmin:.6}, {zmax:.6}] m, overshoot by the law {overshoot:.6} m");
+    assert!((zmax - (0.1 + overshoot)).abs() < 1e-3 * overshoot, "zmax {zmax}");
+    assert!((zmin + (0.1 + overshoot)).abs() < 1e-3 * overshoot, "zmin {zmin}");
+    // between the stops the speed is the impact speed (no damping)
+    for (zk, vk) in z.iter().zip(&vz) {
+        if zk.abs() < 0.09 {
+            assert!((vk.abs() - v0).abs() < 1e-4, "speed {vk} at z = {zk}");
+        }
+    }
+    // time in the upper stop: half a period of √(k/m)
+    let t_in: Vec<f64> = sim
+        .frames
+        .iter()
+        .filter(|f| f.q[2] > 0.1)
+        .map(|f| f.t)
+        .collect();
+    let dwell = t_in.last().unwrap() - t_in.first().unwrap();
+    let half_period = std::f64::consts::PI * (m / k).sqrt();
+    assert!((dwell - half_period).abs() < 2e-5 + 1e-3 * half_period, "{dwell} vs {half_period}");
+}
