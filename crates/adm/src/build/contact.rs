@@ -11,9 +11,7 @@ use crate::args::Args;
 use crate::error::Pos;
 use crate::syntax::Statement;
 use crate::AdmError;
-use mbsolve_model::{
-    Contact, ContactFriction, ElementRef, Geometry, Id, NormalForce, Shape,
-};
+use mbsolve_model::{Contact, ContactFriction, ElementRef, Geometry, Id, NormalForce, Shape};
 use std::path::{Path, PathBuf};
 
 /// The solid GRAPHICS types a CONTACT may use.
@@ -128,8 +126,8 @@ fn read_mesh(path: &Path) -> Result<Shape, String> {
     }
     if ext == "stl" {
         let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mesh =
-            stl_io::read_stl(&mut f).map_err(|e| format!("{}: bad STL file: {e}", path.display()))?;
+        let mesh = stl_io::read_stl(&mut f)
+            .map_err(|e| format!("{}: bad STL file: {e}", path.display()))?;
         let vertices = mesh
             .vertices
             .iter()
@@ -156,7 +154,10 @@ fn read_mesh(path: &Path) -> Result<Shape, String> {
 pub(crate) fn parse_shell(text: &str) -> Result<Shape, String> {
     let nums: Vec<f64> = text
         .split_whitespace()
-        .map(|t| t.parse::<f64>().map_err(|_| format!("'{t}' is not a number")))
+        .map(|t| {
+            t.parse::<f64>()
+                .map_err(|_| format!("'{t}' is not a number"))
+        })
         .collect::<Result<_, _>>()?;
     let attempt = |start: usize, scale: f64| -> Option<Shape> {
         let count = |x: f64| (x >= 0.0 && x.fract() == 0.0).then_some(x as usize);
@@ -175,7 +176,11 @@ pub(crate) fn parse_shell(text: &str) -> Result<Shape, String> {
             let idx: Vec<u32> = nums
                 .get(k + 1..k + 1 + nv)?
                 .iter()
-                .map(|&x| count(x).filter(|&i| i >= 1 && i <= np).map(|i| i as u32 - 1))
+                .map(|&x| {
+                    count(x)
+                        .filter(|&i| i >= 1 && i <= np)
+                        .map(|i| i as u32 - 1)
+                })
                 .collect::<Option<_>>()?;
             for w in 1..nv.saturating_sub(1) {
                 triangles.push([idx[0], idx[w], idx[w + 1]]);
@@ -198,10 +203,12 @@ impl Builder<'_> {
     /// GRAPHICS: a solid is kept (with any problem) for CONTACT; anything
     /// else is display-only, as before.
     pub(super) fn graphics(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {
-        let solid = st
-            .args
-            .iter()
-            .find_map(|a| SOLIDS.iter().find(|s| a.key.eq_ignore_ascii_case(s)).copied());
+        let solid = st.args.iter().find_map(|a| {
+            SOLIDS
+                .iter()
+                .find(|s| a.key.eq_ignore_ascii_case(s))
+                .copied()
+        });
         self.skipped.push(Skipped {
             statement: label.clone(),
             location: loc(self.file, st.pos),
@@ -226,7 +233,8 @@ impl Builder<'_> {
         label: String,
         kind: &str,
     ) -> Result<Geometry, (Pos, String)> {
-        let mut a = Args::new(self.file, st, label, GRAPHICS_KEYS, &[]).map_err(|e| (st.pos, e.to_string()))?;
+        let mut a = Args::new(self.file, st, label, GRAPHICS_KEYS, &[])
+            .map_err(|e| (st.pos, e.to_string()))?;
         let here = st.pos;
         let e = |a: &Args, k: &str, msg: String| (a.pos_of(k), msg);
         let num = |a: &mut Args, k: &str| -> Result<f64, (Pos, String)> {
@@ -253,7 +261,8 @@ impl Builder<'_> {
                     return Err(e(
                         &a,
                         "ANGLE",
-                        "a partial sweep (ANGLE other than 360D) is not supported for contact".into(),
+                        "a partial sweep (ANGLE other than 360D) is not supported for contact"
+                            .into(),
                     ))
                 }
             }
@@ -320,7 +329,12 @@ impl Builder<'_> {
         })
     }
 
-    pub(super) fn contact(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
+    pub(super) fn contact(
+        &mut self,
+        st: &Statement,
+        label: String,
+        id: Id,
+    ) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, CONTACT_KEYS, &[])?;
         if id == 0 {
             return Err(a.err_here("CONTACT needs an id (CONTACT/id)"));
@@ -337,7 +351,9 @@ impl Builder<'_> {
             if a.has(k) {
                 return Err(a.err(
                     a.pos_of(k),
-                    format!("{k} (a user-written contact law) is not supported; use IMPACT or POISSON"),
+                    format!(
+                        "{k} (a user-written contact law) is not supported; use IMPACT or POISSON"
+                    ),
                 ));
             }
         }
@@ -545,11 +561,8 @@ impl Builder<'_> {
             }
         }
         // solids used by a CONTACT have an effect: not "skipped"
-        self.skipped.retain(|s| {
-            !used
-                .iter()
-                .any(|g| s.statement == format!("GRAPHICS/{g}"))
-        });
+        self.skipped
+            .retain(|s| !used.iter().any(|g| s.statement == format!("GRAPHICS/{g}")));
         Ok(())
     }
 }
