@@ -640,6 +640,10 @@ impl<'a> Builder<'a> {
                     ArgRole::Motion => Space::Motion,
                     ArgRole::Sforce => Space::Sforce,
                     ArgRole::Variable => Space::Variable,
+                    ArgRole::Contact => {
+                        self.refer_contact(id, pos, label, &what);
+                        continue;
+                    }
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));

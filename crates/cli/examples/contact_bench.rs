@@ -25,7 +25,10 @@ fn model(n: usize) -> Model {
     // box: inner 0.6 × 0.6, floor top at z = 0, walls 0.1 thick, 1 m high
     let (w, t, h) = (0.6, 0.1, 1.0);
     let solids = [
-        ([-w / 2.0 - t, -w / 2.0 - t, -t], [w + 2.0 * t, w + 2.0 * t, t]),
+        (
+            [-w / 2.0 - t, -w / 2.0 - t, -t],
+            [w + 2.0 * t, w + 2.0 * t, t],
+        ),
         ([-w / 2.0 - t, -w / 2.0 - t, 0.0], [t, w + 2.0 * t, h]),
         ([w / 2.0, -w / 2.0 - t, 0.0], [t, w + 2.0 * t, h]),
         ([-w / 2.0, -w / 2.0 - t, 0.0], [w, t, h]),

@@ -74,23 +74,66 @@ fn primitive_version_of_the_aview_contact_deck_runs() {
     // the ball hits the axle's top at the free-fall speed (within the
     // sampling of 1 ms frames before contact) and comes back slower
     assert!((impact - v0).abs() < 0.01 * v0, "impact {impact} vs {v0}");
-    assert!(rebound > 0.3 * impact && rebound < impact, "rebound {rebound}");
     assert!(
-        sim.log.iter().any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED")),
+        rebound > 0.3 * impact && rebound < impact,
+        "rebound {rebound}"
+    );
+    assert!(
+        sim.log
+            .iter()
+            .any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED")),
         "{:?}",
         sim.log
     );
+    // CONTACT(1, 1, 3, 0) in the REQUEST: the contact force on the ball is
+    // all that acts on it besides gravity, so it equals m (a_y + g); and
+    // the magnitude (component 1) equals |y| (the axle is below the ball)
+    let outputs = mbsolve_solver::requests::Outputs::new(&sim.model).unwrap();
+    let (rows, err) = outputs.table(&sim.sys, &sim.model, &sim.frames);
+    assert!(err.is_none(), "{err:?}");
+    let mass = 4.085;
+    let mut peak = 0.0f64;
+    for (row, f) in rows.iter().zip(&sim.frames) {
+        let newton = mass * (f.a[8] + G);
+        assert!(
+            (row[1] - newton).abs() < 1e-6 * (1.0 + newton.abs()),
+            "t = {}: {} vs {newton}",
+            f.t,
+            row[1]
+        );
+        assert!((row[2] - row[1].abs()).abs() < 1e-9 * (1.0 + row[1].abs()));
+        peak = peak.max(row[1]);
+    }
+    assert!(peak > 10.0 * mass * G, "the impact force peaks at {peak} N");
 }
 
 /// An ASCII STL of the same unit cube as cube.shl.
 fn cube_stl() -> String {
     let quads = [
-        ([0., 0., -1.], [[0., 0., 0.], [0., 1., 0.], [1., 1., 0.], [1., 0., 0.]]),
-        ([0., 0., 1.], [[0., 0., 1.], [1., 0., 1.], [1., 1., 1.], [0., 1., 1.]]),
-        ([0., -1., 0.], [[0., 0., 0.], [1., 0., 0.], [1., 0., 1.], [0., 0., 1.]]),
-        ([1., 0., 0.], [[1., 0., 0.], [1., 1., 0.], [1., 1., 1.], [1., 0., 1.]]),
-        ([0., 1., 0.], [[1., 1., 0.], [0., 1., 0.], [0., 1., 1.], [1., 1., 1.]]),
-        ([-1., 0., 0.], [[0., 1., 0.], [0., 0., 0.], [0., 0., 1.], [0., 1., 1.]]),
+        (
+            [0., 0., -1.],
+            [[0., 0., 0.], [0., 1., 0.], [1., 1., 0.], [1., 0., 0.]],
+        ),
+        (
+            [0., 0., 1.],
+            [[0., 0., 1.], [1., 0., 1.], [1., 1., 1.], [0., 1., 1.]],
+        ),
+        (
+            [0., -1., 0.],
+            [[0., 0., 0.], [1., 0., 0.], [1., 0., 1.], [0., 0., 1.]],
+        ),
+        (
+            [1., 0., 0.],
+            [[1., 0., 0.], [1., 1., 0.], [1., 1., 1.], [1., 0., 1.]],
+        ),
+        (
+            [0., 1., 0.],
+            [[1., 1., 0.], [0., 1., 0.], [0., 1., 1.], [1., 1., 1.]],
+        ),
+        (
+            [-1., 0., 0.],
+            [[0., 1., 0.], [0., 0., 0.], [0., 0., 1.], [0., 1., 1.]],
+        ),
     ];
     let mut s = String::from("solid cube\n");
     for (n, q) in quads {
@@ -112,19 +155,33 @@ fn ball_bounces_elastically_on_shell_and_stl_meshes() {
     let deck = std::fs::read_to_string(data("ball_on_shell.adm")).unwrap();
     std::fs::write(dir.join("cube.stl"), cube_stl()).unwrap();
     let stl_deck = dir.join("ball_on_stl.adm");
-    std::fs::write(&stl_deck, deck.replace("FILE = cube.shl", "FILE = cube.stl")).unwrap();
+    std::fs::write(
+        &stl_deck,
+        deck.replace("FILE = cube.shl", "FILE = cube.stl"),
+    )
+    .unwrap();
     let v0 = (2.0 * G * 0.05).sqrt();
     for path in [data("ball_on_shell.adm"), stl_deck.clone()] {
         let sim = run(&path, 0.2, 2000);
         let (impact, rebound) = bounce(&sim, 1);
-        println!("{}: impact {impact:.4} m/s, rebound {rebound:.4} m/s", path.display());
+        println!(
+            "{}: impact {impact:.4} m/s, rebound {rebound:.4} m/s",
+            path.display()
+        );
         assert!((impact - v0).abs() < 0.01 * v0, "impact {impact} vs {v0}");
         // DAMPING = 0: the rebound speed equals the impact speed (1 %)
-        assert!((rebound - impact).abs() < 0.01 * impact, "rebound {rebound} vs {impact}");
+        assert!(
+            (rebound - impact).abs() < 0.01 * impact,
+            "rebound {rebound} vs {impact}"
+        );
     }
     // a missing mesh file names the element and the file
     let missing = dir.join("ball_on_missing.adm");
-    std::fs::write(&missing, deck.replace("FILE = cube.shl", "FILE = nowhere.stl")).unwrap();
+    std::fs::write(
+        &missing,
+        deck.replace("FILE = cube.shl", "FILE = nowhere.stl"),
+    )
+    .unwrap();
     let e = read_adm(&missing).unwrap_err().to_string();
     assert!(
         e.contains("GRAPHICS/1 (used by CONTACT/1): geometry file not found:")
@@ -158,7 +215,8 @@ END\n";
         ..Default::default()
     };
     // 0.5 s: to the upper stop (0.1 s), back across to the lower stop and back
-    sim.dynamic(0.5, Some(50_000), None, &s).unwrap_or_else(|e| panic!("{e}"));
+    sim.dynamic(0.5, Some(50_000), None, &s)
+        .unwrap_or_else(|e| panic!("{e}"));
     let (m, k, v0) = (2.0f64, 2.0e5f64, 1.0f64);
     let overshoot = v0 * (m / k).sqrt();
     let z: Vec<f64> = sim.frames.iter().map(|f| f.q[2]).collect();
@@ -166,8 +224,14 @@ END\n";
     let zmax = z.iter().cloned().fold(f64::MIN, f64::max);
     let zmin = z.iter().cloned().fold(f64::MAX, f64::min);
     println!("BISTOP slider: z in [{zmin:.6}, {zmax:.6}] m, overshoot by the law {overshoot:.6} m");
-    assert!((zmax - (0.1 + overshoot)).abs() < 1e-3 * overshoot, "zmax {zmax}");
-    assert!((zmin + (0.1 + overshoot)).abs() < 1e-3 * overshoot, "zmin {zmin}");
+    assert!(
+        (zmax - (0.1 + overshoot)).abs() < 1e-3 * overshoot,
+        "zmax {zmax}"
+    );
+    assert!(
+        (zmin + (0.1 + overshoot)).abs() < 1e-3 * overshoot,
+        "zmin {zmin}"
+    );
     // between the stops the speed is the impact speed (no damping)
     for (zk, vk) in z.iter().zip(&vz) {
         if zk.abs() < 0.09 {
@@ -183,5 +247,8 @@ END\n";
         .collect();
     let dwell = t_in.last().unwrap() - t_in.first().unwrap();
     let half_period = std::f64::consts::PI * (m / k).sqrt();
-    assert!((dwell - half_period).abs() < 2e-5 + 1e-3 * half_period, "{dwell} vs {half_period}");
+    assert!(
+        (dwell - half_period).abs() < 2e-5 + 1e-3 * half_period,
+        "{dwell} vs {half_period}"
+    );
 }

@@ -150,6 +150,8 @@ pub enum MeasureKind {
     Sforce,
     /// ORIENT(type, comp, i[, j])
     Orient,
+    /// CONTACT(id, jflag, comp, rm)
+    Contact,
 }
 
 /// What an integer argument of a measure refers to.
@@ -161,6 +163,7 @@ pub enum ArgRole {
     Jprim,
     Motion,
     Sforce,
+    Contact,
     /// A flag, a component number or a type code.
     Number,
 }
@@ -214,6 +217,12 @@ impl MeasureKind {
         ("MOTION", MeasureKind::Motion, &[MO, N, N, M], 4),
         ("SFORCE", MeasureKind::Sforce, &[SF, N, N, M], 4),
         ("ORIENT", MeasureKind::Orient, &[N, N, M, M], 3),
+        (
+            "CONTACT",
+            MeasureKind::Contact,
+            &[ArgRole::Contact, N, N, M],
+            4,
+        ),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {

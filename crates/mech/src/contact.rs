@@ -19,12 +19,10 @@
 //! The geometric terms (how n, c and the moment arms turn with the bodies)
 //! are left out.
 
-use crate::local::{Grad, Hess, Jac3, Pose, V3, NL};
+use crate::local::{Grad, Hess, Jac3, Pose, NL, V3};
 use crate::rotation::rot;
 use crate::system::{gather, global_index, pose, scatter_hess, Sink, System};
-use mbsolve_model::{
-    ContactFriction, ElementRef, Geometry, Model, ModelError, NormalForce, Shape,
-};
+use mbsolve_model::{ContactFriction, ElementRef, Geometry, Model, ModelError, NormalForce, Shape};
 use nalgebra::{Matrix3, SMatrix, Vector3};
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::{Matrix as PMat, Pose as PPose, Rotation as PRot, Vector as PVec};
@@ -197,36 +195,41 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ContactElement>, 
             location: model.describe(e),
             message,
         };
-        let side = |ids: &[u32], key: &str| -> Result<(Vec<PlacedShape>, Option<usize>), ModelError> {
-            let mut shapes = Vec::with_capacity(ids.len());
-            let mut body: Option<Option<usize>> = None;
-            for &g in ids {
-                let geom: &Geometry = model
-                    .geometries
-                    .iter()
-                    .find(|x| x.id == g)
-                    .ok_or_else(|| err(format!("{key} = {g}: no GRAPHICS/{g} solid")))?;
-                let m = *sys.marker(geom.marker);
-                match body {
-                    None => body = Some(m.body),
-                    Some(b) if b != m.body => {
-                        return Err(err(format!(
+        let side =
+            |ids: &[u32], key: &str| -> Result<(Vec<PlacedShape>, Option<usize>), ModelError> {
+                let mut shapes = Vec::with_capacity(ids.len());
+                let mut body: Option<Option<usize>> = None;
+                for &g in ids {
+                    let geom: &Geometry = model
+                        .geometries
+                        .iter()
+                        .find(|x| x.id == g)
+                        .ok_or_else(|| err(format!("{key} = {g}: no GRAPHICS/{g} solid")))?;
+                    let m = *sys.marker(geom.marker);
+                    match body {
+                        None => body = Some(m.body),
+                        Some(b) if b != m.body => {
+                            return Err(err(format!(
                             "{key}: the solids must all be on one part (GRAPHICS/{g} is on another)"
                         )))
+                        }
+                        _ => {}
                     }
-                    _ => {}
+                    let (shape, s, axes) = parry_shape(&geom.shape).map_err(|msg| {
+                        err(format!(
+                            "{key} = {g}: GRAPHICS/{g} {}: {msg}",
+                            geom.shape.name()
+                        ))
+                    })?;
+                    shapes.push(PlacedShape {
+                        geometry: g,
+                        shape,
+                        s: m.s + m.axes * s,
+                        axes: m.axes * axes,
+                    });
                 }
-                let (shape, s, axes) = parry_shape(&geom.shape)
-                    .map_err(|msg| err(format!("{key} = {g}: GRAPHICS/{g} {}: {msg}", geom.shape.name())))?;
-                shapes.push(PlacedShape {
-                    geometry: g,
-                    shape,
-                    s: m.s + m.axes * s,
-                    axes: m.axes * axes,
-                });
-            }
-            Ok((shapes, body.flatten()))
-        };
+                Ok((shapes, body.flatten()))
+            };
         let (igeom, bi) = side(&c.igeom, "IGEOM")?;
         let (jgeom, bj) = side(&c.jgeom, "JGEOM")?;
         if bi == bj {
@@ -255,7 +258,10 @@ struct LocalContact {
 
 impl ContactElement {
     fn poses(&self, q: &[f64]) -> [Option<Pose>; 2] {
-        [self.bodies[0].map(|b| pose(q, b)), self.bodies[1].map(|b| pose(q, b))]
+        [
+            self.bodies[0].map(|b| pose(q, b)),
+            self.bodies[1].map(|b| pose(q, b)),
+        ]
     }
 
     fn world(&self, slot: usize, poses: &[Option<Pose>; 2], g: &PlacedShape) -> PPose {
@@ -336,7 +342,13 @@ impl ContactElement {
         w
     }
 
-    fn local(&self, q: &[f64], u: &[f64], jac: bool, scratch: &mut Vec<ContactPoint>) -> LocalContact {
+    fn local(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        jac: bool,
+        scratch: &mut Vec<ContactPoint>,
+    ) -> LocalContact {
         let mut out = LocalContact {
             q: Grad::zeros(),
             jq: Hess::zeros(),

@@ -163,7 +163,10 @@ fn check_jacobian(model: &Model, u_set: &[(usize, f64)]) {
 #[test]
 fn impact_jacobian_matches_finite_differences() {
     // inside the damping ramp, closing and sliding
-    check_jacobian(&ball_on_box(R - 0.001, IMPACT, false), &[(0, 0.2), (2, -0.3)]);
+    check_jacobian(
+        &ball_on_box(R - 0.001, IMPACT, false),
+        &[(0, 0.2), (2, -0.3)],
+    );
     // beyond DMAX, separating slowly (the law stays positive)
     check_jacobian(&ball_on_box(R - 0.004, IMPACT, false), &[(2, 0.05)]);
 }

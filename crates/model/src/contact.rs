@@ -16,10 +16,25 @@ use crate::Id;
 /// A solid in its placing marker's frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    Box { x: f64, y: f64, z: f64 },
-    Cylinder { length: f64, radius: f64 },
-    Frustum { length: f64, bottom: f64, top: f64 },
-    Ellipsoid { x: f64, y: f64, z: f64 },
+    Box {
+        x: f64,
+        y: f64,
+        z: f64,
+    },
+    Cylinder {
+        length: f64,
+        radius: f64,
+    },
+    Frustum {
+        length: f64,
+        bottom: f64,
+        top: f64,
+    },
+    Ellipsoid {
+        x: f64,
+        y: f64,
+        z: f64,
+    },
     /// Vertices and triangles (vertex indices), marker frame.
     Mesh {
         vertices: Vec<[f64; 3]>,
@@ -119,11 +134,7 @@ impl NormalForce {
                 let (h, h1) = cubic(depth / dmax);
                 let spring = k * depth.powf(e);
                 let slope = k * e * depth.powf(e - 1.0);
-                (
-                    spring + c * h * rate,
-                    slope + c * h1 / dmax * rate,
-                    c * h,
-                )
+                (spring + c * h * rate, slope + c * h1 / dmax * rate, c * h)
             }
             NormalForce::Poisson {
                 penalty: p,

@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod contact_result;
 pub mod contact_settings;
 pub mod formulation;
 pub mod functions;

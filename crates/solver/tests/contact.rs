@@ -30,12 +30,7 @@ fn ground_box(m: &mut Model, tilt: f64) {
     // the origin
     let rot = euler313(0.0, tilt, 0.0);
     let corner = rot * Vector3::new(-1.0, -1.0, -0.5);
-    marker(
-        m,
-        10,
-        1,
-        Placement::new(corner, rot),
-    );
+    marker(m, 10, 1, Placement::new(corner, rot));
     m.geometries.push(Geometry {
         id: 2,
         marker: 10,
@@ -61,7 +56,12 @@ fn ball_drop(normal: NormalForce) -> Model {
     m.gravity = Vector3::new(0.0, 0.0, -G);
     ground_box(&mut m, 0.0);
     let i = 0.4 * MASS * R * R;
-    let mut ball = Part::body(2, MASS, Inertia::diagonal(i, i, i), Placement::at(0.0, 0.0, R + DROP));
+    let mut ball = Part::body(
+        2,
+        MASS,
+        Inertia::diagonal(i, i, i),
+        Placement::at(0.0, 0.0, R + DROP),
+    );
     ball.cm = Some(20);
     m.parts.push(ball);
     marker(&mut m, 20, 2, Placement::default());
@@ -107,7 +107,9 @@ fn first_episode(sim: &Simulation) -> Episode {
         )
     };
     let n = sim.frames.len();
-    let k_in = (1..n).find(|&k| gap(k - 1) > 0.0 && gap(k) <= 0.0).expect("the ball lands");
+    let k_in = (1..n)
+        .find(|&k| gap(k - 1) > 0.0 && gap(k) <= 0.0)
+        .expect("the ball lands");
     let k_out = (k_in + 1..n)
         .find(|&k| gap(k - 1) <= 0.0 && gap(k) > 0.0)
         .expect("the ball leaves the box");
@@ -146,7 +148,8 @@ fn duration_by_rk4(k: f64, e: f64, v0: f64) -> f64 {
 
 fn drop_run(normal: NormalForce, end: f64, steps: u64) -> Simulation {
     let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
-    sim.dynamic(end, Some(steps), None, &settings(1e-7)).unwrap();
+    sim.dynamic(end, Some(steps), None, &settings(1e-7))
+        .unwrap();
     sim
 }
 
@@ -178,7 +181,11 @@ fn undamped_impact_rebounds_at_impact_speed_after_the_laws_duration() {
             duration * 1e3,
             want * 1e3
         );
-        assert!((-ep.v_in - v0).abs() < 1e-3 * v0, "impact speed {}", ep.v_in);
+        assert!(
+            (-ep.v_in - v0).abs() < 1e-3 * v0,
+            "impact speed {}",
+            ep.v_in
+        );
         // energy is kept without DAMPING: rebound = impact speed within 0.5 %
         assert!(
             (ep.v_out + ep.v_in).abs() < 5e-3 * v0,
@@ -226,7 +233,10 @@ fn damping_removes_exactly_the_dampers_work() {
     }
     println!("IMPACT with DAMPING: kinetic energy lost {lost:.5} J, damper work {work:.5} J");
     assert!(ep.v_out < -ep.v_in * 0.99, "damping slows the rebound");
-    assert!((lost - work).abs() < 0.02 * lost, "lost {lost} J, damper work {work} J");
+    assert!(
+        (lost - work).abs() < 0.02 * lost,
+        "lost {lost} J, damper work {work} J"
+    );
 }
 
 #[test]
@@ -248,9 +258,16 @@ fn poisson_rebound_ratio_is_the_restitution_coefficient() {
     let dm = (MASS * G + ((MASS * G).powi(2) + k1 * MASS * v0 * v0).sqrt()) / k1;
     let v1 = ((k2 * dm * dm - 2.0 * MASS * G * dm) / MASS).sqrt();
     let ratio = ep.v_out / v0;
-    println!("POISSON ε = {eps}: rebound ratio {ratio:.4} (with gravity in the contact: {:.4})", v1 / v0);
+    println!(
+        "POISSON ε = {eps}: rebound ratio {ratio:.4} (with gravity in the contact: {:.4})",
+        v1 / v0
+    );
     assert!((ratio - eps).abs() < 0.02 * eps, "ratio {ratio}");
-    assert!((ratio - v1 / v0).abs() < 0.01 * eps, "ratio {ratio} vs {}", v1 / v0);
+    assert!(
+        (ratio - v1 / v0).abs() < 0.01 * eps,
+        "ratio {ratio} vs {}",
+        v1 / v0
+    );
 }
 
 /// A 0.2 × 0.2 × 0.1 block on the box tilted by `tilt` about x, sliding
@@ -324,7 +341,9 @@ fn block_decelerates_at_mu_g_cos_minus_g_sin_then_sticks() {
     let mut sim = Simulation::new(&block_on_incline(tilt, v0, mu_s, mu_d)).unwrap();
     sim.dynamic(0.6, Some(600), None, &settings(1e-6)).unwrap();
     assert!(
-        sim.log.iter().any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED")),
+        sim.log
+            .iter()
+            .any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED")),
         "{:?}",
         sim.log
     );
@@ -338,7 +357,10 @@ fn block_decelerates_at_mu_g_cos_minus_g_sin_then_sticks() {
     let (t1, v1s) = **sliding.last().unwrap();
     let measured = (v0s - v1s) / (t1 - t0);
     println!("incline 10°: deceleration {measured:.4} m/s² (μd g cosθ − g sinθ = {decel:.4})");
-    assert!((measured - decel).abs() < 0.01 * decel, "{measured} vs {decel}");
+    assert!(
+        (measured - decel).abs() < 0.01 * decel,
+        "{measured} vs {decel}"
+    );
     // stops at v0/decel ≈ 0.32 s and then sticks: tan θ < μs, creep below
     // the stiction transition velocity
     let stop = v0 / decel;
@@ -456,7 +478,10 @@ fn bouncing_ball_steps_per_impact() {
                 stats.rejected_steps as f64 / impacts.max(1) as f64,
                 stats.min_step
             );
-            assert!(sim.frames.last().unwrap().t > 1.999, "{kind:?} reached the end");
+            assert!(
+                sim.frames.last().unwrap().t > 1.999,
+                "{kind:?} reached the end"
+            );
             assert!(impacts >= 3, "{kind:?}: {impacts} impacts seen");
             if error <= 1e-5 {
                 assert!(top < DROP, "{kind:?}: rose to {top}");

@@ -90,6 +90,8 @@ pub(crate) struct ContactTables {
     solids: Vec<GraphicsSolid>,
     /// (contact label, IGEOM/JGEOM key, graphics id, position)
     refs: Vec<(String, &'static str, Id, Pos)>,
+    /// CONTACT(id, …) in expressions: (label, id, position, call text)
+    results: Vec<(String, Id, Pos, String)>,
 }
 
 /// Mesh files beside the deck: Adams shell (.shl) and STL.
@@ -532,9 +534,21 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// A CONTACT(id, …) result named in an expression, checked at the end.
+    pub(super) fn refer_contact(&mut self, id: Id, pos: Pos, label: &str, what: &str) {
+        self.contact_tables
+            .results
+            .push((label.to_string(), id, pos, what.to_string()));
+    }
+
     /// At the end of the dataset: every solid a CONTACT names must exist
     /// and be usable; those become model geometry.
     pub(super) fn finish_contacts(&mut self) -> Result<(), AdmError> {
+        for (label, id, pos, what) in std::mem::take(&mut self.contact_tables.results) {
+            if !self.model.contacts.iter().any(|c| c.id == id) {
+                return Err(self.err(pos, &label, format!("{what}: CONTACT {id} does not exist")));
+            }
+        }
         let refs = std::mem::take(&mut self.contact_tables.refs);
         let mut used: Vec<Id> = Vec::new();
         for (label, key, g, pos) in refs {
