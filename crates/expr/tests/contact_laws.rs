@@ -23,7 +23,7 @@ fn impact_ref(x: f64, xd: f64, x1: f64, k: f64, e: f64, c: f64, d: f64) -> f64 {
     (k * delta.powf(e) - c * cubic(delta / d) * xd).max(0.0)
 }
 
-fn bistop_ref(x: f64, xd: f64, x1: f64, x2: f64, k: f64, e: f64, c: f64, d: f64) -> f64 {
+fn bistop_ref(x: f64, xd: f64, (x1, x2): (f64, f64), k: f64, e: f64, c: f64, d: f64) -> f64 {
     if x < x1 {
         impact_ref(x, xd, x1, k, e, c, d)
     } else if x > x2 {
@@ -81,7 +81,7 @@ fn bistop_values_follow_adams_definition() {
         (0.6, -1.0e6), // damper would pull towards the stop: clipped to 0
     ] {
         let got = e.value(0.0, &[x, xd]).unwrap();
-        let want = bistop_ref(x, xd, -0.5, 0.5, 2.0e4, 2.0, 10.0, 0.02);
+        let want = bistop_ref(x, xd, (-0.5, 0.5), 2.0e4, 2.0, 10.0, 0.02);
         assert!(
             close(got, want, 1e-13),
             "BISTOP at x={x}, ẋ={xd}: {got} vs {want}"

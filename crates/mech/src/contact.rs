@@ -14,9 +14,9 @@
 //!
 //! Jacobian (n and the material points frozen — exact for translations of
 //! a ball or a box corner on a face, first-order otherwise):
-//! ∂Q/∂q = −∂f/∂δ · Wᵀ(n + t) nᵀW, ∂Q/∂u = −∂f/∂δ̇ · Wᵀ(n + t) nᵀW
-//! + f Wᵀ ∂t/∂v W, where F_t = f t(v_t), t = −μ(|v_t|) v_t/|v_t|.
-//! The geometric terms (how n, c and the moment arms turn with the bodies)
+//! ∂Q/∂q = −∂f/∂δ · Wᵀ(n + t) nᵀW and
+//! ∂Q/∂u = −∂f/∂δ̇ · Wᵀ(n + t) nᵀW plus f Wᵀ ∂t/∂v W,
+//! where F_t = f t(v_t), t = −μ(|v_t|) v_t/|v_t|. The geometric terms (how n, c and the moment arms turn with the bodies)
 //! are left out.
 
 use crate::local::{Grad, Hess, Jac3, Pose, NL, V3};
