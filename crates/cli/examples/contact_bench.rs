@@ -75,15 +75,7 @@ fn model(n: usize) -> Model {
             part: id,
             placement: Placement::default(),
         });
-        m.geometries.push(Geometry {
-            id,
-            marker: id,
-            shape: Shape::Ellipsoid {
-                x: 2.0 * R,
-                y: 2.0 * R,
-                z: 2.0 * R,
-            },
-        });
+        m.geometries.push(Geometry::sphere(id, id, R));
     }
     let mut cid = 1;
     for b in 0..n {

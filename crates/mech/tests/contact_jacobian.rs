@@ -43,24 +43,8 @@ fn ball_on_box(z: f64, normal: NormalForce, friction: bool) -> Model {
         part: 1,
         placement: Placement::at(-1.0, -1.0, -0.5),
     });
-    m.geometries.push(Geometry {
-        id: 1,
-        marker: 20,
-        shape: Shape::Ellipsoid {
-            x: 2.0 * R,
-            y: 2.0 * R,
-            z: 2.0 * R,
-        },
-    });
-    m.geometries.push(Geometry {
-        id: 2,
-        marker: 10,
-        shape: Shape::Box {
-            x: 2.0,
-            y: 2.0,
-            z: 0.5,
-        },
-    });
+    m.geometries.push(Geometry::sphere(1, 20, R));
+    m.geometries.push(Geometry::cuboid(2, 10, [2.0, 2.0, 0.5]));
     m.contacts.push(Contact {
         id: 1,
         igeom: vec![1],

@@ -65,6 +65,30 @@ pub struct Geometry {
     pub shape: Shape,
 }
 
+impl Geometry {
+    /// A BOX of sides x, y, z from its CORNER marker.
+    pub fn cuboid(id: Id, corner: Id, [x, y, z]: [f64; 3]) -> Self {
+        Geometry {
+            id,
+            marker: corner,
+            shape: Shape::Box { x, y, z },
+        }
+    }
+    /// A sphere of radius `r` centred at `marker` (an ELLIPSOID with equal
+    /// diameters, as Adams View writes a sphere).
+    pub fn sphere(id: Id, marker: Id, r: f64) -> Self {
+        Geometry {
+            id,
+            marker,
+            shape: Shape::Ellipsoid {
+                x: 2.0 * r,
+                y: 2.0 * r,
+                z: 2.0 * r,
+            },
+        }
+    }
+}
+
 /// The normal-force model of a CONTACT.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NormalForce {

@@ -31,15 +31,7 @@ fn ground_box(m: &mut Model, tilt: f64) {
     let rot = euler313(0.0, tilt, 0.0);
     let corner = rot * Vector3::new(-1.0, -1.0, -0.5);
     marker(m, 10, 1, Placement::new(corner, rot));
-    m.geometries.push(Geometry {
-        id: 2,
-        marker: 10,
-        shape: Shape::Box {
-            x: 2.0,
-            y: 2.0,
-            z: 0.5,
-        },
-    });
+    m.geometries.push(Geometry::cuboid(2, 10, [2.0, 2.0, 0.5]));
 }
 
 fn settings(error: f64) -> IntegratorSettings {
@@ -65,15 +57,7 @@ fn ball_drop(normal: NormalForce) -> Model {
     ball.cm = Some(20);
     m.parts.push(ball);
     marker(&mut m, 20, 2, Placement::default());
-    m.geometries.push(Geometry {
-        id: 1,
-        marker: 20,
-        shape: Shape::Ellipsoid {
-            x: 2.0 * R,
-            y: 2.0 * R,
-            z: 2.0 * R,
-        },
-    });
+    m.geometries.push(Geometry::sphere(1, 20, R));
     m.contacts.push(Contact {
         id: 1,
         igeom: vec![1],
