@@ -112,7 +112,7 @@ fn arguments_not_honoured_are_rejected_by_name() {
         ),
         (
             "CONTACT/1, IGEOM = 3, JGEOM = 1, IMPACT, STIFFNESS = 1E5, DAMPING = 1, DMAX = 1E-3, EXPONENT = 1.5",
-            "m.adm:9:12: CONTACT/1: IGEOM = 3: there is no solid GRAPHICS/3 (BOX, CYLINDER, FRUSTUM, ELLIPSOID or EXTERNAL)",
+            "m.adm:9:12: CONTACT/1: IGEOM = 3: there is no solid GRAPHICS/3 (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS or EXTERNAL)",
         ),
         (
             "CONTACT/1, IGEOM = 2, JGEOM = 1, TYPE = CURVE_TO_CURVE, IMPACT, STIFFNESS = 1E5, DAMPING = 1, DMAX = 1E-3, EXPONENT = 1.5",

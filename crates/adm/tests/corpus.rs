@@ -49,7 +49,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-camelot-contact/camelot_1_pull0_offset0.adm",
-        Some(":510:3: GRAPHICS/9: GRAPHICS/9 (used by CONTACT/1): geometry file not found: adamspy-camelot-contact/camelot_1_pull0_offset0.xmt_txt; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID))"),
+        Some(":510:3: GRAPHICS/9: GRAPHICS/9 (used by CONTACT/1): geometry file not found: adamspy-camelot-contact/camelot_1_pull0_offset0.xmt_txt; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS))"),
     ),
     (
         "adamspy-drillstring/test.adm",
@@ -67,7 +67,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("adamspy-torque-spike/test_analysis_with_spikes.adm", None),
     (
         "aview-hpc-contact/test_2.adm",
-        Some(":41:3: GRAPHICS/1: GRAPHICS/1 (used by CONTACT/1): geometry file not found: aview-hpc-contact/test_2.x_t; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID))"),
+        Some(":41:3: GRAPHICS/1: GRAPHICS/1 (used by CONTACT/1): geometry file not found: aview-hpc-contact/test_2.x_t; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS))"),
     ),
     ("aview-hpc-free-part/test.adm", None),
     ("aview-hpc-pendulum/test.adm", None),

@@ -28,7 +28,7 @@ fn aview_hpc_contact_names_the_missing_parasolid_file() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}:41:3: GRAPHICS/1: GRAPHICS/1 (used by CONTACT/1): geometry file not found: {}; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID))",
+            "{}:41:3: GRAPHICS/1: GRAPHICS/1 (used by CONTACT/1): geometry file not found: {}; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS))",
             deck.display(),
             file.display()
         )

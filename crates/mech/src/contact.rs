@@ -172,6 +172,35 @@ fn parry_shape(shape: &Shape) -> Result<(SharedShape, Vector3<f64>, Matrix3<f64>
                 (SharedShape::new(hull), Vector3::zeros(), id)
             }
         }
+        Shape::Torus { major, minor } => {
+            positive("MAJOR_RADIUS", *major)?;
+            positive("MINOR_RADIUS", *minor)?;
+            if minor >= major {
+                return Err("MINOR_RADIUS must be less than MAJOR_RADIUS".into());
+            }
+            // SIDES around the axis × SIDES/2 around the tube, as quads
+            let (nu, nv) = (SIDES, SIDES / 2);
+            let mut v = Vec::with_capacity(nu * nv);
+            for i in 0..nu {
+                let a = 2.0 * std::f64::consts::PI * i as f64 / nu as f64;
+                for j in 0..nv {
+                    let b = 2.0 * std::f64::consts::PI * j as f64 / nv as f64;
+                    let rr = major + minor * b.cos();
+                    v.push(PVec::new(rr * a.cos(), rr * a.sin(), minor * b.sin()));
+                }
+            }
+            let idx = |i: usize, j: usize| ((i % nu) * nv + j % nv) as u32;
+            let mut t = Vec::with_capacity(2 * nu * nv);
+            for i in 0..nu {
+                for j in 0..nv {
+                    let (a, b, c, d) = (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
+                    t.push([a, b, c]);
+                    t.push([a, c, d]);
+                }
+            }
+            let mesh = TriMesh::new(v, t).map_err(|e| format!("{e}"))?;
+            (SharedShape::new(mesh), Vector3::zeros(), id)
+        }
         Shape::Mesh {
             vertices,
             triangles,

@@ -175,3 +175,88 @@ fn friction_jacobian_matches_finite_differences() {
         check_jacobian(&model, &[(0, vx), (1, vy), (2, -0.1), (5, 0.3)]);
     }
 }
+
+/// Every solid type placed by its marker: a ball of radius R pressed
+/// δ = 1 mm into the top of the solid (a face, or a vertex of the
+/// tessellation where the solid is curved) gives one contact point with
+/// depth δ and the normal −z (from the ball into the solid).
+#[test]
+fn every_solid_is_placed_by_its_marker() {
+    let depth = 1e-3;
+    // (solid, marker origin, height of its top above the origin)
+    let solids = [
+        (
+            Shape::Box {
+                x: 0.4,
+                y: 0.4,
+                z: 0.2,
+            },
+            [-0.2, -0.2, 0.0],
+            0.2,
+        ),
+        (
+            Shape::Cylinder {
+                length: 0.3,
+                radius: 0.2,
+            },
+            [0.0; 3],
+            0.3,
+        ),
+        (
+            Shape::Frustum {
+                length: 0.25,
+                bottom: 0.3,
+                top: 0.15,
+            },
+            [0.0; 3],
+            0.25,
+        ),
+        (
+            Shape::Ellipsoid {
+                x: 0.6,
+                y: 0.4,
+                z: 0.3,
+            },
+            [0.0; 3],
+            0.15,
+        ),
+        (
+            Shape::Torus {
+                major: 0.3,
+                minor: 0.05,
+            },
+            [-0.3, 0.0, 0.0],
+            0.05,
+        ),
+        (
+            Shape::Mesh {
+                vertices: vec![[-1.0, -1.0, 0.0], [1.0, -1.0, 0.0], [0.0, 1.0, 0.0]],
+                triangles: vec![[0, 1, 2]],
+            },
+            [0.0; 3],
+            0.0,
+        ),
+    ];
+    for (shape, at, top) in solids {
+        let name = shape.name();
+        let mut m = ball_on_box(top + R - depth, IMPACT, false);
+        m.markers[1].placement = Placement::at(at[0], at[1], at[2]);
+        m.geometries[1].shape = shape;
+        // the ball sits above the marker's z axis (the torus: above its tube)
+        m.parts[1].placement.origin.x = 0.0;
+        m.parts[1].placement.origin.y = 0.0;
+        let sys = System::new(&m).unwrap();
+        let (q, _) = sys.initial_state();
+        let mut pts = Vec::new();
+        sys.contacts[0].points(&q, &mut pts);
+        assert!(!pts.is_empty(), "{name}: no contact");
+        let deepest = pts.iter().map(|p| p.depth).fold(0.0, f64::max);
+        assert!((deepest - depth).abs() < 1e-9, "{name}: depth {deepest}");
+        for p in &pts {
+            assert!(
+                (p.normal - Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-6,
+                "{name}: {p:?}"
+            );
+        }
+    }
+}

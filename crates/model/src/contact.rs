@@ -8,6 +8,8 @@
 //! - ELLIPSOID: centred at CM; XSCALE, YSCALE, ZSCALE are the diameters
 //!   along the marker axes (the aview-hpc deck's 3.937 in "ELLIPSOID" is the
 //!   100 mm ball whose steel mass its PART states);
+//! - TORUS: centred at CM in its xy plane, MAJOR_RADIUS and MINOR_RADIUS
+//!   (tessellated: parry has no torus);
 //! - a triangle mesh read from an EXTERNAL `.shl` or `.stl` file, in the RM
 //!   marker's frame.
 
@@ -35,6 +37,11 @@ pub enum Shape {
         y: f64,
         z: f64,
     },
+    /// TORUS: centred at CM, in its xy plane (axis z).
+    Torus {
+        major: f64,
+        minor: f64,
+    },
     /// Vertices and triangles (vertex indices), marker frame.
     Mesh {
         vertices: Vec<[f64; 3]>,
@@ -50,6 +57,7 @@ impl Shape {
             Shape::Cylinder { .. } => "CYLINDER",
             Shape::Frustum { .. } => "FRUSTUM",
             Shape::Ellipsoid { .. } => "ELLIPSOID",
+            Shape::Torus { .. } => "TORUS",
             Shape::Mesh { .. } => "EXTERNAL",
         }
     }

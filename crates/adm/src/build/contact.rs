@@ -15,7 +15,14 @@ use mbsolve_model::{Contact, ContactFriction, ElementRef, Geometry, Id, NormalFo
 use std::path::{Path, PathBuf};
 
 /// The solid GRAPHICS types a CONTACT may use.
-const SOLIDS: &[&str] = &["BOX", "CYLINDER", "FRUSTUM", "ELLIPSOID", "EXTERNAL"];
+const SOLIDS: &[&str] = &[
+    "BOX",
+    "CYLINDER",
+    "FRUSTUM",
+    "ELLIPSOID",
+    "TORUS",
+    "EXTERNAL",
+];
 
 /// Every GRAPHICS keyword of the solid forms (the others are display-only).
 const GRAPHICS_KEYS: &[&str] = &[
@@ -39,6 +46,9 @@ const GRAPHICS_KEYS: &[&str] = &[
     "XSCALE",
     "YSCALE",
     "ZSCALE",
+    "TORUS",
+    "MAJOR_RADIUS",
+    "MINOR_RADIUS",
     "EXTERNAL",
     "RM",
     "FILE",
@@ -101,7 +111,7 @@ fn read_mesh(path: &Path) -> Result<Shape, String> {
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let supported = "supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID)";
+    let supported = "supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS)";
     let parasolid = matches!(ext.as_str(), "x_t" | "xmt_txt" | "x_b" | "xmt_bin" | "xmt");
     if !path.exists() {
         let kind = if parasolid {
@@ -302,6 +312,14 @@ impl Builder<'_> {
                     x: num(&mut a, "XSCALE")?,
                     y: num(&mut a, "YSCALE")?,
                     z: num(&mut a, "ZSCALE")?,
+                };
+                (m, shape)
+            }
+            "TORUS" => {
+                let m = marker(&mut a, "CM")?;
+                let shape = Shape::Torus {
+                    major: num(&mut a, "MAJOR_RADIUS")?,
+                    minor: num(&mut a, "MINOR_RADIUS")?,
                 };
                 (m, shape)
             }
@@ -556,7 +574,7 @@ impl Builder<'_> {
                 return Err(self.err(
                     pos,
                     &label,
-                    format!("{key} = {g}: there is no solid GRAPHICS/{g} (BOX, CYLINDER, FRUSTUM, ELLIPSOID or EXTERNAL)"),
+                    format!("{key} = {g}: there is no solid GRAPHICS/{g} (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS or EXTERNAL)"),
                 ));
             };
             let (spos, slabel) = (solid.pos, solid.label.clone());
