@@ -185,6 +185,12 @@ fn undamped_impact_rebounds_at_impact_speed_after_the_laws_duration() {
     }
 }
 
+/// Energy is lost only through DAMPING: the kinetic energy an impact
+/// removes equals the damper's work ∫ c·STEP(δ, 0, 0, dmax, 1)·δ̇² dt while
+/// the law is positive, plus the spring energy k δ^(e+1)/(e+1) dropped
+/// while the damper holds the law at zero on the way out (IMPACT's
+/// max(0, …) releases the body at δa and the spring takes over again at
+/// δb): measured 0.6866 J = 0.6744 J + 0.0123 J, within 1e-4.
 #[test]
 fn damping_removes_exactly_the_dampers_work() {
     let (k, e, c, dmax) = (1.0e6, 1.5, 40.0, 2e-3);
@@ -194,32 +200,61 @@ fn damping_removes_exactly_the_dampers_work() {
         damping: c,
         dmax,
     };
-    let sim = drop_run(normal, 0.24, 24_000);
+    // 2.5 µs frames
+    let sim = drop_run(normal, 0.24, 96_000);
     let ep = first_episode(&sim);
     let lost = 0.5 * MASS * (ep.v_in * ep.v_in - ep.v_out * ep.v_out);
-    // the damper's work ∫ c·STEP(δ, 0, 0, dmax, 1)·δ̇² dt (trapezoid on 10 µs frames)
-    let power = |f: &mbsolve_solver::Frame| {
+    let law = |f: &mbsolve_solver::Frame| {
         let d = R - f.q[2];
-        if d <= 0.0 {
-            return 0.0;
-        }
-        let s = (d / dmax).min(1.0);
+        let s = (d / dmax).clamp(0.0, 1.0);
+        let damper = c * s * s * (3.0 - 2.0 * s);
         let rate = -f.u[2];
-        let force = k * d.powf(e) + c * s * s * (3.0 - 2.0 * s) * rate;
-        if force <= 0.0 {
-            return 0.0;
+        (
+            d,
+            k * d.max(0.0).powf(e) + damper * rate,
+            damper * rate * rate,
+        )
+    };
+    let power = |f: &mbsolve_solver::Frame| {
+        let (d, force, p) = law(f);
+        if d > 0.0 && force > 0.0 {
+            p
+        } else {
+            0.0
         }
-        c * s * s * (3.0 - 2.0 * s) * rate * rate
     };
     let mut work = 0.0;
+    // spring energy dropped while the law is clipped to zero: from each
+    // release depth δa to the depth δb where the spring wins again (or 0)
+    let spring = |d: f64| k * d.max(0.0).powf(e + 1.0) / (e + 1.0);
+    let mut stored = 0.0;
+    let mut released: Option<f64> = None;
     for w in sim.frames.windows(2) {
         work += 0.5 * (power(&w[0]) + power(&w[1])) * (w[1].t - w[0].t);
+        let ((d0, f0, _), (d1, f1, _)) = (law(&w[0]), law(&w[1]));
+        if d0 <= 0.0 {
+            continue;
+        }
+        let cross = d0 + (d1 - d0) * f0 / (f0 - f1);
+        if f0 > 0.0 && f1 <= 0.0 && d1 > 0.0 {
+            released = Some(cross);
+        } else if f0 <= 0.0 && f1 > 0.0 {
+            if let Some(da) = released.take() {
+                stored += spring(da) - spring(cross);
+            }
+        } else if d1 <= 0.0 {
+            if let Some(da) = released.take() {
+                stored += spring(da);
+            }
+        }
     }
-    println!("IMPACT with DAMPING: kinetic energy lost {lost:.5} J, damper work {work:.5} J");
+    println!(
+        "IMPACT with DAMPING: kinetic energy lost {lost:.5} J = damper work {work:.5} J + spring energy dropped while released {stored:.5} J"
+    );
     assert!(ep.v_out < -ep.v_in * 0.99, "damping slows the rebound");
     assert!(
-        (lost - work).abs() < 0.02 * lost,
-        "lost {lost} J, damper work {work} J"
+        (lost - work - stored).abs() < 2e-3 * lost,
+        "lost {lost} J, damper work {work} J, released {stored} J"
     );
 }
 
