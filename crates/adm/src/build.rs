@@ -8,6 +8,7 @@ mod friction;
 pub(crate) use friction::friction_applies;
 mod data;
 mod initial;
+mod contact;
 mod jprim;
 mod redefine;
 mod variables;
@@ -204,6 +205,8 @@ pub(crate) struct Builder<'a> {
     /// VELOCITY/ACCELERATION motions (index, integration constants),
     /// wrapped in their displacement integral by `finish`.
     motion_integrals: Vec<(usize, mbsolve_model::MotionIntegral)>,
+    /// GRAPHICS solids and CONTACT references (build/contact.rs).
+    contact_tables: contact::ContactTables,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -283,6 +286,7 @@ impl<'a> Builder<'a> {
             friction_pending: Vec::new(),
             splines: HashMap::new(),
             motion_integrals: Vec::new(),
+            contact_tables: Default::default(),
         }
     }
 
@@ -399,16 +403,8 @@ impl<'a> Builder<'a> {
                 a.ignore(OUTPUT_IGNORED);
                 a.finish()
             }
-            "GRAPHICS" => {
-                // Geometry for post-processing: no effect on the solution
-                // (GRAPHICS/EXTERNAL matters only for CONTACT, which is rejected).
-                self.skipped.push(Skipped {
-                    statement: label,
-                    location: loc(self.file, st.pos),
-                    reason: "geometry only",
-                });
-                Ok(())
-            }
+            "GRAPHICS" => self.graphics(st, label),
+            "CONTACT" => self.contact(st, label, st.id.unwrap_or(0)),
             "PINPUT" | "POUTPUT" => self.plant_io(st, label, id, name == "PINPUT"),
             "PREFERENCES" => self.preferences(st, label),
             "KINEMATICS" => {
@@ -672,6 +668,10 @@ impl<'a> Builder<'a> {
                     ArgRole::Motion => Space::Motion,
                     ArgRole::Sforce => Space::Sforce,
                     ArgRole::Variable => Space::Variable,
+                    ArgRole::Contact => {
+                        self.refer_contact(id, pos, label, &what);
+                        continue;
+                    }
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));
@@ -1411,6 +1411,7 @@ impl<'a> Builder<'a> {
         if !self.model.parts.iter().any(|p| p.ground) {
             return Err(self.no_ground());
         }
+        self.finish_contacts()?;
         // markers and parts are defined in `defined`
         for r in &self.refs {
             if !self.defined.contains_key(&(r.space, r.id)) {

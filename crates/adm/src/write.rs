@@ -48,6 +48,12 @@ fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
 
 /// The model as an Adams dataset.
 pub fn write_adm(m: &Model) -> Result<String, String> {
+    if let Some(c) = m.contacts.first() {
+        return Err(format!(
+            "CONTACT/{}: CONTACT elements and their GRAPHICS geometry are not written by convert yet",
+            c.id
+        ));
+    }
     let mut o = String::new();
     let title = m.title.lines().next().unwrap_or("").trim();
     let _ = writeln!(

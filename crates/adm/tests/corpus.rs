@@ -49,7 +49,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-camelot-contact/camelot_1_pull0_offset0.adm",
-        Some(":548:1: CONTACT/1: statement CONTACT is not supported yet"),
+        Some(":510:3: GRAPHICS/9: GRAPHICS/9 (used by CONTACT/1): geometry file not found: adamspy-camelot-contact/camelot_1_pull0_offset0.xmt_txt; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS))"),
     ),
     (
         "adamspy-drillstring/test.adm",
@@ -61,13 +61,13 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",
-        Some(":10636:1: CONTACT/1: statement CONTACT is not supported yet"),
+        Some(":12140:1: COUPLER/2: statement COUPLER is not supported yet"),
     ),
     ("adamspy-generic-model/generic_model.adm", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.adm", None),
     (
         "aview-hpc-contact/test_2.adm",
-        Some(":74:1: CONTACT/1: statement CONTACT is not supported yet"),
+        Some(":41:3: GRAPHICS/1: GRAPHICS/1 (used by CONTACT/1): geometry file not found: aview-hpc-contact/test_2.x_t; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS))"),
     ),
     ("aview-hpc-free-part/test.adm", None),
     ("aview-hpc-pendulum/test.adm", None),
@@ -100,7 +100,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "mbdyn-a2m-landing-gear/ant.adm",
-        Some(":279:54: SFORCE/9: function IMPACT is not supported yet"),
+        Some(":285:59: GFORCE/1: FUNCTION = USER(7, 8, 9, 1.7172509E+07, 1.71725E+07… calls the user subroutine GFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
     ),
     (
         "mbdyn-a2m-syntax-torture/pm03.adm",

@@ -128,7 +128,7 @@ fn check_names_every_problem_and_lists_plant_io() {
         format!(
             "mbsolve: error: {p}:10:38: SFORCE/1: FUNCTION = USER(1, 2) calls the user subroutine SFOSUB; {cannot}\n\
              {p}:11:13: VARIABLE/3: FUNCTION = USER(5) calls the user subroutine ctl::Law; {cannot}\n\
-             {p}:13:1: CONTACT/1: statement CONTACT is not supported yet\n\
+             {p}:13:1: CONTACT/1: missing STIFFNESS =\n\
              3 problems in {p}"
         )
     );

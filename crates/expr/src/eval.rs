@@ -367,6 +367,8 @@ fn call<L: Leaves>(
             }
             sum
         }
+        Builtin::Impact => crate::contact_laws::impact(&a, span)?,
+        Builtin::Bistop => crate::contact_laws::bistop(&a, span)?,
     };
     finite(r, name, span)
 }

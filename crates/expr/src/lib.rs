@@ -16,6 +16,7 @@
 //! number, …) are [`EvalError`]s.
 
 mod adapt;
+mod contact_laws;
 mod eval;
 mod jet;
 mod names;

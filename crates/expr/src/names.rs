@@ -37,6 +37,8 @@ pub enum Builtin {
     Cheby,
     Forcos,
     Forsin,
+    Impact,
+    Bistop,
 }
 
 impl Builtin {
@@ -73,6 +75,9 @@ impl Builtin {
         ("CHEBY", Builtin::Cheby, 3, 33),
         ("FORCOS", Builtin::Forcos, 4, 34),
         ("FORSIN", Builtin::Forsin, 4, 34),
+        // IMPACT(x, ẋ, x1, k, e, cmax, d); BISTOP(x, ẋ, x1, x2, k, e, cmax, d)
+        ("IMPACT", Builtin::Impact, 7, 7),
+        ("BISTOP", Builtin::Bistop, 8, 8),
     ];
 
     pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
@@ -145,6 +150,8 @@ pub enum MeasureKind {
     Sforce,
     /// ORIENT(type, comp, i[, j])
     Orient,
+    /// CONTACT(id, jflag, comp, rm)
+    Contact,
 }
 
 /// What an integer argument of a measure refers to.
@@ -156,6 +163,7 @@ pub enum ArgRole {
     Jprim,
     Motion,
     Sforce,
+    Contact,
     /// A flag, a component number or a type code.
     Number,
 }
@@ -209,6 +217,12 @@ impl MeasureKind {
         ("MOTION", MeasureKind::Motion, &[MO, N, N, M], 4),
         ("SFORCE", MeasureKind::Sforce, &[SF, N, N, M], 4),
         ("ORIENT", MeasureKind::Orient, &[N, N, M, M], 3),
+        (
+            "CONTACT",
+            MeasureKind::Contact,
+            &[ArgRole::Contact, N, N, M],
+            4,
+        ),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {

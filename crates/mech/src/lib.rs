@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod constraints;
+pub mod contact;
 mod diagnose;
 pub mod forces;
 pub mod friction;

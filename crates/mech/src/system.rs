@@ -228,6 +228,8 @@ pub struct System {
     pub forces: Vec<ForceElement>,
     /// Joint friction (FRICTION), loaded by the joint reactions.
     pub frictions: Vec<crate::friction::FrictionElement>,
+    /// CONTACT elements (crate::contact).
+    pub contacts: Vec<crate::contact::ContactElement>,
     pub gravity: Vector3<f64>,
     /// Source locations of the model's elements, for [`System::describe`].
     sources: Vec<(ElementRef, String)>,
@@ -369,6 +371,7 @@ impl System {
             equations: Vec::new(),
             forces: Vec::new(),
             frictions: Vec::new(),
+            contacts: Vec::new(),
             gravity: model.gravity,
             sources: model.sources.clone(),
             q0,
@@ -377,6 +380,7 @@ impl System {
         sys.build_equations(model)?;
         sys.forces = crate::forces::build(&sys, model)?;
         sys.frictions = crate::friction::build(&sys, model)?;
+        sys.contacts = crate::contact::build(&sys, model)?;
         Ok(sys)
     }
 
@@ -763,6 +767,9 @@ impl System {
         for fr in &self.frictions {
             fr.add_residual(self, &at, out);
         }
+        for c in &self.contacts {
+            c.add_residual(q, u, out);
+        }
     }
 
     /// Φ, ∇Φ and the time terms of every active equation at (q, t), from
@@ -977,6 +984,9 @@ impl System {
         };
         for fr in &self.frictions {
             fr.add_jacobian(self, &at, sink, place);
+        }
+        for c in &self.contacts {
+            c.add_jacobian(q, u, sink, row0, col_q, col_u, cu);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

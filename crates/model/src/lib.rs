@@ -5,6 +5,7 @@
 //! only parts, markers, joints, motions, forces and requests, plus [`validate`]
 //! which rejects models that cannot run, naming the element at fault.
 
+mod contact;
 mod elements;
 mod friction;
 mod function;
@@ -13,6 +14,7 @@ mod settings;
 mod spline;
 mod validate;
 
+pub use contact::*;
 pub use elements::*;
 pub use friction::*;
 pub use function::*;
@@ -144,6 +146,10 @@ pub struct Model {
     /// Joint degrees of freedom held during the initial-condition analysis
     /// (JOINT IC=, ICTRAN=, ICROT=).
     pub joint_ics: Vec<JointIc>,
+    /// GRAPHICS solids that CONTACT elements refer to.
+    pub geometries: Vec<Geometry>,
+    /// CONTACT elements.
+    pub contacts: Vec<Contact>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,
@@ -169,6 +175,8 @@ pub enum ElementRef {
     Friction(Id),
     Spline(Id),
     String(Id),
+    Graphics(Id),
+    Contact(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -190,6 +198,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Friction(i) => write!(f, "FRICTION/{i}"),
             ElementRef::Spline(i) => write!(f, "SPLINE/{i}"),
             ElementRef::String(i) => write!(f, "STRING/{i}"),
+            ElementRef::Graphics(i) => write!(f, "GRAPHICS/{i}"),
+            ElementRef::Contact(i) => write!(f, "CONTACT/{i}"),
         }
     }
 }

@@ -36,6 +36,12 @@ fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
 pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
+    if let Some(c) = m.contacts.first() {
+        return Err(format!(
+            "CONTACT/{}: CONTACT elements have no MotionSolve XML form here",
+            c.id
+        ));
+    }
     if let Some(io) = m.plant_inputs.iter().chain(&m.plant_outputs).next() {
         return Err(format!(
             "PINPUT/POUTPUT {}: Adams/Controls plant inputs and outputs have no MotionSolve XML form here",

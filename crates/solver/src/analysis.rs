@@ -430,6 +430,10 @@ impl Simulation {
         dtout: Option<f64>,
         settings: &IntegratorSettings,
     ) -> Result<Statistics, SolverError> {
+        let (settings, note) = crate::contact_settings::for_contacts(settings, &self.model)
+            .map_err(SolverError::Settings)?;
+        self.log.extend(note);
+        let settings = &settings;
         self.dynamic_planned(end, steps, dtout, |dt| validate(settings, dt), settings)
     }
 

@@ -273,6 +273,10 @@ impl EvalContext for FrameContext<'_> {
                 }
             }
             K::Joint | K::Jprim | K::Motion | K::Sforce => self.element_result(m),
+            K::Contact => {
+                let rm = self.axes(m, 3)?;
+                crate::contact_result::component(self.sys, &self.frame.q, &self.frame.u, m, &rm)
+            }
             K::Orient => {
                 let ty = m.args.first().copied().unwrap_or(0);
                 let c = m.args.get(1).copied().unwrap_or(0);

@@ -7,6 +7,8 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod contact_result;
+pub mod contact_settings;
 pub mod formulation;
 mod friction_ic;
 pub mod functions;

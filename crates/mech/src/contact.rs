@@ -1,0 +1,499 @@
+//! CONTACT elements: parry3d-f64 finds the contact points, normals and
+//! penetration depths between the GRAPHICS solids of two parts; the normal
+//! law (IMPACT or POISSON) and the regularized Coulomb friction of Adams'
+//! CONTACT statement turn them into forces.
+//!
+//! For each contact point parry gives the witness points c_I on the I solid
+//! and c_J on the J solid, the outward normal n of the I solid (from I
+//! towards J) and δ = −distance, the penetration. The force F = f n + F_t
+//! acts on the J part at c_J and −F on the I part at c_I (each part at its
+//! own surface point, so a part's translation carries its point along; the
+//! couple of the two points' offset δ n is zero for the normal force and
+//! O(δ) for friction). With W = ∂(v_J(c_J) − v_I(c_I))/∂u (3×14), the
+//! generalized force is Q = Wᵀ F and δ̇ = −nᵀW u.
+//!
+//! Jacobian (n and the material points frozen — exact for translations of
+//! a ball or a box corner on a face, first-order otherwise):
+//! ∂Q/∂q = −∂f/∂δ · Wᵀ(n + t) nᵀW and
+//! ∂Q/∂u = −∂f/∂δ̇ · Wᵀ(n + t) nᵀW plus f Wᵀ ∂t/∂v W,
+//! where F_t = f t(v_t), t = −μ(|v_t|) v_t/|v_t|. The geometric terms (how n, c and the moment arms turn with the bodies)
+//! are left out.
+
+use crate::local::{Grad, Hess, Jac3, Pose, NL, V3};
+use crate::rotation::rot;
+use crate::system::{gather, global_index, pose, scatter_hess, Sink, System};
+use mbsolve_model::{ContactFriction, ElementRef, Geometry, Model, ModelError, NormalForce, Shape};
+use nalgebra::{Matrix3, SMatrix, Vector3};
+use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
+use parry3d_f64::math::{Matrix as PMat, Pose as PPose, Rotation as PRot, Vector as PVec};
+use parry3d_f64::query::{
+    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+};
+use parry3d_f64::shape::{Ball, ConvexPolyhedron, Cuboid, Cylinder, SharedShape, TriMesh};
+
+/// Sides of the polygon that tessellates a FRUSTUM and rings of an
+/// ELLIPSOID with unequal axes (Adams tessellates for RAPID as well).
+const SIDES: usize = 48;
+
+/// A solid fixed in a body (or ground): its parry shape and its pose in the
+/// body frame (ground frame for ground).
+#[derive(Clone)]
+pub struct PlacedShape {
+    pub geometry: u32,
+    shape: SharedShape,
+    s: Vector3<f64>,
+    axes: Matrix3<f64>,
+}
+
+impl std::fmt::Debug for PlacedShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GRAPHICS/{}", self.geometry)
+    }
+}
+
+/// One contact point between the two parts of a CONTACT, in ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPoint {
+    /// The witness point on the I solid (where −F acts on the I part).
+    pub on_i: Vector3<f64>,
+    /// The witness point on the J solid (where F acts on the J part).
+    pub on_j: Vector3<f64>,
+    /// Unit normal from the I solid towards the J solid.
+    pub normal: Vector3<f64>,
+    /// Penetration δ > 0.
+    pub depth: f64,
+}
+
+/// A CONTACT resolved to its two bodies (slot 0 = I part, 1 = J part).
+#[derive(Clone, Debug)]
+pub struct ContactElement {
+    pub id: u32,
+    pub bodies: [Option<usize>; 2],
+    pub igeom: Vec<PlacedShape>,
+    pub jgeom: Vec<PlacedShape>,
+    pub normal: NormalForce,
+    pub friction: Option<ContactFriction>,
+}
+
+fn to_p(v: &Vector3<f64>) -> PVec {
+    PVec::new(v.x, v.y, v.z)
+}
+fn from_p(v: PVec) -> Vector3<f64> {
+    Vector3::new(v.x, v.y, v.z)
+}
+
+fn ppose(origin: &Vector3<f64>, r: &Matrix3<f64>) -> PPose {
+    let m = PMat::from_cols(
+        to_p(&r.column(0).into()),
+        to_p(&r.column(1).into()),
+        to_p(&r.column(2).into()),
+    );
+    PPose::from_parts(to_p(origin), PRot::from_mat3(&m).normalize())
+}
+
+/// The parry shape of a GRAPHICS solid and its pose in the placing
+/// marker's frame; an error text for a degenerate one.
+fn parry_shape(shape: &Shape) -> Result<(SharedShape, Vector3<f64>, Matrix3<f64>), String> {
+    let id = Matrix3::identity();
+    // parry's cylinder axis is its local y; turn it onto the marker's z.
+    let y_to_z = Matrix3::new(1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0);
+    let positive = |what: &str, v: f64| {
+        if v > 0.0 && v.is_finite() {
+            Ok(())
+        } else {
+            Err(format!("{what} must be positive, found {v}"))
+        }
+    };
+    Ok(match shape {
+        Shape::Box { x, y, z } => {
+            // Adams: the box spans the CORNER marker's octant; negative
+            // sizes go the other way, so the centre is at half of each.
+            for (k, v) in [("X", x), ("Y", y), ("Z", z)] {
+                positive(k, v.abs())?;
+            }
+            let half = PVec::new(x.abs(), y.abs(), z.abs()) * 0.5;
+            (
+                SharedShape::new(Cuboid::new(half)),
+                Vector3::new(x / 2.0, y / 2.0, z / 2.0),
+                id,
+            )
+        }
+        Shape::Cylinder { length, radius } => {
+            positive("LENGTH", length.abs())?;
+            positive("RADIUS", *radius)?;
+            (
+                SharedShape::new(Cylinder::new(length.abs() / 2.0, *radius)),
+                Vector3::new(0.0, 0.0, length / 2.0),
+                y_to_z,
+            )
+        }
+        Shape::Frustum {
+            length,
+            bottom,
+            top,
+        } => {
+            positive("LENGTH", length.abs())?;
+            if *bottom < 0.0 || *top < 0.0 || bottom + top <= 0.0 {
+                return Err("BOTTOM and TOP radii must be non-negative, not both zero".into());
+            }
+            let mut pts = Vec::with_capacity(2 * SIDES);
+            for k in 0..SIDES {
+                let a = 2.0 * std::f64::consts::PI * k as f64 / SIDES as f64;
+                let (s, c) = a.sin_cos();
+                pts.push(PVec::new(bottom * c, bottom * s, 0.0));
+                pts.push(PVec::new(top * c, top * s, *length));
+            }
+            let hull = ConvexPolyhedron::from_convex_hull(&pts)
+                .ok_or_else(|| "the FRUSTUM is degenerate".to_string())?;
+            (SharedShape::new(hull), Vector3::zeros(), id)
+        }
+        Shape::Ellipsoid { x, y, z } => {
+            for (k, v) in [("XSCALE", x), ("YSCALE", y), ("ZSCALE", z)] {
+                positive(k, *v)?;
+            }
+            if x == y && y == z {
+                (SharedShape::new(Ball::new(x / 2.0)), Vector3::zeros(), id)
+            } else {
+                let mut pts = Vec::new();
+                let rings = SIDES / 2;
+                for i in 0..=rings {
+                    let th = std::f64::consts::PI * i as f64 / rings as f64;
+                    for k in 0..SIDES {
+                        let ph = 2.0 * std::f64::consts::PI * k as f64 / SIDES as f64;
+                        pts.push(PVec::new(
+                            x / 2.0 * th.sin() * ph.cos(),
+                            y / 2.0 * th.sin() * ph.sin(),
+                            z / 2.0 * th.cos(),
+                        ));
+                    }
+                }
+                let hull = ConvexPolyhedron::from_convex_hull(&pts)
+                    .ok_or_else(|| "the ELLIPSOID is degenerate".to_string())?;
+                (SharedShape::new(hull), Vector3::zeros(), id)
+            }
+        }
+        Shape::Torus { major, minor } => {
+            positive("MAJOR_RADIUS", *major)?;
+            positive("MINOR_RADIUS", *minor)?;
+            if minor >= major {
+                return Err("MINOR_RADIUS must be less than MAJOR_RADIUS".into());
+            }
+            // SIDES around the axis × SIDES/2 around the tube, as quads
+            let (nu, nv) = (SIDES, SIDES / 2);
+            let mut v = Vec::with_capacity(nu * nv);
+            for i in 0..nu {
+                let a = 2.0 * std::f64::consts::PI * i as f64 / nu as f64;
+                for j in 0..nv {
+                    let b = 2.0 * std::f64::consts::PI * j as f64 / nv as f64;
+                    let rr = major + minor * b.cos();
+                    v.push(PVec::new(rr * a.cos(), rr * a.sin(), minor * b.sin()));
+                }
+            }
+            let idx = |i: usize, j: usize| ((i % nu) * nv + j % nv) as u32;
+            let mut t = Vec::with_capacity(2 * nu * nv);
+            for i in 0..nu {
+                for j in 0..nv {
+                    let (a, b, c, d) = (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
+                    t.push([a, b, c]);
+                    t.push([a, c, d]);
+                }
+            }
+            let mesh = TriMesh::new(v, t).map_err(|e| format!("{e}"))?;
+            (SharedShape::new(mesh), Vector3::zeros(), id)
+        }
+        Shape::Mesh {
+            vertices,
+            triangles,
+        } => {
+            let v = vertices
+                .iter()
+                .map(|p| PVec::new(p[0], p[1], p[2]))
+                .collect();
+            let mesh = TriMesh::new(v, triangles.clone()).map_err(|e| format!("{e}"))?;
+            (SharedShape::new(mesh), Vector3::zeros(), id)
+        }
+    })
+}
+
+pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ContactElement>, ModelError> {
+    let mut out = Vec::with_capacity(model.contacts.len());
+    for c in &model.contacts {
+        let e = ElementRef::Contact(c.id);
+        let err = |message: String| ModelError {
+            element: Some(e),
+            location: model.describe(e),
+            message,
+        };
+        let side =
+            |ids: &[u32], key: &str| -> Result<(Vec<PlacedShape>, Option<usize>), ModelError> {
+                let mut shapes = Vec::with_capacity(ids.len());
+                let mut body: Option<Option<usize>> = None;
+                for &g in ids {
+                    let geom: &Geometry = model
+                        .geometries
+                        .iter()
+                        .find(|x| x.id == g)
+                        .ok_or_else(|| err(format!("{key} = {g}: no GRAPHICS/{g} solid")))?;
+                    let m = *sys.marker(geom.marker);
+                    match body {
+                        None => body = Some(m.body),
+                        Some(b) if b != m.body => {
+                            return Err(err(format!(
+                            "{key}: the solids must all be on one part (GRAPHICS/{g} is on another)"
+                        )))
+                        }
+                        _ => {}
+                    }
+                    let (shape, s, axes) = parry_shape(&geom.shape).map_err(|msg| {
+                        err(format!(
+                            "{key} = {g}: GRAPHICS/{g} {}: {msg}",
+                            geom.shape.name()
+                        ))
+                    })?;
+                    shapes.push(PlacedShape {
+                        geometry: g,
+                        shape,
+                        s: m.s + m.axes * s,
+                        axes: m.axes * axes,
+                    });
+                }
+                Ok((shapes, body.flatten()))
+            };
+        let (igeom, bi) = side(&c.igeom, "IGEOM")?;
+        let (jgeom, bj) = side(&c.jgeom, "JGEOM")?;
+        if bi == bj {
+            return Err(err(
+                "IGEOM and JGEOM are on the same part: a contact needs two parts".into(),
+            ));
+        }
+        out.push(ContactElement {
+            id: c.id,
+            bodies: [bi, bj],
+            igeom,
+            jgeom,
+            normal: c.normal,
+            friction: c.friction,
+        });
+    }
+    Ok(out)
+}
+
+/// Generalized force and its Jacobians on the element's 14 local q and u.
+struct LocalContact {
+    q: Grad,
+    jq: Hess,
+    ju: Hess,
+}
+
+impl ContactElement {
+    fn poses(&self, q: &[f64]) -> [Option<Pose>; 2] {
+        [
+            self.bodies[0].map(|b| pose(q, b)),
+            self.bodies[1].map(|b| pose(q, b)),
+        ]
+    }
+
+    fn world(&self, slot: usize, poses: &[Option<Pose>; 2], g: &PlacedShape) -> PPose {
+        match &poses[slot] {
+            None => ppose(&g.s, &g.axes),
+            Some(b) => {
+                let a = rot(&b.p);
+                ppose(&(b.r + a * g.s), &(a * g.axes))
+            }
+        }
+    }
+
+    /// Every contact point at q, each solid pair tested first on its
+    /// bounding boxes (the broad phase), then by parry's manifolds.
+    pub fn points(&self, q: &[f64], out: &mut Vec<ContactPoint>) {
+        out.clear();
+        let poses = self.poses(q);
+        let dispatcher = DefaultQueryDispatcher;
+        let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+        let jposes: Vec<(PPose, Aabb)> = self
+            .jgeom
+            .iter()
+            .map(|g| {
+                let p = self.world(1, &poses, g);
+                (p, g.shape.compute_aabb(&p))
+            })
+            .collect();
+        for gi in &self.igeom {
+            let pi = self.world(0, &poses, gi);
+            let bi = gi.shape.compute_aabb(&pi);
+            for (gj, (pj, bj)) in self.jgeom.iter().zip(&jposes) {
+                if !bi.intersects(bj) {
+                    continue;
+                }
+                let pos12 = pi.inv_mul(pj);
+                let mut ws: Option<ContactManifoldsWorkspace> = None;
+                manifolds.clear();
+                if dispatcher
+                    .contact_manifolds(&pos12, &*gi.shape, &*gj.shape, 0.0, &mut manifolds, &mut ws)
+                    .is_err()
+                {
+                    continue;
+                }
+                for m in &manifolds {
+                    // subshape poses (meshes): points and normals are in the
+                    // subshape frames, which are the shapes' own for
+                    // triangle meshes and convex solids.
+                    let n = from_p(pi.transform_vector(m.local_n1));
+                    for c in &m.points {
+                        if c.dist >= 0.0 {
+                            continue;
+                        }
+                        let p1 = from_p(pi.transform_point(c.local_p1));
+                        let p2 = from_p(pi.transform_point(pos12.transform_point(c.local_p2)));
+                        out.push(ContactPoint {
+                            on_i: p1,
+                            on_j: p2,
+                            normal: n,
+                            depth: -c.dist,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// W = ∂(v_J(c_J) − v_I(c_I))/∂u for the material points at the
+    /// witness points.
+    fn w_matrix(poses: &[Option<Pose>; 2], cp: &ContactPoint) -> Jac3 {
+        let mut w = Jac3::zeros();
+        for (slot, sign, c) in [(0usize, -1.0, &cp.on_i), (1, 1.0, &cp.on_j)] {
+            if let Some(b) = &poses[slot] {
+                let s = rot(&b.p).transpose() * (c - b.r);
+                let x = V3::point(slot, Some(b), s);
+                w += x.jac * sign;
+            }
+        }
+        w
+    }
+
+    fn local(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        jac: bool,
+        scratch: &mut Vec<ContactPoint>,
+    ) -> LocalContact {
+        let mut out = LocalContact {
+            q: Grad::zeros(),
+            jq: Hess::zeros(),
+            ju: Hess::zeros(),
+        };
+        self.points(q, scratch);
+        if scratch.is_empty() {
+            return out;
+        }
+        let poses = self.poses(q);
+        let ul = gather(&self.bodies, u);
+        for cp in scratch.iter() {
+            let w = Self::w_matrix(&poses, cp);
+            let n = cp.normal;
+            let v = w * ul;
+            let rate = -n.dot(&v);
+            let (f, fd, fr) = self.normal.law(cp.depth, rate);
+            if f == 0.0 {
+                continue;
+            }
+            // friction direction t (F_t = f t) and ∂t/∂v
+            let mut t = Vector3::zeros();
+            let mut dt = Matrix3::zeros();
+            if let Some(fr_law) = &self.friction {
+                let proj = Matrix3::identity() - n * n.transpose();
+                let vt = proj * v;
+                let speed = vt.norm();
+                if speed > 0.0 {
+                    let (mu, mu1) = fr_law.mu(speed);
+                    let dir = vt / speed;
+                    t = -dir * mu;
+                    if jac {
+                        // ∂(μ v̂)/∂v = μ' v̂ v̂ᵀ P + μ/|v_t| (P − v̂ v̂ᵀ)
+                        let vv = dir * dir.transpose();
+                        dt = -(vv * mu1 + (proj - vv) * (mu / speed)) * proj;
+                    }
+                } else if jac {
+                    // at zero slip the friction is a viscous law of slope μ'(0)
+                    dt = -proj * fr_law.mu(0.0).1;
+                }
+            }
+            let force = n * f + t * f;
+            out.q += w.transpose() * force;
+            if jac {
+                let wt_dir: Grad = w.transpose() * (n + t);
+                let ndot: SMatrix<f64, 1, NL> = n.transpose() * w;
+                // ∂f/∂q = −f_δ nᵀW (δ grows as I moves along n), ∂f/∂u likewise
+                out.jq -= wt_dir * ndot * fd;
+                out.ju -= wt_dir * ndot * fr;
+                if self.friction.is_some() {
+                    out.ju += w.transpose() * dt * w * f;
+                }
+            }
+        }
+        out
+    }
+
+    /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
+    pub fn add_residual(&self, q: &[f64], u: &[f64], out: &mut [f64]) {
+        let mut scratch = Vec::new();
+        let lc = self.local(q, u, false, &mut scratch);
+        for l in 0..NL {
+            if let Some(g) = global_index(&self.bodies, l) {
+                out[g] -= lc.q[l];
+            }
+        }
+    }
+
+    /// The 14×14 blocks at (row0, col_q) and (row0, col_u), always emitted
+    /// (zeros out of contact) so the sparsity pattern stays fixed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_jacobian(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: Option<usize>,
+        col_u: usize,
+        cu: f64,
+    ) {
+        let mut scratch = Vec::new();
+        let lc = self.local(q, u, true, &mut scratch);
+        if let Some(cq) = col_q {
+            scatter_hess(&self.bodies, &(-lc.jq), sink, row0, cq);
+        }
+        scatter_hess(&self.bodies, &(lc.ju * -cu), sink, row0, col_u);
+    }
+
+    /// Generalized force on the local coordinates (for tests and reports).
+    pub fn local_force(&self, q: &[f64], u: &[f64]) -> Grad {
+        self.local(q, u, false, &mut Vec::new()).q
+    }
+
+    /// Total force on the J part (ground axes) and the number of points:
+    /// the CONTACT() result.
+    pub fn force_on_j(&self, q: &[f64], u: &[f64]) -> (Vector3<f64>, usize) {
+        let mut pts = Vec::new();
+        self.points(q, &mut pts);
+        let poses = self.poses(q);
+        let ul = gather(&self.bodies, u);
+        let mut total = Vector3::zeros();
+        for cp in &pts {
+            let w = Self::w_matrix(&poses, cp);
+            let v = w * ul;
+            let (f, ..) = self.normal.law(cp.depth, -cp.normal.dot(&v));
+            let mut force = cp.normal * f;
+            if let Some(fr) = &self.friction {
+                let vt = v - cp.normal * cp.normal.dot(&v);
+                let speed = vt.norm();
+                if speed > 0.0 {
+                    force -= vt / speed * fr.mu(speed).0 * f;
+                }
+            }
+            total += force;
+        }
+        (total, pts.len())
+    }
+}

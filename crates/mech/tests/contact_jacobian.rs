@@ -1,0 +1,262 @@
+//! CONTACT forces: the generalized force of a ball pressed into a box
+//! against the IMPACT law by hand, and its Jacobian against central
+//! differences in smooth regimes (penetrating, sliding faster than the
+//! stiction velocity). What the analytic Jacobian holds exactly there:
+//! ∂Q/∂u in full, and ∂Q/∂r (translations: the normal, the moment arms and
+//! the material points do not turn) — see crates/mech/src/contact.rs.
+
+use mbsolve_mech::{Sink, System};
+use mbsolve_model::*;
+use nalgebra::{DMatrix, Vector3};
+
+struct Dense(DMatrix<f64>);
+impl Sink for Dense {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        self.0[(r, c)] += v;
+    }
+}
+
+const R: f64 = 0.1;
+
+/// Ground box (top face z = 0) and one ball of radius R (part 2) whose
+/// centre is at `z`; `friction` switches COULOMB_FRICTION on.
+fn ball_on_box(z: f64, normal: NormalForce, friction: bool) -> Model {
+    let mut m = Model::new("contact fd");
+    m.gravity = Vector3::new(0.0, 0.0, -9.81);
+    m.parts.push(Part::ground(1));
+    let mut ball = Part::body(
+        2,
+        1.5,
+        Inertia::diagonal(0.006, 0.006, 0.006),
+        Placement::at(0.05, -0.02, z),
+    );
+    ball.cm = Some(20);
+    m.parts.push(ball);
+    m.markers.push(Marker {
+        id: 20,
+        part: 2,
+        placement: Placement::default(),
+    });
+    // box corner at (−1, −1, −0.5): 2 × 2 × 0.5, top face at z = 0
+    m.markers.push(Marker {
+        id: 10,
+        part: 1,
+        placement: Placement::at(-1.0, -1.0, -0.5),
+    });
+    m.geometries.push(Geometry::sphere(1, 20, R));
+    m.geometries.push(Geometry::cuboid(2, 10, [2.0, 2.0, 0.5]));
+    m.contacts.push(Contact {
+        id: 1,
+        igeom: vec![1],
+        jgeom: vec![2],
+        normal,
+        friction: friction.then_some(ContactFriction {
+            dynamics_only: false,
+            mu_static: 0.5,
+            mu_dynamic: 0.3,
+            stiction_transition_velocity: 0.1,
+            friction_transition_velocity: 1.0,
+        }),
+    });
+    m
+}
+
+const IMPACT: NormalForce = NormalForce::Impact {
+    stiffness: 1.0e5,
+    exponent: 1.5,
+    damping: 40.0,
+    dmax: 0.002,
+};
+
+#[test]
+fn ball_force_follows_the_impact_law() {
+    // δ = 1 mm (inside the damping ramp), closing at 0.3 m/s
+    let depth = 0.001;
+    let sys = System::new(&ball_on_box(R - depth, IMPACT, false)).unwrap();
+    let (q, mut u) = sys.initial_state();
+    u[2] = -0.3;
+    let c = &sys.contacts[0];
+    let mut pts = Vec::new();
+    c.points(&q, &mut pts);
+    assert_eq!(pts.len(), 1, "{pts:?}");
+    assert!((pts[0].depth - depth).abs() < 1e-12, "{pts:?}");
+    assert!((pts[0].normal - Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-12);
+    let u_ = depth / 0.002;
+    let want = 1.0e5 * depth.powf(1.5) + 40.0 * u_ * u_ * (3.0 - 2.0 * u_) * 0.3;
+    let qf = c.local_force(&q, &u);
+    // the force pushes the ball up (+z) and exerts no moment about its
+    // centre: at p = (1, 0, 0, 0) only the e0 row, which the normalization
+    // constraint pᵀp = 1 absorbs, is not zero
+    assert!((qf[2] - want).abs() < 1e-9 * want, "{} vs {want}", qf[2]);
+    assert!(qf[0].abs() < 1e-12 && qf[1].abs() < 1e-12);
+    for k in 4..7 {
+        assert!(qf[k].abs() < 1e-12, "Q_p[{k}] = {}", qf[k]);
+    }
+    // separated: no force
+    let sys = System::new(&ball_on_box(R + 1e-4, IMPACT, false)).unwrap();
+    let (q, u) = sys.initial_state();
+    assert_eq!(sys.contacts[0].local_force(&q, &u).norm(), 0.0);
+}
+
+fn check_jacobian(model: &Model, u_set: &[(usize, f64)]) {
+    let sys = System::new(model).unwrap();
+    let n = sys.nq();
+    let (q, mut u) = sys.initial_state();
+    for &(k, v) in u_set {
+        u[k] = v;
+    }
+    let c = &sys.contacts[0];
+    let resid = |q: &[f64], u: &[f64]| {
+        let mut r = vec![0.0; n];
+        c.add_residual(q, u, &mut r);
+        r
+    };
+    let h = 1e-7;
+    let fd = |which: usize, c0: usize| -> Vec<f64> {
+        let mut vars = [q.clone(), u.clone()];
+        vars[which][c0] += h;
+        let rp = resid(&vars[0], &vars[1]);
+        vars[which][c0] -= 2.0 * h;
+        let rm = resid(&vars[0], &vars[1]);
+        (0..n).map(|r| (rp[r] - rm[r]) / (2.0 * h)).collect()
+    };
+    let mut jq = Dense(DMatrix::zeros(n, n));
+    c.add_jacobian(&q, &u, &mut jq, 0, Some(0), 0, 0.0);
+    let mut ju = Dense(DMatrix::zeros(n, n));
+    c.add_jacobian(&q, &u, &mut ju, 0, None, 0, 1.0);
+    let scale = jq.0.amax().max(ju.0.amax());
+    assert!(scale > 0.0, "the contact is active");
+    // ∂R/∂u, every column; ∂R/∂r, the translation columns
+    for (which, cols, jac) in [(1, 0..7, &ju.0), (0, 0..3, &jq.0)] {
+        for col in cols {
+            let d = fd(which, col);
+            for r in 0..n {
+                let err = (jac[(r, col)] - d[r]).abs();
+                assert!(
+                    err <= 1e-6 * scale,
+                    "∂R{r}/∂{}{col}: analytic {} vs FD {} (scale {scale})",
+                    ["q", "u"][which],
+                    jac[(r, col)],
+                    d[r]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn impact_jacobian_matches_finite_differences() {
+    // inside the damping ramp, closing and sliding
+    check_jacobian(
+        &ball_on_box(R - 0.001, IMPACT, false),
+        &[(0, 0.2), (2, -0.3)],
+    );
+    // beyond DMAX, separating slowly (the law stays positive)
+    check_jacobian(&ball_on_box(R - 0.004, IMPACT, false), &[(2, 0.05)]);
+}
+
+#[test]
+fn poisson_jacobian_matches_finite_differences() {
+    let poisson = NormalForce::Poisson {
+        penalty: 2.0e5,
+        restitution: 0.5,
+        normal_trans: 0.5,
+    };
+    // inside the ±NORMAL_TRANS transition, where ∂f/∂δ̇ is not zero
+    check_jacobian(&ball_on_box(R - 0.002, poisson, false), &[(2, -0.2)]);
+}
+
+#[test]
+fn friction_jacobian_matches_finite_differences() {
+    // slip speeds in the three smooth pieces of μ(v): stiction ramp,
+    // transition, dynamic; with spin (ω about y changes the slip at c)
+    for (vx, vy) in [(0.05, 0.02), (0.4, -0.3), (1.5, 0.4)] {
+        let model = ball_on_box(R - 0.001, IMPACT, true);
+        check_jacobian(&model, &[(0, vx), (1, vy), (2, -0.1), (5, 0.3)]);
+    }
+}
+
+/// Every solid type placed by its marker: a ball of radius R pressed
+/// δ = 1 mm into the top of the solid (a face, or a vertex of the
+/// tessellation where the solid is curved) gives one contact point with
+/// depth δ and the normal −z (from the ball into the solid).
+#[test]
+fn every_solid_is_placed_by_its_marker() {
+    let depth = 1e-3;
+    // (solid, marker origin, height of its top above the origin)
+    let solids = [
+        (
+            Shape::Box {
+                x: 0.4,
+                y: 0.4,
+                z: 0.2,
+            },
+            [-0.2, -0.2, 0.0],
+            0.2,
+        ),
+        (
+            Shape::Cylinder {
+                length: 0.3,
+                radius: 0.2,
+            },
+            [0.0; 3],
+            0.3,
+        ),
+        (
+            Shape::Frustum {
+                length: 0.25,
+                bottom: 0.3,
+                top: 0.15,
+            },
+            [0.0; 3],
+            0.25,
+        ),
+        (
+            Shape::Ellipsoid {
+                x: 0.6,
+                y: 0.4,
+                z: 0.3,
+            },
+            [0.0; 3],
+            0.15,
+        ),
+        (
+            Shape::Torus {
+                major: 0.3,
+                minor: 0.05,
+            },
+            [-0.3, 0.0, 0.0],
+            0.05,
+        ),
+        (
+            Shape::Mesh {
+                vertices: vec![[-1.0, -1.0, 0.0], [1.0, -1.0, 0.0], [0.0, 1.0, 0.0]],
+                triangles: vec![[0, 1, 2]],
+            },
+            [0.0; 3],
+            0.0,
+        ),
+    ];
+    for (shape, at, top) in solids {
+        let name = shape.name();
+        let mut m = ball_on_box(top + R - depth, IMPACT, false);
+        m.markers[1].placement = Placement::at(at[0], at[1], at[2]);
+        m.geometries[1].shape = shape;
+        // the ball sits above the marker's z axis (the torus: above its tube)
+        m.parts[1].placement.origin.x = 0.0;
+        m.parts[1].placement.origin.y = 0.0;
+        let sys = System::new(&m).unwrap();
+        let (q, _) = sys.initial_state();
+        let mut pts = Vec::new();
+        sys.contacts[0].points(&q, &mut pts);
+        assert!(!pts.is_empty(), "{name}: no contact");
+        let deepest = pts.iter().map(|p| p.depth).fold(0.0, f64::max);
+        assert!((deepest - depth).abs() < 1e-9, "{name}: depth {deepest}");
+        for p in &pts {
+            assert!(
+                (p.normal - Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-6,
+                "{name}: {p:?}"
+            );
+        }
+    }
+}

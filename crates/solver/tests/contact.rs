@@ -1,0 +1,510 @@
+//! CONTACT in dynamics, against closed forms and invariants (issue 17 item 6):
+//! a ball dropped on a box with IMPACT (exponent 1 and 1.5: contact
+//! duration from the law's integral, rebound speed = impact speed without
+//! DAMPING, energy lost = the damper's work with it), POISSON restitution,
+//! a block sliding on an inclined box with Coulomb friction, the corrector
+//! switch and the HHT/POISSON rejection, and the steps an impact costs.
+
+use mbsolve_model::*;
+use mbsolve_solver::{Simulation, SolverError};
+use nalgebra::Vector3;
+
+const G: f64 = 9.81;
+const R: f64 = 0.05;
+const MASS: f64 = 1.0;
+/// Drop height of the ball's lowest point above the box.
+const DROP: f64 = 0.2;
+
+fn marker(m: &mut Model, id: Id, part: Id, placement: Placement) {
+    m.markers.push(Marker {
+        id,
+        part,
+        placement,
+    });
+}
+
+/// Ground box 2 × 2 × 0.5 with its top face at z = 0; GRAPHICS/2.
+fn ground_box(m: &mut Model, tilt: f64) {
+    m.parts.push(Part::ground(1));
+    // the corner marker of a box tilted by `tilt` about x, top face through
+    // the origin
+    let rot = euler313(0.0, tilt, 0.0);
+    let corner = rot * Vector3::new(-1.0, -1.0, -0.5);
+    marker(m, 10, 1, Placement::new(corner, rot));
+    m.geometries.push(Geometry::cuboid(2, 10, [2.0, 2.0, 0.5]));
+}
+
+fn settings(error: f64) -> IntegratorSettings {
+    IntegratorSettings {
+        error: Some(error),
+        hmax: Some(1e-3),
+        ..Default::default()
+    }
+}
+
+/// A ball of radius R dropped from DROP onto the ground box.
+fn ball_drop(normal: NormalForce) -> Model {
+    let mut m = Model::new("ball drop");
+    m.gravity = Vector3::new(0.0, 0.0, -G);
+    ground_box(&mut m, 0.0);
+    let i = 0.4 * MASS * R * R;
+    let mut ball = Part::body(
+        2,
+        MASS,
+        Inertia::diagonal(i, i, i),
+        Placement::at(0.0, 0.0, R + DROP),
+    );
+    ball.cm = Some(20);
+    m.parts.push(ball);
+    marker(&mut m, 20, 2, Placement::default());
+    m.geometries.push(Geometry::sphere(1, 20, R));
+    m.contacts.push(Contact {
+        id: 1,
+        igeom: vec![1],
+        jgeom: vec![2],
+        normal,
+        friction: None,
+    });
+    m
+}
+
+/// One contact episode from the output: times the gap closes and opens
+/// (linear interpolation between frames) and the normal velocities there.
+struct Episode {
+    t_in: f64,
+    t_out: f64,
+    v_in: f64,
+    v_out: f64,
+}
+
+fn first_episode(sim: &Simulation) -> Episode {
+    let gap = |k: usize| sim.frames[k].q[2] - R;
+    let vz = |k: usize| sim.frames[k].u[2];
+    let cross = |k: usize| {
+        let (g0, g1) = (gap(k - 1), gap(k));
+        let s = g0 / (g0 - g1);
+        let f0 = &sim.frames[k - 1];
+        let f1 = &sim.frames[k];
+        (
+            f0.t + s * (f1.t - f0.t),
+            vz(k - 1) + s * (vz(k) - vz(k - 1)),
+        )
+    };
+    let n = sim.frames.len();
+    let k_in = (1..n)
+        .find(|&k| gap(k - 1) > 0.0 && gap(k) <= 0.0)
+        .expect("the ball lands");
+    let k_out = (k_in + 1..n)
+        .find(|&k| gap(k - 1) <= 0.0 && gap(k) > 0.0)
+        .expect("the ball leaves the box");
+    let (t_in, v_in) = cross(k_in);
+    let (t_out, v_out) = cross(k_out);
+    Episode {
+        t_in,
+        t_out,
+        v_in,
+        v_out,
+    }
+}
+
+/// Contact duration of m δ̈ = m g − k δ^e (δ from 0 at speed v0 back to 0),
+/// by RK4 with a step 1e-4 of the contact time: the integral of the law.
+fn duration_by_rk4(k: f64, e: f64, v0: f64) -> f64 {
+    let acc = |d: f64| G - k / MASS * d.max(0.0).powf(e);
+    let t_est = 2.0 * v0 / (k / MASS * (v0 / (k / MASS).sqrt()).powf(e - 1.0));
+    let h = t_est * 1e-5;
+    let (mut t, mut d, mut v) = (0.0, 0.0, v0);
+    loop {
+        let (k1d, k1v) = (v, acc(d));
+        let (k2d, k2v) = (v + 0.5 * h * k1v, acc(d + 0.5 * h * k1d));
+        let (k3d, k3v) = (v + 0.5 * h * k2v, acc(d + 0.5 * h * k2d));
+        let (k4d, k4v) = (v + h * k3v, acc(d + h * k3d));
+        let dn = d + h / 6.0 * (k1d + 2.0 * k2d + 2.0 * k3d + k4d);
+        let vn = v + h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
+        if t > 0.0 && dn <= 0.0 {
+            return t + h * d / (d - dn);
+        }
+        t += h;
+        d = dn;
+        v = vn;
+    }
+}
+
+fn drop_run(normal: NormalForce, end: f64, steps: u64) -> Simulation {
+    let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
+    sim.dynamic(end, Some(steps), None, &settings(1e-7))
+        .unwrap();
+    sim
+}
+
+#[test]
+fn undamped_impact_rebounds_at_impact_speed_after_the_laws_duration() {
+    let v0 = (2.0 * G * DROP).sqrt();
+    for (k, e) in [(1.0e5, 1.0), (1.0e6, 1.5)] {
+        let normal = NormalForce::Impact {
+            stiffness: k,
+            exponent: e,
+            damping: 0.0,
+            dmax: 1e-4,
+        };
+        // 20 µs output around the first impact (t ≈ 0.202 s)
+        let sim = drop_run(normal, 0.24, 12_000);
+        let ep = first_episode(&sim);
+        let duration = ep.t_out - ep.t_in;
+        let want = duration_by_rk4(k, e, v0);
+        if e == 1.0 {
+            // closed form: t_c = (π + 2 atan(δs ω / v0))/ω, δs = mg/k
+            let w = (k / MASS).sqrt();
+            let closed = (std::f64::consts::PI + 2.0 * (MASS * G / k * w / v0).atan()) / w;
+            assert!((want - closed).abs() < 1e-6 * closed, "{want} vs {closed}");
+        }
+        println!(
+            "IMPACT e = {e}: impact {:.5} m/s, rebound {:.5} m/s, contact {:.5} ms (law: {:.5} ms)",
+            -ep.v_in,
+            ep.v_out,
+            duration * 1e3,
+            want * 1e3
+        );
+        assert!(
+            (-ep.v_in - v0).abs() < 1e-3 * v0,
+            "impact speed {}",
+            ep.v_in
+        );
+        // energy is kept without DAMPING: rebound = impact speed within 0.5 %
+        assert!(
+            (ep.v_out + ep.v_in).abs() < 5e-3 * v0,
+            "e = {e}: rebound {} vs impact {}",
+            ep.v_out,
+            -ep.v_in
+        );
+        // the frames are 20 µs apart; the crossings are interpolated
+        assert!(
+            (duration - want).abs() < 0.01 * want,
+            "e = {e}: contact lasted {duration} s, the law says {want} s"
+        );
+    }
+}
+
+/// Energy is lost only through DAMPING: the kinetic energy an impact
+/// removes equals the damper's work ∫ c·STEP(δ, 0, 0, dmax, 1)·δ̇² dt while
+/// the law is positive, plus the spring energy k δ^(e+1)/(e+1) dropped
+/// while the damper holds the law at zero on the way out (IMPACT's
+/// max(0, …) releases the body at δa and the spring takes over again at
+/// δb): measured 0.6866 J = 0.6744 J + 0.0123 J, within 1e-4.
+#[test]
+fn damping_removes_exactly_the_dampers_work() {
+    let (k, e, c, dmax) = (1.0e6, 1.5, 40.0, 2e-3);
+    let normal = NormalForce::Impact {
+        stiffness: k,
+        exponent: e,
+        damping: c,
+        dmax,
+    };
+    // 2.5 µs frames
+    let sim = drop_run(normal, 0.24, 96_000);
+    let ep = first_episode(&sim);
+    let lost = 0.5 * MASS * (ep.v_in * ep.v_in - ep.v_out * ep.v_out);
+    let law = |f: &mbsolve_solver::Frame| {
+        let d = R - f.q[2];
+        let s = (d / dmax).clamp(0.0, 1.0);
+        let damper = c * s * s * (3.0 - 2.0 * s);
+        let rate = -f.u[2];
+        (
+            d,
+            k * d.max(0.0).powf(e) + damper * rate,
+            damper * rate * rate,
+        )
+    };
+    let power = |f: &mbsolve_solver::Frame| {
+        let (d, force, p) = law(f);
+        if d > 0.0 && force > 0.0 {
+            p
+        } else {
+            0.0
+        }
+    };
+    let mut work = 0.0;
+    // spring energy dropped while the law is clipped to zero: from each
+    // release depth δa to the depth δb where the spring wins again (or 0)
+    let spring = |d: f64| k * d.max(0.0).powf(e + 1.0) / (e + 1.0);
+    let mut stored = 0.0;
+    let mut released: Option<f64> = None;
+    for w in sim.frames.windows(2) {
+        work += 0.5 * (power(&w[0]) + power(&w[1])) * (w[1].t - w[0].t);
+        let ((d0, f0, _), (d1, f1, _)) = (law(&w[0]), law(&w[1]));
+        if d0 <= 0.0 {
+            continue;
+        }
+        let cross = d0 + (d1 - d0) * f0 / (f0 - f1);
+        if f0 > 0.0 && f1 <= 0.0 && d1 > 0.0 {
+            released = Some(cross);
+        } else if f0 <= 0.0 && f1 > 0.0 {
+            if let Some(da) = released.take() {
+                stored += spring(da) - spring(cross);
+            }
+        } else if d1 <= 0.0 {
+            if let Some(da) = released.take() {
+                stored += spring(da);
+            }
+        }
+    }
+    println!(
+        "IMPACT with DAMPING: kinetic energy lost {lost:.5} J = damper work {work:.5} J + spring energy dropped while released {stored:.5} J"
+    );
+    assert!(ep.v_out < -ep.v_in * 0.99, "damping slows the rebound");
+    assert!(
+        (lost - work - stored).abs() < 2e-3 * lost,
+        "lost {lost} J, damper work {work} J, released {stored} J"
+    );
+}
+
+#[test]
+fn poisson_rebound_ratio_is_the_restitution_coefficient() {
+    let (p, eps) = (1.0e6, 0.6);
+    let normal = NormalForce::Poisson {
+        penalty: p,
+        restitution: eps,
+        normal_trans: 0.01,
+    };
+    let sim = drop_run(normal, 0.24, 12_000);
+    let ep = first_episode(&sim);
+    // with gravity in the contact: loading stiffness k1 = p(1+α), unloading
+    // k2 = p(1−α), α = (1−ε²)/(1+ε²); ½m v0² + m g δm = ½k1 δm²,
+    // ½m v1² = ½k2 δm² − m g δm (the ±NORMAL_TRANS band is neglected)
+    let alpha = (1.0 - eps * eps) / (1.0 + eps * eps);
+    let (k1, k2) = (p * (1.0 + alpha), p * (1.0 - alpha));
+    let v0 = -ep.v_in;
+    let dm = (MASS * G + ((MASS * G).powi(2) + k1 * MASS * v0 * v0).sqrt()) / k1;
+    let v1 = ((k2 * dm * dm - 2.0 * MASS * G * dm) / MASS).sqrt();
+    let ratio = ep.v_out / v0;
+    println!(
+        "POISSON ε = {eps}: rebound ratio {ratio:.4} (with gravity in the contact: {:.4})",
+        v1 / v0
+    );
+    assert!((ratio - eps).abs() < 0.02 * eps, "ratio {ratio}");
+    assert!(
+        (ratio - v1 / v0).abs() < 0.01 * eps,
+        "ratio {ratio} vs {}",
+        v1 / v0
+    );
+}
+
+/// A 0.2 × 0.2 × 0.1 block on the box tilted by `tilt` about x, sliding
+/// down the slope at `v0` (its four corners are the contact points).
+fn block_on_incline(tilt: f64, v0: f64, mu_s: f64, mu_d: f64) -> Model {
+    let mut m = Model::new("incline");
+    m.gravity = Vector3::new(0.0, 0.0, -G);
+    ground_box(&mut m, tilt);
+    let (a, b, h) = (0.2, 0.2, 0.1);
+    let mass = 2.0;
+    let k = 1.0e6;
+    let rot = euler313(0.0, tilt, 0.0);
+    // resting penetration of each of the 4 corners: k δ^1.5 = m g cosθ / 4
+    let rest = (mass * G * tilt.cos() / 4.0 / k).powf(1.0 / 1.5);
+    let centre = rot * Vector3::new(0.0, 0.0, h / 2.0 - rest);
+    let mut block = Part::body(
+        2,
+        mass,
+        Inertia::diagonal(
+            mass * (b * b + h * h) / 12.0,
+            mass * (a * a + h * h) / 12.0,
+            mass * (a * a + b * b) / 12.0,
+        ),
+        Placement::new(centre, rot),
+    );
+    block.cm = Some(20);
+    // down the slope: −y of the tilted frame
+    block.velocity = rot * Vector3::new(0.0, -v0, 0.0);
+    m.parts.push(block);
+    marker(&mut m, 20, 2, Placement::default());
+    marker(&mut m, 21, 2, Placement::at(-a / 2.0, -b / 2.0, -h / 2.0));
+    m.geometries.push(Geometry {
+        id: 1,
+        marker: 21,
+        shape: Shape::Box { x: a, y: b, z: h },
+    });
+    m.contacts.push(Contact {
+        id: 1,
+        igeom: vec![1],
+        jgeom: vec![2],
+        normal: NormalForce::Impact {
+            stiffness: k,
+            exponent: 1.5,
+            damping: 2.0e3,
+            dmax: 1e-4,
+        },
+        friction: Some(ContactFriction {
+            dynamics_only: false,
+            mu_static: mu_s,
+            mu_dynamic: mu_d,
+            stiction_transition_velocity: 0.005,
+            friction_transition_velocity: 0.01,
+        }),
+    });
+    m
+}
+
+/// Speed along the slope (down-slope positive) of every frame.
+fn slope_speed(sim: &Simulation, tilt: f64) -> Vec<(f64, f64)> {
+    let down = euler313(0.0, tilt, 0.0) * Vector3::new(0.0, -1.0, 0.0);
+    sim.frames
+        .iter()
+        .map(|f| (f.t, Vector3::new(f.u[0], f.u[1], f.u[2]).dot(&down)))
+        .collect()
+}
+
+#[test]
+fn block_decelerates_at_mu_g_cos_minus_g_sin_then_sticks() {
+    let tilt = 10f64.to_radians();
+    let (mu_s, mu_d, v0) = (0.6, 0.5, 1.0);
+    let mut sim = Simulation::new(&block_on_incline(tilt, v0, mu_s, mu_d)).unwrap();
+    sim.dynamic(0.6, Some(600), None, &settings(1e-6)).unwrap();
+    assert!(
+        sim.log
+            .iter()
+            .any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED")),
+        "{:?}",
+        sim.log
+    );
+    let v = slope_speed(&sim, tilt);
+    let decel = mu_d * G * tilt.cos() - G * tilt.sin();
+    // fit the slope of v(t) while sliding clearly faster than the
+    // friction transition velocity (after the first 20 ms of settling)
+    let sliding: Vec<&(f64, f64)> = v.iter().filter(|(t, s)| *t > 0.02 && *s > 0.05).collect();
+    assert!(sliding.len() > 50, "{} sliding frames", sliding.len());
+    let (t0, v0s) = *sliding[0];
+    let (t1, v1s) = **sliding.last().unwrap();
+    let measured = (v0s - v1s) / (t1 - t0);
+    println!("incline 10°: deceleration {measured:.4} m/s² (μd g cosθ − g sinθ = {decel:.4})");
+    assert!(
+        (measured - decel).abs() < 0.01 * decel,
+        "{measured} vs {decel}"
+    );
+    // stops at v0/decel ≈ 0.32 s and then sticks: tan θ < μs, creep below
+    // the stiction transition velocity
+    let stop = v0 / decel;
+    let creep = v
+        .iter()
+        .filter(|(t, _)| *t > stop + 0.1)
+        .map(|(_, s)| s.abs())
+        .fold(0.0, f64::max);
+    println!("after stopping: creep speed ≤ {creep:.2e} m/s");
+    assert!(creep < 0.005, "creep {creep} m/s");
+}
+
+#[test]
+fn block_above_the_critical_angle_accelerates_at_g_sin_minus_mu_g_cos() {
+    let tilt = 35f64.to_radians(); // tan 35° = 0.70 > μs = 0.6
+    let (mu_s, mu_d) = (0.6, 0.5);
+    let mut sim = Simulation::new(&block_on_incline(tilt, 0.0, mu_s, mu_d)).unwrap();
+    sim.dynamic(0.4, Some(400), None, &settings(1e-6)).unwrap();
+    let v = slope_speed(&sim, tilt);
+    let acc = G * tilt.sin() - mu_d * G * tilt.cos();
+    let fast: Vec<&(f64, f64)> = v.iter().filter(|(_, s)| *s > 0.05).collect();
+    let (t0, a0) = *fast[0];
+    let (t1, a1) = **fast.last().unwrap();
+    let measured = (a1 - a0) / (t1 - t0);
+    println!("incline 35°: acceleration {measured:.4} m/s² (g sinθ − μd g cosθ = {acc:.4})");
+    assert!((measured - acc).abs() < 0.01 * acc, "{measured} vs {acc}");
+}
+
+#[test]
+fn corrector_switch_is_logged_and_orig_constant_prevents_it() {
+    let normal = NormalForce::Impact {
+        stiffness: 1.0e5,
+        exponent: 1.5,
+        damping: 10.0,
+        dmax: 1e-3,
+    };
+    let run = |corrector: Option<CorrectorKind>| {
+        let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
+        let s = IntegratorSettings {
+            corrector,
+            ..settings(1e-5)
+        };
+        sim.dynamic(0.05, Some(5), None, &s).unwrap();
+        sim.log
+            .iter()
+            .any(|l| l.contains("CORRECTOR switched from ORIGINAL to MODIFIED"))
+    };
+    assert!(run(None));
+    assert!(run(Some(CorrectorKind::Original)));
+    assert!(!run(Some(CorrectorKind::OrigConstant)));
+    assert!(!run(Some(CorrectorKind::Modified)));
+}
+
+#[test]
+fn hht_with_poisson_contact_is_rejected_with_the_seeds_reason() {
+    let normal = NormalForce::Poisson {
+        penalty: 1.0e5,
+        restitution: 0.5,
+        normal_trans: 0.01,
+    };
+    let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
+    let s = IntegratorSettings {
+        kind: IntegratorKind::Hht,
+        ..settings(1e-5)
+    };
+    match sim.dynamic(0.05, Some(5), None, &s) {
+        Err(SolverError::Settings(msg)) => assert_eq!(
+            msg,
+            "INTEGRATOR/HHT: the HHT integrator is incompatible with restitution (POISSON) contact (CONTACT/1); use IMPACT or another integrator"
+        ),
+        other => panic!("expected the HHT/POISSON rejection, got {other:?}"),
+    }
+}
+
+/// Steps and rejections per impact of a bouncing ball (measured, printed):
+/// the step control must not stall on the impacts, and at ERROR = 1e-5
+/// the ball never rises above its drop height (the contact only removes
+/// energy). At ERROR = 1e-4 the run is printed only: with the MODIFIED
+/// corrector (error control on displacements, seeds) GSTIFF's steps
+/// across an impact can add energy.
+#[test]
+fn bouncing_ball_steps_per_impact() {
+    let normal = NormalForce::Impact {
+        stiffness: 1.0e6,
+        exponent: 1.5,
+        damping: 20.0,
+        dmax: 1e-3,
+    };
+    for error in [1e-4, 1e-5] {
+        for kind in [IntegratorKind::Gstiff, IntegratorKind::Hht] {
+            let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
+            let s = IntegratorSettings {
+                kind,
+                error: Some(error),
+                ..Default::default()
+            };
+            let stats = sim.dynamic(2.0, Some(400), None, &s).unwrap();
+            // impacts: the ball's vertical velocity turns from down to up
+            let impacts = sim
+                .frames
+                .windows(2)
+                .filter(|w| w[0].u[2] < 0.0 && w[1].u[2] > 0.0 && w[1].q[2] < R + 0.01)
+                .count();
+            let top = sim
+                .frames
+                .iter()
+                .filter(|f| f.t > 0.3)
+                .map(|f| f.q[2] - R)
+                .fold(f64::MIN, f64::max);
+            println!(
+                "{kind:?} ERROR {error:e}, bouncing ball 2 s: {impacts} impacts, {} steps, {} rejected, {:.1} steps and {:.1} rejections per impact, min step {:.2e} s, highest rebound {top:.4} m (drop {DROP} m)",
+                stats.steps,
+                stats.rejected_steps,
+                stats.steps as f64 / impacts.max(1) as f64,
+                stats.rejected_steps as f64 / impacts.max(1) as f64,
+                stats.min_step
+            );
+            assert!(
+                sim.frames.last().unwrap().t > 1.999,
+                "{kind:?} reached the end"
+            );
+            assert!(impacts >= 3, "{kind:?}: {impacts} impacts seen");
+            if error <= 1e-5 {
+                assert!(top < DROP, "{kind:?}: rose to {top}");
+            }
+        }
+    }
+}
