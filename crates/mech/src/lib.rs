@@ -10,6 +10,7 @@
 
 pub mod constraints;
 mod diagnose;
+pub mod elastic;
 pub mod forces;
 pub mod local;
 pub mod rotation;

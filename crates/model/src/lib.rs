@@ -5,11 +5,13 @@
 //! only parts, markers, joints, motions, forces and requests, plus [`validate`]
 //! which rejects models that cannot run, naming the element at fault.
 
+mod elastic;
 mod elements;
 mod function;
 mod settings;
 mod validate;
 
+pub use elastic::*;
 pub use elements::*;
 pub use function::*;
 pub use settings::*;
@@ -151,6 +153,9 @@ pub enum ElementRef {
     Vforce(Id),
     Vtorque(Id),
     Gforce(Id),
+    Bushing(Id),
+    Field(Id),
+    Beam(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -169,6 +174,9 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vforce(i) => write!(f, "VFORCE/{i}"),
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
+            ElementRef::Bushing(i) => write!(f, "BUSHING/{i}"),
+            ElementRef::Field(i) => write!(f, "FIELD/{i}"),
+            ElementRef::Beam(i) => write!(f, "BEAM/{i}"),
         }
     }
 }

@@ -371,6 +371,7 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     check_measures(model, e, function.as_ref())?;
                 }
             }
+            ForceKind::Elastic(el) => crate::elastic::validate(model, e, f, el)?,
         }
     }
     let mut seen = HashSet::new();
