@@ -4,6 +4,7 @@
 //! marker's part, a joint's markers, ids inside expressions) are collected and
 //! checked at the end, because Adams allows forward references.
 
+mod elastic;
 mod jprim;
 mod redefine;
 mod variables;
@@ -116,6 +117,9 @@ enum Space {
     Jprim,
     Pinput,
     Poutput,
+    Bushing,
+    Field,
+    Beam,
 }
 
 impl Space {
@@ -135,6 +139,9 @@ impl Space {
             Space::Jprim => "JPRIM",
             Space::Pinput => "PINPUT",
             Space::Poutput => "POUTPUT",
+            Space::Bushing => "BUSHING",
+            Space::Field => "FIELD",
+            Space::Beam => "BEAM",
         }
     }
 }
@@ -310,6 +317,9 @@ impl<'a> Builder<'a> {
                 | "VFORCE"
                 | "VTORQUE"
                 | "GFORCE"
+                | "BUSHING"
+                | "FIELD"
+                | "BEAM"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -347,6 +357,9 @@ impl<'a> Builder<'a> {
             "VTORQUE" => self.vector_force(st, label, id, VectorStatement::Vtorque),
             "GFORCE" => self.vector_force(st, label, id, VectorStatement::Gforce),
             "GCON" => self.gcon(st, label, id),
+            "BUSHING" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Bushing),
+            "FIELD" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Field),
+            "BEAM" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Beam),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

@@ -11,6 +11,8 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
+mod elastic;
+
 fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}", x as i64)
@@ -222,6 +224,8 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 f.id,
                 args.join(", ")
             );
+        } else if let ForceKind::Elastic(e) = &f.kind {
+            let _ = writeln!(o, "{}", elastic::statement(f.id, i, j, e)?);
         } else if let Some((function, rotational, action_only)) = f.kind.sforce() {
             let label = format!("SFORCE/{}", f.id);
             let kind = if rotational {

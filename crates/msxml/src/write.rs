@@ -10,6 +10,8 @@ use mbsolve_model::{
 };
 use std::fmt::Write as _;
 
+mod elastic;
+
 fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}.", x as i64)
@@ -230,6 +232,10 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
                 f.id,
                 statement.name()
             ));
+        }
+        if let ForceKind::Elastic(e) = &f.kind {
+            let _ = writeln!(o, "{}", elastic::element(f.id, i, j, e)?);
+            continue;
         }
         if let Some((rotational, [k, c, free, preload])) = f.kind.spring() {
             let (ty, free_name) = if rotational {

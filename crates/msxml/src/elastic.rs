@@ -1,0 +1,109 @@
+//! Force_Bushing, Force_Field and Force_Beam → the Adams BUSHING, FIELD
+//! and BEAM statements they mean (MS-XML-GRAMMAR.md §4; the MotionSolve
+//! reference pages of the three elements), built by the Adams builder.
+
+use crate::elements::markers_ij;
+use crate::reader::{list, numbers, Elem};
+use crate::XmlError;
+use mbsolve_adm::syntax::Statement;
+
+/// The Adams statement for one of the three elements, or None for any
+/// other tag.
+pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
+    let tag = e.tag.to_ascii_lowercase();
+    let name = match tag.as_str() {
+        "force_bushing" => "BUSHING",
+        "force_field" => "FIELD",
+        "force_beam" => "BEAM",
+        _ => return Ok(None),
+    };
+    let mut st = e.statement(name, e.id);
+    markers_ij(e, &mut st)?;
+    match name {
+        "BUSHING" => {
+            for (key, attrs) in [
+                ("K", ["kx", "ky", "kz"]),
+                ("KT", ["ktx", "kty", "ktz"]),
+                ("C", ["cx", "cy", "cz"]),
+                ("CT", ["ctx", "cty", "ctz"]),
+                ("FORCE", ["preload_x", "preload_y", "preload_z"]),
+                ("TORQUE", ["preload_tx", "preload_ty", "preload_tz"]),
+            ] {
+                group(e, &mut st, key, &attrs)?;
+            }
+        }
+        "FIELD" => {
+            // Kij, Cij: row i, column j; FIELD's K and C are by columns.
+            for m in ["K", "C"] {
+                let names: Vec<String> = (1..=6)
+                    .flat_map(|c| (1..=6).map(move |r| format!("{m}{r}{c}")))
+                    .collect();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                group(e, &mut st, m, &names)?;
+            }
+            if let Some((v, p)) = e.number("cratio")? {
+                numbers(&mut st, "CRATIO", &[v], p);
+            }
+            group(
+                e,
+                &mut st,
+                "LENGTH",
+                &["length_x", "length_y", "length_z", "length_tx", "length_ty", "length_tz"],
+            )?;
+            group(
+                e,
+                &mut st,
+                "FORCE",
+                &["preload_x", "preload_y", "preload_z", "preload_tx", "preload_ty", "preload_tz"],
+            )?;
+        }
+        _ => {
+            for (attr, key) in [
+                ("length", "LENGTH"),
+                ("E", "EMODULUS"),
+                ("G", "GMODULUS"),
+                ("area", "AREA"),
+                ("ixx", "IXX"),
+                ("iyy", "IYY"),
+                ("izz", "IZZ"),
+                ("ASY", "ASY"),
+                ("ASZ", "ASZ"),
+                ("cratio", "CRATIO"),
+            ] {
+                if let Some((v, p)) = e.number(attr)? {
+                    numbers(&mut st, key, &[v], p);
+                }
+            }
+            for attr in ["preload_x", "preload_y", "preload_z", "preload_tx", "preload_ty", "preload_tz"] {
+                if let Some((v, p)) = e.number(attr)? {
+                    if v != 0.0 {
+                        return Err(e.err(
+                            p,
+                            format!("{attr} = {v}: a preload on a beam is not supported (the Adams BEAM it translates to has none)"),
+                        ));
+                    }
+                }
+            }
+            // MotionSolve's Force_Beam is the linear Timoshenko beam.
+            list(&mut st, "FORMULATION", &["LINEAR".into()], e.pos);
+        }
+    }
+    Ok(Some(st))
+}
+
+/// The attributes `attrs` as one Adams list `key` (missing ones 0), when
+/// any of them is given.
+fn group(e: &mut Elem, st: &mut Statement, key: &str, attrs: &[&str]) -> Result<(), XmlError> {
+    let mut values = vec![0.0; attrs.len()];
+    let mut first = None;
+    for (v, attr) in values.iter_mut().zip(attrs) {
+        if let Some((x, p)) = e.number(attr)? {
+            *v = x;
+            first.get_or_insert(p);
+        }
+    }
+    if let Some(p) = first {
+        numbers(st, key, &values, p);
+    }
+    Ok(())
+}
