@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod constraints;
+mod coupler;
 mod diagnose;
 pub mod elastic;
 pub mod forces;

@@ -131,7 +131,8 @@ pub enum Primitive {
         i: MarkerFrame,
         j: MarkerFrame,
         f: Arc<dyn TimeFunction>,
-    },
+    },    /// COUPLER: joint displacements in a fixed ratio (see `coupler`).
+    Coupler(Box<crate::coupler::CouplerEq>),
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj): the product of an I axis and a J axis.
@@ -184,6 +185,7 @@ impl Equation {
             Primitive::Dot2 { .. }
             | Primitive::TranslationMotion { .. }
             | Primitive::RackPin { .. }
+            | Primitive::Coupler(_)
             | Primitive::General { .. } => PositionDependence::Full,
         }
     }
@@ -193,6 +195,7 @@ impl Equation {
         match &self.prim {
             Primitive::Normalize { body } => [Some(*body), None],
             Primitive::General { bodies, .. } => *bodies,
+            Primitive::Coupler(c) => c.bodies,
             Primitive::PointDiff { i, j, .. }
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
@@ -547,6 +550,13 @@ impl System {
                 element: ElementRef::Gcon(g.id),
                 name: "f(q,t)".into(),
                 prim: self.general_primitive(model, g)?,
+            });
+        }
+        for c in &model.couplers {
+            eqs.push(Equation {
+                element: ElementRef::Coupler(c.id),
+                name: "coupler".into(),
+                prim: crate::coupler::primitive(self, model, c, &q0)?,
             });
         }
         self.equations = eqs;

@@ -323,6 +323,22 @@ fn kitchen_sink() -> Model {
         });
     }
     elastic_elements(&mut m);
+    // COUPLERs: a rotation with a translation (REVOLUTE 1, TRANSLATIONAL
+    // 2) and two rotations in the ratio 2:−5 (REVOLUTE 1, CYLINDRICAL 5).
+    m.couplers.push(Coupler {
+        id: 1,
+        joints: vec![
+            (1, CouplerFreedom::Rotation, 0.7),
+            (2, CouplerFreedom::Translation, 1.3),
+        ],
+    });
+    m.couplers.push(Coupler {
+        id: 2,
+        joints: vec![
+            (1, CouplerFreedom::Rotation, 1.0),
+            (5, CouplerFreedom::Rotation, -2.5),
+        ],
+    });
     m
 }
 

@@ -5,12 +5,14 @@
 //! only parts, markers, joints, motions, forces and requests, plus [`validate`]
 //! which rejects models that cannot run, naming the element at fault.
 
+mod coupler;
 mod elastic;
 mod elements;
 mod function;
 mod settings;
 mod validate;
 
+pub use coupler::{Coupler, CouplerFreedom};
 pub use elastic::*;
 pub use elements::*;
 pub use function::*;
@@ -115,6 +117,8 @@ pub struct Model {
     pub jprims: Vec<Jprim>,
     /// General constraints (GCON): f(measures, t) = 0.
     pub gcons: Vec<Gcon>,
+    /// COUPLERs between joint displacements.
+    pub couplers: Vec<Coupler>,
     pub forces: Vec<Force>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
@@ -156,6 +160,7 @@ pub enum ElementRef {
     Bushing(Id),
     Field(Id),
     Beam(Id),
+    Coupler(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -177,6 +182,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Bushing(i) => write!(f, "BUSHING/{i}"),
             ElementRef::Field(i) => write!(f, "FIELD/{i}"),
             ElementRef::Beam(i) => write!(f, "BEAM/{i}"),
+            ElementRef::Coupler(i) => write!(f, "COUPLER/{i}"),
         }
     }
 }

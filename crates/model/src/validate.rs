@@ -305,6 +305,13 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         check_measure_list(model, e, g.function.measures())?;
     }
     let mut seen = HashSet::new();
+    for c in &model.couplers {
+        if !seen.insert(c.id) {
+            return Err(err(model, ElementRef::Coupler(c.id), "duplicate COUPLER id".into()));
+        }
+        crate::coupler::validate(model, c)?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = f.element();
         if !seen.insert(e) {

@@ -1,0 +1,76 @@
+//! COUPLER (Adams): Σ r_k q_k = 0 over two or three joints, q_k the
+//! translation of the joint's I marker along z_J (TRANSLATIONAL,
+//! CYLINDRICAL) or its rotation about z_J (REVOLUTE, CYLINDRICAL).
+//! mbsolve measures each q_k from the input configuration, so the coupler
+//! holds there as given.
+
+use crate::{ElementRef, Id, JointKind, Model, ModelError};
+
+/// Which displacement of a joint a coupler reads (TYPE = T | R).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CouplerFreedom {
+    Translation,
+    Rotation,
+}
+
+impl CouplerFreedom {
+    pub fn letter(self) -> &'static str {
+        match self {
+            CouplerFreedom::Translation => "T",
+            CouplerFreedom::Rotation => "R",
+        }
+    }
+}
+
+/// COUPLER/id, JOINTS = …, TYPE = …, SCALES = …: one (joint, freedom,
+/// scale) per coupled joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coupler {
+    pub id: Id,
+    pub joints: Vec<(Id, CouplerFreedom, f64)>,
+}
+
+pub(crate) fn validate(model: &Model, c: &Coupler) -> Result<(), ModelError> {
+    let e = ElementRef::Coupler(c.id);
+    let fail = |message: String| ModelError {
+        element: Some(e),
+        location: model.describe(e),
+        message,
+    };
+    if !(2..=3).contains(&c.joints.len()) {
+        return Err(fail(format!(
+            "couples {} joints; a COUPLER takes two or three",
+            c.joints.len()
+        )));
+    }
+    for (id, freedom, scale) in &c.joints {
+        let Some(joint) = model.joints.iter().find(|j| j.id == *id) else {
+            return Err(fail(format!("JOINT/{id} does not exist")));
+        };
+        let ok = match joint.kind {
+            JointKind::Revolute => *freedom == CouplerFreedom::Rotation,
+            JointKind::Translational => *freedom == CouplerFreedom::Translation,
+            JointKind::Cylindrical => true,
+            _ => {
+                return Err(fail(format!(
+                    "JOINT/{id} is {}; a COUPLER couples TRANSLATIONAL, REVOLUTE and CYLINDRICAL joints only",
+                    joint.kind.name()
+                )))
+            }
+        };
+        if !ok {
+            return Err(fail(format!(
+                "TYPE {} does not fit JOINT/{id}, which is {}",
+                freedom.letter(),
+                joint.kind.name()
+            )));
+        }
+        if !scale.is_finite() || *scale == 0.0 {
+            return Err(fail(format!(
+                "the scale of JOINT/{id} is {}; scales must be finite and nonzero",
+                crate::readable(*scale)
+            )));
+        }
+    }
+    Ok(())
+}
