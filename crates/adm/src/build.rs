@@ -4,6 +4,7 @@
 //! marker's part, a joint's markers, ids inside expressions) are collected and
 //! checked at the end, because Adams allows forward references.
 
+mod coupler;
 mod elastic;
 mod jprim;
 mod redefine;
@@ -120,6 +121,7 @@ enum Space {
     Bushing,
     Field,
     Beam,
+    Coupler,
 }
 
 impl Space {
@@ -142,6 +144,7 @@ impl Space {
             Space::Bushing => "BUSHING",
             Space::Field => "FIELD",
             Space::Beam => "BEAM",
+            Space::Coupler => "COUPLER",
         }
     }
 }
@@ -320,6 +323,7 @@ impl<'a> Builder<'a> {
                 | "BUSHING"
                 | "FIELD"
                 | "BEAM"
+                | "COUPLER"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -360,6 +364,8 @@ impl<'a> Builder<'a> {
             "BUSHING" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Bushing),
             "FIELD" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Field),
             "BEAM" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Beam),
+            "COUPLER" => self.coupler(st, label, id),
+            "GEAR" | "POINT_MASS" => Err(self.refused(st, &label, name)),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

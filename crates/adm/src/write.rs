@@ -241,6 +241,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
             );
         }
     }
+    for c in &m.couplers {
+        let _ = writeln!(o, "{}", elastic::coupler(c));
+    }
     for c in &m.gcons {
         let label = format!("GCON/{}", c.id);
         let text = one_line(source(c.function.source(), &label)?);

@@ -53,7 +53,10 @@ fn arguments_become_the_law() {
     assert_eq!(f.reference[5], 0.1);
     let beam = elastic(&m, ElementRef::Beam(1));
     let c = beam.damping_matrix();
-    assert_eq!((c[(0, 0)], c[(5, 0)], c[(1, 1)], c[(5, 5)]), (1.0, 6.0, 7.0, 21.0));
+    assert_eq!(
+        (c[(0, 0)], c[(5, 0)], c[(1, 1)], c[(5, 5)]),
+        (1.0, 6.0, 7.0, 21.0)
+    );
     assert_eq!(c[(0, 5)], 6.0, "symmetric");
     let k = beam.stiffness;
     // L = 1, E = 100, A = 10: EA/L = 1000; P_y = 12·100·3·1.2/(40·10) = 10.8.
@@ -61,7 +64,10 @@ fn arguments_become_the_law() {
     assert_eq!(k[(0, 0)], 1000.0);
     assert!((k[(1, 1)] - 12.0 * 100.0 * 3.0 / (1.0 + py)).abs() < 1e-12);
     assert!((k[(5, 5)] - (4.0 + py) * 300.0 / (1.0 + py)).abs() < 1e-12);
-    assert!((k[(2, 2)] - 12.0 * 100.0 * 2.0).abs() < 1e-12, "ASZ = 0: no shear");
+    assert!(
+        (k[(2, 2)] - 12.0 * 100.0 * 2.0).abs() < 1e-12,
+        "ASZ = 0: no shear"
+    );
     assert_eq!(k[(3, 3)], 40.0 * 4.0);
     assert_eq!(beam.reference[0], 1.0);
 }
@@ -126,5 +132,8 @@ fn writer_round_trip() {
         b.stiffness[(0, 1)] = 1.0;
     }
     let err = write_adm(&m2).unwrap_err();
-    assert!(err.starts_with("BUSHING/1: a BUSHING takes diagonal stiffness"), "{err}");
+    assert!(
+        err.starts_with("BUSHING/1: a BUSHING takes diagonal stiffness"),
+        "{err}"
+    );
 }

@@ -39,7 +39,10 @@ enum Form {
     /// Index of the single rotational term.
     OneTurn(usize),
     /// Integer multiples m_k of each term and the factor r_1/m_1.
-    Turns { multiples: Vec<f64>, factor: f64 },
+    Turns {
+        multiples: Vec<f64>,
+        factor: f64,
+    },
 }
 
 /// The coupler equation, ready to evaluate.
@@ -132,7 +135,10 @@ impl CouplerEq {
                 initial: 0.0,
             });
         }
-        let poses = [bodies[0].map(|b| pose(q0, b)), bodies[1].map(|b| pose(q0, b))];
+        let poses = [
+            bodies[0].map(|b| pose(q0, b)),
+            bodies[1].map(|b| pose(q0, b)),
+        ];
         for (t, (id, ..)) in terms.iter_mut().zip(&c.joints) {
             let Some(q) = displacement::<NoHess>(t, &poses) else {
                 return Err(fail(format!(
@@ -163,7 +169,11 @@ impl CouplerEq {
                 ))
             }
         };
-        Ok(CouplerEq { bodies, terms, form })
+        Ok(CouplerEq {
+            bodies,
+            terms,
+            form,
+        })
     }
 
     pub(crate) fn evaluate<H: Order>(&self, poses: &[Option<Pose>; 2]) -> EqValue<H> {

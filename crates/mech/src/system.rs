@@ -131,7 +131,8 @@ pub enum Primitive {
         i: MarkerFrame,
         j: MarkerFrame,
         f: Arc<dyn TimeFunction>,
-    },    /// COUPLER: joint displacements in a fixed ratio (see `coupler`).
+    },
+    /// COUPLER: joint displacements in a fixed ratio (see `coupler`).
     Coupler(Box<crate::coupler::CouplerEq>),
 }
 

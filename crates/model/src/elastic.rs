@@ -125,7 +125,9 @@ impl Elastic {
             stiffness: diag(k, kt),
             damping: ElasticDamping::Matrix(diag(c, ct)),
             reference: Vector6::zeros(),
-            preload: Vector6::new(force[0], force[1], force[2], torque[0], torque[1], torque[2]),
+            preload: Vector6::new(
+                force[0], force[1], force[2], torque[0], torque[1], torque[2],
+            ),
             beam: None,
         }
     }

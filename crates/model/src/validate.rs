@@ -307,7 +307,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
     let mut seen = HashSet::new();
     for c in &model.couplers {
         if !seen.insert(c.id) {
-            return Err(err(model, ElementRef::Coupler(c.id), "duplicate COUPLER id".into()));
+            return Err(err(
+                model,
+                ElementRef::Coupler(c.id),
+                "duplicate COUPLER id".into(),
+            ));
         }
         crate::coupler::validate(model, c)?;
     }

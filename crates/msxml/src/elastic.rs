@@ -1,11 +1,13 @@
-//! Force_Bushing, Force_Field and Force_Beam → the Adams BUSHING, FIELD
-//! and BEAM statements they mean (MS-XML-GRAMMAR.md §4; the MotionSolve
-//! reference pages of the three elements), built by the Adams builder.
+//! Force_Bushing, Force_Field, Force_Beam and Constraint_Coupler → the
+//! Adams BUSHING, FIELD, BEAM and COUPLER statements they mean
+//! (MS-XML-GRAMMAR.md §4; the MotionSolve reference pages of the
+//! elements), built by the Adams builder.
 
 use crate::elements::markers_ij;
 use crate::reader::{list, numbers, Elem};
 use crate::XmlError;
 use mbsolve_adm::syntax::Statement;
+use mbsolve_adm::Pos;
 
 /// The Adams statement for one of the three elements, or None for any
 /// other tag.
@@ -15,6 +17,7 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
         "force_bushing" => "BUSHING",
         "force_field" => "FIELD",
         "force_beam" => "BEAM",
+        "constraint_coupler" => return coupler(e).map(Some),
         _ => return Ok(None),
     };
     let mut st = e.statement(name, e.id);
@@ -48,13 +51,27 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
                 e,
                 &mut st,
                 "LENGTH",
-                &["length_x", "length_y", "length_z", "length_tx", "length_ty", "length_tz"],
+                &[
+                    "length_x",
+                    "length_y",
+                    "length_z",
+                    "length_tx",
+                    "length_ty",
+                    "length_tz",
+                ],
             )?;
             group(
                 e,
                 &mut st,
                 "FORCE",
-                &["preload_x", "preload_y", "preload_z", "preload_tx", "preload_ty", "preload_tz"],
+                &[
+                    "preload_x",
+                    "preload_y",
+                    "preload_z",
+                    "preload_tx",
+                    "preload_ty",
+                    "preload_tz",
+                ],
             )?;
         }
         _ => {
@@ -74,7 +91,14 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
                     numbers(&mut st, key, &[v], p);
                 }
             }
-            for attr in ["preload_x", "preload_y", "preload_z", "preload_tx", "preload_ty", "preload_tz"] {
+            for attr in [
+                "preload_x",
+                "preload_y",
+                "preload_z",
+                "preload_tx",
+                "preload_ty",
+                "preload_tz",
+            ] {
                 if let Some((v, p)) = e.number(attr)? {
                     if v != 0.0 {
                         return Err(e.err(
@@ -106,4 +130,42 @@ fn group(e: &mut Elem, st: &mut Statement, key: &str, attrs: &[&str]) -> Result<
         numbers(st, key, &values, p);
     }
     Ok(())
+}
+
+/// Constraint_Coupler: joint1_id, freedom_1 (T | R), joint2_id, freedom_2
+/// [, joint3_id, freedom_3], coefficients = "r1 r2 [r3]" → COUPLER/id,
+/// JOINTS, TYPE, SCALES.
+fn coupler(e: &mut Elem) -> Result<Statement, XmlError> {
+    let mut st = e.statement("COUPLER", e.id);
+    let mut ids = Vec::new();
+    let mut types = Vec::new();
+    let mut first: Option<Pos> = None;
+    for k in 1..=3 {
+        let Some((j, p)) = e.id_attr(&format!("joint{k}_id"))? else {
+            continue;
+        };
+        first.get_or_insert(p);
+        ids.push(j.to_string());
+        let (f, fp) = e.required(&format!("freedom_{k}"))?;
+        match f.trim().to_ascii_uppercase().as_str() {
+            t @ ("T" | "R") => types.push(t.to_string()),
+            other => return Err(e.err(fp, format!("freedom_{k} = \"{other}\" must be T or R"))),
+        }
+    }
+    let pos = first.unwrap_or(e.pos);
+    list(&mut st, "JOINTS", &ids, pos);
+    list(&mut st, "TYPE", &[types.join(":")], pos);
+    let (c, cp) = e.required("coefficients")?;
+    let mut scales = Vec::new();
+    for w in c
+        .split(|ch: char| ch.is_whitespace() || ch == ',')
+        .filter(|w| !w.is_empty())
+    {
+        match w.parse::<f64>() {
+            Ok(v) => scales.push(v),
+            Err(_) => return Err(e.err(cp, format!("coefficients: '{w}' is not a number"))),
+        }
+    }
+    numbers(&mut st, "SCALES", &scales, cp);
+    Ok(st)
 }

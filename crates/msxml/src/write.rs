@@ -184,6 +184,9 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             j.j
         );
     }
+    for c in &m.couplers {
+        let _ = writeln!(o, "{}", elastic::coupler(c));
+    }
     if let Some(c) = m.gcons.first() {
         return Err(format!(
             "GCON/{}: general constraints have no element in the MotionSolve XML we read",

@@ -139,7 +139,9 @@ fn bushing_static_deflection_with_preload() {
     statics(&mut sim, 1e-10);
     let d = delta(&sim.state.q, &j);
     let stiff = [k[0], k[1], k[2], kt[0], kt[1], kt[2]];
-    let pre = [force[0], force[1], force[2], torque[0], torque[1], torque[2]];
+    let pre = [
+        force[0], force[1], force[2], torque[0], torque[1], torque[2],
+    ];
     let mut worst = 0.0f64;
     for n in 0..6 {
         let exact = (pre[n] + load[n]) / stiff[n];

@@ -1,4 +1,4 @@
-//! BUSHING, FIELD and BEAM statements from the model (the reader's
+//! BUSHING, FIELD, BEAM and COUPLER statements from the model (the reader's
 //! arguments: see `build/elastic.rs`), or a refusal naming what the
 //! statement cannot say.
 
@@ -21,7 +21,10 @@ pub(super) fn statement(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Str
     match e.statement {
         ElasticStatement::Bushing => {
             let c = e.damping_matrix();
-            if !is_diagonal(&e.stiffness) || !is_diagonal(&c) || e.reference.iter().any(|v| *v != 0.0) {
+            if !is_diagonal(&e.stiffness)
+                || !is_diagonal(&c)
+                || e.reference.iter().any(|v| *v != 0.0)
+            {
                 return Err(format!(
                     "{label}: a BUSHING takes diagonal stiffness and damping and no free lengths; this one has more (write it as a FIELD)"
                 ));
@@ -77,4 +80,17 @@ pub(super) fn statement(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Str
             ))
         }
     }
+}
+
+/// COUPLER/id, JOINTS, TYPE and all SCALES.
+pub(super) fn coupler(c: &mbsolve_model::Coupler) -> String {
+    let ids: Vec<String> = c.joints.iter().map(|(j, ..)| j.to_string()).collect();
+    let types: Vec<&str> = c.joints.iter().map(|(_, t, _)| t.letter()).collect();
+    format!(
+        "COUPLER/{}, JOINTS = {}, TYPE = {}, SCALES = {}",
+        c.id,
+        ids.join(", "),
+        types.join(":"),
+        list(c.joints.iter().map(|(.., s)| *s))
+    )
 }

@@ -1,4 +1,4 @@
-//! Force_Bushing, Force_Field and Force_Beam from the model (the reader's
+//! Force_Bushing, Force_Field, Force_Beam and Constraint_Coupler from the model (the reader's
 //! attributes: see `elastic.rs`), or a refusal naming what the element
 //! cannot say.
 
@@ -39,8 +39,14 @@ pub(super) fn element(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Strin
             }
             Ok(format!(
                 "  <Force_Bushing {ij} {} {} {}/>",
-                attrs(&["kx", "ky", "kz", "ktx", "kty", "ktz"], (0..6).map(|k| e.stiffness[(k, k)])),
-                attrs(&["cx", "cy", "cz", "ctx", "cty", "ctz"], (0..6).map(|k| c[(k, k)])),
+                attrs(
+                    &["kx", "ky", "kz", "ktx", "kty", "ktz"],
+                    (0..6).map(|k| e.stiffness[(k, k)])
+                ),
+                attrs(
+                    &["cx", "cy", "cz", "ctx", "cty", "ctz"],
+                    (0..6).map(|k| c[(k, k)])
+                ),
                 attrs(&PRELOADS, e.preload.iter().copied()),
             ))
         }
@@ -60,7 +66,14 @@ pub(super) fn element(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Strin
                 "  <Force_Field {ij} {} {damping} {} {}/>",
                 entries("K", &e.stiffness),
                 attrs(
-                    &["length_x", "length_y", "length_z", "length_tx", "length_ty", "length_tz"],
+                    &[
+                        "length_x",
+                        "length_y",
+                        "length_z",
+                        "length_tx",
+                        "length_ty",
+                        "length_tz"
+                    ],
                     e.reference.iter().copied()
                 ),
                 attrs(&PRELOADS, e.preload.iter().copied()),
@@ -86,9 +99,26 @@ pub(super) fn element(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Strin
                 "  <Force_Beam {ij} {}/>",
                 attrs(
                     &["length", "E", "G", "area", "ixx", "iyy", "izz", "ASY", "ASZ", "cratio"],
-                    [s.length, s.emodulus, s.gmodulus, s.area, s.ixx, s.iyy, s.izz, s.asy, s.asz, r]
+                    [
+                        s.length, s.emodulus, s.gmodulus, s.area, s.ixx, s.iyy, s.izz, s.asy,
+                        s.asz, r
+                    ]
                 ),
             ))
         }
     }
+}
+
+/// Constraint_Coupler with every joint, freedom and coefficient.
+pub(super) fn coupler(c: &mbsolve_model::Coupler) -> String {
+    let mut a = format!("  <Constraint_Coupler id=\"{}\"", c.id);
+    for (k, (j, t, _)) in c.joints.iter().enumerate() {
+        a += &format!(
+            " joint{0}_id=\"{j}\" freedom_{0}=\"{1}\"",
+            k + 1,
+            t.letter()
+        );
+    }
+    let scales: Vec<String> = c.joints.iter().map(|(.., s)| num(*s)).collect();
+    format!("{a} coefficients=\"{}\"/>", scales.join(" "))
 }
