@@ -85,3 +85,29 @@ fn writer_round_trip_and_refusals() {
         "{err}"
     );
 }
+
+/// Constraint_Coupler is the COUPLER with JOINTS, TYPE and SCALES from
+/// joint<k>_id, freedom_<k> and coefficients; write_xml writes it back.
+#[test]
+fn constraint_coupler_is_the_adams_coupler() {
+    let joints = r#"  <Reference_Marker id="11" body_id="1" body_type="RigidBody"/>
+  <Body_Rigid id="3" cg_id="30" mass="1." inertia_xx="1" inertia_yy="1" inertia_zz="1"/>
+  <Reference_Marker id="30" body_id="3" body_type="RigidBody" pos_x="2."/>
+  <Reference_Marker id="12" body_id="1" body_type="RigidBody" pos_x="2."/>
+  <Constraint_Joint id="1" type="REVOLUTE" i_marker_id="20" j_marker_id="10"/>
+  <Constraint_Joint id="2" type="TRANSLATIONAL" i_marker_id="30" j_marker_id="12"/>
+  <Constraint_Coupler id="4" joint1_id="1" freedom_1="R" joint2_id="2" freedom_2="T" coefficients="1. 8.5"/>"#;
+    let m = read_xml_str(&deck(joints), "deck.xml")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model;
+    use mbsolve_model::CouplerFreedom::{Rotation, Translation};
+    assert_eq!(m.couplers.len(), 1);
+    assert_eq!(m.couplers[0].id, 4);
+    assert_eq!(
+        m.couplers[0].joints,
+        vec![(1, Rotation, 1.0), (2, Translation, 8.5)]
+    );
+    let text = write_xml(&m).unwrap();
+    let back = read_xml_str(&text, "back.xml").unwrap().model;
+    assert_eq!(back.couplers, m.couplers);
+}
