@@ -84,7 +84,10 @@ impl BeamSection {
     }
 }
 
-/// How the damping matrix is given.
+/// How the damping matrix is given. (The ratio variant is small; the
+/// element itself is boxed inside `ForceKind`, so the size gap costs
+/// nothing.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ElasticDamping {
     /// C in full (BUSHING C/CT on the diagonal, FIELD C, BEAM CMATRIX).
@@ -206,7 +209,7 @@ pub(crate) fn validate(
             ("EMODULUS", s.emodulus, true),
             ("GMODULUS", s.gmodulus, shear),
         ] {
-            if needed && !(v > 0.0) {
+            if needed && (v.is_nan() || v <= 0.0) {
                 return Err(fail(format!(
                     "{name} must be positive, found {}",
                     crate::readable(v)
