@@ -26,10 +26,17 @@ fn joints_types_and_scales() {
         "COUPLER/1, JOINTS = 1, 2, SCALES = 18\n\
          COUPLER/2, JOINTS = 1, 3, 2, TYPE = R:T:T, SCALES = 2, -1, 0.5\n",
     );
-    assert_eq!(m.couplers[0].joints, vec![(1, Rotation, 1.0), (2, Translation, 18.0)]);
+    assert_eq!(
+        m.couplers[0].joints,
+        vec![(1, Rotation, 1.0), (2, Translation, 18.0)]
+    );
     assert_eq!(
         m.couplers[1].joints,
-        vec![(1, Rotation, 2.0), (3, Translation, -1.0), (2, Translation, 0.5)]
+        vec![
+            (1, Rotation, 2.0),
+            (3, Translation, -1.0),
+            (2, Translation, 0.5)
+        ]
     );
     let back = read_adm_str(&write_adm(&m).unwrap(), "back.adm").unwrap();
     assert_eq!(back.couplers, m.couplers);
@@ -71,7 +78,10 @@ fn exact_errors() {
 /// TYPE against the joint kind is a model check (validate), naming both.
 #[test]
 fn type_must_fit_the_joint() {
-    let m = common::build_on(BASE, "COUPLER/1, JOINTS = 1, 2, TYPE = R:R, SCALES = 1, 2\n");
+    let m = common::build_on(
+        BASE,
+        "COUPLER/1, JOINTS = 1, 2, TYPE = R:R, SCALES = 1, 2\n",
+    );
     let err = mbsolve_model::validate(&m).unwrap_err().to_string();
     assert_eq!(
         err,

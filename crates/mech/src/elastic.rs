@@ -54,24 +54,22 @@ impl Dual {
     }
 }
 
-impl Add for Dual {
-    type Output = Dual;
-    fn add(self, o: Dual) -> Dual {
-        Dual {
-            v: self.v + o.v,
-            g: self.g + o.g,
+/// Sum and difference: value and gradient combine alike.
+macro_rules! linear_op {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl $trait for Dual {
+            type Output = Dual;
+            fn $method(self, o: Dual) -> Dual {
+                Dual {
+                    v: self.v $op o.v,
+                    g: self.g $op o.g,
+                }
+            }
         }
-    }
+    };
 }
-impl Sub for Dual {
-    type Output = Dual;
-    fn sub(self, o: Dual) -> Dual {
-        Dual {
-            v: self.v - o.v,
-            g: self.g - o.g,
-        }
-    }
-}
+linear_op!(Add, add, +);
+linear_op!(Sub, sub, -);
 impl Mul for Dual {
     type Output = Dual;
     fn mul(self, o: Dual) -> Dual {

@@ -9,6 +9,25 @@ use crate::XmlError;
 use mbsolve_adm::syntax::Statement;
 use mbsolve_adm::Pos;
 
+/// The six preload attributes (force x, y, z, torque x, y, z).
+pub(crate) const PRELOADS: [&str; 6] = [
+    "preload_x",
+    "preload_y",
+    "preload_z",
+    "preload_tx",
+    "preload_ty",
+    "preload_tz",
+];
+/// A Force_Field's six free lengths.
+pub(crate) const LENGTHS: [&str; 6] = [
+    "length_x",
+    "length_y",
+    "length_z",
+    "length_tx",
+    "length_ty",
+    "length_tz",
+];
+
 /// The Adams statement for one of the three elements, or None for any
 /// other tag.
 pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
@@ -29,8 +48,8 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
                 ("KT", ["ktx", "kty", "ktz"]),
                 ("C", ["cx", "cy", "cz"]),
                 ("CT", ["ctx", "cty", "ctz"]),
-                ("FORCE", ["preload_x", "preload_y", "preload_z"]),
-                ("TORQUE", ["preload_tx", "preload_ty", "preload_tz"]),
+                ("FORCE", [PRELOADS[0], PRELOADS[1], PRELOADS[2]]),
+                ("TORQUE", [PRELOADS[3], PRELOADS[4], PRELOADS[5]]),
             ] {
                 group(e, &mut st, key, &attrs)?;
             }
@@ -47,32 +66,8 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
             if let Some((v, p)) = e.number("cratio")? {
                 numbers(&mut st, "CRATIO", &[v], p);
             }
-            group(
-                e,
-                &mut st,
-                "LENGTH",
-                &[
-                    "length_x",
-                    "length_y",
-                    "length_z",
-                    "length_tx",
-                    "length_ty",
-                    "length_tz",
-                ],
-            )?;
-            group(
-                e,
-                &mut st,
-                "FORCE",
-                &[
-                    "preload_x",
-                    "preload_y",
-                    "preload_z",
-                    "preload_tx",
-                    "preload_ty",
-                    "preload_tz",
-                ],
-            )?;
+            group(e, &mut st, "LENGTH", &LENGTHS)?;
+            group(e, &mut st, "FORCE", &PRELOADS)?;
         }
         _ => {
             for (attr, key) in [
@@ -91,14 +86,7 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
                     numbers(&mut st, key, &[v], p);
                 }
             }
-            for attr in [
-                "preload_x",
-                "preload_y",
-                "preload_z",
-                "preload_tx",
-                "preload_ty",
-                "preload_tz",
-            ] {
+            for attr in PRELOADS {
                 if let Some((v, p)) = e.number(attr)? {
                     if v != 0.0 {
                         return Err(e.err(

@@ -4,20 +4,17 @@
 use mbsolve_model::{Elastic, ElasticDamping, ElementRef, ForceKind, Model};
 use mbsolve_msxml::{read_xml_str, write_xml};
 
+/// Ground with marker 10 and body 2 whose CM marker 20 sits at x = 1,
+/// plus `model`.
 fn deck(model: &str) -> String {
-    format!(
-        r#"<?xml version="1.0"?>
-<MultiBodySystem>
- <Model>
-  <Body_Rigid id="1" IsGround="TRUE"/>
-  <Reference_Marker id="10" body_id="1" body_type="RigidBody"/>
-  <Body_Rigid id="2" cg_id="20" mass="2." inertia_xx="1" inertia_yy="2" inertia_zz="3"/>
-  <Reference_Marker id="20" body_id="2" body_type="RigidBody" pos_x="1."/>
-{model}
- </Model>
-</MultiBodySystem>
-"#
-    )
+    let head = concat!(
+        "<?xml version=\"1.0\"?>\n<MultiBodySystem>\n<Model>\n",
+        "<Reference_Marker id=\"10\" body_id=\"1\" body_type=\"RigidBody\"/>\n",
+        "<Reference_Marker id=\"20\" body_id=\"2\" body_type=\"RigidBody\" pos_x=\"1.\"/>\n",
+        "<Body_Rigid id=\"1\" IsGround=\"TRUE\"/>\n",
+        "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2.\" inertia_xx=\"1\" inertia_yy=\"2\" inertia_zz=\"3\"/>\n",
+    );
+    format!("{head}{model}\n</Model>\n</MultiBodySystem>\n")
 }
 
 fn elastic(m: &Model, e: ElementRef) -> &Elastic {

@@ -3,6 +3,7 @@
 //! cannot say.
 
 use super::num;
+use crate::elastic::{LENGTHS, PRELOADS};
 use mbsolve_model::{Elastic, ElasticDamping, ElasticStatement, Id};
 use nalgebra::Matrix6;
 
@@ -14,15 +15,6 @@ fn attrs(names: &[&str], values: impl IntoIterator<Item = f64>) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
-
-const PRELOADS: [&str; 6] = [
-    "preload_x",
-    "preload_y",
-    "preload_z",
-    "preload_tx",
-    "preload_ty",
-    "preload_tz",
-];
 
 /// The element line, or why it cannot be written.
 pub(super) fn element(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, String> {
@@ -65,17 +57,7 @@ pub(super) fn element(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Strin
             Ok(format!(
                 "  <Force_Field {ij} {} {damping} {} {}/>",
                 entries("K", &e.stiffness),
-                attrs(
-                    &[
-                        "length_x",
-                        "length_y",
-                        "length_z",
-                        "length_tx",
-                        "length_ty",
-                        "length_tz"
-                    ],
-                    e.reference.iter().copied()
-                ),
+                attrs(&LENGTHS, e.reference.iter().copied()),
                 attrs(&PRELOADS, e.preload.iter().copied()),
             ))
         }
