@@ -122,6 +122,7 @@ enum Space {
     Field,
     Beam,
     Coupler,
+    Gear,
 }
 
 impl Space {
@@ -145,6 +146,7 @@ impl Space {
             Space::Field => "FIELD",
             Space::Beam => "BEAM",
             Space::Coupler => "COUPLER",
+            Space::Gear => "GEAR",
         }
     }
 }
@@ -324,6 +326,7 @@ impl<'a> Builder<'a> {
                 | "FIELD"
                 | "BEAM"
                 | "COUPLER"
+                | "GEAR"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -365,7 +368,8 @@ impl<'a> Builder<'a> {
             "FIELD" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Field),
             "BEAM" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Beam),
             "COUPLER" => self.coupler(st, label, id),
-            "GEAR" | "POINT_MASS" => Err(self.refused(st, &label, name)),
+            "GEAR" => self.gear(st, label, id),
+            "POINT_MASS" => Err(self.refused(st, &label)),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

@@ -244,6 +244,10 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     for c in &m.couplers {
         let _ = writeln!(o, "{}", elastic::coupler(c));
     }
+    for g in &m.gears {
+        let [a, b] = g.joints;
+        let _ = writeln!(o, "GEAR/{}, JOINTS = {a}, {b}, CV = {}", g.id, g.cv);
+    }
     for c in &m.gcons {
         let label = format!("GCON/{}", c.id);
         let text = one_line(source(c.function.source(), &label)?);

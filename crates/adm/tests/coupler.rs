@@ -1,5 +1,5 @@
-//! COUPLER statements (JOINTS, TYPE, SCALES), the refusals of GEAR and
-//! POINT_MASS, and the writer's round trip.
+//! COUPLER and GEAR statements (JOINTS, TYPE, SCALES; JOINTS, CV), the
+//! refusal of POINT_MASS, and the writer's round trip.
 
 mod common;
 
@@ -43,6 +43,21 @@ fn joints_types_and_scales() {
 }
 
 #[test]
+fn gear_joints_and_cv() {
+    let m = common::build_on(BASE, "GEAR/4, JOINTS = 1, 2, CV = 10\n");
+    assert_eq!(
+        m.gears,
+        vec![mbsolve_model::Gear {
+            id: 4,
+            joints: [1, 2],
+            cv: 10
+        }]
+    );
+    let back = read_adm_str(&write_adm(&m).unwrap(), "back.adm").unwrap();
+    assert_eq!(back.gears, m.gears);
+}
+
+#[test]
 fn exact_errors() {
     common::expect_errors(
         BASE,
@@ -64,8 +79,8 @@ fn exact_errors() {
                 "m.adm:11:1: COUPLER/1: missing SCALES =",
             ),
             (
-                "GEAR/1, JOINTS = 1, 2, CV = 20\n",
-                "m.adm:11:1: GEAR/1: GEAR is not supported yet: its ratio comes from where the common-velocity marker (CV) sits between the two joint axes, which mbsolve does not derive; write the gear pair as a COUPLER of its two joints with SCALES in the ratio of the pitch radii",
+                "GEAR/1, JOINTS = 1, 2, 3\n",
+                "m.adm:11:9: GEAR/1: JOINTS takes 2 values, found 3",
             ),
             (
                 "POINT_MASS/5, MASS = 1\n",

@@ -20,7 +20,7 @@
 use crate::constraints::{axis, origin, EqValue};
 use crate::local::{atan2, dot, Grad, NoHess, Order, Pose, Scalar};
 use crate::system::{pose, MarkerFrame, Primitive, System};
-use mbsolve_model::{Coupler, CouplerFreedom, ElementRef, Model, ModelError};
+use mbsolve_model::{Coupler, CouplerFreedom, ElementRef, Gear, Model, ModelError};
 
 /// One coupled joint: its I and J markers with their element slots.
 #[derive(Clone, Debug)]
@@ -99,8 +99,8 @@ impl CouplerEq {
         model: &Model,
         c: &Coupler,
         q0: &[f64],
+        e: ElementRef,
     ) -> Result<CouplerEq, ModelError> {
-        let e = ElementRef::Coupler(c.id);
         let fail = |message: String| ModelError {
             element: Some(e),
             location: model.describe(e),
@@ -249,6 +249,73 @@ pub(crate) fn primitive(
     q0: &[f64],
 ) -> Result<Primitive, ModelError> {
     Ok(Primitive::Coupler(Box::new(CouplerEq::build(
-        sys, model, c, q0,
+        sys,
+        model,
+        c,
+        q0,
+        ElementRef::Coupler(c.id),
+    )?)))
+}
+
+/// The GEAR as the COUPLER of its joints: joint k's rate moves its gear's
+/// material point at the CV origin p with velocity sign_k·v_k, where
+/// v_k = z_J × (p − o_J) for a rotation (REVOLUTE, CYLINDRICAL) and z_J for
+/// a translation, and sign_k = +1 when J is on the carrier (the joint's
+/// displacement is its gear's motion relative to the carrier), −1 when I
+/// is. Equal velocities along z_CV: s₁ q̇₁ + s₂ q̇₂ = 0 with
+/// s₁ = sign₁ z_CV·v₁, s₂ = −sign₂ z_CV·v₂, constant in the carrier frame,
+/// so it integrates to the coupler s₁ Δq₁ + s₂ Δq₂ = 0.
+pub(crate) fn gear_primitive(
+    sys: &System,
+    model: &Model,
+    g: &Gear,
+    q0: &[f64],
+) -> Result<Primitive, ModelError> {
+    let e = ElementRef::Gear(g.id);
+    let fail = |message: String| ModelError {
+        element: Some(e),
+        location: model.describe(e),
+        message,
+    };
+    let cv = model.marker_in_ground(g.cv).expect("validated CV marker");
+    let carrier = model.marker(g.cv).expect("validated CV marker").part;
+    let (p, zc) = (cv.origin, cv.rotation.column(2).into_owned());
+    let mut joints = Vec::new();
+    for (k, id) in g.joints.iter().enumerate() {
+        let jt = model
+            .joints
+            .iter()
+            .find(|j| j.id == *id)
+            .expect("validated joint");
+        let sign = if model.marker(jt.j).map(|m| m.part) == Some(carrier) {
+            1.0
+        } else {
+            -1.0
+        };
+        let at = model.marker_in_ground(jt.j).expect("validated marker");
+        let z = at.rotation.column(2).into_owned();
+        let rotation = jt.kind != mbsolve_model::JointKind::Translational;
+        let v = if rotation {
+            z.cross(&(p - at.origin))
+        } else {
+            z
+        };
+        let rate = sign * zc.dot(&v);
+        if rate.abs() < 1e-12 * (1.0 + (p - at.origin).norm()) {
+            return Err(fail(format!(
+                "JOINT/{id} moves nothing along z of the CV marker {} at its origin (the contact point is on the joint's axis, or z_CV is perpendicular to the motion)",
+                g.cv
+            )));
+        }
+        let freedom = if rotation {
+            CouplerFreedom::Rotation
+        } else {
+            CouplerFreedom::Translation
+        };
+        joints.push((*id, freedom, if k == 0 { rate } else { -rate }));
+    }
+    let c = Coupler { id: g.id, joints };
+    Ok(Primitive::Coupler(Box::new(CouplerEq::build(
+        sys, model, &c, q0, e,
     )?)))
 }

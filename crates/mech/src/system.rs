@@ -560,6 +560,13 @@ impl System {
                 prim: crate::coupler::primitive(self, model, c, &q0)?,
             });
         }
+        for g in &model.gears {
+            eqs.push(Equation {
+                element: ElementRef::Gear(g.id),
+                name: "gear".into(),
+                prim: crate::coupler::gear_primitive(self, model, g, &q0)?,
+            });
+        }
         self.equations = eqs;
         Ok(())
     }

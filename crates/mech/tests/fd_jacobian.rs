@@ -339,6 +339,13 @@ fn kitchen_sink() -> Model {
             (5, CouplerFreedom::Rotation, -2.5),
         ],
     });
+    // GEAR: REVOLUTE 1 (part 2 on ground) and TRANSLATIONAL 2 (part 3 on
+    // part 2), carrier part 2 through the CV marker 22.
+    m.gears.push(Gear {
+        id: 1,
+        joints: [1, 2],
+        cv: 22,
+    });
     m
 }
 

@@ -74,3 +74,51 @@ pub(crate) fn validate(model: &Model, c: &Coupler) -> Result<(), ModelError> {
     }
     Ok(())
 }
+
+/// GEAR/id, JOINTS = id1, id2, CV = marker (Adams): the two joints turn
+/// (or slide) so that their parts have a common velocity along z of the CV
+/// marker at its origin. The CV marker sits on the carrier, the part the
+/// two joints share; each joint's displacement drives its gear relative to
+/// the carrier. mbsolve makes it the COUPLER whose scales are the
+/// velocities per unit joint rate at the CV point in the input
+/// configuration (constant in the carrier's frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gear {
+    pub id: Id,
+    pub joints: [Id; 2],
+    pub cv: Id,
+}
+
+pub(crate) fn validate_gear(model: &Model, g: &Gear) -> Result<(), ModelError> {
+    let e = ElementRef::Gear(g.id);
+    let fail = |message: String| ModelError {
+        element: Some(e),
+        location: model.describe(e),
+        message,
+    };
+    let Some(cv) = model.marker(g.cv) else {
+        return Err(fail(format!("CV marker {} does not exist", g.cv)));
+    };
+    for id in g.joints {
+        let Some(joint) = model.joints.iter().find(|j| j.id == id) else {
+            return Err(fail(format!("JOINT/{id} does not exist")));
+        };
+        if !matches!(
+            joint.kind,
+            JointKind::Revolute | JointKind::Translational | JointKind::Cylindrical
+        ) {
+            return Err(fail(format!(
+                "JOINT/{id} is {}; a GEAR couples TRANSLATIONAL, REVOLUTE and CYLINDRICAL joints only",
+                joint.kind.name()
+            )));
+        }
+        let part = |m| model.marker(m).map(|m| m.part);
+        if part(joint.i) != Some(cv.part) && part(joint.j) != Some(cv.part) {
+            return Err(fail(format!(
+                "JOINT/{id} does not connect to the carrier, PART/{} (the part of the CV marker {})",
+                cv.part, g.cv
+            )));
+        }
+    }
+    Ok(())
+}

@@ -12,7 +12,7 @@ mod function;
 mod settings;
 mod validate;
 
-pub use coupler::{Coupler, CouplerFreedom};
+pub use coupler::{Coupler, CouplerFreedom, Gear};
 pub use elastic::*;
 pub use elements::*;
 pub use function::*;
@@ -119,6 +119,8 @@ pub struct Model {
     pub gcons: Vec<Gcon>,
     /// COUPLERs between joint displacements.
     pub couplers: Vec<Coupler>,
+    /// GEAR pairs (a COUPLER whose ratio the CV marker gives).
+    pub gears: Vec<Gear>,
     pub forces: Vec<Force>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
@@ -161,6 +163,7 @@ pub enum ElementRef {
     Field(Id),
     Beam(Id),
     Coupler(Id),
+    Gear(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -183,6 +186,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Field(i) => write!(f, "FIELD/{i}"),
             ElementRef::Beam(i) => write!(f, "BEAM/{i}"),
             ElementRef::Coupler(i) => write!(f, "COUPLER/{i}"),
+            ElementRef::Gear(i) => write!(f, "GEAR/{i}"),
         }
     }
 }

@@ -316,6 +316,17 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         crate::coupler::validate(model, c)?;
     }
     let mut seen = HashSet::new();
+    for g in &model.gears {
+        if !seen.insert(g.id) {
+            return Err(err(
+                model,
+                ElementRef::Gear(g.id),
+                "duplicate GEAR id".into(),
+            ));
+        }
+        crate::coupler::validate_gear(model, g)?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = f.element();
         if !seen.insert(e) {

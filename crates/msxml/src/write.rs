@@ -187,6 +187,12 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     for c in &m.couplers {
         let _ = writeln!(o, "{}", elastic::coupler(c));
     }
+    if let Some(g) = m.gears.first() {
+        return Err(format!(
+            "GEAR/{}: a GEAR has no element in the MotionSolve XML we read (write it as a COUPLER)",
+            g.id
+        ));
+    }
     if let Some(c) = m.gcons.first() {
         return Err(format!(
             "GCON/{}: general constraints have no element in the MotionSolve XML we read",

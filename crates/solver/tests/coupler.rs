@@ -1,7 +1,8 @@
 //! COUPLER ratios: with one joint driven by a MOTION, the coupled joint
 //! follows r1 q1 + r2 q2 = 0 exactly, through many turns (the angle wraps
 //! at ±π several times), for two rotations and for a translation with a
-//! rotation; a third part beyond two moving ones is refused by name.
+//! rotation, and for a GEAR whose ratio its CV marker gives; a third part
+//! beyond two moving ones is refused by name.
 
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
@@ -151,4 +152,49 @@ fn joints_on_three_moving_parts_are_refused() {
         err.contains("COUPLER/7") && err.contains("its joints move more than two parts"),
         "{err}"
     );
+}
+
+/// GEAR: gears hinged to ground at x = 0 and x = 0.05, CV marker on ground
+/// at x = 0.02 with z along ground y (the common velocity at the pitch
+/// point): pitch radii 0.02 and 0.03, so external gears counter-rotate
+/// with θ2 = −(2/3) θ1. Gear 1 turns 1.5 times.
+#[test]
+fn gear_ratio_comes_from_the_cv_marker() {
+    let mut m = bodies(&[[0.0; 3], [0.05, 0.0, 0.0]]);
+    marker(&mut m, 11, 1, Placement::default());
+    marker(&mut m, 12, 1, Placement::at(0.05, 0.0, 0.0));
+    marker(
+        &mut m,
+        13,
+        1,
+        Placement::at(0.02, 0.0, 0.0).with_euler313(0.0, -FRAC_PI_2, 0.0),
+    );
+    joint(&mut m, 1, JointKind::Revolute, 20, 11);
+    joint(&mut m, 2, JointKind::Revolute, 30, 12);
+    m.motions.push(Motion::on_joint(
+        1,
+        1,
+        MotionDof::Rotation,
+        ramp(0.75 * TAU),
+    ));
+    m.gears.push(Gear {
+        id: 1,
+        joints: [1, 2],
+        cv: 13,
+    });
+    let mut sim = Simulation::new(&m).unwrap();
+    sim.dynamic(2.0, Some(400), None, &settings()).unwrap();
+    let (mut t1, mut t2, mut worst) = (0.0, 0.0, 0.0f64);
+    for f in &sim.frames {
+        t1 = turn(&f.q, 0, t1);
+        t2 = turn(&f.q, 1, t2);
+        worst = worst.max((t2 + 2.0 / 3.0 * t1).abs());
+    }
+    println!(
+        "GEAR: turns {:.4} and {:.4}, largest |θ2 + 2θ1/3| {worst:.1e}",
+        t1 / TAU,
+        t2 / TAU
+    );
+    assert!((t2 / TAU + 1.0).abs() < 1e-6, "gear 2 turned {}", t2 / TAU);
+    assert!(worst < 1e-8, "{worst}");
 }

@@ -95,12 +95,37 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// GEAR and POINT_MASS: read by name and refused with the reason.
-    pub(super) fn refused(&self, st: &Statement, label: &str, name: &str) -> AdmError {
-        let why = match name {
-            "GEAR" => "GEAR is not supported yet: its ratio comes from where the common-velocity marker (CV) sits between the two joint axes, which mbsolve does not derive; write the gear pair as a COUPLER of its two joints with SCALES in the ratio of the pitch radii",
-            _ => "POINT_MASS is not supported: mbsolve's bodies are rigid bodies with orientation (position and Euler parameters), and a three-coordinate point mass would need a second kind of body; model it as a PART with MASS and a small IP",
+    /// GEAR/id, JOINTS = id1, id2, CV = marker on the carrier.
+    pub(super) fn gear(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
+        let mut a = Args::new(self.file, st, label, &["JOINTS", "CV"], &[])?;
+        self.define(Space::Gear, id, st.pos, &a.label.clone())?;
+        let Some(ids) = a.numbers("JOINTS", 2)? else {
+            return Err(a.err_here("missing JOINTS ="));
         };
-        self.err(st.pos, label, why)
+        let jpos = a.pos_of("JOINTS");
+        let mut joints = [0; 2];
+        for (slot, v) in joints.iter_mut().zip(&ids) {
+            if *v < 1.0 || v.fract() != 0.0 || *v > f64::from(u32::MAX) {
+                return Err(a.err(jpos, format!("JOINTS: bad joint id {v}")));
+            }
+            *slot = *v as Id;
+            self.refer(Space::Joint, *slot, jpos, &a.label, "JOINTS: joint");
+        }
+        let cv = self.required_marker(&mut a, "CV")?;
+        a.finish()?;
+        self.model
+            .gears
+            .push(mbsolve_model::Gear { id, joints, cv });
+        self.source(ElementRef::Gear(id), st.pos);
+        Ok(())
+    }
+
+    /// POINT_MASS: read by name and refused with the reason.
+    pub(super) fn refused(&self, st: &Statement, label: &str) -> AdmError {
+        self.err(
+            st.pos,
+            label,
+            "POINT_MASS is not supported: mbsolve's bodies are rigid bodies with orientation (position and Euler parameters), and a three-coordinate point mass would need a second kind of body; model it as a PART with MASS and a small IP",
+        )
     }
 }
