@@ -62,17 +62,38 @@ fn settings() -> IntegratorSettings {
     }
 }
 
+/// Two bodies hinged to ground about z at x = 0 and x = `x2` (REVOLUTE 1
+/// and 2), joint 1 driven at `rate` rad/s.
+fn two_hinged(x2: f64, rate: f64) -> Model {
+    let mut m = bodies(&[[0.0; 3], [x2, 0.0, 0.0]]);
+    marker(&mut m, 11, 1, Placement::default());
+    marker(&mut m, 12, 1, Placement::at(x2, 0.0, 0.0));
+    joint(&mut m, 1, JointKind::Revolute, 20, 11);
+    joint(&mut m, 2, JointKind::Revolute, 30, 12);
+    m.motions
+        .push(Motion::on_joint(1, 1, MotionDof::Rotation, ramp(rate)));
+    m
+}
+
+/// Runs 2 s; the final turns of both bodies and the largest |law(θ1, θ2)|.
+fn turns(m: &Model, law: impl Fn(f64, f64) -> f64) -> (f64, f64, f64) {
+    let mut sim = Simulation::new(m).unwrap();
+    sim.dynamic(2.0, Some(400), None, &settings()).unwrap();
+    assert!(sim.frames.last().unwrap().t > 1.999);
+    let (mut t1, mut t2, mut worst) = (0.0, 0.0, 0.0f64);
+    for f in &sim.frames {
+        t1 = turn(&f.q, 0, t1);
+        t2 = turn(&f.q, 1, t2);
+        worst = worst.max(law(t1, t2).abs());
+    }
+    (t1, t2, worst)
+}
+
 /// Two gears hinged to ground about z, SCALES = 5, 2: θ2 = −2.5 θ1. Gear 1
 /// turns 1.6 times in 2 s, so gear 2 turns −4 times.
 #[test]
 fn two_rotations_keep_their_ratio_over_several_turns() {
-    let mut m = bodies(&[[0.0; 3], [1.0, 0.0, 0.0]]);
-    marker(&mut m, 11, 1, Placement::default());
-    marker(&mut m, 12, 1, Placement::at(1.0, 0.0, 0.0));
-    joint(&mut m, 1, JointKind::Revolute, 20, 11);
-    joint(&mut m, 2, JointKind::Revolute, 30, 12);
-    m.motions
-        .push(Motion::on_joint(1, 1, MotionDof::Rotation, ramp(0.8 * TAU)));
+    let mut m = two_hinged(1.0, 0.8 * TAU);
     m.couplers.push(Coupler {
         id: 1,
         joints: vec![
@@ -80,20 +101,12 @@ fn two_rotations_keep_their_ratio_over_several_turns() {
             (2, CouplerFreedom::Rotation, 2.0),
         ],
     });
-    let mut sim = Simulation::new(&m).unwrap();
-    sim.dynamic(2.0, Some(400), None, &settings()).unwrap();
-    let (mut t1, mut t2, mut worst) = (0.0, 0.0, 0.0f64);
-    for f in &sim.frames {
-        t1 = turn(&f.q, 0, t1);
-        t2 = turn(&f.q, 1, t2);
-        worst = worst.max((5.0 * t1 + 2.0 * t2).abs());
-    }
+    let (t1, t2, worst) = turns(&m, |t1, t2| 5.0 * t1 + 2.0 * t2);
     println!(
         "R:R coupler: final turns {:.4} and {:.4}, largest |5θ1 + 2θ2| {worst:.1e}",
         t1 / TAU,
         t2 / TAU
     );
-    assert!(sim.frames.last().unwrap().t > 1.999);
     assert!((t2 / TAU + 4.0).abs() < 1e-6, "gear 2 turned {}", t2 / TAU);
     assert!(worst < 1e-8, "{worst}");
 }
@@ -160,36 +173,19 @@ fn joints_on_three_moving_parts_are_refused() {
 /// with θ2 = −(2/3) θ1. Gear 1 turns 1.5 times.
 #[test]
 fn gear_ratio_comes_from_the_cv_marker() {
-    let mut m = bodies(&[[0.0; 3], [0.05, 0.0, 0.0]]);
-    marker(&mut m, 11, 1, Placement::default());
-    marker(&mut m, 12, 1, Placement::at(0.05, 0.0, 0.0));
+    let mut m = two_hinged(0.05, 0.75 * TAU);
     marker(
         &mut m,
         13,
         1,
         Placement::at(0.02, 0.0, 0.0).with_euler313(0.0, -FRAC_PI_2, 0.0),
     );
-    joint(&mut m, 1, JointKind::Revolute, 20, 11);
-    joint(&mut m, 2, JointKind::Revolute, 30, 12);
-    m.motions.push(Motion::on_joint(
-        1,
-        1,
-        MotionDof::Rotation,
-        ramp(0.75 * TAU),
-    ));
     m.gears.push(Gear {
         id: 1,
         joints: [1, 2],
         cv: 13,
     });
-    let mut sim = Simulation::new(&m).unwrap();
-    sim.dynamic(2.0, Some(400), None, &settings()).unwrap();
-    let (mut t1, mut t2, mut worst) = (0.0, 0.0, 0.0f64);
-    for f in &sim.frames {
-        t1 = turn(&f.q, 0, t1);
-        t2 = turn(&f.q, 1, t2);
-        worst = worst.max((t2 + 2.0 / 3.0 * t1).abs());
-    }
+    let (t1, t2, worst) = turns(&m, |t1, t2| t2 + 2.0 / 3.0 * t1);
     println!(
         "GEAR: turns {:.4} and {:.4}, largest |θ2 + 2θ1/3| {worst:.1e}",
         t1 / TAU,
