@@ -9,6 +9,8 @@ pub(crate) use friction::friction_applies;
 mod data;
 mod initial;
 mod contact;
+mod coupler;
+mod elastic;
 mod jprim;
 mod redefine;
 mod variables;
@@ -124,6 +126,11 @@ enum Space {
     Poutput,
     Spline,
     String,
+    Bushing,
+    Field,
+    Beam,
+    Coupler,
+    Gear,
 }
 
 impl Space {
@@ -146,6 +153,11 @@ impl Space {
             Space::Poutput => "POUTPUT",
             Space::Spline => "SPLINE",
             Space::String => "STRING",
+            Space::Bushing => "BUSHING",
+            Space::Field => "FIELD",
+            Space::Beam => "BEAM",
+            Space::Coupler => "COUPLER",
+            Space::Gear => "GEAR",
         }
     }
 }
@@ -338,6 +350,11 @@ impl<'a> Builder<'a> {
                 | "FRICTION"
                 | "SPLINE"
                 | "STRING"
+                | "BUSHING"
+                | "FIELD"
+                | "BEAM"
+                | "COUPLER"
+                | "GEAR"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -378,6 +395,12 @@ impl<'a> Builder<'a> {
             "FRICTION" => self.friction(st, label, id),
             "SPLINE" => self.spline(st, label, id),
             "STRING" => self.string(st, label, id),
+            "BUSHING" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Bushing),
+            "FIELD" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Field),
+            "BEAM" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Beam),
+            "COUPLER" => self.coupler(st, label, id),
+            "GEAR" => self.gear(st, label, id),
+            "POINT_MASS" => Err(self.refused(st, &label)),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

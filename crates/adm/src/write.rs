@@ -12,6 +12,7 @@ use nalgebra::Vector3;
 use std::fmt::Write as _;
 
 mod data;
+mod elastic;
 
 pub(crate) fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
@@ -231,6 +232,8 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 f.id,
                 args.join(", ")
             );
+        } else if let ForceKind::Elastic(e) = &f.kind {
+            let _ = writeln!(o, "{}", elastic::statement(f.id, i, j, e)?);
         } else if let Some((function, rotational, action_only)) = f.kind.sforce() {
             let label = format!("SFORCE/{}", f.id);
             let kind = if rotational {
@@ -247,6 +250,13 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         }
     }
     o.push_str(&crate::write_friction::lines(m)?);
+    for c in &m.couplers {
+        let _ = writeln!(o, "{}", elastic::coupler(c));
+    }
+    for g in &m.gears {
+        let [a, b] = g.joints;
+        let _ = writeln!(o, "GEAR/{}, JOINTS = {a}, {b}, CV = {}", g.id, g.cv);
+    }
     for c in &m.gcons {
         let label = format!("GCON/{}", c.id);
         let text = one_line(source(c.function.source(), &label)?);

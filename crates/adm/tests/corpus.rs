@@ -53,11 +53,11 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-drillstring/test.adm",
-        Some(":8632:1: BEAM/1: statement BEAM is not supported yet"),
+        Some(":8643:17: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
     ),
     (
         "adamspy-drillsim-analysis/test_analysis_1.adm",
-        Some(":9166:1: BEAM/1: statement BEAM is not supported yet"),
+        Some(":9177:17: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",

@@ -45,7 +45,7 @@ fn every_problem_is_reported_at_once() {
     let text = format!(
         "{BASE}SFORCE/1, TRANSLATIONAL, I = 0201, J = 0101, FUNCTION = USER(1)\n\
          VARIABLE/2, FUNCTION = USER(2)\n\
-         BEAM/3, I = 0201, J = 0101\n\
+         NFORCE/3, I = 0201, J = 0101\n\
          SFORCE/4, TRANSLATIONAL, I = 0201, J = 0101, FUNCTION = 1\nEND\n"
     );
     let errors = diagnose_adm(&text, "m.adm").unwrap_err();
@@ -65,7 +65,7 @@ fn every_problem_is_reported_at_once() {
     );
     assert_eq!(
         got[2],
-        "m.adm:10:1: BEAM/3: statement BEAM is not supported yet"
+        "m.adm:10:1: NFORCE/3: statement NFORCE is not supported yet"
     );
     // With every statement read, the cross-statement checks run.
     let text = format!("{BASE}JOINT/1, REVOLUTE, I = 0202, J = 0999\nEND\n");

@@ -62,6 +62,8 @@ pub enum Direction {
         rm: (MarkerFrame, usize),
         components: Box<[Option<Law>; 6]>,
     },
+    /// BUSHING, FIELD, BEAM: six-component linear law, reaction on J.
+    Elastic(Box<crate::elastic::ElasticLaw>),
 }
 
 #[derive(Debug, Clone)]
@@ -165,6 +167,10 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
                     None,
                 )
             }
+            ForceKind::Elastic(e) => (
+                Direction::Elastic(Box::new(crate::elastic::ElasticLaw::new(e))),
+                None,
+            ),
             ForceKind::TranslationalSpringDamper {
                 stiffness,
                 damping,
@@ -587,6 +593,13 @@ impl ForceElement {
             }
             Direction::Vector { rm, components } => {
                 vector_force(&self.i, rm, components, &poses, &ul, t, jac, &mut out);
+            }
+            Direction::Elastic(law) => {
+                let (q, d) = law.local(&self.i, &self.j, &poses, &ul, jac);
+                out.q = q;
+                if let Some((jq, ju)) = d {
+                    (out.jq, out.ju) = (jq, ju);
+                }
             }
         }
         out

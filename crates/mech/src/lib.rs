@@ -10,7 +10,9 @@
 
 pub mod constraints;
 pub mod contact;
+mod coupler;
 mod diagnose;
+pub mod elastic;
 pub mod forces;
 pub mod friction;
 pub mod local;

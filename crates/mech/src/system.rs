@@ -132,6 +132,8 @@ pub enum Primitive {
         j: MarkerFrame,
         f: Arc<dyn TimeFunction>,
     },
+    /// COUPLER: joint displacements in a fixed ratio (see `coupler`).
+    Coupler(Box<crate::coupler::CouplerEq>),
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj): the product of an I axis and a J axis.
@@ -184,6 +186,7 @@ impl Equation {
             Primitive::Dot2 { .. }
             | Primitive::TranslationMotion { .. }
             | Primitive::RackPin { .. }
+            | Primitive::Coupler(_)
             | Primitive::General { .. } => PositionDependence::Full,
         }
     }
@@ -193,6 +196,7 @@ impl Equation {
         match &self.prim {
             Primitive::Normalize { body } => [Some(*body), None],
             Primitive::General { bodies, .. } => *bodies,
+            Primitive::Coupler(c) => c.bodies,
             Primitive::PointDiff { i, j, .. }
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
@@ -575,6 +579,20 @@ impl System {
                 element: ElementRef::Gcon(g.id),
                 name: "f(q,t)".into(),
                 prim: self.general_primitive(model, g)?,
+            });
+        }
+        for c in &model.couplers {
+            eqs.push(Equation {
+                element: ElementRef::Coupler(c.id),
+                name: "coupler".into(),
+                prim: crate::coupler::primitive(self, model, c, &q0)?,
+            });
+        }
+        for g in &model.gears {
+            eqs.push(Equation {
+                element: ElementRef::Gear(g.id),
+                name: "gear".into(),
+                prim: crate::coupler::gear_primitive(self, model, g, &q0)?,
             });
         }
         self.equations = eqs;

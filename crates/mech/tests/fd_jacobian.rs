@@ -322,7 +322,85 @@ fn kitchen_sink() -> Model {
             kind: vector(statement, reaction_part, mask),
         });
     }
+    elastic_elements(&mut m);
+    // COUPLERs: a rotation with a translation (REVOLUTE 1, TRANSLATIONAL
+    // 2) and two rotations in the ratio 2:−5 (REVOLUTE 1, CYLINDRICAL 5).
+    m.couplers.push(Coupler {
+        id: 1,
+        joints: vec![
+            (1, CouplerFreedom::Rotation, 0.7),
+            (2, CouplerFreedom::Translation, 1.3),
+        ],
+    });
+    m.couplers.push(Coupler {
+        id: 2,
+        joints: vec![
+            (1, CouplerFreedom::Rotation, 1.0),
+            (5, CouplerFreedom::Rotation, -2.5),
+        ],
+    });
+    // GEAR: REVOLUTE 1 (part 2 on ground) and TRANSLATIONAL 2 (part 3 on
+    // part 2), carrier part 2 through the CV marker 22.
+    m.gears.push(Gear {
+        id: 1,
+        joints: [1, 2],
+        cv: 22,
+    });
     m
+}
+
+/// BUSHING between two moving parts, FIELD (full K and C) to ground, BEAM
+/// with CRATIO between two moving parts: preloads and free lengths
+/// nonzero so every term of the law is exercised.
+fn elastic_elements(m: &mut Model) {
+    let full = |scale: f64| {
+        nalgebra::Matrix6::from_fn(|r, c| {
+            scale * (1.0 + (r * 6 + c) as f64 * 0.1).sin() + if r == c { 4.0 * scale } else { 0.0 }
+        })
+    };
+    let field = Elastic {
+        statement: ElasticStatement::Field,
+        stiffness: full(30.0),
+        damping: ElasticDamping::Matrix(full(0.7)),
+        reference: nalgebra::Vector6::new(0.1, -0.2, 0.05, 0.02, -0.03, 0.01),
+        preload: nalgebra::Vector6::new(1.0, -2.0, 0.5, 0.3, -0.1, 0.2),
+        beam: None,
+    };
+    let section = BeamSection {
+        length: 0.8,
+        ixx: 2e-3,
+        iyy: 1e-3,
+        izz: 1.5e-3,
+        area: 0.05,
+        asy: 1.2,
+        asz: 10.0 / 9.0,
+        emodulus: 2e4,
+        gmodulus: 8e3,
+    };
+    let elements = [
+        (
+            31,
+            21,
+            Elastic::bushing(
+                [50.0, 60.0, 70.0],
+                [1.0, 2.0, 3.0],
+                [8.0, 9.0, 10.0],
+                [0.3, 0.4, 0.5],
+                [1.0, 2.0, -1.0],
+                [0.2, -0.3, 0.1],
+            ),
+        ),
+        (41, 12, field),
+        (22, 32, Elastic::beam(section, ElasticDamping::Ratio(0.01))),
+    ];
+    for (n, (i, j, e)) in elements.into_iter().enumerate() {
+        m.forces.push(Force {
+            id: 40 + n as Id,
+            i,
+            j,
+            kind: ForceKind::Elastic(Box::new(e)),
+        });
+    }
 }
 
 fn state(sys: &System) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {

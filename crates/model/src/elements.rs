@@ -307,6 +307,9 @@ pub enum ForceKind {
         /// [FX, FY, FZ, TX, TY, TZ]; None = not given (zero).
         components: [Option<Arc<dyn StateFunction>>; 6],
     },
+    /// BUSHING, FIELD, BEAM: linear six-component elastic law between I
+    /// and J (see [`crate::Elastic`]).
+    Elastic(Box<crate::Elastic>),
 }
 
 /// Which statement a [`ForceKind::Vector`] came from.
@@ -384,6 +387,11 @@ impl Force {
                 VectorStatement::Vforce => crate::ElementRef::Vforce(self.id),
                 VectorStatement::Vtorque => crate::ElementRef::Vtorque(self.id),
                 VectorStatement::Gforce => crate::ElementRef::Gforce(self.id),
+            },
+            ForceKind::Elastic(ref e) => match e.statement {
+                crate::ElasticStatement::Bushing => crate::ElementRef::Bushing(self.id),
+                crate::ElasticStatement::Field => crate::ElementRef::Field(self.id),
+                crate::ElasticStatement::Beam => crate::ElementRef::Beam(self.id),
             },
             _ => crate::ElementRef::Force(self.id),
         }

@@ -6,6 +6,8 @@
 //! which rejects models that cannot run, naming the element at fault.
 
 mod contact;
+mod coupler;
+mod elastic;
 mod elements;
 mod friction;
 mod function;
@@ -15,6 +17,8 @@ mod spline;
 mod validate;
 
 pub use contact::*;
+pub use coupler::{Coupler, CouplerFreedom, Gear};
+pub use elastic::*;
 pub use elements::*;
 pub use friction::*;
 pub use function::*;
@@ -121,6 +125,10 @@ pub struct Model {
     pub jprims: Vec<Jprim>,
     /// General constraints (GCON): f(measures, t) = 0.
     pub gcons: Vec<Gcon>,
+    /// COUPLERs between joint displacements.
+    pub couplers: Vec<Coupler>,
+    /// GEAR pairs (a COUPLER whose ratio the CV marker gives).
+    pub gears: Vec<Gear>,
     pub forces: Vec<Force>,
     /// Joint friction (FRICTION).
     pub frictions: Vec<Friction>,
@@ -177,6 +185,11 @@ pub enum ElementRef {
     String(Id),
     Graphics(Id),
     Contact(Id),
+    Bushing(Id),
+    Field(Id),
+    Beam(Id),
+    Coupler(Id),
+    Gear(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -200,6 +213,11 @@ impl std::fmt::Display for ElementRef {
             ElementRef::String(i) => write!(f, "STRING/{i}"),
             ElementRef::Graphics(i) => write!(f, "GRAPHICS/{i}"),
             ElementRef::Contact(i) => write!(f, "CONTACT/{i}"),
+            ElementRef::Bushing(i) => write!(f, "BUSHING/{i}"),
+            ElementRef::Field(i) => write!(f, "FIELD/{i}"),
+            ElementRef::Beam(i) => write!(f, "BEAM/{i}"),
+            ElementRef::Coupler(i) => write!(f, "COUPLER/{i}"),
+            ElementRef::Gear(i) => write!(f, "GEAR/{i}"),
         }
     }
 }

@@ -307,6 +307,28 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         check_measure_list(model, e, g.function.measures())?;
     }
     let mut seen = HashSet::new();
+    for c in &model.couplers {
+        if !seen.insert(c.id) {
+            return Err(err(
+                model,
+                ElementRef::Coupler(c.id),
+                "duplicate COUPLER id".into(),
+            ));
+        }
+        crate::coupler::validate(model, c)?;
+    }
+    let mut seen = HashSet::new();
+    for g in &model.gears {
+        if !seen.insert(g.id) {
+            return Err(err(
+                model,
+                ElementRef::Gear(g.id),
+                "duplicate GEAR id".into(),
+            ));
+        }
+        crate::coupler::validate_gear(model, g)?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = f.element();
         if !seen.insert(e) {
@@ -373,6 +395,7 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     check_measures(model, e, function.as_ref())?;
                 }
             }
+            ForceKind::Elastic(el) => crate::elastic::validate(model, e, f, el)?,
         }
     }
     let mut seen = HashSet::new();

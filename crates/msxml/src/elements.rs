@@ -170,6 +170,13 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
         });
         return Ok(());
     }
+    if let Some(st) = crate::elastic::statement(e)? {
+        e.ignore(NAMES);
+        e.finish()?;
+        out.labels.insert(st.label(), e.label());
+        out.statements.push(st);
+        return Ok(());
+    }
     if let Some(n) = NOT_YET.iter().find(|n| is(n)) {
         return Err(e.err_here(format!("{n} is not supported yet")));
     }
@@ -398,7 +405,7 @@ fn body(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     Ok(st)
 }
 
-fn markers_ij(e: &mut Elem, st: &mut Statement) -> Result<(), XmlError> {
+pub(crate) fn markers_ij(e: &mut Elem, st: &mut Statement) -> Result<(), XmlError> {
     let (i, ip) = e.required_id("i_marker_id")?;
     let (j, jp) = e.required_id("j_marker_id")?;
     list(st, "I", &[i.to_string()], ip);

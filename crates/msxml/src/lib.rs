@@ -15,6 +15,7 @@
 //! with its line and column; `check` gets all of them at once.
 
 mod data;
+mod elastic;
 mod elements;
 mod reader;
 mod write;

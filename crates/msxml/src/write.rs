@@ -10,6 +10,8 @@ use mbsolve_model::{
 };
 use std::fmt::Write as _;
 
+mod elastic;
+
 fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}.", x as i64)
@@ -210,6 +212,15 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             f.id
         ));
     }
+    for c in &m.couplers {
+        let _ = writeln!(o, "{}", elastic::coupler(c));
+    }
+    if let Some(g) = m.gears.first() {
+        return Err(format!(
+            "GEAR/{}: a GEAR has no element in the MotionSolve XML we read (write it as a COUPLER)",
+            g.id
+        ));
+    }
     if let Some(c) = m.gcons.first() {
         return Err(format!(
             "GCON/{}: general constraints have no element in the MotionSolve XML we read",
@@ -259,6 +270,10 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
                 f.id,
                 statement.name()
             ));
+        }
+        if let ForceKind::Elastic(e) = &f.kind {
+            let _ = writeln!(o, "{}", elastic::element(f.id, i, j, e)?);
+            continue;
         }
         if let Some((rotational, [k, c, free, preload])) = f.kind.spring() {
             let (ty, free_name) = if rotational {

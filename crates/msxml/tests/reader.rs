@@ -290,8 +290,8 @@ fn exact_messages_for_bad_decks() {
             "deck.xml:8:1: Force_Vector_TwoBody id=5: needs a user subroutine (usrsub_param_string = \"USER(908,30301,30300100)\"), which mbsolve cannot run",
         ),
         (
-            r#"<Force_Bushing id="3" i_marker_id="20" j_marker_id="10"/>"#,
-            "deck.xml:8:1: Force_Bushing id=3: Force_Bushing is not supported yet",
+            r#"<Body_Flexible id="3"/>"#,
+            "deck.xml:8:1: Body_Flexible id=3: Body_Flexible is not supported yet",
         ),
         (
             r#"<Reference_Marker id="30" body_id="2" a00="1" a10="1" a20="0" a02="0" a12="0" a22="1"/>"#,
@@ -331,13 +331,13 @@ fn malformed_xml_and_wrong_roots_are_named() {
 #[test]
 fn all_unsupported_elements_are_listed() {
     let e = error_of(
-        r#"<Force_Bushing id="3" i_marker_id="20" j_marker_id="10"/>
-<Force_Beam id="4" i_marker_id="20" j_marker_id="10"/>
+        r#"<Body_Flexible id="3"/>
+<Body_Point id="4"/>
 <Reference_Curve id="5"/>"#,
     );
     let lines: Vec<&str> = e.lines().collect();
     assert_eq!(lines.len(), 3, "{e}");
-    assert!(lines[1].starts_with("deck.xml:9:1: Force_Beam id=4"));
+    assert!(lines[1].starts_with("deck.xml:9:1: Body_Point id=4"));
     assert!(lines[2].starts_with("deck.xml:10:1: Reference_Curve id=5"));
 }
 

@@ -231,7 +231,7 @@ pub(crate) fn wrench(
         }
         let reaction = matches!(
             fe.direction,
-            Direction::Conjugate(_) | Direction::Vector { .. }
+            Direction::Conjugate(_) | Direction::Vector { .. } | Direction::Elastic(_)
         );
         if !reaction && target == fe.j.body && target.is_some() {
             continue;

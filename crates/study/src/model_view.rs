@@ -42,6 +42,7 @@ impl ModelView {
             ForceKind::TranslationalActionOnly { .. } => "SFORCE/ACTIONONLY/TRANSLATIONAL",
             ForceKind::RotationalActionOnly { .. } => "SFORCE/ACTIONONLY/ROTATIONAL",
             ForceKind::Vector { statement, .. } => statement.name(),
+            ForceKind::Elastic(e) => e.statement.name(),
         };
         let request_kind = |k: RequestKind| match k {
             RequestKind::Displacement => "DISPLACEMENT",

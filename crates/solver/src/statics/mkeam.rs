@@ -79,6 +79,9 @@ pub(crate) fn undamped(model: &Model) -> Model {
                     });
                 }
             }
+            ForceKind::Elastic(e) => {
+                e.damping = mbsolve_model::ElasticDamping::Ratio(0.0);
+            }
             ForceKind::Vector { components, .. } => {
                 for function in components.iter_mut().flatten() {
                     if function.measures().iter().any(is_velocity) {
