@@ -6,6 +6,7 @@
 
 mod jprim;
 mod redefine;
+mod states;
 mod variables;
 
 use crate::args::{resolve, Args};
@@ -116,6 +117,7 @@ enum Space {
     Jprim,
     Pinput,
     Poutput,
+    Diff,
 }
 
 impl Space {
@@ -135,6 +137,7 @@ impl Space {
             Space::Jprim => "JPRIM",
             Space::Pinput => "PINPUT",
             Space::Poutput => "POUTPUT",
+            Space::Diff => "DIFF",
         }
     }
 }
@@ -310,6 +313,7 @@ impl<'a> Builder<'a> {
                 | "VFORCE"
                 | "VTORQUE"
                 | "GFORCE"
+                | "DIFF"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -340,6 +344,7 @@ impl<'a> Builder<'a> {
             "JOINT" => self.joint(st, label, id),
             "JPRIM" => self.jprim(st, label, id),
             "VARIABLE" => self.variable(st, label, id),
+            "DIFF" => self.diff(st, label, id),
             "MOTION" => self.motion(st, label, id),
             "SPRINGDAMPER" => self.springdamper(st, label, id),
             "SFORCE" => self.sforce(st, label, id),
@@ -644,6 +649,7 @@ impl<'a> Builder<'a> {
                     ArgRole::Motion => Space::Motion,
                     ArgRole::Sforce => Space::Sforce,
                     ArgRole::Variable => Space::Variable,
+                    ArgRole::Diff => Space::Diff,
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));

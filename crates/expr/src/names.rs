@@ -145,6 +145,10 @@ pub enum MeasureKind {
     Sforce,
     /// ORIENT(type, comp, i[, j])
     Orient,
+    /// DIF(diff id): a user state's value
+    Dif,
+    /// DIF1(diff id): a user state's time derivative
+    Dif1,
 }
 
 /// What an integer argument of a measure refers to.
@@ -158,6 +162,8 @@ pub enum ArgRole {
     Sforce,
     /// A flag, a component number or a type code.
     Number,
+    /// A DIFF (user state).
+    Diff,
 }
 
 use ArgRole::{
@@ -209,6 +215,8 @@ impl MeasureKind {
         ("MOTION", MeasureKind::Motion, &[MO, N, N, M], 4),
         ("SFORCE", MeasureKind::Sforce, &[SF, N, N, M], 4),
         ("ORIENT", MeasureKind::Orient, &[N, N, M, M], 3),
+        ("DIF", MeasureKind::Dif, &[ArgRole::Diff], 1),
+        ("DIF1", MeasureKind::Dif1, &[ArgRole::Diff], 1),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {
@@ -243,7 +251,7 @@ impl MeasureKind {
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
     "PINVAL", "POUVAL", "SENVAL", "BUSH", "BEAM", "FIELD", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "ARYVAL", "DIF", "DIF1", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT",
+    "PTCV", "ARYVAL", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT",
     "QDDOT", "UV", "MODE",
 ];
 

@@ -13,6 +13,7 @@ mod diagnose;
 pub mod forces;
 pub mod local;
 pub mod rotation;
+pub mod states;
 pub mod system;
 
 pub use system::{

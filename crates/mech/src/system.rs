@@ -226,6 +226,8 @@ pub struct System {
     pub markers: Vec<MarkerFrame>,
     pub equations: Vec<Equation>,
     pub forces: Vec<ForceElement>,
+    /// User states (DIFF): their equations and what forces read of them.
+    pub states: crate::states::UserStates,
     pub gravity: Vector3<f64>,
     /// Source locations of the model's elements, for [`System::describe`].
     sources: Vec<(ElementRef, String)>,
@@ -260,6 +262,9 @@ pub struct MechData {
     hess: Vec<Hess>,
     /// Per-body slots of the parallel body Jacobian (see `body_block`).
     blocks: Vec<BodyBlock>,
+    /// The user states (DIFF) forces and DIFF functions read: set by the
+    /// formulation before each evaluation.
+    pub states: crate::states::StateValues,
 }
 
 /// Φ, ∇Φ and the time terms of every active equation at one (q, t): a
@@ -348,6 +353,7 @@ impl System {
             markers,
             equations: Vec::new(),
             forces: Vec::new(),
+            states: Default::default(),
             gravity: model.gravity,
             sources: model.sources.clone(),
             q0,
@@ -355,6 +361,7 @@ impl System {
         };
         sys.build_equations(model)?;
         sys.forces = crate::forces::build(&sys, model)?;
+        sys.states = crate::states::build(&sys, model)?;
         Ok(sys)
     }
 
@@ -367,6 +374,7 @@ impl System {
             cache: EvalCache::default(),
             hess: Vec::new(),
             blocks: Vec::new(),
+            states: crate::states::StateValues::zeros(self.nw()),
         }
     }
 
@@ -730,8 +738,9 @@ impl System {
                 .enumerate()
                 .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
         }
+        let st = self.state_context(&data.states);
         for f in &self.forces {
-            f.add_residual(self, q, u, t, out);
+            f.add_residual(&st, q, u, t, out);
         }
     }
 
@@ -927,8 +936,9 @@ impl System {
                 Self::emit_body_block(b, &blk, sink, row0, col_q, col_u);
             }
         }
+        let st = self.state_context(&data.states);
         for f in &self.forces {
-            f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+            f.add_jacobian(&st, q, u, t, sink, row0, col_q, col_u, cu);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

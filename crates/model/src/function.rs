@@ -59,6 +59,13 @@ pub enum Measure {
     },
     /// Rotation of I about J's z axis, atan2 form (AZ); x and y likewise.
     Angle { i: Id, j: Option<Id>, axis: u8 },
+    /// A user state (DIF(id): `element` DIFF/id, component 0) or its time
+    /// derivative (`rate`, DIF1(id)); see `states.rs`.
+    UserState {
+        element: crate::ElementRef,
+        component: u32,
+        rate: bool,
+    },
 }
 
 /// A function of time and measures (SFORCE, single-component forces).

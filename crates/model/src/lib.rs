@@ -8,11 +8,13 @@
 mod elements;
 mod function;
 mod settings;
+mod states;
 mod validate;
 
 pub use elements::*;
 pub use function::*;
 pub use settings::*;
+pub use states::*;
 pub use validate::{validate, ModelError};
 
 use nalgebra::{Matrix3, Vector3};
@@ -116,6 +118,8 @@ pub struct Model {
     pub forces: Vec<Force>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
+    /// User states (DIFF), read by DIF(id) and DIF1(id).
+    pub diffs: Vec<Diff>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
     pub function_requests: Vec<FunctionRequest>,
@@ -151,6 +155,7 @@ pub enum ElementRef {
     Vforce(Id),
     Vtorque(Id),
     Gforce(Id),
+    Diff(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -169,6 +174,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vforce(i) => write!(f, "VFORCE/{i}"),
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
+            ElementRef::Diff(i) => write!(f, "DIFF/{i}"),
         }
     }
 }

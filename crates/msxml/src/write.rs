@@ -42,6 +42,12 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             io.id
         ));
     }
+    if let Some(d) = m.diffs.first() {
+        return Err(format!(
+            "DIFF/{}: user states (DIFF) have no MotionSolve XML form here",
+            d.id
+        ));
+    }
     if m.kinematics.hmax.is_some() {
         return Err("KINEMATICS HMAX has no MotionSolve XML form here".into());
     }

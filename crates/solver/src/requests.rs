@@ -262,6 +262,7 @@ fn measure_markers(m: &Measure) -> Vec<Id> {
         Measure::Disp { i, j, k, .. }
         | Measure::Vel { i, j, k, .. }
         | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+        Measure::UserState { .. } => Vec::new(),
     }
 }
 

@@ -628,6 +628,8 @@ impl Simulation {
             u: vec![0.0; n],
             a: vec![0.0; n],
             lambda: lam.to_vec(),
+            w: self.data.states.w.clone(),
+            wp: vec![0.0; self.data.states.wp.len()],
         };
         // The statics failure is the error to report, even if the output
         // path also stops here.
@@ -657,6 +659,8 @@ impl Simulation {
             lambda: lam
                 .map(<[f64]>::to_vec)
                 .unwrap_or_else(|| self.state.lambda.clone()),
+            w: self.state.w.clone(),
+            wp: self.state.wp.clone(),
         })
     }
 }
