@@ -440,3 +440,26 @@ impl System {
         ))
     }
 }
+
+impl System {
+    /// Which user states a static solution determines from w' = 0: those
+    /// without STATIC_HOLD whose equations read at least one such state
+    /// (the others are held at their values).
+    pub fn static_free_states(&self) -> Vec<bool> {
+        let eqs = &self.states.equations;
+        let mut free: Vec<bool> = eqs.iter().map(|e| !e.static_hold).collect();
+        // A state reading only held states cannot be solved for; drop
+        // until nothing changes.
+        loop {
+            let next: Vec<bool> = eqs
+                .iter()
+                .enumerate()
+                .map(|(k, e)| free[k] && e.reads.iter().any(|&j| free[j]))
+                .collect();
+            if next == free {
+                return free;
+            }
+            free = next;
+        }
+    }
+}

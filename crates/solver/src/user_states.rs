@@ -7,7 +7,7 @@
 
 use crate::analysis::Frame;
 use mbsolve_integrate::{IntegrationError, SlotAssembler, VarClass};
-use mbsolve_mech::{MechData, System};
+use mbsolve_mech::{MechData, Sink, System};
 
 /// Where a formulation keeps the user states: w at `at` in y, w' at `at`
 /// in y', their rows at `at` in the residual.
@@ -129,4 +129,95 @@ pub(crate) fn request_value(
         .get(k)
         .copied()
         .ok_or_else(|| mbsolve_expr::EvalError::new(format!("{m}: no user-state values in this frame")))
+}
+
+/// The user states in a static solution (FIM_S): unknowns after (q, λ),
+/// with the row w' = 0 (the DIFF equation at u = 0, w' = 0) for a state
+/// without STATIC_HOLD, and w − w_held = 0 for a held one (seeds, DIFF
+/// STATIC_HOLD). A state whose equation reads no free state (an
+/// integrator y' = f(q)) cannot be determined by w' = 0: it is held too.
+pub(crate) struct StaticStates {
+    /// Row and column of the first state.
+    at: usize,
+    held: Vec<Option<f64>>,
+}
+
+impl StaticStates {
+    pub fn new(sys: &System, data: &MechData, at: usize) -> Self {
+        let free = sys.static_free_states();
+        let held = free
+            .iter()
+            .zip(&data.states.w)
+            .map(|(f, w)| (!f).then_some(*w))
+            .collect();
+        StaticStates { at, held }
+    }
+
+    /// The states' rows of `res` (after the others) at (q, u = 0, t).
+    pub fn residual(&self, sys: &System, data: &mut MechData, q: &[f64], t: f64, res: &mut [f64]) {
+        if self.held.is_empty() {
+            return;
+        }
+        data.states.wp.iter_mut().for_each(|v| *v = 0.0);
+        let u = vec![0.0; q.len()];
+        let rows = &mut res[self.at..self.at + self.held.len()];
+        sys.state_residual(data, q, &u, t, rows);
+        for (k, h) in self.held.iter().enumerate() {
+            if let Some(h) = h {
+                rows[k] = data.states.w[k] - h;
+            }
+        }
+    }
+
+    /// The states' rows (∂/∂q, ∂/∂w) and the force rows' state columns.
+    pub fn jacobian(&self, sys: &System, data: &MechData, q: &[f64], t: f64, sink: &mut dyn Sink) {
+        if self.held.is_empty() {
+            return;
+        }
+        let u = vec![0.0; q.len()];
+        let mut rows = HeldRows {
+            inner: sink,
+            at: self.at,
+            held: &self.held,
+        };
+        sys.state_jacobian(data, q, &u, t, &mut rows, self.at, Some(0), 0, 0.0, self.at, 0.0);
+        for (k, h) in self.held.iter().enumerate() {
+            rows.inner.add(self.at + k, self.at + k, if h.is_some() { 1.0 } else { 0.0 });
+        }
+        sys.force_state_jacobian(data, q, &u, t, rows.inner, 0, self.at, 0.0);
+    }
+}
+
+/// Zeroes the entries of held states' rows (their row is w − w_held).
+struct HeldRows<'a> {
+    inner: &'a mut dyn Sink,
+    at: usize,
+    held: &'a [Option<f64>],
+}
+
+impl Sink for HeldRows<'_> {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        let held = r >= self.at && self.held.get(r - self.at).is_some_and(Option::is_some);
+        self.inner.add(r, c, if held { 0.0 } else { v });
+    }
+}
+
+/// Logs (once per run) the DIFFs without STATIC_HOLD that a static solution
+/// holds anyway because w' = 0 does not determine them.
+pub(crate) fn log_held_states(sys: &System, log: &mut Vec<String>) {
+    let free = sys.static_free_states();
+    let held: Vec<String> = (0..sys.nw())
+        .filter(|&k| !free[k] && !sys.states.equations[k].static_hold)
+        .map(|k| sys.state_name(k))
+        .collect();
+    if held.is_empty() {
+        return;
+    }
+    let line = format!(
+        "statics: {} held at their values (their equations read no state a static solution determines, so w' = 0 cannot fix them)",
+        held.join(", ")
+    );
+    if !log.contains(&line) {
+        log.push(line);
+    }
 }

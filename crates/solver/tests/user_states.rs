@@ -279,3 +279,43 @@ fn coupled_states_agree_between_formulations() {
     assert!((finals[0].0 - finals[1].0).abs() < 1e-4);
     assert!((finals[0].1 - finals[1].1).abs() < 1e-4);
 }
+
+/// The spring-mass slider (k = 100 from free length 1, no gravity) with an
+/// SFORCE 20 − 40·DIF(1) and DIFF/1 lagging the stretch x = DM − 1,
+/// y' = (x − y)/0.1, plus DIFF/2 integrating the stretch (y' = x, IC 3).
+/// At a static equilibrium y' = 0 gives y = x, so −100 x + 20 − 40 x = 0:
+/// x = 1/7; with STATIC_HOLD the state keeps IC = 0 and x = 20/100. DIFF/2's
+/// equation does not depend on its state: it is held at 3 (and logged).
+#[test]
+fn statics_solve_user_states_or_hold_them() {
+    for (hold, x_exact, y_exact) in [(false, 1.0 / 7.0, 1.0 / 7.0), (true, 0.2, 0.0)] {
+        let mut model = mbsolve_solver::models::spring_mass(2.0, 100.0, 0.0, 0.3);
+        model.forces.push(Force {
+            id: 2,
+            i: 20,
+            j: 10,
+            kind: ForceKind::TranslationalActionReaction {
+                function: function("20 - 40*DIF(1)"),
+            },
+        });
+        let mut lag = diff(1, "(DM(20,10) - 1 - DIF(1))/0.1", false, 0.0, None);
+        lag.static_hold = hold;
+        model.diffs.push(lag);
+        model.diffs.push(diff(2, "DM(20,10) - 1", false, 3.0, None));
+        let mut sim = Simulation::new(&model).unwrap();
+        let set = StaticSettings {
+            method: Some(StaticMethod::FimS),
+            max_imbalance: Some(1e-10),
+            max_error: Some(1e-10),
+            ..Default::default()
+        };
+        sim.static_equilibrium(&set).unwrap();
+        let x = sim.state.q[0] - 1.0;
+        let last = sim.frames.last().unwrap();
+        println!("statics (STATIC_HOLD {hold}): x = {x:.12}, DIF(1) = {:.12}", last.w[0]);
+        assert!((x - x_exact).abs() < 1e-9, "x = {x}");
+        assert!((last.w[0] - y_exact).abs() < 1e-9, "DIF(1) = {}", last.w[0]);
+        assert_eq!(last.w[1], 3.0);
+        assert!(sim.log.iter().any(|l| l.contains("statics: DIFF/2 held at their values")), "{:?}", sim.log);
+    }
+}
