@@ -118,6 +118,10 @@ enum Space {
     Pinput,
     Poutput,
     Diff,
+    Array,
+    Matrix,
+    Lse,
+    Tfsiso,
 }
 
 impl Space {
@@ -138,6 +142,10 @@ impl Space {
             Space::Pinput => "PINPUT",
             Space::Poutput => "POUTPUT",
             Space::Diff => "DIFF",
+            Space::Array => "ARRAY",
+            Space::Matrix => "MATRIX",
+            Space::Lse => "LSE",
+            Space::Tfsiso => "TFSISO",
         }
     }
 }
@@ -182,6 +190,9 @@ pub(crate) struct Builder<'a> {
     /// Force, motion and GCON functions that read VARVAL: converted once
     /// every VARIABLE is known.
     pending_functions: Vec<PendingFunction>,
+    /// Where each LSE/TFSISO was written (file, position, label), in
+    /// `model.linear_systems` order: resolved once every statement is read.
+    linear_sources: Vec<(String, Pos, String)>,
     /// Element results (SFORCE(…)) named in expressions, checked against
     /// the element once every statement is read.
     element_calls: Vec<ElementCall>,
@@ -260,6 +271,7 @@ impl<'a> Builder<'a> {
             motion_dof_pending: Vec::new(),
             variables: Vec::new(),
             pending_functions: Vec::new(),
+            linear_sources: Vec::new(),
             element_calls: Vec::new(),
             seen_units: false,
             seen_accgrav: false,
@@ -314,6 +326,11 @@ impl<'a> Builder<'a> {
                 | "VTORQUE"
                 | "GFORCE"
                 | "DIFF"
+                | "ARRAY"
+                | "MATRIX"
+                | "LSE"
+                | "TFSISO"
+                | "GSE"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -345,6 +362,15 @@ impl<'a> Builder<'a> {
             "JPRIM" => self.jprim(st, label, id),
             "VARIABLE" => self.variable(st, label, id),
             "DIFF" => self.diff(st, label, id),
+            "ARRAY" => self.array(st, label, id),
+            "MATRIX" => self.matrix(st, label, id),
+            "LSE" => self.lse(st, label, id),
+            "TFSISO" => self.tfsiso(st, label, id),
+            "GSE" => Err(self.err(
+                st.pos,
+                &label,
+                format!("{label}: a GSE is defined by user subroutines (GSE_DERIV, GSE_OUTPUT, …), which mbsolve cannot run"),
+            )),
             "MOTION" => self.motion(st, label, id),
             "SPRINGDAMPER" => self.springdamper(st, label, id),
             "SFORCE" => self.sforce(st, label, id),
@@ -650,6 +676,7 @@ impl<'a> Builder<'a> {
                     ArgRole::Sforce => Space::Sforce,
                     ArgRole::Variable => Space::Variable,
                     ArgRole::Diff => Space::Diff,
+                    ArgRole::Array => Space::Array,
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));

@@ -167,6 +167,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         let hold = if d.static_hold { ", STATIC_HOLD" } else { "" };
         let _ = writeln!(o, "{label}, IC = {ic}{implicit}{hold}, FUNCTION = {f}");
     }
+    crate::write_states::write_linear(&mut o, m);
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
         let f = one_line(source(mo.function.source(), &label)?);

@@ -189,11 +189,20 @@ impl StateFunction for ExprStateFunction {
     }
 }
 
-/// DIF(id) and DIF1(id): the value and the time derivative of DIFF/id.
+/// DIF(id) and DIF1(id): the value and the time derivative of DIFF/id;
+/// ARYVAL(id, k): an LSE/TFSISO state or output.
 fn user_state_measure(call: &crate::MeasureCall) -> Option<Measure> {
     let rate = match call.kind {
         MeasureKind::Dif => false,
         MeasureKind::Dif1 => true,
+        // ARYVAL(id, k): component k − 1 of the X or Y array `id`.
+        MeasureKind::Aryval => {
+            return Some(Measure::UserState {
+                element: mbsolve_model::ElementRef::Array(call.args.first().copied().unwrap_or(0)),
+                component: call.args.get(1).copied().unwrap_or(1).saturating_sub(1),
+                rate: false,
+            })
+        }
         _ => return None,
     };
     Some(Measure::UserState {

@@ -149,6 +149,8 @@ pub enum MeasureKind {
     Dif,
     /// DIF1(diff id): a user state's time derivative
     Dif1,
+    /// ARYVAL(array id, k): element k of an LSE/TFSISO's X or Y array
+    Aryval,
 }
 
 /// What an integer argument of a measure refers to.
@@ -164,6 +166,8 @@ pub enum ArgRole {
     Number,
     /// A DIFF (user state).
     Diff,
+    /// An ARRAY.
+    Array,
 }
 
 use ArgRole::{
@@ -217,6 +221,7 @@ impl MeasureKind {
         ("ORIENT", MeasureKind::Orient, &[N, N, M, M], 3),
         ("DIF", MeasureKind::Dif, &[ArgRole::Diff], 1),
         ("DIF1", MeasureKind::Dif1, &[ArgRole::Diff], 1),
+        ("ARYVAL", MeasureKind::Aryval, &[ArgRole::Array, N], 2),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {
@@ -251,7 +256,7 @@ impl MeasureKind {
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
     "PINVAL", "POUVAL", "SENVAL", "BUSH", "BEAM", "FIELD", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "ARYVAL", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT",
+    "PTCV", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT",
     "QDDOT", "UV", "MODE",
 ];
 

@@ -15,7 +15,8 @@
 use crate::forces::{function_law, Law};
 use crate::local::{Grad, Pose};
 use crate::system::{gather, global_index, pose, MarkerFrame, MechData, Sink, System};
-use mbsolve_model::{ElementRef, Measure, Model, ModelError};
+use mbsolve_model::{ElementRef, Measure, Model, ModelError, StateFunction};
+use std::sync::Arc;
 use nalgebra::{DMatrix, DVector, Vector3};
 
 /// A user state: its element and component (0 for a DIFF).
@@ -113,11 +114,22 @@ impl StateContext<'_> {
     }
 }
 
+/// How a state's function makes its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateForm {
+    /// w' − f = 0 (DIFF, LSE/TFSISO states).
+    Explicit,
+    /// f = 0 (DIFF IMPLICIT).
+    Implicit,
+    /// w − f = 0: an algebraic output (LSE/TFSISO Y), no derivative.
+    Output,
+}
+
 /// One user state's equation.
 #[derive(Clone, Debug)]
 pub struct StateEquation {
     pub element: ElementRef,
-    pub implicit: bool,
+    pub form: StateForm,
     pub ic: f64,
     pub ic_rate: Option<f64>,
     pub static_hold: bool,
@@ -168,10 +180,11 @@ fn markers_of(m: &Measure) -> Vec<u32> {
 /// The user states of `model` (DIFFs, in model order) for `sys`, whose
 /// forces are built.
 pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelError> {
-    let keys: Vec<StateKey> = model.diffs.iter().map(|d| (d.element(), 0)).collect();
-    let mut equations = Vec::with_capacity(model.diffs.len());
-    for d in &model.diffs {
-        let e = d.element();
+    let specs = state_specs(model);
+    let keys: Vec<StateKey> = specs.iter().map(|s| s.key).collect();
+    let mut equations = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let e = spec.element;
         let fail = |message: String| ModelError {
             element: Some(e),
             location: model.describe(e),
@@ -179,7 +192,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
         };
         // The (at most two) moving parts the function's markers lie on.
         let mut bodies: [Option<usize>; 2] = [None, None];
-        for id in d.function.measures().iter().flat_map(markers_of) {
+        for id in spec.function.measures().iter().flat_map(markers_of) {
             let Some(b) = sys.markers.iter().find(|m| m.id == id).map(|m| m.body) else {
                 return Err(fail(format!(
                     "function refers to marker {id}, which does not exist"
@@ -193,7 +206,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
                 Some(s) => bodies[s] = Some(b),
                 None => {
                     return Err(fail(
-                        "a DIFF function that reads markers on more than two moving parts is not supported yet".into(),
+                        "a user-state function that reads markers on more than two moving parts is not supported yet".into(),
                     ))
                 }
             }
@@ -212,16 +225,16 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             s: Vector3::zeros(),
             axes: nalgebra::Matrix3::identity(),
         };
-        let law = function_law(&d.function, &slot_of, (anchor, 0))?;
+        let law = function_law(spec.function, &slot_of, (anchor, 0))?;
         equations.push(StateEquation {
             element: e,
-            implicit: d.implicit,
-            ic: d.ic,
-            ic_rate: d.ic_rate,
-            static_hold: d.static_hold,
+            form: spec.form,
+            ic: spec.ic,
+            ic_rate: spec.ic_rate,
+            static_hold: spec.static_hold,
             bodies,
             law,
-            reads: states_read(&keys, d.function.measures()),
+            reads: states_read(&keys, spec.function.measures()),
         });
     }
     let force_reads = sys
@@ -248,6 +261,15 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
 }
 
 impl StateEquation {
+    /// The sign of f in the row (+f implicit, −f otherwise).
+    fn sign(&self) -> f64 {
+        if self.form == StateForm::Implicit {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
     fn poses(&self, q: &[f64]) -> [Option<Pose>; 2] {
         [self.bodies[0].map(|b| pose(q, b)), self.bodies[1].map(|b| pose(q, b))]
     }
@@ -277,7 +299,10 @@ impl System {
 
     /// "DIFF/3" style name of user state k.
     pub fn state_name(&self, k: usize) -> String {
-        self.describe(self.states.keys[k].0)
+        match self.states.keys[k] {
+            (e @ ElementRef::Array(_), c) => format!("{} element {}", self.describe(e), c + 1),
+            (e, _) => self.describe(e),
+        }
     }
 
     /// The user-state rows G (nw entries) at (q, u, t) and the states in
@@ -293,10 +318,10 @@ impl System {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
             let f = eq.eval(q, u, t, &st).0;
-            out[k] = if eq.implicit {
-                f
-            } else {
-                data.states.wp[k] - f
+            out[k] = match eq.form {
+                StateForm::Implicit => f,
+                StateForm::Explicit => data.states.wp[k] - f,
+                StateForm::Output => data.states.w[k] - f,
             };
         }
     }
@@ -321,7 +346,7 @@ impl System {
     ) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
-            let sign = if eq.implicit { 1.0 } else { -1.0 };
+            let sign = eq.sign();
             let (_, fq, fu) = eq.eval(q, u, t, &st);
             for l in 0..crate::local::NL {
                 if let Some(g) = global_index(&eq.bodies, l) {
@@ -331,8 +356,10 @@ impl System {
                     sink.add(row0 + k, col_u + g, sign * cu * fu[l]);
                 }
             }
-            if !eq.implicit {
-                sink.add(row0 + k, col_w + k, cw);
+            match eq.form {
+                StateForm::Explicit => sink.add(row0 + k, col_w + k, cw),
+                StateForm::Output => sink.add(row0 + k, col_w + k, 1.0),
+                StateForm::Implicit => {}
             }
             for &j in &eq.reads {
                 let d = eq.eval(q, u, t, &st.seeded(j, cw)).0;
@@ -391,7 +418,7 @@ impl System {
             return Ok(());
         }
         for (k, eq) in self.states.equations.iter().enumerate() {
-            if eq.implicit && data.states.wp[k] == 0.0 {
+            if eq.form == StateForm::Implicit && data.states.wp[k] == 0.0 {
                 if let Some(r) = eq.ic_rate {
                     data.states.wp[k] = r;
                 }
@@ -408,25 +435,32 @@ impl System {
             if worst <= 1e-12 * scale {
                 return Ok(());
             }
-            // ∂G/∂w' alone: the w' columns with w fixed.
+            // ∂G/∂w' for the states with a rate, ∂G/∂w for the outputs
+            // (algebraic: solved here too), the rest fixed.
             let mut jac = DMatrix::<f64>::zeros(nw, nw);
             let st = self.state_context(&data.states);
+            let output = |j: usize| self.states.equations[j].form == StateForm::Output;
             for (k, eq) in self.states.equations.iter().enumerate() {
-                let sign = if eq.implicit { 1.0 } else { -1.0 };
-                if !eq.implicit {
+                let sign = eq.sign();
+                if eq.form != StateForm::Implicit {
                     jac[(k, k)] += 1.0;
                 }
                 for &j in &eq.reads {
                     let with_w = eq.eval(q, u, t, &st.seeded(j, 1.0)).0;
                     let w_only = eq.eval(q, u, t, &st.seeded(j, 0.0)).0;
-                    jac[(k, j)] += sign * (with_w - w_only);
+                    let d = if output(j) { w_only } else { with_w - w_only };
+                    jac[(k, j)] += sign * d;
                 }
             }
             let Some(dx) = jac.lu().solve(&DVector::from_column_slice(&g)) else {
                 break;
             };
             for k in 0..nw {
-                data.states.wp[k] -= dx[k];
+                if self.states.equations[k].form == StateForm::Output {
+                    data.states.w[k] -= dx[k];
+                } else {
+                    data.states.wp[k] -= dx[k];
+                }
             }
         }
         self.state_residual(data, q, u, t, &mut g);
@@ -449,12 +483,14 @@ impl System {
         let eqs = &self.states.equations;
         let mut free: Vec<bool> = eqs.iter().map(|e| !e.static_hold).collect();
         // A state reading only held states cannot be solved for; drop
-        // until nothing changes.
+        // until nothing changes. An output's row holds its own value.
         loop {
             let next: Vec<bool> = eqs
                 .iter()
                 .enumerate()
-                .map(|(k, e)| free[k] && e.reads.iter().any(|&j| free[j]))
+                .map(|(k, e)| {
+                    free[k] && (e.form == StateForm::Output || e.reads.iter().any(|&j| free[j]))
+                })
                 .collect();
             if next == free {
                 return free;
@@ -462,4 +498,61 @@ impl System {
             free = next;
         }
     }
+}
+
+/// One user state as the model gives it.
+struct StateSpec<'m> {
+    element: ElementRef,
+    key: StateKey,
+    function: &'m Arc<dyn StateFunction>,
+    form: StateForm,
+    ic: f64,
+    ic_rate: Option<f64>,
+    static_hold: bool,
+}
+
+/// The model's user states in layout order: DIFFs, then each LSE/TFSISO's
+/// states (keyed by its X array) and outputs (keyed by its Y array).
+fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
+    let mut specs = Vec::new();
+    for d in &model.diffs {
+        specs.push(StateSpec {
+            element: d.element(),
+            key: (d.element(), 0),
+            function: &d.function,
+            form: if d.implicit {
+                StateForm::Implicit
+            } else {
+                StateForm::Explicit
+            },
+            ic: d.ic,
+            ic_rate: d.ic_rate,
+            static_hold: d.static_hold,
+        });
+    }
+    for l in &model.linear_systems {
+        for (k, f) in l.states.iter().enumerate() {
+            specs.push(StateSpec {
+                element: l.element,
+                key: (ElementRef::Array(l.x), k as u32),
+                function: f,
+                form: StateForm::Explicit,
+                ic: l.x0.get(k).copied().unwrap_or(0.0),
+                ic_rate: None,
+                static_hold: l.static_hold,
+            });
+        }
+        for (k, f) in l.outputs.iter().enumerate() {
+            specs.push(StateSpec {
+                element: l.element,
+                key: (ElementRef::Array(l.y.unwrap_or(0)), k as u32),
+                function: f,
+                form: StateForm::Output,
+                ic: 0.0,
+                ic_rate: None,
+                static_hold: false,
+            });
+        }
+    }
+    specs
 }

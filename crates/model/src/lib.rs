@@ -120,6 +120,11 @@ pub struct Model {
     pub variables: Vec<Variable>,
     /// User states (DIFF), read by DIF(id) and DIF1(id).
     pub diffs: Vec<Diff>,
+    /// ARRAY and MATRIX data, read by LSE/TFSISO and ARYVAL(id, k).
+    pub arrays: Vec<Array>,
+    pub matrices: Vec<Matrix>,
+    /// LSE and TFSISO: linear state equations (user states too).
+    pub linear_systems: Vec<LinearSystem>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
     pub function_requests: Vec<FunctionRequest>,
@@ -156,6 +161,10 @@ pub enum ElementRef {
     Vtorque(Id),
     Gforce(Id),
     Diff(Id),
+    Array(Id),
+    Matrix(Id),
+    Lse(Id),
+    Tfsiso(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -175,6 +184,10 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Vtorque(i) => write!(f, "VTORQUE/{i}"),
             ElementRef::Gforce(i) => write!(f, "GFORCE/{i}"),
             ElementRef::Diff(i) => write!(f, "DIFF/{i}"),
+            ElementRef::Array(i) => write!(f, "ARRAY/{i}"),
+            ElementRef::Matrix(i) => write!(f, "MATRIX/{i}"),
+            ElementRef::Lse(i) => write!(f, "LSE/{i}"),
+            ElementRef::Tfsiso(i) => write!(f, "TFSISO/{i}"),
         }
     }
 }

@@ -62,6 +62,21 @@ pub(crate) fn check_state_reference(
 ) -> Result<(), ModelError> {
     let exists = match state {
         ElementRef::Diff(id) => model.diffs.iter().any(|d| d.id == id),
+        // The X (states) or Y (outputs) array of an LSE/TFSISO.
+        ElementRef::Array(id) => {
+            let owner = model
+                .linear_systems
+                .iter()
+                .any(|l| l.x == id || l.y == Some(id));
+            if !owner && model.arrays.iter().any(|a| a.id == id) {
+                return Err(err(
+                    model,
+                    e,
+                    format!("ARYVAL reads {state}, which is not the X or Y array of an LSE or TFSISO; ARYVAL of other arrays is not supported yet"),
+                ));
+            }
+            owner
+        }
         _ => false,
     };
     if exists {
@@ -73,4 +88,82 @@ pub(crate) fn check_state_reference(
             format!("function refers to {state}, which does not exist"),
         ))
     }
+}
+
+/// ARRAY types (Adams ARRAY statement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayKind {
+    /// NUMBERS without a type, or IC (initial values of an LSE's states).
+    Numbers,
+    Ic,
+    /// U: the inputs of an LSE/TFSISO, VARIABLE ids.
+    U,
+    /// X: the states of the LSE/TFSISO that names it.
+    X,
+    /// Y: the outputs of the LSE/TFSISO that names it.
+    Y,
+}
+
+impl ArrayKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ArrayKind::Numbers => "",
+            ArrayKind::Ic => "IC",
+            ArrayKind::U => "U",
+            ArrayKind::X => "X",
+            ArrayKind::Y => "Y",
+        }
+    }
+}
+
+/// ARRAY/id: numbers (general, IC), VARIABLE ids (U), or the size of a
+/// state (X) or output (Y) vector; read by ARYVAL(id, k).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    pub id: Id,
+    pub kind: ArrayKind,
+    pub size: Option<usize>,
+    pub numbers: Vec<f64>,
+    pub variables: Vec<Id>,
+}
+
+/// MATRIX/id: a dense rows × columns matrix (FULL in row or column order,
+/// or SPARSE entries), stored row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matrix {
+    pub id: Id,
+    pub rows: usize,
+    pub columns: usize,
+    pub values: Vec<f64>,
+    /// Written back as SPARSE (I, J, VALUES) when true.
+    pub sparse: bool,
+}
+
+impl Matrix {
+    pub fn get(&self, r: usize, c: usize) -> f64 {
+        self.values[r * self.columns + c]
+    }
+}
+
+/// LSE/id (x' = A x + B u, y = C x + D u) or TFSISO/id (a transfer
+/// function, realised in controllable canonical form): its arrays and
+/// matrices as written, and the compiled right-hand sides — one function
+/// per state (x'_k) and per output (y_k) over the states (ARYVAL of the X
+/// array), the inputs (the U array's VARIABLEs) and TIME.
+#[derive(Clone, Debug)]
+pub struct LinearSystem {
+    pub element: ElementRef,
+    pub x: Id,
+    pub u: Option<Id>,
+    pub y: Option<Id>,
+    /// LSE: the A, B, C, D and IC ids.
+    pub matrices: [Option<Id>; 4],
+    pub ic: Option<Id>,
+    /// TFSISO: the numerator and denominator coefficients (ascending powers of s).
+    pub numerator: Vec<f64>,
+    pub denominator: Vec<f64>,
+    pub static_hold: bool,
+    pub x0: Vec<f64>,
+    pub states: Vec<Arc<dyn StateFunction>>,
+    pub outputs: Vec<Arc<dyn StateFunction>>,
 }

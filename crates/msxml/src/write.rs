@@ -42,6 +42,18 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             io.id
         ));
     }
+    if let Some(l) = m.linear_systems.first() {
+        return Err(format!(
+            "{}: linear state equations (LSE, TFSISO) have no MotionSolve XML form here",
+            l.element
+        ));
+    }
+    if let Some(a) = m.arrays.first() {
+        return Err(format!("ARRAY/{}: arrays have no MotionSolve XML form here", a.id));
+    }
+    if let Some(x) = m.matrices.first() {
+        return Err(format!("MATRIX/{}: matrices have no MotionSolve XML form here", x.id));
+    }
     if let Some(d) = m.diffs.first() {
         return Err(format!(
             "DIFF/{}: user states (DIFF) have no MotionSolve XML form here",

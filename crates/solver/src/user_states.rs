@@ -106,21 +106,30 @@ pub fn reject_form(sys: &System, t: f64, what: &str) -> Result<(), IntegrationEr
     ))
 }
 
-/// DIF(id) or DIF1(id) of a frame, for function requests.
+/// DIF(id), DIF1(id) or ARYVAL(id, k) (an LSE/TFSISO state or output) of
+/// a frame, for function requests.
 pub(crate) fn request_value(
     sys: &System,
     frame: &Frame,
     m: &mbsolve_expr::MeasureCall,
 ) -> Result<f64, mbsolve_expr::EvalError> {
+    use mbsolve_expr::{EvalError, MeasureKind};
+    use mbsolve_model::ElementRef;
     let id = m.args.first().copied().unwrap_or(0);
-    let key = (mbsolve_model::ElementRef::Diff(id), 0);
+    let key = match m.kind {
+        MeasureKind::Aryval => (
+            ElementRef::Array(id),
+            m.args.get(1).copied().unwrap_or(1).saturating_sub(1),
+        ),
+        _ => (ElementRef::Diff(id), 0),
+    };
     let k = sys
         .states
         .keys
         .iter()
         .position(|x| *x == key)
-        .ok_or_else(|| mbsolve_expr::EvalError::new(format!("{m}: DIFF/{id} does not exist")))?;
-    let values = if m.kind == mbsolve_expr::MeasureKind::Dif1 {
+        .ok_or_else(|| EvalError::new(format!("{m}: no such user state")))?;
+    let values = if m.kind == MeasureKind::Dif1 {
         &frame.wp
     } else {
         &frame.w
@@ -128,7 +137,7 @@ pub(crate) fn request_value(
     values
         .get(k)
         .copied()
-        .ok_or_else(|| mbsolve_expr::EvalError::new(format!("{m}: no user-state values in this frame")))
+        .ok_or_else(|| EvalError::new(format!("{m}: no user-state values in this frame")))
 }
 
 /// The user states in a static solution (FIM_S): unknowns after (q, λ),

@@ -205,7 +205,7 @@ impl Builder<'_> {
                 }
             }
         }
-        Ok(())
+        self.resolve_linear_systems(&map)
     }
 
     /// SFORCE(id, jflag, comp, rm) must name a component the SFORCE has: a
