@@ -128,7 +128,14 @@ pub(crate) fn request_value(
         .keys
         .iter()
         .position(|x| *x == key)
-        .ok_or_else(|| EvalError::new(format!("{m}: no such user state")))?;
+        .ok_or_else(|| {
+            EvalError::new(match key.0 {
+                ElementRef::Array(a) => format!(
+                    "{m}: ARRAY/{a} is not the X or Y array of an LSE or TFSISO (ARYVAL of other arrays is not supported yet)"
+                ),
+                e => format!("{m}: {e} does not exist"),
+            })
+        })?;
     let values = if m.kind == MeasureKind::Dif1 {
         &frame.wp
     } else {
