@@ -164,7 +164,7 @@ fn unsupported_user_state_features_are_named() {
         ("GSE/990, NS = 0, NO = 1, U = 991, Y = 992\n", LINEAR_ACF, "GSE/990: a GSE is defined by user subroutines"),
         ("MATRIX/9, FILE = m.mtx\n", LINEAR_ACF, "FILE = (matrix values read from a file) is not supported yet"),
         ("REQUEST/2, F2 = ARYVAL(21,1)\n", LINEAR_ACF, "ARYVAL(21,1): ARRAY/21 is not the X or Y array of an LSE or TFSISO"),
-        ("", "integrator/hht\nsimulate/dynamic, end = 1, steps = 10\nstop\n", "ARRAY/11 element 1: user states (DIFF) are not supported by HHT and NEWMARK"),
+        ("", "integrator/hht\nsimulate/dynamic, end = 1, steps = 10\nstop\n", "bad.adm:7) (ARRAY/11 element 1): user states (DIFF, LSE, TFSISO) are not supported by HHT and NEWMARK"),
     ] {
         let adm = LINEAR.replace("END\n", &format!("{extra}END\n"));
         let e = run_in(&d, "bad", &adm, acf).unwrap_err();

@@ -300,7 +300,11 @@ impl System {
     /// "DIFF/3" style name of user state k.
     pub fn state_name(&self, k: usize) -> String {
         match self.states.keys[k] {
-            (e @ ElementRef::Array(_), c) => format!("{} element {}", self.describe(e), c + 1),
+            (e @ ElementRef::Array(_), c) => format!(
+                "{} ({e} element {})",
+                self.describe(self.states.equations[k].element),
+                c + 1
+            ),
             (e, _) => self.describe(e),
         }
     }

@@ -366,7 +366,7 @@ impl Simulation {
         self.ensure_ic()?;
         if self.sys.nw() > 0 {
             return Err(SolverError::Settings(format!(
-                "{}: kinematic analysis does not integrate user states (DIFF) yet; run a dynamic analysis",
+                "{}: kinematic analysis does not integrate user states (DIFF, LSE, TFSISO) yet; run a dynamic analysis",
                 self.sys.state_name(0)
             )));
         }

@@ -100,7 +100,7 @@ pub fn reject_form(sys: &System, t: f64, what: &str) -> Result<(), IntegrationEr
     Err(IntegrationError::failure(
         t,
         format!(
-            "{}: user states (DIFF) are not supported by {what} yet; use GSTIFF, WSTIFF or HASTIFF (I3, SI2 or SI1) or DSTIFF",
+            "{}: user states (DIFF, LSE, TFSISO) are not supported by {what} yet; use GSTIFF, WSTIFF or HASTIFF (I3, SI2 or SI1) or DSTIFF",
             sys.state_name(0)
         ),
     ))

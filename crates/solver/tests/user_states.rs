@@ -169,7 +169,7 @@ fn hht_rejects_user_states_by_name() {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("DIFF/1: user states (DIFF) are not supported by HHT and NEWMARK"),
+            e.contains("DIFF/1: user states (DIFF, LSE, TFSISO) are not supported by HHT and NEWMARK"),
             "{e}"
         );
     }
