@@ -4,7 +4,10 @@ use mbsolve_model::{ArrayKind, ElementRef, Model};
 use std::fmt::Write;
 
 fn list(v: &[f64]) -> String {
-    v.iter().map(|x| format!("{x:e}")).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|x| format!("{x:e}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The arrays, matrices and linear systems of `m`, in model order.

@@ -22,7 +22,12 @@ fn mbsolve(args: &[&str]) -> std::process::Output {
 }
 
 /// Runs `adm` with `acf` in `d`; the CSV header and rows, or stderr.
-fn run_in(d: &Path, name: &str, adm: &str, acf: &str) -> Result<(Vec<String>, Vec<Vec<f64>>), String> {
+fn run_in(
+    d: &Path,
+    name: &str,
+    adm: &str,
+    acf: &str,
+) -> Result<(Vec<String>, Vec<Vec<f64>>), String> {
     let adm_path = d.join(format!("{name}.adm"));
     let acf_path = d.join(format!("{name}.acf"));
     std::fs::write(&adm_path, adm).unwrap();
@@ -41,7 +46,12 @@ fn run_in(d: &Path, name: &str, adm: &str, acf: &str) -> Result<(Vec<String>, Ve
     }
     let text = std::fs::read_to_string(d.join(format!("{name}.csv"))).unwrap();
     let mut lines = text.lines();
-    let header = lines.next().unwrap().split(',').map(str::to_string).collect();
+    let header = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
     let rows = lines
         .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
         .collect();
@@ -64,7 +74,8 @@ LSE/1, X = 20, A = 1, C = 2, Y = 22, IC = 21\n\
 REQUEST/1, F2 = ARYVAL(12,1)\\F3 = ARYVAL(20,1)\\F4 = ARYVAL(22,1)\\F6 = ARYVAL(20,2)\n\
 END\n";
 
-const LINEAR_ACF: &str = "integrator/gstiff, error = 1e-7\nsimulate/dynamic, end = 4, dtout = 0.05\nstop\n";
+const LINEAR_ACF: &str =
+    "integrator/gstiff, error = 1e-7\nsimulate/dynamic, end = 4, dtout = 0.05\nstop\n";
 
 /// Second-order step response ω²/(s² + 2ζω s + ω²) from rest and the free
 /// response with x(0) = 1, x'(0) = 0 (ω = 2, ζ = 0.1): the closed forms of
@@ -91,13 +102,24 @@ fn free_response(w: f64, z: f64, t: f64) -> [f64; 2] {
 fn tfsiso_and_lse_match_closed_forms() {
     let d = scratch("linear");
     let (h, rows) = run_in(&d, "linear", LINEAR, LINEAR_ACF).unwrap();
-    assert_eq!(h[1..], ["request_1.f2", "request_1.f3", "request_1.f4", "request_1.f6"]);
+    assert_eq!(
+        h[1..],
+        [
+            "request_1.f2",
+            "request_1.f3",
+            "request_1.f4",
+            "request_1.f6"
+        ]
+    );
     let (mut etf, mut e_lse) = (0.0f64, 0.0f64);
     for r in &rows {
         let t = r[0];
         etf = etf.max((r[1] - step_response(4.0, 0.4, t)).abs());
         let [x, v] = free_response(2.0, 0.1, t);
-        e_lse = e_lse.max((r[2] - x).abs()).max((r[3] - 2.0 * x).abs()).max((r[4] - v).abs());
+        e_lse = e_lse
+            .max((r[2] - x).abs())
+            .max((r[3] - 2.0 * x).abs())
+            .max((r[4] - v).abs());
     }
     println!("TFSISO step response error {etf:.2e}; LSE e^(At)x0 error {e_lse:.2e}");
     assert_eq!(rows.len(), 81);
@@ -105,7 +127,12 @@ fn tfsiso_and_lse_match_closed_forms() {
     assert!(e_lse < 1e-5, "{e_lse:.2e}");
     // Written by `convert` and read back: the same results.
     let out = d.join("again.adm");
-    let o = mbsolve(&["convert", d.join("linear.adm").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let o = mbsolve(&[
+        "convert",
+        d.join("linear.adm").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let written = std::fs::read_to_string(&out).unwrap();
     let (_, again) = run_in(&d, "again", &written, LINEAR_ACF).unwrap();
@@ -145,7 +172,9 @@ fn sforce_driven_by_dif_matches_reference() {
             let k2 = f(std::array::from_fn(|i| s[i] + 0.5 * h * k1[i]));
             let k3 = f(std::array::from_fn(|i| s[i] + 0.5 * h * k2[i]));
             let k4 = f(std::array::from_fn(|i| s[i] + h * k3[i]));
-            s = std::array::from_fn(|i| s[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]));
+            s = std::array::from_fn(|i| {
+                s[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
+            });
             t += h;
         }
         worst = worst.max((r[1] - s[0]).abs()).max((r[2] - s[2]).abs());

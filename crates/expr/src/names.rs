@@ -256,8 +256,7 @@ impl MeasureKind {
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
     "PINVAL", "POUVAL", "SENVAL", "BUSH", "BEAM", "FIELD", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT",
-    "QDDOT", "UV", "MODE",
+    "PTCV", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
 ];
 
 /// A measure with its integer arguments as written (0 = ground / default).

@@ -646,14 +646,7 @@ impl ForceElement {
     }
 
     /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
-    pub fn add_residual(
-        &self,
-        st: &StateContext,
-        q: &[f64],
-        u: &[f64],
-        t: f64,
-        out: &mut [f64],
-    ) {
+    pub fn add_residual(&self, st: &StateContext, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         let bodies = self.bodies();
         let lf = self.local(q, u, t, false, st);
         for l in 0..NL {

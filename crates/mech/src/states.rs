@@ -16,8 +16,8 @@ use crate::forces::{function_law, Law};
 use crate::local::{Grad, Pose};
 use crate::system::{gather, global_index, pose, MarkerFrame, MechData, Sink, System};
 use mbsolve_model::{ElementRef, Measure, Model, ModelError, StateFunction};
-use std::sync::Arc;
 use nalgebra::{DMatrix, DVector, Vector3};
+use std::sync::Arc;
 
 /// A user state: its element and component (0 for a DIFF).
 pub type StateKey = (ElementRef, u32);
@@ -75,7 +75,10 @@ impl StateContext<'_> {
         else {
             return None;
         };
-        let k = self.keys.iter().position(|&key| key == (element, component))?;
+        let k = self
+            .keys
+            .iter()
+            .position(|&key| key == (element, component))?;
         Some((k, rate))
     }
 
@@ -271,7 +274,10 @@ impl StateEquation {
     }
 
     fn poses(&self, q: &[f64]) -> [Option<Pose>; 2] {
-        [self.bodies[0].map(|b| pose(q, b)), self.bodies[1].map(|b| pose(q, b))]
+        [
+            self.bodies[0].map(|b| pose(q, b)),
+            self.bodies[1].map(|b| pose(q, b)),
+        ]
     }
 
     /// f with ∇_q f and ∇_u f on the equation's local coordinates.
@@ -311,14 +317,7 @@ impl System {
 
     /// The user-state rows G (nw entries) at (q, u, t) and the states in
     /// `data.states`: w'_k − f_k for an explicit DIFF, f_k for an implicit one.
-    pub fn state_residual(
-        &self,
-        data: &MechData,
-        q: &[f64],
-        u: &[f64],
-        t: f64,
-        out: &mut [f64],
-    ) {
+    pub fn state_residual(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
             let f = eq.eval(q, u, t, &st).0;

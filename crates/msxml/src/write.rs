@@ -49,10 +49,16 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
         ));
     }
     if let Some(a) = m.arrays.first() {
-        return Err(format!("ARRAY/{}: arrays have no MotionSolve XML form here", a.id));
+        return Err(format!(
+            "ARRAY/{}: arrays have no MotionSolve XML form here",
+            a.id
+        ));
     }
     if let Some(x) = m.matrices.first() {
-        return Err(format!("MATRIX/{}: matrices have no MotionSolve XML form here", x.id));
+        return Err(format!(
+            "MATRIX/{}: matrices have no MotionSolve XML form here",
+            x.id
+        ));
     }
     if let Some(d) = m.diffs.first() {
         return Err(format!(

@@ -264,8 +264,7 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 let problem = self.first.insert(problem);
                 // y = (q, u, λ), y' = (u, a, 0).
                 let m = self.sys.neq();
-                let mut y0: Vec<f64> =
-                    s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
+                let mut y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
                 let mut yp0: Vec<f64> =
                     s.u.iter()
                         .chain(&s.a)

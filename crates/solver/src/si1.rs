@@ -45,10 +45,10 @@ use crate::formulation::{
     check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
     AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
+use crate::user_states::StateBlock;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Grad, Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
-use crate::user_states::StateBlock;
 use mbsolve_mech::{MechData, System};
 
 /// Relative step of the central difference of Φ̈ over q (δ = this ×

@@ -38,10 +38,10 @@ use crate::formulation::{
     check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
     AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
+use crate::user_states::StateBlock;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index};
-use crate::user_states::StateBlock;
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::Model;
 

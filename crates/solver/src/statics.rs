@@ -23,9 +23,9 @@ pub use compliance::Compliance;
 pub use mbsolve_model::{StaticMethod, StaticSettings};
 
 use crate::analysis::{Frame, Simulation, SolverError};
-use crate::user_states::StaticStates;
 use crate::formulation::{constraint_rows, coordinate_name, equation_name, AsmSink};
 use crate::settings::{fmt_num, FrontEnd};
+use crate::user_states::StaticStates;
 use mbsolve_integrate::{SlotAssembler, SparseLu};
 use mbsolve_mech::{MechData, System};
 
@@ -300,7 +300,16 @@ impl ForceBalance {
         }
         let data = &mut self.data;
         let m = sys.neq();
-        constraint_rows(sys, data, q, lam, t, 1.0, &mut self.phi, &mut self.res[n..n + m]);
+        constraint_rows(
+            sys,
+            data,
+            q,
+            lam,
+            t,
+            1.0,
+            &mut self.phi,
+            &mut self.res[n..n + m],
+        );
         self.states.residual(sys, data, q, t, &mut self.res);
         if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
             let what = if i < n {

@@ -40,7 +40,15 @@ impl StateBlock {
     }
 
     /// The DIFF rows of the residual (after `load`).
-    pub fn residual(&self, sys: &System, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
+    pub fn residual(
+        &self,
+        sys: &System,
+        data: &MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        out: &mut [f64],
+    ) {
         sys.state_residual(data, q, u, t, &mut out[self.at..self.at + self.nw]);
     }
 
@@ -65,7 +73,19 @@ impl StateBlock {
             return;
         }
         let mut sink = crate::formulation::AsmSink(a);
-        sys.state_jacobian(data, q, u, t, &mut sink, self.at, Some(0), col_u, 1.0, self.at, c);
+        sys.state_jacobian(
+            data,
+            q,
+            u,
+            t,
+            &mut sink,
+            self.at,
+            Some(0),
+            col_u,
+            1.0,
+            self.at,
+            c,
+        );
         let mut scaled = crate::formulation::ScaledSink {
             asm: sink.0,
             scale: force_scale,
@@ -81,7 +101,8 @@ impl StateBlock {
 
     /// The name of unknown (or equation) `i` if it is a user state's.
     pub fn describe(&self, sys: &System, i: usize) -> Option<String> {
-        (i >= self.at && i < self.at + self.nw).then(|| format!("{} state", sys.state_name(i - self.at)))
+        (i >= self.at && i < self.at + self.nw)
+            .then(|| format!("{} state", sys.state_name(i - self.at)))
     }
 }
 
@@ -196,9 +217,25 @@ impl StaticStates {
             at: self.at,
             held: &self.held,
         };
-        sys.state_jacobian(data, q, &u, t, &mut rows, self.at, Some(0), 0, 0.0, self.at, 0.0);
+        sys.state_jacobian(
+            data,
+            q,
+            &u,
+            t,
+            &mut rows,
+            self.at,
+            Some(0),
+            0,
+            0.0,
+            self.at,
+            0.0,
+        );
         for (k, h) in self.held.iter().enumerate() {
-            rows.inner.add(self.at + k, self.at + k, if h.is_some() { 1.0 } else { 0.0 });
+            rows.inner.add(
+                self.at + k,
+                self.at + k,
+                if h.is_some() { 1.0 } else { 0.0 },
+            );
         }
         sys.force_state_jacobian(data, q, &u, t, rows.inner, 0, self.at, 0.0);
     }

@@ -116,7 +116,11 @@ fn first_order_lag_matches_closed_form_with_every_first_order_pair() {
             kind.name()
         );
         assert!(err < 2e-5, "{}/{form:?}: error {err:.2e}", kind.name());
-        assert!(rate_err < 2e-5 / TAU, "{}/{form:?}: rate error {rate_err:.2e}", kind.name());
+        assert!(
+            rate_err < 2e-5 / TAU,
+            "{}/{form:?}: rate error {rate_err:.2e}",
+            kind.name()
+        );
     }
 }
 
@@ -126,12 +130,18 @@ fn first_order_lag_matches_closed_form_with_every_first_order_pair() {
 #[test]
 fn lag_error_follows_error_tolerance() {
     let model = lag_model(false);
-    let coarse = lag_error(&model, &settings(IntegratorKind::Gstiff, Formulation::I3, 1e-4))
-        .unwrap()
-        .0;
-    let fine = lag_error(&model, &settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7))
-        .unwrap()
-        .0;
+    let coarse = lag_error(
+        &model,
+        &settings(IntegratorKind::Gstiff, Formulation::I3, 1e-4),
+    )
+    .unwrap()
+    .0;
+    let fine = lag_error(
+        &model,
+        &settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7),
+    )
+    .unwrap()
+    .0;
     println!("lag GSTIFF/I3: error {coarse:.2e} at ERROR 1e-4, {fine:.2e} at 1e-7");
     assert!(fine * 10.0 < coarse, "{coarse:.2e} → {fine:.2e}");
 }
@@ -154,7 +164,11 @@ fn implicit_diff_equals_explicit() {
             kind.name()
         );
         assert!(ei < 2e-5 && ee < 2e-5);
-        assert!((rates[0].1 + 2.5).abs() < 1e-9, "initial rate {}", rates[0].1);
+        assert!(
+            (rates[0].1 + 2.5).abs() < 1e-9,
+            "initial rate {}",
+            rates[0].1
+        );
     }
 }
 
@@ -169,7 +183,9 @@ fn hht_rejects_user_states_by_name() {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("DIFF/1: user states (DIFF, LSE, TFSISO) are not supported by HHT and NEWMARK"),
+            e.contains(
+                "DIFF/1: user states (DIFF, LSE, TFSISO) are not supported by HHT and NEWMARK"
+            ),
             "{e}"
         );
     }
@@ -275,7 +291,10 @@ fn coupled_states_agree_between_formulations() {
         let last = sim.frames.last().unwrap();
         finals.push((last.w[0], last.w[1]));
     }
-    println!("coupled DIF(1), DIF(2) at t = 1: I3 {:?}, SI2 {:?}", finals[0], finals[1]);
+    println!(
+        "coupled DIF(1), DIF(2) at t = 1: I3 {:?}, SI2 {:?}",
+        finals[0], finals[1]
+    );
     assert!((finals[0].0 - finals[1].0).abs() < 1e-4);
     assert!((finals[0].1 - finals[1].1).abs() < 1e-4);
 }
@@ -312,10 +331,19 @@ fn statics_solve_user_states_or_hold_them() {
         sim.static_equilibrium(&set).unwrap();
         let x = sim.state.q[0] - 1.0;
         let last = sim.frames.last().unwrap();
-        println!("statics (STATIC_HOLD {hold}): x = {x:.12}, DIF(1) = {:.12}", last.w[0]);
+        println!(
+            "statics (STATIC_HOLD {hold}): x = {x:.12}, DIF(1) = {:.12}",
+            last.w[0]
+        );
         assert!((x - x_exact).abs() < 1e-9, "x = {x}");
         assert!((last.w[0] - y_exact).abs() < 1e-9, "DIF(1) = {}", last.w[0]);
         assert_eq!(last.w[1], 3.0);
-        assert!(sim.log.iter().any(|l| l.contains("statics: DIFF/2 held at their values")), "{:?}", sim.log);
+        assert!(
+            sim.log
+                .iter()
+                .any(|l| l.contains("statics: DIFF/2 held at their values")),
+            "{:?}",
+            sim.log
+        );
     }
 }

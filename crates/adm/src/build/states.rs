@@ -89,10 +89,15 @@ impl Builder<'_> {
         }
         let size = a.integer("SIZE")?;
         if let Some(n) = size.filter(|n| *n <= 0) {
-            return Err(a.err(a.pos_of("SIZE"), format!("SIZE must be positive, found {n}")));
+            return Err(a.err(
+                a.pos_of("SIZE"),
+                format!("SIZE must be positive, found {n}"),
+            ));
         }
         let size = size.map(|n| n as usize);
-        let numbers = a.numbers_range("NUMBERS", 1, usize::MAX)?.unwrap_or_default();
+        let numbers = a
+            .numbers_range("NUMBERS", 1, usize::MAX)?
+            .unwrap_or_default();
         let mut variables = Vec::new();
         if let Some(list) = a.text("VARIABLES")? {
             let pos = a.pos_of("VARIABLES");
@@ -162,7 +167,9 @@ impl Builder<'_> {
             self.file,
             st,
             label,
-            &["FULL", "SPARSE", "ROWS", "COLUMNS", "VALUES", "I", "J", "FILE", "NAME"],
+            &[
+                "FULL", "SPARSE", "ROWS", "COLUMNS", "VALUES", "I", "J", "FILE", "NAME",
+            ],
             &[],
         )?;
         self.define(Space::Matrix, id, st.pos, &a.label)?;
@@ -186,13 +193,19 @@ impl Builder<'_> {
         };
         let rows = dim(&mut a, "ROWS")?;
         let columns = dim(&mut a, "COLUMNS")?;
-        let values = a.numbers_range("VALUES", 1, usize::MAX)?.unwrap_or_default();
+        let values = a
+            .numbers_range("VALUES", 1, usize::MAX)?
+            .unwrap_or_default();
         let mut m = vec![0.0; rows * columns];
         if let Some((order, pos)) = full {
             if values.len() != rows * columns {
                 return Err(a.err(
                     a.pos_of("VALUES"),
-                    format!("VALUES has {} entries; a {rows} × {columns} FULL matrix needs {}", values.len(), rows * columns),
+                    format!(
+                        "VALUES has {} entries; a {rows} × {columns} FULL matrix needs {}",
+                        values.len(),
+                        rows * columns
+                    ),
                 ));
             }
             match order.as_str() {
@@ -248,7 +261,14 @@ impl Builder<'_> {
         let Some((id, pos)) = a.id(key)? else {
             return Ok(None);
         };
-        let role = format!("{key}: {}", if space == Space::Array { "ARRAY" } else { "MATRIX" });
+        let role = format!(
+            "{key}: {}",
+            if space == Space::Array {
+                "ARRAY"
+            } else {
+                "MATRIX"
+            }
+        );
         self.refer(space, id, pos, &a.label, &role);
         Ok(Some(id))
     }
@@ -278,7 +298,16 @@ impl Builder<'_> {
         let ic = self.array_ref(&mut a, "IC", Space::Array)?;
         let static_hold = a.flag("STATIC_HOLD")?;
         a.finish()?;
-        self.push_linear(ElementRef::Lse(id), x, u, y, matrices, ic, static_hold, st.pos);
+        self.push_linear(
+            ElementRef::Lse(id),
+            x,
+            u,
+            y,
+            matrices,
+            ic,
+            static_hold,
+            st.pos,
+        );
         Ok(())
     }
 
@@ -317,7 +346,16 @@ impl Builder<'_> {
         let static_hold = a.flag("STATIC_HOLD")?;
         a.finish()?;
         let [u, x, y] = refs;
-        self.push_linear(ElementRef::Tfsiso(id), x.unwrap_or(0), u, y, [None; 4], None, static_hold, st.pos);
+        self.push_linear(
+            ElementRef::Tfsiso(id),
+            x.unwrap_or(0),
+            u,
+            y,
+            [None; 4],
+            None,
+            static_hold,
+            st.pos,
+        );
         let l = self.model.linear_systems.last_mut().expect("just pushed");
         l.numerator = num;
         l.denominator = den;
@@ -370,10 +408,19 @@ impl Builder<'_> {
             let array = |id: Id, want: ArrayKind, role: &str| -> Result<&Array, AdmError> {
                 let a = self.model.arrays.iter().find(|a| a.id == id);
                 match a {
-                    Some(a) if a.kind == want || (want == ArrayKind::Ic && a.kind == ArrayKind::Numbers) => Ok(a),
+                    Some(a)
+                        if a.kind == want
+                            || (want == ArrayKind::Ic && a.kind == ArrayKind::Numbers) =>
+                    {
+                        Ok(a)
+                    }
                     Some(a) => Err(fail(format!(
                         "{role} = {id}: ARRAY/{id} is of type {}, expected {}",
-                        if a.kind == ArrayKind::Numbers { "NUMBERS" } else { a.kind.name() },
+                        if a.kind == ArrayKind::Numbers {
+                            "NUMBERS"
+                        } else {
+                            a.kind.name()
+                        },
                         want.name()
                     ))),
                     None => Err(fail(format!("{role} = {id}: ARRAY/{id} does not exist"))),
@@ -386,7 +433,10 @@ impl Builder<'_> {
             let x_array = array(l.x, ArrayKind::X, "X")?;
             let (a, b, c, d, x0) = if let ElementRef::Tfsiso(_) = l.element {
                 if inputs.len() != 1 {
-                    return Err(fail(format!("a TFSISO has one input; its U array has {}", inputs.len())));
+                    return Err(fail(format!(
+                        "a TFSISO has one input; its U array has {}",
+                        inputs.len()
+                    )));
                 }
                 let (a, b, c, d) = controllable_form(&l.numerator, &l.denominator);
                 let n = a.rows;
@@ -404,16 +454,31 @@ impl Builder<'_> {
                 let a = matrix(l.matrices[0], "A")?.expect("LSE has A");
                 let n = a.rows;
                 let nu = inputs.len();
-                let b = matrix(l.matrices[1], "B")?.unwrap_or(Matrix { id: 0, rows: n, columns: nu, values: vec![0.0; n * nu], sparse: false });
+                let b = matrix(l.matrices[1], "B")?.unwrap_or(Matrix {
+                    id: 0,
+                    rows: n,
+                    columns: nu,
+                    values: vec![0.0; n * nu],
+                    sparse: false,
+                });
                 let x0 = match l.ic {
                     Some(ic) => array(ic, ArrayKind::Ic, "IC")?.numbers.clone(),
                     None => vec![0.0; n],
                 };
-                (a, b, matrix(l.matrices[2], "C")?, matrix(l.matrices[3], "D")?, x0)
+                (
+                    a,
+                    b,
+                    matrix(l.matrices[2], "C")?,
+                    matrix(l.matrices[3], "D")?,
+                    x0,
+                )
             };
             let n = a.rows;
             let ny = match l.y {
-                Some(y) => array(y, ArrayKind::Y, "Y")?.size.or(c.as_ref().map(|c| c.rows)).unwrap_or(0),
+                Some(y) => array(y, ArrayKind::Y, "Y")?
+                    .size
+                    .or(c.as_ref().map(|c| c.rows))
+                    .unwrap_or(0),
                 None => 0,
             };
             let nu = inputs.len();
@@ -430,31 +495,43 @@ impl Builder<'_> {
             shape(&a, n, n, "A")?;
             shape(&b, n, nu, "B")?;
             if x_array.size.is_some_and(|s| s != n) {
-                return Err(fail(format!("X = {}: ARRAY/{} has SIZE {}, but A has {n} rows", l.x, l.x, x_array.size.unwrap_or(0))));
+                return Err(fail(format!(
+                    "X = {}: ARRAY/{} has SIZE {}, but A has {n} rows",
+                    l.x,
+                    l.x,
+                    x_array.size.unwrap_or(0)
+                )));
             }
             if x0.len() != n {
                 return Err(fail(format!("IC has {} values for {n} states", x0.len())));
             }
             if ny > 0 {
-                let c = c.as_ref().ok_or_else(|| fail("Y is given without C".into()))?;
+                let c = c
+                    .as_ref()
+                    .ok_or_else(|| fail("Y is given without C".into()))?;
                 shape(c, ny, n, "C")?;
                 if let Some(d) = &d {
                     shape(d, ny, nu, "D")?;
                 }
             }
-            let row = |m: &Matrix, r: usize, terms: &mut Vec<String>, read: &dyn Fn(usize) -> String| {
-                for j in 0..m.columns {
-                    let v = m.get(r, j);
-                    if v != 0.0 {
-                        terms.push(format!("({v:e})*{}", read(j)));
+            let row =
+                |m: &Matrix, r: usize, terms: &mut Vec<String>, read: &dyn Fn(usize) -> String| {
+                    for j in 0..m.columns {
+                        let v = m.get(r, j);
+                        if v != 0.0 {
+                            terms.push(format!("({v:e})*{}", read(j)));
+                        }
                     }
-                }
-            };
+                };
             let x_id = l.x;
             let state = move |j: usize| format!("ARYVAL({x_id},{})", j + 1);
             let input = |j: usize| format!("VARVAL({})", inputs[j]);
             let compile = |terms: Vec<String>| -> Result<Arc<dyn StateFunction>, AdmError> {
-                let text = if terms.is_empty() { "0".to_string() } else { terms.join(" + ") };
+                let text = if terms.is_empty() {
+                    "0".to_string()
+                } else {
+                    terms.join(" + ")
+                };
                 let e = Expr::parse(&text)
                     .and_then(|e| e.with_variables(variables))
                     .and_then(ExprStateFunction::new)
