@@ -167,19 +167,6 @@ fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
     out
 }
 
-/// The markers a measure reads.
-fn markers_of(m: &Measure) -> Vec<u32> {
-    match *m {
-        Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
-            std::iter::once(i).chain(j).collect()
-        }
-        Measure::Disp { i, j, k, .. }
-        | Measure::Vel { i, j, k, .. }
-        | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
-        Measure::UserState { .. } => Vec::new(),
-    }
-}
-
 /// The user states of `model` (DIFFs, in model order) for `sys`, whose
 /// forces are built.
 pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelError> {
@@ -195,7 +182,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
         };
         // The (at most two) moving parts the function's markers lie on.
         let mut bodies: [Option<usize>; 2] = [None, None];
-        for id in spec.function.measures().iter().flat_map(markers_of) {
+        for id in spec.function.measures().iter().flat_map(Measure::markers) {
             let Some(b) = sys.markers.iter().find(|m| m.id == id).map(|m| m.body) else {
                 return Err(fail(format!(
                     "function refers to marker {id}, which does not exist"

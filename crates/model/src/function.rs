@@ -68,6 +68,21 @@ pub enum Measure {
     },
 }
 
+impl Measure {
+    /// The markers the measure reads (none for a user state).
+    pub fn markers(&self) -> Vec<Id> {
+        match *self {
+            Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
+                std::iter::once(i).chain(j).collect()
+            }
+            Measure::Disp { i, j, k, .. }
+            | Measure::Vel { i, j, k, .. }
+            | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+            Measure::UserState { .. } => Vec::new(),
+        }
+    }
+}
+
 /// A function of time and measures (SFORCE, single-component forces).
 pub trait StateFunction: Send + Sync + fmt::Debug {
     /// The measures this function reads, in a fixed order.

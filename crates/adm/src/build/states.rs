@@ -280,10 +280,32 @@ impl Builder<'_> {
             self.file,
             st,
             label,
-            &["X", "A", "B", "C", "D", "U", "Y", "IC", "STATIC_HOLD"],
+            &[
+                "X",
+                "A",
+                "B",
+                "C",
+                "D",
+                "U",
+                "Y",
+                "IC",
+                "STATIC_HOLD",
+                "SAMPLE_PERIOD",
+                "SAMPLE_OFFSET",
+            ],
             &[],
         )?;
         self.define(Space::Lse, id, st.pos, &a.label)?;
+        for key in ["SAMPLE_PERIOD", "SAMPLE_OFFSET"] {
+            if a.has(key) {
+                return Err(a.err(
+                    a.pos_of(key),
+                    format!(
+                        "{key} (a discrete LSE, sampled difference equations) is not supported yet"
+                    ),
+                ));
+            }
+        }
         let x = self.array_ref(&mut a, "X", Space::Array)?;
         let x = a.require(x, "X")?;
         let mut matrices = [None; 4];
