@@ -347,3 +347,21 @@ fn statics_solve_user_states_or_hold_them() {
         );
     }
 }
+
+/// MKEAM integrates the mechanics alone: a model with a DIFF is refused
+/// naming it and the method that does carry user states.
+#[test]
+fn mkeam_rejects_user_states_by_name() {
+    let mut sim = Simulation::new(&lag_model(false)).unwrap();
+    let set = StaticSettings {
+        method: Some(StaticMethod::Mkeam),
+        ..Default::default()
+    };
+    let e = sim.static_equilibrium(&set).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "DIFF/1: MKEAM does not carry user states (DIFF, LSE, TFSISO) yet; use method = FIM_S"
+        ),
+        "{e}"
+    );
+}
