@@ -199,9 +199,14 @@ fn user_state_measure(call: &crate::MeasureCall) -> Option<Measure> {
         MeasureKind::Aryval => {
             return Some(Measure::UserState {
                 element: mbsolve_model::ElementRef::Array(call.args.first().copied().unwrap_or(0)),
-                component: call.args.get(1).copied().unwrap_or(1).saturating_sub(1),
+                // ARYVAL(id, 0) names no element: u32::MAX fails validation.
+                component: call
+                    .args
+                    .get(1)
+                    .and_then(|k| k.checked_sub(1))
+                    .unwrap_or(u32::MAX),
                 rate: false,
-            })
+            });
         }
         _ => return None,
     };

@@ -59,6 +59,7 @@ pub(crate) fn check_state_reference(
     model: &Model,
     e: ElementRef,
     state: ElementRef,
+    component: u32,
 ) -> Result<(), ModelError> {
     let exists = match state {
         ElementRef::Diff(id) => model.diffs.iter().any(|d| d.id == id),
@@ -67,7 +68,25 @@ pub(crate) fn check_state_reference(
             let owner = model
                 .linear_systems
                 .iter()
-                .any(|l| l.x == id || l.y == Some(id));
+                .find(|l| l.x == id || l.y == Some(id));
+            if let Some(l) = owner {
+                let size = if l.x == id {
+                    l.states.len()
+                } else {
+                    l.outputs.len()
+                };
+                if component as usize >= size {
+                    return Err(err(
+                        model,
+                        e,
+                        format!(
+                            "ARYVAL({id}, {}): {state} has {size} elements (1 to {size})",
+                            component.wrapping_add(1)
+                        ),
+                    ));
+                }
+            }
+            let owner = owner.is_some();
             if !owner && model.arrays.iter().any(|a| a.id == id) {
                 return Err(err(
                     model,

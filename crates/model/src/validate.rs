@@ -442,8 +442,10 @@ fn check_measure_list(
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
-            Measure::UserState { element, .. } => {
-                crate::states::check_state_reference(model, e, element)?;
+            Measure::UserState {
+                element, component, ..
+            } => {
+                crate::states::check_state_reference(model, e, element, component)?;
                 Vec::new()
             }
         };
