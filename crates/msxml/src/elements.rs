@@ -127,7 +127,6 @@ const NOT_YET: &[&str] = &[
     "Reference_Spline",
     "Reference_Curve",
     "Reference_Matrix",
-    "Control_Diff",
     "Control_StateEqn",
     "Control_SISO",
     "Control_PlantInput",
@@ -222,6 +221,8 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
         sforce(e)?
     } else if is("Reference_Variable") {
         variable(e)?
+    } else if is("Control_Diff") {
+        crate::states::diff(e)?
     } else if is("Post_Request") {
         request(e)?
     } else {

@@ -16,6 +16,7 @@
 
 mod elements;
 mod reader;
+mod states;
 mod write;
 
 pub use reader::{Attr, XmlRead};

@@ -60,12 +60,6 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             x.id
         ));
     }
-    if let Some(d) = m.diffs.first() {
-        return Err(format!(
-            "DIFF/{}: user states (DIFF) have no MotionSolve XML form here",
-            d.id
-        ));
-    }
     if m.kinematics.hmax.is_some() {
         return Err("KINEMATICS HMAX has no MotionSolve XML form here".into());
     }
@@ -220,6 +214,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             esc(&v.function)
         );
     }
+    crate::states::write_diffs(&mut o, &m.diffs, esc)?;
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
         let f = esc(source(mo.function.source(), &label)?);
