@@ -13,6 +13,7 @@ mod coupler;
 mod elastic;
 mod jprim;
 mod redefine;
+mod states;
 mod variables;
 
 use crate::args::{resolve, Args};
@@ -131,6 +132,11 @@ enum Space {
     Beam,
     Coupler,
     Gear,
+    Diff,
+    Array,
+    Matrix,
+    Lse,
+    Tfsiso,
 }
 
 impl Space {
@@ -158,6 +164,11 @@ impl Space {
             Space::Beam => "BEAM",
             Space::Coupler => "COUPLER",
             Space::Gear => "GEAR",
+            Space::Diff => "DIFF",
+            Space::Array => "ARRAY",
+            Space::Matrix => "MATRIX",
+            Space::Lse => "LSE",
+            Space::Tfsiso => "TFSISO",
         }
     }
 }
@@ -202,6 +213,9 @@ pub(crate) struct Builder<'a> {
     /// Force, motion and GCON functions that read VARVAL: converted once
     /// every VARIABLE is known.
     pending_functions: Vec<PendingFunction>,
+    /// Where each LSE/TFSISO was written (file, position, label), in
+    /// `model.linear_systems` order: resolved once every statement is read.
+    linear_sources: Vec<(String, Pos, String)>,
     /// Element results (SFORCE(…)) named in expressions, checked against
     /// the element once every statement is read.
     element_calls: Vec<ElementCall>,
@@ -290,6 +304,7 @@ impl<'a> Builder<'a> {
             motion_dof_pending: Vec::new(),
             variables: Vec::new(),
             pending_functions: Vec::new(),
+            linear_sources: Vec::new(),
             element_calls: Vec::new(),
             seen_units: false,
             seen_accgrav: false,
@@ -355,6 +370,12 @@ impl<'a> Builder<'a> {
                 | "BEAM"
                 | "COUPLER"
                 | "GEAR"
+                | "DIFF"
+                | "ARRAY"
+                | "MATRIX"
+                | "LSE"
+                | "TFSISO"
+                | "GSE"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -385,6 +406,16 @@ impl<'a> Builder<'a> {
             "JOINT" => self.joint(st, label, id),
             "JPRIM" => self.jprim(st, label, id),
             "VARIABLE" => self.variable(st, label, id),
+            "DIFF" => self.diff(st, label, id),
+            "ARRAY" => self.array(st, label, id),
+            "MATRIX" => self.matrix(st, label, id),
+            "LSE" => self.lse(st, label, id),
+            "TFSISO" => self.tfsiso(st, label, id),
+            "GSE" => Err(self.err(
+                st.pos,
+                &label,
+                format!("{label}: a GSE is defined by user subroutines (GSE_DERIV, GSE_OUTPUT, …), which mbsolve cannot run"),
+            )),
             "MOTION" => self.motion(st, label, id),
             "SPRINGDAMPER" => self.springdamper(st, label, id),
             "SFORCE" => self.sforce(st, label, id),
@@ -695,6 +726,8 @@ impl<'a> Builder<'a> {
                         self.refer_contact(id, pos, label, &what);
                         continue;
                     }
+                    ArgRole::Diff => Space::Diff,
+                    ArgRole::Array => Space::Array,
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));

@@ -19,6 +19,7 @@ pub mod error;
 pub mod syntax;
 mod write;
 mod write_friction;
+mod write_states;
 
 pub use build::Skipped;
 pub use commands::{parse_acf, read_acf_str, AcfFile, AcfSyntax};

@@ -165,6 +165,18 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     for v in &m.variables {
         let _ = writeln!(o, "VARIABLE/{}, FUNCTION = {}", v.id, one_line(&v.function));
     }
+    for d in &m.diffs {
+        let label = format!("DIFF/{}", d.id);
+        let f = one_line(source(d.function.source(), &label)?);
+        let ic = match d.ic_rate {
+            Some(r) => format!("{}, {}", num(d.ic), num(r)),
+            None => num(d.ic),
+        };
+        let implicit = if d.implicit { ", IMPLICIT" } else { "" };
+        let hold = if d.static_hold { ", STATIC_HOLD" } else { "" };
+        let _ = writeln!(o, "{label}, IC = {ic}{implicit}{hold}, FUNCTION = {f}");
+    }
+    crate::write_states::write_linear(&mut o, m);
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
         let f = one_line(source(mo.function.source(), &label)?);

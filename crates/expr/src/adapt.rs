@@ -82,6 +82,10 @@ impl ExprStateFunction {
                 message: format!("{what} is not supported yet in a force function"),
                 span: expr.measure_span(slot),
             };
+            if let Some(m) = user_state_measure(call) {
+                measures.push(m);
+                continue;
+            }
             let i = match call.arg(0) {
                 Some(i) => i,
                 None => {
@@ -183,6 +187,34 @@ impl StateFunction for ExprStateFunction {
         });
         explain(&self.expr, r.as_deref().map_err(|e| e.clone()))
     }
+}
+
+/// DIF(id) and DIF1(id): the value and the time derivative of DIFF/id;
+/// ARYVAL(id, k): an LSE/TFSISO state or output.
+fn user_state_measure(call: &crate::MeasureCall) -> Option<Measure> {
+    let rate = match call.kind {
+        MeasureKind::Dif => false,
+        MeasureKind::Dif1 => true,
+        // ARYVAL(id, k): component k − 1 of the X or Y array `id`.
+        MeasureKind::Aryval => {
+            return Some(Measure::UserState {
+                element: mbsolve_model::ElementRef::Array(call.args.first().copied().unwrap_or(0)),
+                // ARYVAL(id, 0) names no element: u32::MAX fails validation.
+                component: call
+                    .args
+                    .get(1)
+                    .and_then(|k| k.checked_sub(1))
+                    .unwrap_or(u32::MAX),
+                rate: false,
+            });
+        }
+        _ => return None,
+    };
+    Some(Measure::UserState {
+        element: mbsolve_model::ElementRef::Diff(call.args.first().copied().unwrap_or(0)),
+        component: 0,
+        rate,
+    })
 }
 
 /// A GCON function: an expression of TIME and position-level measures

@@ -152,6 +152,12 @@ pub enum MeasureKind {
     Orient,
     /// CONTACT(id, jflag, comp, rm)
     Contact,
+    /// DIF(diff id): a user state's value
+    Dif,
+    /// DIF1(diff id): a user state's time derivative
+    Dif1,
+    /// ARYVAL(array id, k): element k of an LSE/TFSISO's X or Y array
+    Aryval,
 }
 
 /// What an integer argument of a measure refers to.
@@ -166,6 +172,10 @@ pub enum ArgRole {
     Contact,
     /// A flag, a component number or a type code.
     Number,
+    /// A DIFF (user state).
+    Diff,
+    /// An ARRAY.
+    Array,
 }
 
 use ArgRole::{
@@ -223,6 +233,9 @@ impl MeasureKind {
             &[ArgRole::Contact, N, N, M],
             4,
         ),
+        ("DIF", MeasureKind::Dif, &[ArgRole::Diff], 1),
+        ("DIF1", MeasureKind::Dif1, &[ArgRole::Diff], 1),
+        ("ARYVAL", MeasureKind::Aryval, &[ArgRole::Array, N], 2),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {
@@ -257,8 +270,7 @@ impl MeasureKind {
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
     "PINVAL", "POUVAL", "SENVAL", "BUSH", "BEAM", "FIELD", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "ARYVAL", "DIF", "DIF1", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT",
-    "QDDOT", "UV", "MODE",
+    "PTCV", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
 ];
 
 /// A measure with its integer arguments as written (0 = ground / default).

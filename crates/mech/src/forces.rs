@@ -8,6 +8,7 @@
 use crate::constraints::{axis, origin};
 use crate::local::{atan2, dot, norm, Grad, Hess, Jac3, NoHess, Order, Pose, Scalar, NL};
 use crate::rotation::{e_mat, u_mat};
+use crate::states::StateContext;
 use crate::system::{gather, global_index, pose, scatter_hess, MarkerFrame, Sink, System};
 use mbsolve_model::{ElementRef, ForceKind, Measure, Model, ModelError, StateFunction};
 use nalgebra::{Matrix4, SMatrix, Vector3, Vector4};
@@ -33,7 +34,7 @@ pub enum Law {
 /// A measure whose markers lie on the element's two bodies (or ground).
 #[derive(Debug, Clone)]
 pub struct SlotMeasure {
-    kind: Measure,
+    pub(crate) kind: Measure,
     i: (MarkerFrame, usize),
     j: Option<(MarkerFrame, usize)>,
     k: Option<(MarkerFrame, usize)>,
@@ -121,36 +122,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
             }
         };
         let func = |f: &Arc<dyn StateFunction>| -> Result<Law, ModelError> {
-            let mut ms = Vec::new();
-            for m in f.measures() {
-                let sm = match *m {
-                    Measure::Dm { i, j } | Measure::Vr { i, j } => SlotMeasure {
-                        kind: *m,
-                        i: slot_of(i)?,
-                        j: j.map(slot_of).transpose()?,
-                        k: None,
-                    },
-                    Measure::Disp { i, j, k, .. }
-                    | Measure::Vel { i, j, k, .. }
-                    | Measure::AngVel { i, j, k, .. } => SlotMeasure {
-                        kind: *m,
-                        i: slot_of(i)?,
-                        j: j.map(slot_of).transpose()?,
-                        k: k.map(slot_of).transpose()?,
-                    },
-                    Measure::Angle { i, j, .. } => SlotMeasure {
-                        kind: *m,
-                        i: slot_of(i)?,
-                        j: j.map(slot_of).transpose()?,
-                        k: None,
-                    },
-                };
-                ms.push(sm);
-            }
-            Ok(Law::Function {
-                f: f.clone(),
-                measures: ms,
-            })
+            function_law(f, &slot_of, (i, 0))
         };
         let (direction, law) = match &f.kind {
             ForceKind::Vector { components, .. } => {
@@ -225,6 +197,53 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
     Ok(out)
 }
 
+/// The law of a function of measures whose markers `slot_of` places in the
+/// element's two slots; user-state measures (DIF) take `anchor` as their
+/// (unused) marker.
+pub(crate) fn function_law(
+    f: &Arc<dyn StateFunction>,
+    slot_of: &dyn Fn(u32) -> Result<(MarkerFrame, usize), ModelError>,
+    anchor: (MarkerFrame, usize),
+) -> Result<Law, ModelError> {
+    let mut ms = Vec::new();
+    for m in f.measures() {
+        let sm = match *m {
+            Measure::Dm { i, j } | Measure::Vr { i, j } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: None,
+            },
+            Measure::Disp { i, j, k, .. }
+            | Measure::Vel { i, j, k, .. }
+            | Measure::AngVel { i, j, k, .. } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: k.map(slot_of).transpose()?,
+            },
+            Measure::Angle { i, j, .. } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: None,
+            },
+            // Read from the user-state values (chain_rule); no marker.
+            Measure::UserState { .. } => SlotMeasure {
+                kind: *m,
+                i: anchor,
+                j: None,
+                k: None,
+            },
+        };
+        ms.push(sm);
+    }
+    Ok(Law::Function {
+        f: f.clone(),
+        measures: ms,
+    })
+}
+
 fn slot_pose(m: &MarkerFrame, poses: &[Option<Pose>; 2], s: usize) -> [Option<Pose>; 2] {
     // Place the marker's body pose in its slot (other slot irrelevant).
     let mut p = [None, None];
@@ -286,6 +305,13 @@ impl SlotMeasure {
     fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad) -> MeasureValue {
         let zero = Grad::zeros();
         match self.kind {
+            // The value comes from the user states (chain_rule); it does
+            // not depend on q or u.
+            Measure::UserState { .. } => MeasureValue {
+                val: 0.0,
+                gq: zero,
+                gu: zero,
+            },
             Measure::Dm { .. } => {
                 let s = norm::<NoHess>(&rel_point(&self.i, &self.j, poses));
                 MeasureValue {
@@ -372,8 +398,8 @@ impl SlotMeasure {
 }
 
 /// Local result of a force element: Q and optionally ∂Q/∂q, ∂Q/∂u.
-struct LocalForce {
-    q: Grad,
+pub(crate) struct LocalForce {
+    pub(crate) q: Grad,
     jq: Hess,
     ju: Hess,
 }
@@ -390,13 +416,23 @@ fn chain_rule(
     vals: &mut [f64],
     dm: &mut [f64],
     mv: &mut [Option<MeasureValue>],
+    st: &StateContext,
 ) -> (f64, Grad, Grad) {
     for (k, m) in measures.iter().enumerate() {
         let v = m.eval(poses, ul);
-        vals[k] = v.val;
+        vals[k] = st.value(&m.kind).unwrap_or(v.val);
         mv[k] = Some(v);
     }
     let (val, _dt) = f.eval(t, vals, dm);
+    if st.seed.is_some() {
+        // ∂f/∂w_k + c ∂f/∂w'_k in place of f (see `StateContext::seed`).
+        let d = measures
+            .iter()
+            .zip(dm.iter())
+            .map(|(m, d)| st.seed_weight(&m.kind) * d)
+            .sum();
+        return (d, Grad::zeros(), Grad::zeros());
+    }
     let mut gq = Grad::zeros();
     let mut gu = Grad::zeros();
     for (v, d) in mv.iter().flatten().zip(dm.iter()) {
@@ -430,12 +466,17 @@ impl ForceElement {
                 ));
             }
         }
-        let laws: Vec<&Law> = match &self.direction {
-            Direction::Vector { components, .. } => components.iter().flatten().collect(),
-            _ => self.law.iter().collect(),
-        };
-        laws.into_iter()
+        self.laws()
             .find_map(|law| diagnose_law(law, &poses, &ul, t))
+    }
+
+    /// Every law of the element: its scalar law, or the components of a
+    /// VFORCE/VTORQUE/GFORCE.
+    pub(crate) fn laws(&self) -> Box<dyn Iterator<Item = &Law> + '_> {
+        match &self.direction {
+            Direction::Vector { components, .. } => Box::new(components.iter().flatten()),
+            _ => Box::new(self.law.iter()),
+        }
     }
 
     fn bodies(&self) -> [Option<usize>; 2] {
@@ -473,14 +514,17 @@ fn diagnose_law(law: &Law, poses: &[Option<Pose>; 2], ul: &Grad, t: f64) -> Opti
 
 impl Law {
     /// Magnitude f with ∇_q f, ∇_u f, given the conjugate measure (if any).
-    fn value(
+    pub(crate) fn value(
         &self,
         poses: &[Option<Pose>; 2],
         ul: &Grad,
         t: f64,
         conj: Option<&Scalar>,
+        st: &StateContext,
     ) -> (f64, Grad, Grad) {
         match self {
+            // No user state in a spring-damper law: ∂f/∂w = 0.
+            Law::SpringDamper { .. } if st.seed.is_some() => (0.0, Grad::zeros(), Grad::zeros()),
             Law::SpringDamper { k, c, m0, preload } => {
                 let m = conj.expect("spring-damper has a conjugate measure");
                 let mdot = m.grad.dot(ul);
@@ -506,6 +550,7 @@ impl Law {
                         &mut vals[..n],
                         &mut dm[..n],
                         &mut mv[..n],
+                        st,
                     )
                 } else {
                     let mut mv: Vec<Option<MeasureValue>> = (0..n).map(|_| None).collect();
@@ -518,6 +563,7 @@ impl Law {
                         &mut vec![0.0; n],
                         &mut vec![0.0; n],
                         &mut mv,
+                        st,
                     )
                 }
             }
@@ -531,7 +577,14 @@ impl ForceElement {
         self.law.as_ref().expect("scalar force element has a law")
     }
 
-    fn local(&self, q: &[f64], u: &[f64], t: f64, jac: bool) -> LocalForce {
+    pub(crate) fn local(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        jac: bool,
+        st: &StateContext,
+    ) -> LocalForce {
         let bodies = self.bodies();
         let poses = [bodies[0].map(|b| pose(q, b)), bodies[1].map(|b| pose(q, b))];
         let ul = gather(&bodies, u);
@@ -551,7 +604,7 @@ impl ForceElement {
                     }
                     Conjugate::AngleZ => angle::<Hess>(&self.i, 0, Some(&self.j), 1, &poses, 2),
                 };
-                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, Some(&m));
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, Some(&m), st);
                 out.q = m.grad * f;
                 if jac {
                     out.jq = m.grad * fq.transpose() + m.hess * f;
@@ -559,7 +612,7 @@ impl ForceElement {
                 }
             }
             Direction::ActionTranslation => {
-                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None);
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None, st);
                 let x = origin(&self.i, 0, &poses);
                 let z = axis(&self.j, 1, &poses, 2);
                 let g = x.jac.tr_mul(&z.val);
@@ -572,7 +625,7 @@ impl ForceElement {
                 }
             }
             Direction::ActionRotation => {
-                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None);
+                let (f, fq, fu) = self.scalar_law().value(&poses, &ul, t, None, st);
                 let z = axis(&self.j, 1, &poses, 2);
                 let mut g = Grad::zeros();
                 let mut dg = Hess::zeros();
@@ -592,7 +645,7 @@ impl ForceElement {
                 }
             }
             Direction::Vector { rm, components } => {
-                vector_force(&self.i, rm, components, &poses, &ul, t, jac, &mut out);
+                vector_force(&self.i, rm, components, &poses, &ul, t, jac, &mut out, st);
             }
             Direction::Elastic(law) => {
                 let (q, d) = law.local(&self.i, &self.j, &poses, &ul, jac);
@@ -606,9 +659,9 @@ impl ForceElement {
     }
 
     /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
-    pub fn add_residual(&self, _sys: &System, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
+    pub fn add_residual(&self, st: &StateContext, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         let bodies = self.bodies();
-        let lf = self.local(q, u, t, false);
+        let lf = self.local(q, u, t, false, st);
         for l in 0..NL {
             if let Some(g) = global_index(&bodies, l) {
                 out[g] -= lf.q[l];
@@ -619,7 +672,7 @@ impl ForceElement {
     #[allow(clippy::too_many_arguments)]
     pub fn add_jacobian(
         &self,
-        _sys: &System,
+        st: &StateContext,
         q: &[f64],
         u: &[f64],
         t: f64,
@@ -630,7 +683,7 @@ impl ForceElement {
         cu: f64,
     ) {
         let bodies = self.bodies();
-        let lf = self.local(q, u, t, true);
+        let lf = self.local(q, u, t, true, st);
         if let Some(cq) = col_q {
             scatter_hess(&bodies, &(-lf.jq), sink, row0, cq);
         }
@@ -639,7 +692,13 @@ impl ForceElement {
 
     /// Generalized force Q on the element's local coordinates (for reports).
     pub fn local_force(&self, q: &[f64], u: &[f64], t: f64) -> Grad {
-        self.local(q, u, t, false).q
+        self.local(q, u, t, false, &StateContext::NONE).q
+    }
+
+    /// [`ForceElement::local_force`] with the user states `st` (forces
+    /// that read DIF/DIF1).
+    pub fn local_force_with(&self, q: &[f64], u: &[f64], t: f64, st: &StateContext) -> Grad {
+        self.local(q, u, t, false, st).q
     }
 }
 
@@ -676,12 +735,13 @@ fn vector_force(
     t: f64,
     jac: bool,
     out: &mut LocalForce,
+    st: &StateContext,
 ) {
     let mut force = VecDerivs::zero();
     let mut torque = VecDerivs::zero();
     for (k, law) in components.iter().enumerate() {
         let Some(law) = law else { continue };
-        let (f, fq, fu) = law.value(poses, ul, t, None);
+        let (f, fq, fu) = law.value(poses, ul, t, None, st);
         let a = axis(&rm.0, rm.1, poses, k % 3);
         let v = if k < 3 { &mut force } else { &mut torque };
         v.val += a.val * f;

@@ -17,6 +17,7 @@ pub mod forces;
 pub mod friction;
 pub mod local;
 pub mod rotation;
+pub mod states;
 pub mod system;
 
 pub use system::{

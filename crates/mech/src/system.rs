@@ -234,6 +234,8 @@ pub struct System {
     pub frictions: Vec<crate::friction::FrictionElement>,
     /// CONTACT elements (crate::contact).
     pub contacts: Vec<crate::contact::ContactElement>,
+    /// User states (DIFF): their equations and what forces read of them.
+    pub states: crate::states::UserStates,
     pub gravity: Vector3<f64>,
     /// Source locations of the model's elements, for [`System::describe`].
     sources: Vec<(ElementRef, String)>,
@@ -278,6 +280,9 @@ pub struct MechData {
     hess: Vec<Hess>,
     /// Per-body slots of the parallel body Jacobian (see `body_block`).
     blocks: Vec<BodyBlock>,
+    /// The user states (DIFF) forces and DIFF functions read: set by the
+    /// formulation before each evaluation.
+    pub states: crate::states::StateValues,
 }
 
 impl MechData {
@@ -376,6 +381,7 @@ impl System {
             forces: Vec::new(),
             frictions: Vec::new(),
             contacts: Vec::new(),
+            states: Default::default(),
             gravity: model.gravity,
             sources: model.sources.clone(),
             q0,
@@ -385,6 +391,7 @@ impl System {
         sys.forces = crate::forces::build(&sys, model)?;
         sys.frictions = crate::friction::build(&sys, model)?;
         sys.contacts = crate::contact::build(&sys, model)?;
+        sys.states = crate::states::build(&sys, model)?;
         Ok(sys)
     }
 
@@ -399,6 +406,7 @@ impl System {
             cache: EvalCache::default(),
             hess: Vec::new(),
             blocks: Vec::new(),
+            states: crate::states::StateValues::zeros(self.nw()),
         }
     }
 
@@ -777,8 +785,9 @@ impl System {
                 .enumerate()
                 .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
         }
+        let st = self.state_context(&data.states);
         for f in &self.forces {
-            f.add_residual(self, q, u, t, out);
+            f.add_residual(&st, q, u, t, out);
         }
         let lam = &data.multipliers;
         let at = crate::friction::FrictionAt { q, u, lam, t };
@@ -982,8 +991,9 @@ impl System {
                 Self::emit_body_block(b, &blk, sink, row0, col_q, col_u);
             }
         }
+        let st = self.state_context(&data.states);
         for f in &self.forces {
-            f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+            f.add_jacobian(&st, q, u, t, sink, row0, col_q, col_u, cu);
         }
         if let Some(lam) = lam {
             data.set_multipliers(lam);

@@ -65,6 +65,28 @@ pub enum Measure {
     },
     /// Rotation of I about J's z axis, atan2 form (AZ); x and y likewise.
     Angle { i: Id, j: Option<Id>, axis: u8 },
+    /// A user state (DIF(id): `element` DIFF/id, component 0) or its time
+    /// derivative (`rate`, DIF1(id)); see `states.rs`.
+    UserState {
+        element: crate::ElementRef,
+        component: u32,
+        rate: bool,
+    },
+}
+
+impl Measure {
+    /// The markers the measure reads (none for a user state).
+    pub fn markers(&self) -> Vec<Id> {
+        match *self {
+            Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
+                std::iter::once(i).chain(j).collect()
+            }
+            Measure::Disp { i, j, k, .. }
+            | Measure::Vel { i, j, k, .. }
+            | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+            Measure::UserState { .. } => Vec::new(),
+        }
+    }
 }
 
 /// A function of time and measures (SFORCE, single-component forces).

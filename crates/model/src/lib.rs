@@ -14,6 +14,7 @@ mod function;
 mod initial;
 mod settings;
 mod spline;
+mod states;
 mod validate;
 
 pub use contact::*;
@@ -25,6 +26,7 @@ pub use function::*;
 pub use initial::*;
 pub use settings::*;
 pub use spline::*;
+pub use states::*;
 pub use validate::{validate, ModelError};
 
 use nalgebra::{Matrix3, Vector3};
@@ -134,6 +136,13 @@ pub struct Model {
     pub frictions: Vec<Friction>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
+    /// User states (DIFF), read by DIF(id) and DIF1(id).
+    pub diffs: Vec<Diff>,
+    /// ARRAY and MATRIX data, read by LSE/TFSISO and ARYVAL(id, k).
+    pub arrays: Vec<Array>,
+    pub matrices: Vec<Matrix>,
+    /// LSE and TFSISO: linear state equations (user states too).
+    pub linear_systems: Vec<LinearSystem>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
     pub function_requests: Vec<FunctionRequest>,
@@ -190,6 +199,11 @@ pub enum ElementRef {
     Beam(Id),
     Coupler(Id),
     Gear(Id),
+    Diff(Id),
+    Array(Id),
+    Matrix(Id),
+    Lse(Id),
+    Tfsiso(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -218,6 +232,11 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Beam(i) => write!(f, "BEAM/{i}"),
             ElementRef::Coupler(i) => write!(f, "COUPLER/{i}"),
             ElementRef::Gear(i) => write!(f, "GEAR/{i}"),
+            ElementRef::Diff(i) => write!(f, "DIFF/{i}"),
+            ElementRef::Array(i) => write!(f, "ARRAY/{i}"),
+            ElementRef::Matrix(i) => write!(f, "MATRIX/{i}"),
+            ElementRef::Lse(i) => write!(f, "LSE/{i}"),
+            ElementRef::Tfsiso(i) => write!(f, "TFSISO/{i}"),
         }
     }
 }

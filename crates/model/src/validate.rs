@@ -28,7 +28,7 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-fn err(model: &Model, e: ElementRef, message: String) -> ModelError {
+pub(crate) fn err(model: &Model, e: ElementRef, message: String) -> ModelError {
     ModelError {
         element: Some(e),
         location: model.describe(e),
@@ -88,6 +88,7 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             ),
         });
     }
+    crate::states::validate_states(model)?;
     let mut seen = HashSet::new();
     for p in &model.parts {
         let e = ElementRef::Part(p.id);
@@ -440,6 +441,15 @@ fn check_parallel_z(model: &Model, e: ElementRef, i: Id, j: Id) -> Result<(), Mo
     Ok(())
 }
 
+/// [`check_measures`] for other modules (user states).
+pub(crate) fn check_function_measures(
+    model: &Model,
+    e: ElementRef,
+    f: &dyn StateFunction,
+) -> Result<(), ModelError> {
+    check_measures(model, e, f)
+}
+
 fn check_measures(model: &Model, e: ElementRef, f: &dyn StateFunction) -> Result<(), ModelError> {
     check_measure_list(model, e, f.measures())
 }
@@ -457,6 +467,12 @@ fn check_measure_list(
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+            Measure::UserState {
+                element, component, ..
+            } => {
+                crate::states::check_state_reference(model, e, element, component)?;
+                Vec::new()
+            }
         };
         for id in ids {
             if model.marker(id).is_none() {

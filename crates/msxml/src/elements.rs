@@ -125,7 +125,6 @@ const NOT_YET: &[&str] = &[
     "Reference_Array",
     "Reference_Curve",
     "Reference_Matrix",
-    "Control_Diff",
     "Control_StateEqn",
     "Control_SISO",
     "Control_PlantInput",
@@ -231,6 +230,8 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
         crate::data::spline(e)?
     } else if is("Reference_String") {
         crate::data::string(e)?
+    } else if is("Control_Diff") {
+        crate::states::diff(e)?
     } else if is("Post_Request") {
         request(e)?
     } else {

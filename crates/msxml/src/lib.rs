@@ -18,6 +18,7 @@ mod data;
 mod elastic;
 mod elements;
 mod reader;
+mod states;
 mod write;
 
 pub use reader::{Attr, XmlRead};

@@ -66,6 +66,24 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             mo.id
         ));
     }
+    if let Some(l) = m.linear_systems.first() {
+        return Err(format!(
+            "{}: linear state equations (LSE, TFSISO) have no MotionSolve XML form here",
+            l.element
+        ));
+    }
+    if let Some(a) = m.arrays.first() {
+        return Err(format!(
+            "ARRAY/{}: arrays have no MotionSolve XML form here",
+            a.id
+        ));
+    }
+    if let Some(x) = m.matrices.first() {
+        return Err(format!(
+            "MATRIX/{}: matrices have no MotionSolve XML form here",
+            x.id
+        ));
+    }
     if m.kinematics.hmax.is_some() {
         return Err("KINEMATICS HMAX has no MotionSolve XML form here".into());
     }
@@ -236,6 +254,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             esc(&v.function)
         );
     }
+    crate::states::write_diffs(&mut o, &m.diffs, esc)?;
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
         let f = esc(source(mo.function.source(), &label)?);

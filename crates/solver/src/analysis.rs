@@ -24,6 +24,9 @@ pub struct Frame {
     pub u: Vec<f64>,
     pub a: Vec<f64>,
     pub lambda: Vec<f64>,
+    /// User states (DIFF) w and their rates w', in `System::states` order.
+    pub w: Vec<f64>,
+    pub wp: Vec<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -94,7 +97,9 @@ const POS_TOL: f64 = 1e-10;
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
         let sys = System::new(model).map_err(SolverError::Model)?;
-        let data = sys.new_data();
+        let mut data = sys.new_data();
+        data.states.w = sys.state_initial_values();
+        let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
         let (q, u) = sys.initial_state();
         let (n, m) = (sys.nq(), sys.neq());
         let mut log = vec![format!(
@@ -121,6 +126,8 @@ impl Simulation {
                 u,
                 a: vec![0.0; n],
                 lambda: vec![0.0; m],
+                w,
+                wp,
             },
             frames: Vec::new(),
             log,
@@ -219,13 +226,26 @@ impl Simulation {
         let velocities = kkt.solve(sys, data, &q, t, Block::Identity, u0, &rhs);
         let (u, _) = velocities.map_err(|row| self.singular(row, "velocity"))?;
         let (sys, data) = (&self.sys, &mut self.data);
+        // User-state rates at (q, u) and the current states (forces may
+        // read them; DIFF functions read no accelerations).
+        sys.solve_state_rates(data, &q, &u, t)
+            .map_err(SolverError::Assembly)?;
         // Accelerations and multipliers: [M Φ_qᵀ; Φ_q 0][a; λ] = [−R(q,u,0,0); γ].
         let mut gamma = vec![0.0; m];
         sys.acceleration_rhs(data, &q, &u, t, &mut gamma);
         let accelerations =
             crate::friction_ic::accelerations(&mut kkt, sys, data, &q, &u, t, &gamma);
         let (a, lambda) = accelerations.map_err(|row| self.singular(row, "acceleration"))?;
-        self.state = Frame { t, q, u, a, lambda };
+        let (w, wp) = (self.data.states.w.clone(), self.data.states.wp.clone());
+        self.state = Frame {
+            t,
+            q,
+            u,
+            a,
+            lambda,
+            w,
+            wp,
+        };
         Ok(())
     }
 
@@ -367,6 +387,12 @@ impl Simulation {
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
         self.ensure_ic()?;
+        if self.sys.nw() > 0 {
+            return Err(SolverError::Settings(format!(
+                "{}: kinematic analysis does not integrate user states (DIFF, LSE, TFSISO) yet; run a dynamic analysis",
+                self.sys.state_name(0)
+            )));
+        }
         if self.sys.dof(&self.data) != 0 {
             let removed = self.data.active.iter().filter(|a| !**a).count();
             let hint = if removed > 0 && self.sys.dof(&self.data) > 0 {
@@ -534,6 +560,12 @@ impl Simulation {
                 };
                 if let Err(e) = advanced {
                     let y = integ.accepted();
+                    // A restart continues from the accepted user states,
+                    // which close y in every formulation that has them.
+                    let nw = self.sys.nw();
+                    if nw > 0 && y.len() >= nw {
+                        self.data.states.w = y[y.len() - nw..].to_vec();
+                    }
                     stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
                     break;
                 }
@@ -627,6 +659,7 @@ impl Simulation {
         self.stats.push(("dynamic".into(), stats.clone(), wall));
         if let Some(last) = new_frames.last() {
             self.state = last.clone();
+            self.data.states.set(&last.w, &last.wp);
         }
         if self.output.retain {
             self.frames.extend(new_frames);
@@ -880,6 +913,8 @@ fn consistent_output(
     project_velocities: bool,
 ) -> bool {
     let m = sys.neq();
+    // Forces that read DIF/DIF1 see the frame's user states.
+    data.states.set(&fr.w, &fr.wp);
     let u = if project_velocities {
         let mut rhs = vec![0.0; m];
         sys.velocity_rhs(data, &fr.q, fr.t, &mut rhs);

@@ -16,6 +16,7 @@
 use crate::analysis::Frame;
 use crate::second_order::I3SecondOrder;
 use crate::settings::{Family, MethodParams, Plan};
+use crate::user_states::StateBlock;
 use mbsolve_integrate::{
     BdfParams, DaeProblem, Dstiff, Gstiff, Hastiff, Hht, IntegrationError, ProblemError,
     SlotAssembler, VarClass, Wstiff,
@@ -217,12 +218,19 @@ impl FrameMap for I3Frames {
     ) -> Frame {
         let (n, m) = (sys.nq(), sys.neq());
         let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
+        // HHT's y = (q, u) has no user states (rejected with DIFF).
+        let (w, wp) = match multipliers {
+            None => StateBlock::new(sys, 2 * n + m).frame_values(y, yp),
+            Some(_) => Default::default(),
+        };
         Frame {
             t,
             q: y[..n].to_vec(),
             u: y[n..2 * n].to_vec(),
             a: yp[n..2 * n].to_vec(),
             lambda: lambda.to_vec(),
+            w,
+            wp,
         }
     }
 }
@@ -256,16 +264,19 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 let problem = self.first.insert(problem);
                 // y = (q, u, λ), y' = (u, a, 0).
                 let m = self.sys.neq();
-                let y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
-                let yp0: Vec<f64> =
+                let mut y0: Vec<f64> = s.q.iter().chain(&s.u).chain(&s.lambda).copied().collect();
+                let mut yp0: Vec<f64> =
                     s.u.iter()
                         .chain(&s.a)
                         .copied()
                         .chain(std::iter::repeat_n(0.0, m))
                         .collect();
+                // y = (q, u, λ, w), y' = (u, a, 0, w').
+                problem.states.extend_initial(s, &mut y0, &mut yp0);
                 first_order_integrator(plan, problem, s.t, &y0, &yp0)
             }
             MethodParams::Hht(p) => {
+                crate::user_states::reject_second_order(self.sys, s.t)?;
                 let mut problem = I3SecondOrder::new(self.sys, self.data.clone());
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
@@ -446,12 +457,16 @@ impl FrameMap for StabilizedFrames {
     ) -> Frame {
         let (n, m) = (sys.nq(), sys.neq());
         let (a, l) = (self.acceleration_at * n, self.multipliers_at * n);
+        // The user states close y (the formulation's own unknowns first).
+        let (w, wp) = StateBlock::new(sys, y.len() - sys.nw()).frame_values(y, yp);
         Frame {
             t,
             q: y[..n].to_vec(),
             u: y[n..2 * n].to_vec(),
             a: yp[a..a + n].to_vec(),
             lambda: yp[l..l + m].to_vec(),
+            w,
+            wp,
         }
     }
 }
@@ -489,6 +504,8 @@ pub struct I3Problem<'a> {
     pub watch: RedundancyWatch,
     /// |Φ| bound for corrector convergence (see `constraint_tolerance`).
     pub constraint_tol: f64,
+    /// The user states, after λ.
+    pub(crate) states: StateBlock,
 }
 
 impl<'a> I3Problem<'a> {
@@ -497,6 +514,8 @@ impl<'a> I3Problem<'a> {
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
+        let states = StateBlock::new(sys, 2 * n + m);
+        states.extend_classes(&mut classes);
         I3Problem {
             sys,
             data,
@@ -504,6 +523,7 @@ impl<'a> I3Problem<'a> {
             phi: vec![0.0; m],
             watch: RedundancyWatch::default(),
             constraint_tol: CONSTRAINT_TOL,
+            states,
         }
     }
 }
@@ -655,10 +675,12 @@ pub fn constraint_tolerance(error: f64) -> f64 {
 impl DaeProblem for I3Problem<'_> {
     fn residual_acceptable(&self, res: &[f64]) -> bool {
         let start = 2 * self.sys.nq();
-        res[start..].iter().all(|v| v.abs() <= self.constraint_tol)
+        res[start..start + self.sys.neq()]
+            .iter()
+            .all(|v| v.abs() <= self.constraint_tol)
     }
     fn size(&self) -> usize {
-        2 * self.sys.nq() + self.sys.neq()
+        2 * self.sys.nq() + self.sys.neq() + self.sys.nw()
     }
     fn classes(&self) -> &[VarClass] {
         &self.classes
@@ -670,13 +692,16 @@ impl DaeProblem for I3Problem<'_> {
         yp: &[f64],
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
-        let n = self.sys.nq();
+        let (n, m) = (self.sys.nq(), self.sys.neq());
         let (q, rest) = y.split_at(n);
-        let (u, lam) = rest.split_at(n);
+        let (u, rest) = rest.split_at(n);
+        let lam = &rest[..m];
         let up = &yp[n..2 * n];
         for i in 0..n {
             out[i] = u[i] - yp[i];
         }
+        self.states.load(&mut self.data, y, yp);
+        self.states.residual(self.sys, &self.data, q, u, t, out);
         // One evaluation of each constraint for Φ and Φ_qᵀλ.
         let (head, rows) = out.split_at_mut(2 * n);
         let forces = &mut head[n..];
@@ -685,7 +710,7 @@ impl DaeProblem for I3Problem<'_> {
         self.sys.applied_residual(data, q, u, up, t, forces);
         self.sys
             .constraint_terms(data, q, t, &mut self.phi, &mut [(lam, forces)], None);
-        rows_from_values(&data.active, &self.phi, lam, 1.0, rows);
+        rows_from_values(&data.active, &self.phi, lam, 1.0, &mut rows[..m]);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -696,14 +721,18 @@ impl DaeProblem for I3Problem<'_> {
         c: f64,
         a: &mut SlotAssembler,
     ) -> Result<(), ProblemError> {
-        let n = self.sys.nq();
+        let (n, m) = (self.sys.nq(), self.sys.neq());
         let (q, rest) = y.split_at(n);
-        let (u, lam) = rest.split_at(n);
+        let (u, rest) = rest.split_at(n);
+        let lam = &rest[..m];
         let up = &yp[n..2 * n];
         for i in 0..n {
             a.add(i, i, -c);
             a.add(i, n + i, 1.0);
         }
+        self.states.load(&mut self.data, y, yp);
+        self.states
+            .jacobian(self.sys, &self.data, q, u, t, c, n, n, 1.0, a);
         let mut s = AsmSink(a);
         let data = &mut self.data;
         self.sys
@@ -716,10 +745,10 @@ impl DaeProblem for I3Problem<'_> {
         self.watch.holds(self.sys, &y[..self.sys.nq()], t)
     }
     fn describe_variable(&self, i: usize) -> String {
-        qul_variable_name(self.sys, i)
+        (self.states.describe(self.sys, i)).unwrap_or_else(|| qul_variable_name(self.sys, i))
     }
     fn describe_equation(&self, i: usize) -> String {
-        qul_equation_name(self.sys, i)
+        (self.states.describe(self.sys, i)).unwrap_or_else(|| qul_equation_name(self.sys, i))
     }
 }
 

@@ -300,6 +300,9 @@ impl EvalContext for FrameContext<'_> {
                 let sign = if p0.w < 0.0 { -1.0 } else { 1.0 };
                 Ok(sign * [p.w, p.i, p.j, p.k][c as usize - 1])
             }
+            K::Dif | K::Dif1 | K::Aryval => {
+                crate::user_states::request_value(self.sys, self.frame, m)
+            }
             // Function requests inline their VARIABLEs when compiled.
             K::Varval => Err(EvalError::new(format!(
                 "{m}: VARIABLEs are substituted when a request is compiled; this expression was not"

@@ -26,6 +26,7 @@ pub mod settings;
 pub mod si1;
 pub mod si2;
 pub mod statics;
+pub mod user_states;
 
 pub use analysis::{Frame, Simulation, SolverError};
 pub use output::{FrameOutput, FrameSink, MAX_OUTPUT_STEPS};

@@ -886,6 +886,8 @@ impl FrameMap for OdeFrames {
             u: y[n..2 * n].to_vec(),
             a: yp[n..2 * n].to_vec(),
             lambda: multipliers.map(<[f64]>::to_vec).unwrap_or_default(),
+            w: Vec::new(),
+            wp: Vec::new(),
         }
     }
 }
@@ -973,6 +975,7 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
         plan: &Plan,
         s: &Frame,
     ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
+        crate::user_states::reject_form(self.sys, s.t, "the ODE form (coordinate partitioning)")?;
         let MethodParams::Ode(params) = &plan.method else {
             return Err(IntegrationError::failure(
                 s.t,

@@ -255,14 +255,7 @@ pub(crate) fn wrench(
 
 /// Markers a measure reads.
 fn measure_markers(m: &Measure) -> Vec<Id> {
-    match *m {
-        Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
-            std::iter::once(i).chain(j).collect()
-        }
-        Measure::Disp { i, j, k, .. }
-        | Measure::Vel { i, j, k, .. }
-        | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
-    }
+    m.markers()
 }
 
 /// The FORCE request: the wrench that the elements acting between markers I

@@ -45,6 +45,7 @@ use crate::formulation::{
     check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
     AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
+use crate::user_states::StateBlock;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Grad, Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
@@ -68,6 +69,8 @@ pub struct Si1Problem<'a> {
     pub watch: RedundancyWatch,
     /// |Φ| and |Φ̇| bound for corrector convergence.
     pub constraint_tol: f64,
+    /// The user states, after ζ.
+    states: StateBlock,
 }
 
 /// Φ̈_k = Φ_q a + uᵀ∇²Φ u + 2Φ_qt·u + Φ_tt over the equation's local
@@ -94,6 +97,8 @@ impl<'a> Si1Problem<'a> {
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, n + 3 * m));
+        let states = StateBlock::new(sys, 3 * (n + m));
+        states.extend_classes(&mut classes);
         Si1Problem {
             sys,
             data,
@@ -103,6 +108,7 @@ impl<'a> Si1Problem<'a> {
             row_scale: 1.0,
             watch: RedundancyWatch::default(),
             constraint_tol: CONSTRAINT_TOL,
+            states,
         }
     }
 
@@ -117,7 +123,7 @@ impl<'a> Si1Problem<'a> {
                 .copied()
                 .chain(zeros(n + 3 * m))
                 .collect();
-        let yp: Vec<f64> =
+        let mut yp: Vec<f64> =
             s.u.iter()
                 .chain(&s.a)
                 .chain(&s.a)
@@ -125,6 +131,8 @@ impl<'a> Si1Problem<'a> {
                 .copied()
                 .chain(zeros(2 * m))
                 .collect();
+        let mut y = y;
+        self.states.extend_initial(s, &mut y, &mut yp);
         (y, yp)
     }
 
@@ -150,7 +158,7 @@ impl<'a> Si1Problem<'a> {
 
 impl DaeProblem for Si1Problem<'_> {
     fn size(&self) -> usize {
-        3 * (self.sys.nq() + self.sys.neq())
+        3 * (self.sys.nq() + self.sys.neq()) + self.sys.nw()
     }
     fn classes(&self) -> &[VarClass] {
         &self.classes
@@ -176,16 +184,22 @@ impl DaeProblem for Si1Problem<'_> {
         let (nu, eta, zeta) = (
             &y[3 * n..3 * n + m],
             &y[3 * n + m..3 * n + 2 * m],
-            &y[3 * n + 2 * m..],
+            &y[3 * n + 2 * m..3 * (n + m)],
         );
         let (qp, up, acc) = (&yp[..n], &yp[n..2 * n], &yp[2 * n..3 * n]);
         let lam = &yp[3 * n..3 * n + m];
-        let (mu, rho) = (&yp[3 * n + m..3 * n + 2 * m], &yp[3 * n + 2 * m..]);
+        let (mu, rho) = (
+            &yp[3 * n + m..3 * n + 2 * m],
+            &yp[3 * n + 2 * m..3 * (n + m)],
+        );
+        self.states.load(&mut self.data, y, yp);
+        self.states.residual(self.sys, &self.data, q, u, t, out);
         let (r1, rest) = out.split_at_mut(n);
         let (r2, rest) = rest.split_at_mut(n);
         let (r3, rest) = rest.split_at_mut(n);
         let (r4, rest) = rest.split_at_mut(m);
-        let (r5, r6) = rest.split_at_mut(m);
+        let (r5, rest) = rest.split_at_mut(m);
+        let r6 = &mut rest[..m];
         for i in 0..n {
             r1[i] = qp[i] - u[i];
             r2[i] = up[i] - acc[i];
@@ -228,9 +242,17 @@ impl DaeProblem for Si1Problem<'_> {
         let (q, u) = (&y[..n], &y[n..2 * n]);
         let acc = &yp[2 * n..3 * n];
         let lam = &yp[3 * n..3 * n + m];
-        let (mu, rho) = (&yp[3 * n + m..3 * n + 2 * m], &yp[3 * n + 2 * m..]);
+        let (mu, rho) = (
+            &yp[3 * n + m..3 * n + 2 * m],
+            &yp[3 * n + 2 * m..3 * (n + m)],
+        );
         self.row_scale = 1.0 / c;
         let s = self.row_scale;
+        // User-state rows (unscaled) and the force rows' (scaled by s)
+        // user-state columns.
+        self.states.load(&mut self.data, y, yp);
+        self.states
+            .jacobian(sys, &self.data, q, u, t, c, n, 2 * n, s, a);
         // ∂(a, λ, μ, ρ)/∂(α, ν, η, ζ) = c, times the row scale: ≈ 1.
         let sc = s * c;
         let (col_u, col_alpha) = (n, 2 * n);
@@ -326,6 +348,9 @@ impl DaeProblem for Si1Problem<'_> {
         self.watch.holds(self.sys, &y[..self.sys.nq()], t)
     }
     fn describe_variable(&self, i: usize) -> String {
+        if let Some(name) = self.states.describe(self.sys, i) {
+            return name;
+        }
         let (n, m) = (self.sys.nq(), self.sys.neq());
         let sys = self.sys;
         match i {
@@ -344,6 +369,9 @@ impl DaeProblem for Si1Problem<'_> {
         }
     }
     fn describe_equation(&self, i: usize) -> String {
+        if let Some(name) = self.states.describe(self.sys, i) {
+            return name;
+        }
         let (n, m) = (self.sys.nq(), self.sys.neq());
         let sys = self.sys;
         match i {

@@ -38,6 +38,7 @@ use crate::formulation::{
     check_finite, coordinate_name, equation_name, rows_from_values, stabilized_formulation,
     AsmSink, RedundancyWatch, ScaledSink, CONSTRAINT_TOL,
 };
+use crate::user_states::StateBlock;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
 use mbsolve_mech::system::{gather, global_index};
@@ -57,6 +58,8 @@ pub struct Si2Problem<'a> {
     pub watch: RedundancyWatch,
     /// |Φ| and |Φ_q u + Φ_t| bound for corrector convergence.
     pub constraint_tol: f64,
+    /// The user states, after η.
+    states: StateBlock,
 }
 
 impl<'a> Si2Problem<'a> {
@@ -65,6 +68,8 @@ impl<'a> Si2Problem<'a> {
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, 2 * m));
+        let states = StateBlock::new(sys, 2 * (n + m));
+        states.extend_classes(&mut classes);
         Si2Problem {
             sys,
             data,
@@ -73,6 +78,7 @@ impl<'a> Si2Problem<'a> {
             row_scale: 1.0,
             watch: RedundancyWatch::default(),
             constraint_tol: CONSTRAINT_TOL,
+            states,
         }
     }
 
@@ -87,20 +93,22 @@ impl<'a> Si2Problem<'a> {
                 .chain(zeros())
                 .chain(zeros())
                 .collect();
-        let yp: Vec<f64> =
+        let mut yp: Vec<f64> =
             s.u.iter()
                 .chain(&s.a)
                 .chain(&s.lambda)
                 .copied()
                 .chain(zeros())
                 .collect();
+        let mut y = y;
+        self.states.extend_initial(s, &mut y, &mut yp);
         (y, yp)
     }
 }
 
 impl DaeProblem for Si2Problem<'_> {
     fn size(&self) -> usize {
-        2 * (self.sys.nq() + self.sys.neq())
+        2 * (self.sys.nq() + self.sys.neq()) + self.sys.nw()
     }
     fn classes(&self) -> &[VarClass] {
         &self.classes
@@ -108,7 +116,9 @@ impl DaeProblem for Si2Problem<'_> {
     /// Position and velocity constraints both within the tolerance.
     fn residual_acceptable(&self, res: &[f64]) -> bool {
         let start = 2 * self.sys.nq();
-        res[start..].iter().all(|v| v.abs() <= self.constraint_tol)
+        res[start..start + 2 * self.sys.neq()]
+            .iter()
+            .all(|v| v.abs() <= self.constraint_tol)
     }
     fn residual(
         &mut self,
@@ -119,12 +129,15 @@ impl DaeProblem for Si2Problem<'_> {
     ) -> Result<(), ProblemError> {
         let (n, m) = (self.sys.nq(), self.sys.neq());
         let (q, u) = (&y[..n], &y[n..2 * n]);
-        let (nu, eta) = (&y[2 * n..2 * n + m], &y[2 * n + m..]);
+        let (nu, eta) = (&y[2 * n..2 * n + m], &y[2 * n + m..2 * (n + m)]);
         let (qp, up) = (&yp[..n], &yp[n..2 * n]);
-        let (lam, mu) = (&yp[2 * n..2 * n + m], &yp[2 * n + m..]);
+        let (lam, mu) = (&yp[2 * n..2 * n + m], &yp[2 * n + m..2 * (n + m)]);
+        self.states.load(&mut self.data, y, yp);
+        self.states.residual(self.sys, &self.data, q, u, t, out);
         let (r1, rest) = out.split_at_mut(n);
         let (r2, rest) = rest.split_at_mut(n);
-        let (r3, r4) = rest.split_at_mut(m);
+        let (r3, rest) = rest.split_at_mut(m);
+        let r4 = &mut rest[..m];
         for i in 0..n {
             r1[i] = qp[i] - u[i];
         }
@@ -164,9 +177,14 @@ impl DaeProblem for Si2Problem<'_> {
         let (n, m) = (self.sys.nq(), self.sys.neq());
         let (q, u) = (&y[..n], &y[n..2 * n]);
         let up = &yp[n..2 * n];
-        let (lam, mu) = (&yp[2 * n..2 * n + m], &yp[2 * n + m..]);
+        let (lam, mu) = (&yp[2 * n..2 * n + m], &yp[2 * n + m..2 * (n + m)]);
         self.row_scale = 1.0 / c;
         let s = self.row_scale;
+        // User-state rows (unscaled) and the force rows' (scaled by s)
+        // user-state columns.
+        self.states.load(&mut self.data, y, yp);
+        self.states
+            .jacobian(self.sys, &self.data, q, u, t, c, n, n, s, a);
         // ∂λ/∂ν = ∂μ/∂η = c, times the row scale: ≈ 1.
         let sc = s * c;
         let (row_vel, col_nu, col_eta) = (2 * n + m, 2 * n, 2 * n + m);
@@ -236,6 +254,9 @@ impl DaeProblem for Si2Problem<'_> {
         self.watch.holds(self.sys, &y[..self.sys.nq()], t)
     }
     fn describe_variable(&self, i: usize) -> String {
+        if let Some(name) = self.states.describe(self.sys, i) {
+            return name;
+        }
         let (n, m) = (self.sys.nq(), self.sys.neq());
         if i < n {
             format!("{} displacement", coordinate_name(self.sys, i))
@@ -251,6 +272,9 @@ impl DaeProblem for Si2Problem<'_> {
         }
     }
     fn describe_equation(&self, i: usize) -> String {
+        if let Some(name) = self.states.describe(self.sys, i) {
+            return name;
+        }
         let (n, m) = (self.sys.nq(), self.sys.neq());
         if i < n {
             format!("{} velocity definition", coordinate_name(self.sys, i))

@@ -25,6 +25,7 @@ pub use mbsolve_model::{StaticMethod, StaticSettings};
 use crate::analysis::{Frame, Simulation, SolverError};
 use crate::formulation::{constraint_rows, coordinate_name, equation_name, AsmSink};
 use crate::settings::{fmt_num, FrontEnd};
+use crate::user_states::StaticStates;
 use mbsolve_integrate::{SlotAssembler, SparseLu};
 use mbsolve_mech::{MechData, System};
 
@@ -224,6 +225,9 @@ pub(crate) struct ForceBalance {
     jdx: Vec<f64>,
     /// The Newton step.
     dx: Vec<f64>,
+    /// The user states' static rows (after the constraint rows; the
+    /// states are unknowns after λ).
+    states: StaticStates,
 }
 
 /// Residual norms: (imbalance, its row, constraint violation, its row).
@@ -239,23 +243,41 @@ pub(crate) fn unknown_name(sys: &System, i: usize) -> String {
     let n = sys.nq();
     if i < n {
         coordinate_name(sys, i)
+    } else if i >= n + sys.neq() {
+        format!("{} state", sys.state_name(i - n - sys.neq()))
     } else {
         format!("multiplier of {}", equation_name(sys, i - n))
+    }
+}
+
+/// Name of algebraic row `k` (after the force balance): a constraint
+/// equation, or a user state's static equation.
+fn static_row_name(sys: &System, k: usize) -> String {
+    if k < sys.neq() {
+        equation_name(sys, k)
+    } else {
+        format!("{} static equation", sys.state_name(k - sys.neq()))
     }
 }
 
 impl ForceBalance {
     pub fn new(sys: &System, data: &MechData) -> Self {
         let (n, m) = (sys.nq(), sys.neq());
+        let states = StaticStates::new(sys, data, n + m);
+        let size = n + m + sys.nw();
+        // At rest: the user states' rates are zero too.
+        let mut data = data.clone();
+        data.states.wp.iter_mut().for_each(|v| *v = 0.0);
         ForceBalance {
-            data: data.clone(),
-            asm: SlotAssembler::new(n + m),
+            data,
+            asm: SlotAssembler::new(size),
             lu: SparseLu::new(),
             zeros: vec![0.0; n],
-            res: vec![0.0; n + m],
+            res: vec![0.0; size],
             phi: vec![0.0; m],
-            jdx: vec![0.0; n + m],
-            dx: vec![0.0; n + m],
+            jdx: vec![0.0; size],
+            dx: vec![0.0; size],
+            states,
         }
     }
 
@@ -277,10 +299,23 @@ impl ForceBalance {
             }
         }
         let data = &mut self.data;
-        constraint_rows(sys, data, q, lam, t, 1.0, &mut self.phi, &mut self.res[n..]);
+        let m = sys.neq();
+        constraint_rows(
+            sys,
+            data,
+            q,
+            lam,
+            t,
+            1.0,
+            &mut self.phi,
+            &mut self.res[n..n + m],
+        );
+        self.states.residual(sys, data, q, t, &mut self.res);
         if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
             let what = if i < n {
                 format!("{} force balance", coordinate_name(sys, i))
+            } else if i >= n + m {
+                format!("{} static equation", sys.state_name(i - n - m))
             } else {
                 equation_name(sys, i - n)
             };
@@ -298,6 +333,7 @@ impl ForceBalance {
                 })
         };
         let (imbalance, imbalance_row) = argmax(&self.res[..n]);
+        // The user states' static rows count as constraint errors.
         let (violation, violation_row) = argmax(&self.res[n..]);
         Ok(Norms {
             imbalance,
@@ -318,6 +354,7 @@ impl ForceBalance {
             let data = &mut self.data;
             sys.body_jacobian(data, q, z, z, Some(lam), t, &mut s, 0, Some(0), 0, 0.0, ca);
             sys.constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
+            self.states.jacobian(sys, data, q, t, &mut s);
             if self.asm.finish() {
                 break;
             }
@@ -400,7 +437,7 @@ impl ForceBalance {
                     r.imbalance,
                     imb_name(),
                     r.violation,
-                    if sys.neq() > 0 { equation_name(sys, r.violation_row) } else { "-".into() },
+                    if sys.neq() + sys.nw() > 0 { static_row_name(sys, r.violation_row) } else { "-".into() },
                     change
                 ));
             }
@@ -507,6 +544,9 @@ impl ForceBalance {
             for k in 0..lam.len() {
                 lam[k] += scale * dx[n + k];
             }
+            for (k, w) in self.data.states.w.iter_mut().enumerate() {
+                *w += scale * dx[n + lam.len() + k];
+            }
         }
     }
 }
@@ -601,7 +641,11 @@ impl Simulation {
             limits: [p.tlimit, p.alimit],
         };
         let mut fb = ForceBalance::new(&self.sys, &self.data);
-        match fb.solve(&self.sys, t, q0, lam0, &opts, &mut self.log) {
+        crate::user_states::log_held_states(&self.sys, &mut self.log);
+        let solved = fb.solve(&self.sys, t, q0, lam0, &opts, &mut self.log);
+        // The user states solved with (q, λ) (w' = 0, or held).
+        self.data.states.set(&fb.data.states.w, &fb.data.states.wp);
+        match solved {
             Ok(eq) => Ok(eq),
             Err(f) => {
                 let message = format!(
@@ -628,6 +672,8 @@ impl Simulation {
             u: vec![0.0; n],
             a: vec![0.0; n],
             lambda: lam.to_vec(),
+            w: self.data.states.w.clone(),
+            wp: vec![0.0; self.data.states.wp.len()],
         };
         // The statics failure is the error to report, even if the output
         // path also stops here.
@@ -657,6 +703,8 @@ impl Simulation {
             lambda: lam
                 .map(<[f64]>::to_vec)
                 .unwrap_or_else(|| self.state.lambda.clone()),
+            w: self.state.w.clone(),
+            wp: self.state.wp.clone(),
         })
     }
 }

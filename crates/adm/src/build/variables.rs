@@ -30,6 +30,7 @@ enum Target {
     Force(usize),
     Motion(usize),
     Gcon(usize),
+    Diff(usize),
 }
 
 /// A force, motion or GCON function that reads VARVAL.
@@ -49,7 +50,7 @@ impl PendingFunction {
         match self.target {
             Target::Force(i) => force && i == k,
             Target::Motion(i) => !force && i == k,
-            Target::Gcon(_) => false,
+            Target::Gcon(_) | Target::Diff(_) => false,
         }
     }
 
@@ -65,6 +66,15 @@ impl PendingFunction {
     pub fn motion(file: &str, index: usize, expr: Expr, text: ExprText, label: String) -> Self {
         PendingFunction {
             target: Target::Motion(index),
+            expr,
+            text,
+            label,
+            file: file.to_string(),
+        }
+    }
+    pub fn diff(file: &str, index: usize, expr: Expr, text: ExprText, label: String) -> Self {
+        PendingFunction {
+            target: Target::Diff(index),
             expr,
             text,
             label,
@@ -189,9 +199,13 @@ impl Builder<'_> {
                     let f = expr_result(ExprConstraintFunction::new(inlined), &p)?;
                     self.model.gcons[k].function = Arc::new(f);
                 }
+                Target::Diff(k) => {
+                    let f = expr_result(ExprStateFunction::new(inlined), &p)?;
+                    self.model.diffs[k].function = Arc::new(f);
+                }
             }
         }
-        Ok(())
+        self.resolve_linear_systems(&map)
     }
 
     /// SFORCE(id, jflag, comp, rm) must name a component the SFORCE has: a

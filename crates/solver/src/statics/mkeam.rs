@@ -321,6 +321,12 @@ pub(crate) fn run(
     p: &StaticParams,
     t: f64,
 ) -> Result<StaticReport, SolverError> {
+    if sim.sys.nw() > 0 {
+        return Err(SolverError::Statics(format!(
+            "{}: MKEAM does not carry user states (DIFF, LSE, TFSISO) yet; use method = FIM_S",
+            sim.sys.state_name(0)
+        )));
+    }
     let usys = System::new(&undamped(&sim.model)).map_err(SolverError::Model)?;
     // Same equations as the simulation's system: its active set applies.
     let mut data = sim.data.clone();

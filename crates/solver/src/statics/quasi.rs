@@ -21,6 +21,7 @@ use crate::formulation::{
 };
 use crate::settings::bdf_params;
 use mbsolve_integrate::{DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
+use mbsolve_mech::states::StateValues;
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::IntegratorSettings;
 use std::time::Instant;
@@ -149,7 +150,7 @@ impl DaeProblem for QuasiStaticProblem<'_> {
     }
 }
 
-fn static_frame(t: f64, q: &[f64], lam: &[f64]) -> Frame {
+fn static_frame(t: f64, q: &[f64], lam: &[f64], states: &StateValues) -> Frame {
     let n = q.len();
     Frame {
         t,
@@ -157,6 +158,8 @@ fn static_frame(t: f64, q: &[f64], lam: &[f64]) -> Frame {
         u: vec![0.0; n],
         a: vec![0.0; n],
         lambda: lam.to_vec(),
+        w: states.w.clone(),
+        wp: states.wp.clone(),
     }
 }
 
@@ -210,7 +213,7 @@ impl Simulation {
         let mut imbalance = first.imbalance;
         let frames_before = self.output.written;
         if self.output.written == 0 {
-            self.emit_frame_unreported(static_frame(t0, &first.q, &first.lam))?;
+            self.emit_frame_unreported(static_frame(t0, &first.q, &first.lam, &self.data.states))?;
         }
         let q_end = match params {
             None => {
@@ -220,7 +223,7 @@ impl Simulation {
                     iterations += eq.iterations;
                     jacobians += eq.iterations;
                     imbalance = imbalance.max(eq.imbalance);
-                    self.emit_frame(static_frame(t, &eq.q, &eq.lam))?;
+                    self.emit_frame(static_frame(t, &eq.q, &eq.lam, &self.data.states))?;
                     (q, lam) = (eq.q, eq.lam);
                 }
                 q
@@ -236,7 +239,7 @@ impl Simulation {
                 iterations += eq.iterations;
                 jacobians += eq.iterations;
                 imbalance = imbalance.max(eq.imbalance);
-                self.emit_frame(static_frame(last.t, &eq.q, &eq.lam))?;
+                self.emit_frame(static_frame(last.t, &eq.q, &eq.lam, &self.data.states))?;
                 eq.q
             }
         };
@@ -318,7 +321,7 @@ impl Simulation {
                         self.sys
                             .body_residual(&mut self.data, &q, z, z, &lam, t, &mut r);
                         imbalance = r.iter().fold(imbalance, |a, v| a.max(v.abs()));
-                        let frame = static_frame(t, &q, &lam);
+                        let frame = static_frame(t, &q, &lam, &self.data.states);
                         idx += 1;
                         if idx == times.len() {
                             held = Some(frame);
@@ -364,7 +367,7 @@ impl Simulation {
                 iterations += eq.iterations;
                 jacobians += eq.iterations;
                 imbalance = imbalance.max(eq.imbalance);
-                let frame = static_frame(tk, &eq.q, &eq.lam);
+                let frame = static_frame(tk, &eq.q, &eq.lam, &self.data.states);
                 if idx + 1 == times.len() {
                     held = Some(frame);
                 } else {

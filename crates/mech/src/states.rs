@@ -1,0 +1,548 @@
+//! User states (DIFF) in the mechanics: their equations, with exact
+//! derivatives, and the values forces read through DIF/DIF1.
+//!
+//! State k has the value w_k and the rate w'_k. Its equation is
+//! - explicit DIFF: G_k = w'_k − f_k(t, m(q, u), w, w') = 0;
+//! - implicit DIFF: G_k = f_k(t, m(q, u), w, w') = 0.
+//!
+//! f_k is a function law over at most two parts (like a force's), so its
+//! gradients on q and u come from the same measure kernel; its derivatives
+//! on w and w' come from the expression's jets: the law evaluated with the
+//! seed (j, c) returns ∂f/∂w_j + c ∂f/∂w'_j (`StateContext::seed`). A force
+//! whose function reads a user state is linear in its law values, so the
+//! same seed gives its column ∂Q/∂w_j + c ∂Q/∂w'_j exactly.
+
+use crate::forces::{function_law, Law};
+use crate::local::{Grad, Pose};
+use crate::system::{gather, global_index, pose, MarkerFrame, MechData, Sink, System};
+use mbsolve_model::{ElementRef, Measure, Model, ModelError, StateFunction};
+use nalgebra::{DMatrix, DVector, Vector3};
+use std::sync::Arc;
+
+/// A user state: its element and component (0 for a DIFF).
+pub type StateKey = (ElementRef, u32);
+
+/// The user states' values w and rates w' at which the mechanics is
+/// evaluated (set by the formulation before each evaluation).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StateValues {
+    pub w: Vec<f64>,
+    pub wp: Vec<f64>,
+}
+
+impl StateValues {
+    pub fn zeros(n: usize) -> Self {
+        StateValues {
+            w: vec![0.0; n],
+            wp: vec![0.0; n],
+        }
+    }
+    /// Copy w and w' in (lengths must match the model's state count).
+    pub fn set(&mut self, w: &[f64], wp: &[f64]) {
+        self.w.clear();
+        self.w.extend_from_slice(w);
+        self.wp.clear();
+        self.wp.extend_from_slice(wp);
+    }
+}
+
+/// What a function law reads of the user states.
+pub struct StateContext<'a> {
+    keys: &'a [StateKey],
+    w: &'a [f64],
+    wp: &'a [f64],
+    /// Some((j, c)): evaluate ∂f/∂w_j + c ∂f/∂w'_j in place of f (and zero
+    /// gradients on q, u).
+    pub(crate) seed: Option<(usize, f64)>,
+}
+
+impl StateContext<'_> {
+    /// No user states (a model without DIFF, reports without values).
+    pub const NONE: StateContext<'static> = StateContext {
+        keys: &[],
+        w: &[],
+        wp: &[],
+        seed: None,
+    };
+
+    /// (state index, rate) of a user-state measure.
+    fn index(&self, m: &Measure) -> Option<(usize, bool)> {
+        let Measure::UserState {
+            element,
+            component,
+            rate,
+        } = *m
+        else {
+            return None;
+        };
+        let k = self
+            .keys
+            .iter()
+            .position(|&key| key == (element, component))?;
+        Some((k, rate))
+    }
+
+    /// The value of a user-state measure; None for other measures or when
+    /// the context holds no values.
+    pub(crate) fn value(&self, m: &Measure) -> Option<f64> {
+        let (k, rate) = self.index(m)?;
+        if rate {
+            self.wp.get(k).copied()
+        } else {
+            self.w.get(k).copied()
+        }
+    }
+
+    /// The weight of ∂f/∂m in the seeded derivative: 1 for w_j, c for w'_j.
+    pub(crate) fn seed_weight(&self, m: &Measure) -> f64 {
+        match (self.seed, self.index(m)) {
+            (Some((j, c)), Some((k, rate))) if j == k => {
+                if rate {
+                    c
+                } else {
+                    1.0
+                }
+            }
+            _ => 0.0,
+        }
+    }
+
+    fn seeded(&self, j: usize, c: f64) -> Self {
+        StateContext {
+            keys: self.keys,
+            w: self.w,
+            wp: self.wp,
+            seed: Some((j, c)),
+        }
+    }
+}
+
+/// How a state's function makes its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateForm {
+    /// w' − f = 0 (DIFF, LSE/TFSISO states).
+    Explicit,
+    /// f = 0 (DIFF IMPLICIT).
+    Implicit,
+    /// w − f = 0: an algebraic output (LSE/TFSISO Y), no derivative.
+    Output,
+}
+
+/// One user state's equation.
+#[derive(Clone, Debug)]
+pub struct StateEquation {
+    pub element: ElementRef,
+    pub form: StateForm,
+    pub ic: f64,
+    pub ic_rate: Option<f64>,
+    pub static_hold: bool,
+    bodies: [Option<usize>; 2],
+    law: Law,
+    /// The states the function reads (DIF or DIF1), sorted.
+    reads: Vec<usize>,
+}
+
+/// The model's user states as the mechanics sees them.
+#[derive(Clone, Debug, Default)]
+pub struct UserStates {
+    pub keys: Vec<StateKey>,
+    pub equations: Vec<StateEquation>,
+    /// For each force element (by index), the states its laws read.
+    force_reads: Vec<Vec<usize>>,
+}
+
+/// The states a list of measures reads, sorted and unique.
+fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
+    let mut out: Vec<usize> = measures
+        .iter()
+        .filter_map(|m| match *m {
+            Measure::UserState {
+                element, component, ..
+            } => keys.iter().position(|&k| k == (element, component)),
+            _ => None,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The user states of `model` (DIFFs, in model order) for `sys`, whose
+/// forces are built.
+pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelError> {
+    let specs = state_specs(model);
+    let keys: Vec<StateKey> = specs.iter().map(|s| s.key).collect();
+    let mut equations = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let e = spec.element;
+        let fail = |message: String| ModelError {
+            element: Some(e),
+            location: model.describe(e),
+            message,
+        };
+        // The (at most two) moving parts the function's markers lie on.
+        let mut bodies: [Option<usize>; 2] = [None, None];
+        for id in spec.function.measures().iter().flat_map(Measure::markers) {
+            let Some(b) = sys.markers.iter().find(|m| m.id == id).map(|m| m.body) else {
+                return Err(fail(format!(
+                    "function refers to marker {id}, which does not exist"
+                )));
+            };
+            let Some(b) = b else { continue };
+            if bodies.contains(&Some(b)) {
+                continue;
+            }
+            match bodies.iter().position(|x| x.is_none()) {
+                Some(s) => bodies[s] = Some(b),
+                None => {
+                    return Err(fail(
+                        "a user-state function that reads markers on more than two moving parts is not supported yet".into(),
+                    ))
+                }
+            }
+        }
+        let slot_of = |id: u32| -> Result<(MarkerFrame, usize), ModelError> {
+            let m = *sys.marker(id);
+            let s = match m.body {
+                Some(b) if bodies[1] == Some(b) => 1,
+                _ => 0,
+            };
+            Ok((m, s))
+        };
+        let anchor = MarkerFrame {
+            id: 0,
+            body: None,
+            s: Vector3::zeros(),
+            axes: nalgebra::Matrix3::identity(),
+        };
+        let law = function_law(spec.function, &slot_of, (anchor, 0))?;
+        equations.push(StateEquation {
+            element: e,
+            form: spec.form,
+            ic: spec.ic,
+            ic_rate: spec.ic_rate,
+            static_hold: spec.static_hold,
+            bodies,
+            law,
+            reads: states_read(&keys, spec.function.measures()),
+        });
+    }
+    let force_reads = sys
+        .forces
+        .iter()
+        .map(|f| {
+            let mut all: Vec<usize> = f
+                .laws()
+                .flat_map(|law| match law {
+                    Law::Function { f, .. } => states_read(&keys, f.measures()),
+                    Law::SpringDamper { .. } => Vec::new(),
+                })
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        })
+        .collect();
+    Ok(UserStates {
+        keys,
+        equations,
+        force_reads,
+    })
+}
+
+impl StateEquation {
+    /// The sign of f in the row (+f implicit, −f otherwise).
+    fn sign(&self) -> f64 {
+        if self.form == StateForm::Implicit {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    fn poses(&self, q: &[f64]) -> [Option<Pose>; 2] {
+        [
+            self.bodies[0].map(|b| pose(q, b)),
+            self.bodies[1].map(|b| pose(q, b)),
+        ]
+    }
+
+    /// f with ∇_q f and ∇_u f on the equation's local coordinates.
+    fn eval(&self, q: &[f64], u: &[f64], t: f64, st: &StateContext) -> (f64, Grad, Grad) {
+        let ul = gather(&self.bodies, u);
+        self.law.value(&self.poses(q), &ul, t, None, st)
+    }
+}
+
+impl System {
+    /// Number of user states.
+    pub fn nw(&self) -> usize {
+        self.states.keys.len()
+    }
+
+    /// The user-state context of `values` for force and DIFF laws.
+    pub fn state_context<'a>(&'a self, values: &'a StateValues) -> StateContext<'a> {
+        StateContext {
+            keys: &self.states.keys,
+            w: &values.w,
+            wp: &values.wp,
+            seed: None,
+        }
+    }
+
+    /// "DIFF/3" style name of user state k.
+    pub fn state_name(&self, k: usize) -> String {
+        match self.states.keys[k] {
+            (e @ ElementRef::Array(_), c) => format!(
+                "{} ({e} element {})",
+                self.describe(self.states.equations[k].element),
+                c + 1
+            ),
+            (e, _) => self.describe(e),
+        }
+    }
+
+    /// The user-state rows G (nw entries) at (q, u, t) and the states in
+    /// `data.states`: w'_k − f_k for an explicit DIFF, f_k for an implicit one.
+    pub fn state_residual(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
+        let st = self.state_context(&data.states);
+        for (k, eq) in self.states.equations.iter().enumerate() {
+            let f = eq.eval(q, u, t, &st).0;
+            out[k] = match eq.form {
+                StateForm::Implicit => f,
+                StateForm::Explicit => data.states.wp[k] - f,
+                StateForm::Output => data.states.w[k] - f,
+            };
+        }
+    }
+
+    /// Entries of the user-state rows (at `row0`): ∂G/∂q (columns at
+    /// `col_q`), cu·∂G/∂u (at `col_u`) and ∂G/∂w + cw·∂G/∂w' (at
+    /// `col_w`). The same entries in the same order on every call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn state_jacobian(
+        &self,
+        data: &MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_q: Option<usize>,
+        col_u: usize,
+        cu: f64,
+        col_w: usize,
+        cw: f64,
+    ) {
+        let st = self.state_context(&data.states);
+        for (k, eq) in self.states.equations.iter().enumerate() {
+            let sign = eq.sign();
+            let (_, fq, fu) = eq.eval(q, u, t, &st);
+            for l in 0..crate::local::NL {
+                if let Some(g) = global_index(&eq.bodies, l) {
+                    if let Some(cq) = col_q {
+                        sink.add(row0 + k, cq + g, sign * fq[l]);
+                    }
+                    sink.add(row0 + k, col_u + g, sign * cu * fu[l]);
+                }
+            }
+            match eq.form {
+                StateForm::Explicit => sink.add(row0 + k, col_w + k, cw),
+                StateForm::Output => sink.add(row0 + k, col_w + k, 1.0),
+                StateForm::Implicit => {}
+            }
+            for &j in &eq.reads {
+                let d = eq.eval(q, u, t, &st.seeded(j, cw)).0;
+                sink.add(row0 + k, col_w + j, sign * d);
+            }
+        }
+    }
+
+    /// Entries of the body rows (at `row0`, residual convention −Q) in the
+    /// user-state columns (at `col_w`): −(∂Q/∂w_j + cw ∂Q/∂w'_j) for the
+    /// forces whose functions read state j.
+    #[allow(clippy::too_many_arguments)]
+    pub fn force_state_jacobian(
+        &self,
+        data: &MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col_w: usize,
+        cw: f64,
+    ) {
+        let st = self.state_context(&data.states);
+        for (f, reads) in self.forces.iter().zip(&self.states.force_reads) {
+            let bodies = [f.i.body, f.j.body];
+            for &j in reads {
+                let dq = f.local(q, u, t, false, &st.seeded(j, cw)).q;
+                for l in 0..crate::local::NL {
+                    if let Some(g) = global_index(&bodies, l) {
+                        sink.add(row0 + g, col_w + j, -dq[l]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Initial user-state values (IC).
+    pub fn state_initial_values(&self) -> Vec<f64> {
+        self.states.equations.iter().map(|e| e.ic).collect()
+    }
+
+    /// Consistent rates w' at (q, u, t) for the states w in `data.states`
+    /// (written back there): f for explicit DIFFs; for implicit ones Newton
+    /// on the implicit rows for w', starting from their IC rate (or the
+    /// current w'). Err names the state whose equation cannot be solved.
+    pub fn solve_state_rates(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+    ) -> Result<(), String> {
+        let nw = self.nw();
+        if nw == 0 {
+            return Ok(());
+        }
+        for (k, eq) in self.states.equations.iter().enumerate() {
+            if eq.form == StateForm::Implicit && data.states.wp[k] == 0.0 {
+                if let Some(r) = eq.ic_rate {
+                    data.states.wp[k] = r;
+                }
+            }
+        }
+        let mut g = vec![0.0; nw];
+        for _ in 0..30 {
+            self.state_residual(data, q, u, t, &mut g);
+            let worst = g.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            let scale = data.states.wp.iter().fold(1.0f64, |a, v| a.max(v.abs()));
+            if !worst.is_finite() {
+                break;
+            }
+            if worst <= 1e-12 * scale {
+                return Ok(());
+            }
+            // ∂G/∂w' for the states with a rate, ∂G/∂w for the outputs
+            // (algebraic: solved here too), the rest fixed.
+            let mut jac = DMatrix::<f64>::zeros(nw, nw);
+            let st = self.state_context(&data.states);
+            let output = |j: usize| self.states.equations[j].form == StateForm::Output;
+            for (k, eq) in self.states.equations.iter().enumerate() {
+                let sign = eq.sign();
+                if eq.form != StateForm::Implicit {
+                    jac[(k, k)] += 1.0;
+                }
+                for &j in &eq.reads {
+                    let with_w = eq.eval(q, u, t, &st.seeded(j, 1.0)).0;
+                    let w_only = eq.eval(q, u, t, &st.seeded(j, 0.0)).0;
+                    let d = if output(j) { w_only } else { with_w - w_only };
+                    jac[(k, j)] += sign * d;
+                }
+            }
+            let Some(dx) = jac.lu().solve(&DVector::from_column_slice(&g)) else {
+                break;
+            };
+            for k in 0..nw {
+                if self.states.equations[k].form == StateForm::Output {
+                    data.states.w[k] -= dx[k];
+                } else {
+                    data.states.wp[k] -= dx[k];
+                }
+            }
+        }
+        self.state_residual(data, q, u, t, &mut g);
+        let k = (0..nw)
+            .max_by(|a, b| g[*a].abs().total_cmp(&g[*b].abs()))
+            .unwrap_or(0);
+        Err(format!(
+            "the equation of {} cannot be solved for a consistent time derivative at t = {t} (residual {:.3e}); an implicit DIFF must depend on DIF1 of its own state",
+            self.state_name(k),
+            g[k]
+        ))
+    }
+}
+
+impl System {
+    /// Which user states a static solution determines from w' = 0: those
+    /// without STATIC_HOLD whose equations read at least one such state
+    /// (the others are held at their values).
+    pub fn static_free_states(&self) -> Vec<bool> {
+        let eqs = &self.states.equations;
+        let mut free: Vec<bool> = eqs.iter().map(|e| !e.static_hold).collect();
+        // A state reading only held states cannot be solved for; drop
+        // until nothing changes. An output's row holds its own value.
+        loop {
+            let next: Vec<bool> = eqs
+                .iter()
+                .enumerate()
+                .map(|(k, e)| {
+                    free[k] && (e.form == StateForm::Output || e.reads.iter().any(|&j| free[j]))
+                })
+                .collect();
+            if next == free {
+                return free;
+            }
+            free = next;
+        }
+    }
+}
+
+/// One user state as the model gives it.
+struct StateSpec<'m> {
+    element: ElementRef,
+    key: StateKey,
+    function: &'m Arc<dyn StateFunction>,
+    form: StateForm,
+    ic: f64,
+    ic_rate: Option<f64>,
+    static_hold: bool,
+}
+
+/// The model's user states in layout order: DIFFs, then each LSE/TFSISO's
+/// states (keyed by its X array) and outputs (keyed by its Y array).
+fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
+    let mut specs = Vec::new();
+    for d in &model.diffs {
+        specs.push(StateSpec {
+            element: d.element(),
+            key: (d.element(), 0),
+            function: &d.function,
+            form: if d.implicit {
+                StateForm::Implicit
+            } else {
+                StateForm::Explicit
+            },
+            ic: d.ic,
+            ic_rate: d.ic_rate,
+            static_hold: d.static_hold,
+        });
+    }
+    for l in &model.linear_systems {
+        for (k, f) in l.states.iter().enumerate() {
+            specs.push(StateSpec {
+                element: l.element,
+                key: (ElementRef::Array(l.x), k as u32),
+                function: f,
+                form: StateForm::Explicit,
+                ic: l.x0.get(k).copied().unwrap_or(0.0),
+                ic_rate: None,
+                static_hold: l.static_hold,
+            });
+        }
+        for (k, f) in l.outputs.iter().enumerate() {
+            specs.push(StateSpec {
+                element: l.element,
+                key: (ElementRef::Array(l.y.unwrap_or(0)), k as u32),
+                function: f,
+                form: StateForm::Output,
+                ic: 0.0,
+                ic_rate: None,
+                static_hold: false,
+            });
+        }
+    }
+    specs
+}

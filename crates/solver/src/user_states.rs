@@ -1,0 +1,276 @@
+//! User states (DIFF) in the formulations: every first-order formulation
+//! appends w to its state, y = (…, w) and y' = (…, w'), with the DIFF rows
+//! G_w(q, u, w, w', t) = 0 at the end (mbsolve-mech `states.rs`). The
+//! states are of class UserState: error-controlled and converged by every
+//! corrector (seeds: corrector and error-control tables, "state variables
+//! from differential equations (DIFFs)").
+
+use crate::analysis::Frame;
+use mbsolve_integrate::{IntegrationError, SlotAssembler, VarClass};
+use mbsolve_mech::{MechData, Sink, System};
+
+/// Where a formulation keeps the user states: w at `at` in y, w' at `at`
+/// in y', their rows at `at` in the residual.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StateBlock {
+    pub at: usize,
+    pub nw: usize,
+}
+
+impl StateBlock {
+    pub fn new(sys: &System, at: usize) -> Self {
+        StateBlock { at, nw: sys.nw() }
+    }
+
+    /// Hand (w, w') of (y, y') to the mechanics before an evaluation.
+    pub fn load(&self, data: &mut MechData, y: &[f64], yp: &[f64]) {
+        let r = self.at..self.at + self.nw;
+        data.states.set(&y[r.clone()], &yp[r]);
+    }
+
+    /// The classes of the appended states.
+    pub fn extend_classes(&self, classes: &mut Vec<VarClass>) {
+        classes.extend(std::iter::repeat_n(VarClass::UserState, self.nw));
+    }
+
+    /// Append the frame's (w, w') to initial (y, y').
+    pub fn extend_initial(&self, s: &Frame, y: &mut Vec<f64>, yp: &mut Vec<f64>) {
+        y.extend_from_slice(&s.w);
+        yp.extend_from_slice(&s.wp);
+    }
+
+    /// The DIFF rows of the residual (after `load`).
+    pub fn residual(
+        &self,
+        sys: &System,
+        data: &MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        out: &mut [f64],
+    ) {
+        sys.state_residual(data, q, u, t, &mut out[self.at..self.at + self.nw]);
+    }
+
+    /// The DIFF rows' Jacobian (q columns at 0, u columns at `col_u`) and
+    /// the force rows' (at `force_rows`, times `force_scale`) user-state
+    /// columns, for ∂/∂y + c ∂/∂y' (after `load`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn jacobian(
+        &self,
+        sys: &System,
+        data: &MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        c: f64,
+        col_u: usize,
+        force_rows: usize,
+        force_scale: f64,
+        a: &mut SlotAssembler,
+    ) {
+        if self.nw == 0 {
+            return;
+        }
+        let mut sink = crate::formulation::AsmSink(a);
+        sys.state_jacobian(
+            data,
+            q,
+            u,
+            t,
+            &mut sink,
+            self.at,
+            Some(0),
+            col_u,
+            1.0,
+            self.at,
+            c,
+        );
+        let mut scaled = crate::formulation::ScaledSink {
+            asm: sink.0,
+            scale: force_scale,
+        };
+        sys.force_state_jacobian(data, q, u, t, &mut scaled, force_rows, self.at, c);
+    }
+
+    /// Frame values (w, w') from (y, y').
+    pub fn frame_values(&self, y: &[f64], yp: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let r = self.at..self.at + self.nw;
+        (y[r.clone()].to_vec(), yp[r].to_vec())
+    }
+
+    /// The name of unknown (or equation) `i` if it is a user state's.
+    pub fn describe(&self, sys: &System, i: usize) -> Option<String> {
+        (i >= self.at && i < self.at + self.nw)
+            .then(|| format!("{} state", sys.state_name(i - self.at)))
+    }
+}
+
+/// HHT and NEWMARK integrate the second-order mechanics only: an error
+/// naming the first DIFF when the model has user states.
+pub(crate) fn reject_second_order(sys: &System, t: f64) -> Result<(), IntegrationError> {
+    reject_form(sys, t, "HHT and NEWMARK (second-order mechanics only)")
+}
+
+/// A formulation or integrator (`what`) that does not carry user states:
+/// an error naming the first DIFF when the model has any.
+pub fn reject_form(sys: &System, t: f64, what: &str) -> Result<(), IntegrationError> {
+    if sys.nw() == 0 {
+        return Ok(());
+    }
+    Err(IntegrationError::failure(
+        t,
+        format!(
+            "{}: user states (DIFF, LSE, TFSISO) are not supported by {what} yet; use GSTIFF, WSTIFF or HASTIFF (I3, SI2 or SI1) or DSTIFF",
+            sys.state_name(0)
+        ),
+    ))
+}
+
+/// DIF(id), DIF1(id) or ARYVAL(id, k) (an LSE/TFSISO state or output) of
+/// a frame, for function requests.
+pub(crate) fn request_value(
+    sys: &System,
+    frame: &Frame,
+    m: &mbsolve_expr::MeasureCall,
+) -> Result<f64, mbsolve_expr::EvalError> {
+    use mbsolve_expr::{EvalError, MeasureKind};
+    use mbsolve_model::ElementRef;
+    let id = m.args.first().copied().unwrap_or(0);
+    let key = match m.kind {
+        MeasureKind::Aryval => (
+            ElementRef::Array(id),
+            m.args.get(1).copied().unwrap_or(1).saturating_sub(1),
+        ),
+        _ => (ElementRef::Diff(id), 0),
+    };
+    let k = sys
+        .states
+        .keys
+        .iter()
+        .position(|x| *x == key)
+        .ok_or_else(|| {
+            EvalError::new(match key.0 {
+                ElementRef::Array(a) => format!(
+                    "{m}: ARRAY/{a} is not the X or Y array of an LSE or TFSISO (ARYVAL of other arrays is not supported yet)"
+                ),
+                e => format!("{m}: {e} does not exist"),
+            })
+        })?;
+    let values = if m.kind == MeasureKind::Dif1 {
+        &frame.wp
+    } else {
+        &frame.w
+    };
+    values
+        .get(k)
+        .copied()
+        .ok_or_else(|| EvalError::new(format!("{m}: no user-state values in this frame")))
+}
+
+/// The user states in a static solution (FIM_S): unknowns after (q, λ),
+/// with the row w' = 0 (the DIFF equation at u = 0, w' = 0) for a state
+/// without STATIC_HOLD, and w − w_held = 0 for a held one (seeds, DIFF
+/// STATIC_HOLD). A state whose equation reads no free state (an
+/// integrator y' = f(q)) cannot be determined by w' = 0: it is held too.
+pub(crate) struct StaticStates {
+    /// Row and column of the first state.
+    at: usize,
+    held: Vec<Option<f64>>,
+}
+
+impl StaticStates {
+    pub fn new(sys: &System, data: &MechData, at: usize) -> Self {
+        let free = sys.static_free_states();
+        let held = free
+            .iter()
+            .zip(&data.states.w)
+            .map(|(f, w)| (!f).then_some(*w))
+            .collect();
+        StaticStates { at, held }
+    }
+
+    /// The states' rows of `res` (after the others) at (q, u = 0, t).
+    pub fn residual(&self, sys: &System, data: &mut MechData, q: &[f64], t: f64, res: &mut [f64]) {
+        if self.held.is_empty() {
+            return;
+        }
+        data.states.wp.iter_mut().for_each(|v| *v = 0.0);
+        let u = vec![0.0; q.len()];
+        let rows = &mut res[self.at..self.at + self.held.len()];
+        sys.state_residual(data, q, &u, t, rows);
+        for (k, h) in self.held.iter().enumerate() {
+            if let Some(h) = h {
+                rows[k] = data.states.w[k] - h;
+            }
+        }
+    }
+
+    /// The states' rows (∂/∂q, ∂/∂w) and the force rows' state columns.
+    pub fn jacobian(&self, sys: &System, data: &MechData, q: &[f64], t: f64, sink: &mut dyn Sink) {
+        if self.held.is_empty() {
+            return;
+        }
+        let u = vec![0.0; q.len()];
+        let mut rows = HeldRows {
+            inner: sink,
+            at: self.at,
+            held: &self.held,
+        };
+        sys.state_jacobian(
+            data,
+            q,
+            &u,
+            t,
+            &mut rows,
+            self.at,
+            Some(0),
+            0,
+            0.0,
+            self.at,
+            0.0,
+        );
+        for (k, h) in self.held.iter().enumerate() {
+            rows.inner.add(
+                self.at + k,
+                self.at + k,
+                if h.is_some() { 1.0 } else { 0.0 },
+            );
+        }
+        sys.force_state_jacobian(data, q, &u, t, rows.inner, 0, self.at, 0.0);
+    }
+}
+
+/// Zeroes the entries of held states' rows (their row is w − w_held).
+struct HeldRows<'a> {
+    inner: &'a mut dyn Sink,
+    at: usize,
+    held: &'a [Option<f64>],
+}
+
+impl Sink for HeldRows<'_> {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        let held = r >= self.at && self.held.get(r - self.at).is_some_and(Option::is_some);
+        self.inner.add(r, c, if held { 0.0 } else { v });
+    }
+}
+
+/// Logs (once per run) the DIFFs without STATIC_HOLD that a static solution
+/// holds anyway because w' = 0 does not determine them.
+pub(crate) fn log_held_states(sys: &System, log: &mut Vec<String>) {
+    let free = sys.static_free_states();
+    let held: Vec<String> = (0..sys.nw())
+        .filter(|&k| !free[k] && !sys.states.equations[k].static_hold)
+        .map(|k| sys.state_name(k))
+        .collect();
+    if held.is_empty() {
+        return;
+    }
+    let line = format!(
+        "statics: {} held at their values (their equations read no state a static solution determines, so w' = 0 cannot fix them)",
+        held.join(", ")
+    );
+    if !log.contains(&line) {
+        log.push(line);
+    }
+}
