@@ -295,12 +295,24 @@ fn command_file_abbreviations_and_accgrav() {
     let cases: &[(&str, &str)] = &[
         ("accgrav/\n", "t.acf:1:1: ACCGRAV: give at least one of IGRAV, JGRAV or KGRAV"),
         (
-            "ACTIVATE/JOINT, ID=12\n",
-            "t.acf:1:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+            "ACTIVATE/JOINT\n",
+            "t.acf:1:1: ACTIVATE: ACTIVATE/JOINT needs ID = id1, id2, …",
+        ),
+        (
+            "DEACTIVATE/JOINT, MOTION, ID=2\n",
+            "t.acf:1:19: DEACTIVATE: more than one element type",
+        ),
+        (
+            "DEACTIVATE/JOINT, ID=2.5\n",
+            "t.acf:1:19: DEACTIVATE/JOINT: ID = 2.5 is not a positive integer id",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=1,4\n",
+            "t.acf:1:19: DEACTIVATE: RANGE is not supported yet: list the ids with ID = id1, id2, …",
         ),
         (
             "deactivate/sensor, ID=1000\n",
-            "t.acf:1:1: DEACTIVATE: DEACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)",
         ),
         (
             "sim/stat\nVARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",

@@ -251,6 +251,13 @@ pub const PARALLEL_MIN_BODIES: usize = 200;
 pub struct MechData {
     /// false = deactivated redundant equation (Φ row replaced by λ = 0).
     pub active: Vec<bool>,
+    /// true = equation of an element switched off by DEACTIVATE (also
+    /// inactive in `active`, but not redundant: never re-checked or
+    /// watched); see `activation.rs`.
+    pub off: Vec<bool>,
+    /// true = force element (index into `System::forces`) switched off by
+    /// DEACTIVATE: it adds nothing to the residual or the Jacobian.
+    pub forces_off: Vec<bool>,
     /// Evaluate elements in parallel (default: at least
     /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
     /// bit-identical: elements fill their own slots, summed in a fixed order.
@@ -265,6 +272,14 @@ pub struct MechData {
 /// Φ, ∇Φ and the time terms of every active equation at one (q, t): a
 /// residual, its Jacobian and the velocity rows at the same (q, t) share
 /// one evaluation. The key is compared exactly (q == q', t == t').
+impl MechData {
+    /// Forget the cached evaluation: the active set changed, and entries
+    /// of equations that were inactive are stale.
+    pub fn invalidate_cache(&mut self) {
+        self.cache.valid = false;
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct EvalCache {
     valid: bool,
@@ -363,6 +378,8 @@ impl System {
     pub fn new_data(&self) -> MechData {
         MechData {
             active: vec![true; self.neq()],
+            off: vec![false; self.neq()],
+            forces_off: vec![false; self.forces.len()],
             parallel: self.nb() >= PARALLEL_MIN_BODIES,
             cache: EvalCache::default(),
             hess: Vec::new(),
@@ -730,8 +747,10 @@ impl System {
                 .enumerate()
                 .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
         }
-        for f in &self.forces {
-            f.add_residual(self, q, u, t, out);
+        for (k, f) in self.forces.iter().enumerate() {
+            if !data.force_is_off(k) {
+                f.add_residual(self, q, u, t, out);
+            }
         }
     }
 
@@ -927,8 +946,14 @@ impl System {
                 Self::emit_body_block(b, &blk, sink, row0, col_q, col_u);
             }
         }
-        for f in &self.forces {
-            f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+        for (k, f) in self.forces.iter().enumerate() {
+            if data.force_is_off(k) {
+                // Same entries as when on, with value 0: the fixed pattern.
+                let mut zero = crate::activation::ZeroSink(sink);
+                f.add_jacobian(self, q, u, t, &mut zero, row0, col_q, col_u, cu);
+            } else {
+                f.add_jacobian(self, q, u, t, sink, row0, col_q, col_u, cu);
+            }
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

@@ -145,6 +145,14 @@ pub enum Command {
     /// ground axes) replaces the current one from here on; the others keep
     /// their values.
     Accgrav { components: [Option<f64>; 3] },
+    /// ACTIVATE/DEACTIVATE (MotionSolve Activate/Deactivate): the element
+    /// acts (`active`) or is removed (constraint rows dropped, force zero)
+    /// from the next analysis on; `origin` is where the command was written.
+    Activate {
+        element: crate::ElementRef,
+        active: bool,
+        origin: String,
+    },
 }
 
 /// Static and quasi-static solution methods (MotionSolve Param_Static).

@@ -14,6 +14,7 @@
 //! here. An element or attribute we do not support is an error naming it
 //! with its line and column; `check` gets all of them at once.
 
+mod commands;
 mod elements;
 mod reader;
 mod write;

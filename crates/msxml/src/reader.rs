@@ -397,7 +397,9 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
     let mut commands = Vec::new();
     if let Some(c) = command {
         for n in element_children(c) {
-            match Elem::new(&doc, n, file).and_then(|mut e| command_of(&mut e, &mut out.time)) {
+            let labels = &out.labels;
+            let time = &mut out.time;
+            match Elem::new(&doc, n, file).and_then(|mut e| command_of(&mut e, time, labels)) {
                 Ok(Some(cmd)) => commands.push(cmd),
                 Ok(None) => break, // Stop
                 Err(e) => errors.push(e),
@@ -477,8 +479,14 @@ fn element_attrs(doc: &Document, node: Node) -> Vec<(String, String, Pos)> {
 /// One `<Command>` child: Ok(None) for Stop (the rest is not run).
 /// `time` is the end of the previous Simulate: `end_time` is absolute and
 /// `duration` continues from it.
-fn command_of(e: &mut Elem, time: &mut f64) -> Result<Option<Command>, XmlError> {
+fn command_of(
+    e: &mut Elem,
+    time: &mut f64,
+    labels: &std::collections::HashMap<String, String>,
+) -> Result<Option<Command>, XmlError> {
     match e.tag.to_ascii_lowercase().as_str() {
+        "deactivate" => crate::commands::activation(e, false, labels).map(Some),
+        "activate" => crate::commands::activation(e, true, labels).map(Some),
         "stop" => {
             e.finish()?;
             Ok(None)
@@ -557,7 +565,7 @@ fn command_of(e: &mut Elem, time: &mut f64) -> Result<Option<Command>, XmlError>
             Ok(Some(Command::Simulate { mode, output }))
         }
         _ => Err(e.err_here(format!(
-            "command <{}> is not supported yet (supported: Simulate, Stop)",
+            "command <{}> is not supported yet (supported: Simulate, Activate, Deactivate, Stop)",
             e.tag
         ))),
     }

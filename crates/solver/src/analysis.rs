@@ -133,7 +133,7 @@ impl Simulation {
     /// velocities, then accelerations and multipliers.
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
         let t = self.state.t;
-        let redundant = find_redundant(&self.sys, &self.model, &self.state.q, t);
+        let redundant = find_redundant(&self.sys, &self.model, &self.data.off, &self.state.q, t);
         for &k in &redundant {
             self.data.active[k] = false;
             let e = &self.sys.equations[k];
@@ -214,7 +214,7 @@ impl Simulation {
     /// A deactivated equation violated (beyond 1e-6) at q, with its residual.
     fn violated_inactive(&self, t: f64, q: &[f64]) -> Option<(usize, f64)> {
         (0..self.sys.neq())
-            .filter(|k| !self.data.active[*k])
+            .filter(|k| !self.data.active[*k] && !self.data.equation_is_off(*k))
             .map(|k| (k, self.sys.eval_equation(k, q, t, false).s.val))
             .find(|(_, v)| v.abs() > 1e-6)
     }
@@ -756,10 +756,10 @@ impl Simulation {
     /// equations to match, logging each change. Returns whether anything
     /// changed.
     pub(crate) fn recheck_redundancy(&mut self, t: f64, q: &[f64]) -> bool {
-        let redundant = find_redundant(&self.sys, &self.model, q, t);
+        let redundant = find_redundant(&self.sys, &self.model, &self.data.off, q, t);
         let mut changed = false;
         for k in 0..self.sys.neq() {
-            let active = redundant.binary_search(&k).is_err();
+            let active = redundant.binary_search(&k).is_err() && !self.data.equation_is_off(k);
             if self.data.active[k] == active {
                 continue;
             }

@@ -9,8 +9,9 @@ use mbsolve_model::Model;
 use nalgebra::DVector;
 
 /// Equations found redundant at `q`, in model order; `model` says which
-/// motions act on joints.
-pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usize> {
+/// motions act on joints. Equations with `off[k]` (deactivated elements)
+/// are left out, as if the element were not in the model.
+pub fn find_redundant(sys: &System, model: &Model, off: &[bool], q: &[f64], t: f64) -> Vec<usize> {
     let nb = sys.nb();
     let ground = nb;
     // Union-find over bodies + ground, joined by every equation's bodies.
@@ -26,7 +27,8 @@ pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usi
     let mut joint_edges = Vec::new();
     for (k, e) in sys.equations.iter().enumerate() {
         let b = e.bodies();
-        if matches!(e.prim, mbsolve_mech::Primitive::Normalize { .. }) {
+        if off.get(k) == Some(&true) || matches!(e.prim, mbsolve_mech::Primitive::Normalize { .. })
+        {
             continue;
         }
         // One graph edge per element (joint or motion), not per equation.
@@ -70,13 +72,20 @@ pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usi
         if edges - motions < nodes {
             continue; // a tree: its equations are independent
         }
-        redundant.extend(analyse_component(sys, q, t, &roots, root));
+        redundant.extend(analyse_component(sys, off, q, t, &roots, root));
     }
     redundant.sort();
     redundant
 }
 
-fn analyse_component(sys: &System, q: &[f64], t: f64, roots: &[usize], root: usize) -> Vec<usize> {
+fn analyse_component(
+    sys: &System,
+    off: &[bool],
+    q: &[f64],
+    t: f64,
+    roots: &[usize],
+    root: usize,
+) -> Vec<usize> {
     let nb = sys.nb();
     let bodies: Vec<usize> = (0..nb).filter(|b| roots[*b] == root).collect();
     let col_of = |g: usize| {
@@ -106,7 +115,7 @@ fn analyse_component(sys: &System, q: &[f64], t: f64, roots: &[usize], root: usi
     for k in order {
         let eqb = sys.equations[k].bodies();
         let in_comp = eqb.iter().flatten().any(|b| roots[*b] == root);
-        if !in_comp {
+        if !in_comp || off.get(k) == Some(&true) {
             continue;
         }
         let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
