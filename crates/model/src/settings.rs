@@ -153,6 +153,33 @@ pub enum Command {
         active: bool,
         origin: String,
     },
+    /// A MotionSolve modify command after an analysis (`<Motion_Joint
+    /// id=… expr=…/>`, …): the reader's model with the element redefined,
+    /// which replaces the running one from the next analysis on (the same
+    /// parts, constraints and forces; the functions may differ). `what`
+    /// names the element ("Motion_Joint id=3").
+    Redefine {
+        model: RedefinedModel,
+        what: String,
+        origin: String,
+    },
+    /// A MotionSolve `<Param_Transient>` command: the deck's transient
+    /// attributes merged with the command's, as (name, value, origin);
+    /// validated when it runs.
+    ParamTransient {
+        attributes: Vec<(String, String, String)>,
+    },
+}
+
+/// A model built by a front end for [`Command::Redefine`]; commands
+/// compare equal when they hold the same model object.
+#[derive(Clone, Debug)]
+pub struct RedefinedModel(pub std::sync::Arc<crate::Model>);
+
+impl PartialEq for RedefinedModel {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Static and quasi-static solution methods (MotionSolve Param_Static).

@@ -31,6 +31,7 @@ pub struct XmlRead {
 
 /// One XML element with its attributes, tracking which were used so that
 /// an attribute nobody reads is an error naming it.
+#[derive(Clone)]
 pub(crate) struct Elem<'a> {
     /// The element name as written.
     pub tag: String,
@@ -84,6 +85,43 @@ impl<'a> Elem<'a> {
             },
         };
         Ok(e)
+    }
+
+    /// This element's attributes (none marked used) with `given` (a modify
+    /// command's, at their own positions) replacing or adding to them,
+    /// `dropped` removed and `added` appended; positioned at `pos`.
+    pub fn overridden(
+        &self,
+        given: &[(String, String, Pos)],
+        dropped: &[&str],
+        added: Vec<(String, String, Pos)>,
+        pos: Pos,
+    ) -> Elem<'a> {
+        let is_given = |n: &str| given.iter().any(|(g, _, _)| g.eq_ignore_ascii_case(n));
+        let mut attrs: Vec<(String, String, Pos)> = self
+            .attrs
+            .iter()
+            .filter(|(n, _, _)| !is_given(n) && !dropped.iter().any(|d| d.eq_ignore_ascii_case(n)))
+            .cloned()
+            .collect();
+        attrs.extend(
+            given
+                .iter()
+                .filter(|(n, _, _)| !n.eq_ignore_ascii_case("id"))
+                .cloned(),
+        );
+        attrs.extend(added);
+        let mut e = Elem {
+            tag: self.tag.clone(),
+            pos,
+            id: self.id,
+            used: vec![false; attrs.len()],
+            attrs,
+            file: self.file,
+        };
+        // The id was read (and checked) when the element was.
+        e.ignore(&["id"]);
+        e
     }
 
     /// "Constraint_Joint id=3", the element as messages name it.
@@ -386,6 +424,13 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         }
     };
 
+    // Modify commands override the attributes as read.
+    let originals = elems
+        .iter()
+        .filter(|e| crate::commands::is_modifiable(&e.tag))
+        .filter_map(|e| Some(((e.tag.to_ascii_lowercase(), e.id?), e.clone())))
+        .collect();
+
     // Pass 2: every element to statements (or settings).
     let mut out = elements::Output::default();
     for e in &mut elems {
@@ -395,13 +440,66 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
     }
     skipped.append(&mut out.skipped);
     let mut commands = Vec::new();
+    let mut walk = crate::commands::Walk {
+        originals,
+        transient: out.transient.clone().unwrap_or_default(),
+        running: None,
+        pending: Vec::new(),
+    };
     if let Some(c) = command {
         for n in element_children(c) {
             let labels = &out.labels;
             let time = &mut out.time;
-            match Elem::new(&doc, n, file).and_then(|mut e| command_of(&mut e, time, labels)) {
-                Ok(Some(cmd)) => commands.push(cmd),
-                Ok(None) => break, // Stop
+            let step = Elem::new(&doc, n, file).and_then(|mut e| {
+                let tag = e.tag.to_ascii_lowercase();
+                if crate::commands::is_modify(&tag) {
+                    let what = crate::commands::modify(&mut e, &mut walk, &mut out.statements)?;
+                    return Ok(match what {
+                        None => Step::Nothing,
+                        Some(what) => {
+                            let statements = walk.running.clone().unwrap_or_default();
+                            walk.pending.push((commands.len(), statements));
+                            // The model is built below, once every error
+                            // has been collected.
+                            Step::Run(Command::Redefine {
+                                model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
+                                what,
+                                origin: e.origin(e.pos),
+                            })
+                        }
+                    });
+                }
+                match tag.as_str() {
+                    "param_transient" => {
+                        return Ok(Step::Run(crate::commands::param_transient(
+                            &mut e, &mut walk,
+                        )))
+                    }
+                    "param_static" | "param_simulation" => {
+                        let mut o = elements::Output::default();
+                        elements::translate(&mut e, &Poses::default(), &mut o)?;
+                        return Ok(match o.statics {
+                            Some(settings) => Step::Run(Command::Equilibrium {
+                                settings,
+                                default: false,
+                            }),
+                            None => Step::Nothing,
+                        });
+                    }
+                    _ => {}
+                }
+                let Some(cmd) = command_of(&mut e, time, labels)? else {
+                    return Ok(Step::Stop);
+                };
+                if matches!(cmd, Command::Simulate { .. }) && walk.running.is_none() {
+                    walk.running = Some(out.statements.clone());
+                }
+                Ok(Step::Run(cmd))
+            });
+            match step {
+                Ok(Step::Stop) => break,
+                Ok(Step::Run(cmd)) => commands.push(cmd),
+                Ok(Step::Nothing) => {}
                 Err(e) => errors.push(e),
             }
         }
@@ -435,24 +533,35 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-    let built = mbsolve_adm::build_statements(&out.statements, &title, file).map_err(|e| {
-        // Name the element as the XML does: "JOINT/3: …" → "Constraint_Joint id=3: …".
-        let message = e
-            .statement
-            .as_ref()
-            .and_then(|st| {
-                let xml = out.labels.get(st)?;
-                let rest = e.message.strip_prefix(&format!("{st}: "))?;
-                Some(format!("{xml}: {rest}"))
-            })
-            .unwrap_or_else(|| e.message.clone());
-        XmlError {
-            file: e.file.clone(),
-            line: e.pos.line,
-            col: e.pos.col,
-            message,
+    let build = |statements: &[Statement]| {
+        mbsolve_adm::build_statements(statements, &title, file).map_err(|e| {
+            // Name the element as the XML does: "JOINT/3: …" → "Constraint_Joint id=3: …".
+            let message = e
+                .statement
+                .as_ref()
+                .and_then(|st| {
+                    let xml = out.labels.get(st)?;
+                    let rest = e.message.strip_prefix(&format!("{st}: "))?;
+                    Some(format!("{xml}: {rest}"))
+                })
+                .unwrap_or_else(|| e.message.clone());
+            XmlError {
+                file: e.file.clone(),
+                line: e.pos.line,
+                col: e.pos.col,
+                message,
+            }
+        })
+    };
+    let built = build(&out.statements)?;
+    // The models modify commands switch to after an analysis.
+    for (k, statements) in std::mem::take(&mut walk.pending) {
+        let mut m = build(&statements)?.model;
+        m.equilibrium = out.statics.clone().unwrap_or_default();
+        if let Command::Redefine { model, .. } = &mut commands[k] {
+            model.0 = std::sync::Arc::new(m);
         }
-    })?;
+    }
     let mut model = built.model;
     skipped.extend(built.skipped);
     model.equilibrium = out.statics.unwrap_or_default();
@@ -462,6 +571,15 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         skipped,
         transient: out.transient,
     })
+}
+
+/// What one `<Command>` child does.
+enum Step {
+    Run(Command),
+    /// Read, with nothing to run (a Param_Simulation, an edit of the model
+    /// before the first Simulate).
+    Nothing,
+    Stop,
 }
 
 fn element_attrs(doc: &Document, node: Node) -> Vec<(String, String, Pos)> {

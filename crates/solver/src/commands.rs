@@ -281,6 +281,33 @@ impl CommandRunner {
                 self.topology_changed = true;
                 Ok(())
             }
+            Command::Redefine {
+                model,
+                what,
+                origin,
+            } => {
+                redefine(sim, &model.0, what, origin)?;
+                self.topology_changed = true;
+                Ok(())
+            }
+            Command::ParamTransient { attributes } => {
+                let attrs: Vec<(&str, &str, &str)> = attributes
+                    .iter()
+                    .map(|(n, v, o)| (n.as_str(), v.as_str(), o.as_str()))
+                    .collect();
+                let p = crate::settings::ParamTransient::from_attributes(&attrs)
+                    .map_err(SolverError::Settings)?;
+                sim.log.push(format!(
+                    "Param_Transient command: {}",
+                    attributes
+                        .iter()
+                        .map(|(n, v, _)| format!("{n} = {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                self.transient = Some(p);
+                Ok(())
+            }
             Command::Simulate { mode, output } => {
                 if std::mem::take(&mut self.topology_changed) && sim.ic_done {
                     reinitialize(sim)?;
@@ -403,6 +430,40 @@ fn switch_element(
         sim.sys.describe(element),
         sw.equations,
         sw.forces,
+        sim.state.t
+    ));
+    Ok(())
+}
+
+/// Replace the running model by `model` (a front end's redefinition of
+/// one element's functions or values): the mechanics is rebuilt from it;
+/// the state, the active set and the settings the commands changed
+/// (gravity, EQUILIBRIUM) carry over. The structure (coordinates,
+/// constraint equations, force elements) must be the same.
+fn redefine(
+    sim: &mut Simulation,
+    model: &mbsolve_model::Model,
+    what: &str,
+    origin: &str,
+) -> Result<(), SolverError> {
+    let mut model = model.clone();
+    model.gravity = sim.model.gravity;
+    model.equilibrium = sim.model.equilibrium.clone();
+    let mut sys = mbsolve_mech::System::new(&model).map_err(SolverError::Model)?;
+    if sys.nq() != sim.sys.nq()
+        || sys.neq() != sim.sys.neq()
+        || sys.forces.len() != sim.sys.forces.len()
+    {
+        return Err(SolverError::Settings(format!(
+            "{origin}: {what}: the change alters the model's coordinates, constraint equations or force elements, which a command cannot do between analyses"
+        )));
+    }
+    sys.gravity = sim.sys.gravity;
+    sim.sys = sys;
+    sim.model = model;
+    sim.data.invalidate_cache();
+    sim.log.push(format!(
+        "{what} modified by the command at {origin}, from t = {}",
         sim.state.t
     ));
     Ok(())
