@@ -221,7 +221,7 @@ fn elements_without_effect_are_listed() {
         .replace("<Command>", "<Command time_out=\"999999\">")
         .replace(
             "  </Model>",
-            "    <ResOutput plt_file=\"TRUE\"/>\n  </Model>",
+            "    <ResOutput abf_file=\"TRUE\"/>\n  </Model>",
         );
     let deck = d.join("deck.xml");
     std::fs::write(&deck, text).unwrap();
@@ -233,7 +233,9 @@ fn elements_without_effect_are_listed() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
-        out.contains("ResOutput read without effect (result-file options only)"),
+        out.contains(
+            "ResOutput read without effect (result-file options other than plt_file and angle_type)"
+        ),
         "{out}"
     );
     assert!(

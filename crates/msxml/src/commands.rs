@@ -250,3 +250,39 @@ pub(crate) fn constr_tol(e: &mut Elem<'_>) -> Result<(), XmlError> {
     }
     Ok(())
 }
+
+/// ResOutput (in `<Model>` or `<Command>`): `plt_file="TRUE"` asks for the
+/// ASCII `.plt` result file, which `run` writes beside the CSV; the other
+/// result-file options (binary files, angle types, …) are listed as read
+/// without effect. Returns plt_file.
+pub(crate) fn res_output(
+    e: &mut Elem<'_>,
+    skipped: &mut Vec<mbsolve_adm::Skipped>,
+) -> Result<bool, XmlError> {
+    let plt = e.boolean("plt_file")?.unwrap_or(false);
+    if let Some((v, p)) = e.get("angle_type") {
+        if !v.trim().eq_ignore_ascii_case("YPR") {
+            return Err(e.err(
+                p,
+                format!(
+                    "angle_type = \"{}\" is not supported (the .plt writes yaw, pitch, roll: YPR)",
+                    v.trim()
+                ),
+            ));
+        }
+    }
+    let rest = e.take_all();
+    let others = rest.iter().any(|(n, _, _)| {
+        !["plt_file", "angle_type", "label"]
+            .iter()
+            .any(|k| n.eq_ignore_ascii_case(k))
+    });
+    if others {
+        skipped.push(mbsolve_adm::Skipped {
+            statement: e.label(),
+            location: e.origin(e.pos),
+            reason: "result-file options other than plt_file and angle_type",
+        });
+    }
+    Ok(plt)
+}

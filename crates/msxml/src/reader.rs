@@ -27,6 +27,9 @@ pub struct XmlRead {
     pub commands: Vec<Command>,
     pub skipped: Vec<mbsolve_adm::Skipped>,
     pub transient: Option<Vec<Attr>>,
+    /// A ResOutput (in `<Model>` or `<Command>`) asks for the ASCII `.plt`
+    /// result file.
+    pub plt_file: bool,
 }
 
 /// One XML element with its attributes, tracking which were used so that
@@ -433,7 +436,15 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
 
     // Pass 2: every element to statements (or settings).
     let mut out = elements::Output::default();
+    let mut plt_file = false;
     for e in &mut elems {
+        if e.tag.eq_ignore_ascii_case("ResOutput") {
+            match crate::commands::res_output(e, &mut out.skipped) {
+                Ok(p) => plt_file |= p,
+                Err(err) => errors.push(err),
+            }
+            continue;
+        }
         if let Err(err) = elements::translate(e, &poses, &mut out) {
             errors.push(err);
         }
@@ -470,6 +481,18 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                     });
                 }
                 match tag.as_str() {
+                    "resoutput" => {
+                        plt_file |= crate::commands::res_output(&mut e, &mut out.skipped)?;
+                        return Ok(Step::Nothing);
+                    }
+                    "h3doutput" => {
+                        out.skipped.push(mbsolve_adm::Skipped {
+                            statement: e.label(),
+                            location: e.origin(e.pos),
+                            reason: "animation-file options only",
+                        });
+                        return Ok(Step::Nothing);
+                    }
                     "param_transient" => {
                         return Ok(Step::Run(crate::commands::param_transient(
                             &mut e, &mut walk,
@@ -521,6 +544,7 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
             }
         }
     }
+    skipped.append(&mut out.skipped);
     if !errors.is_empty() {
         return Err(XmlErrors(errors));
     }
@@ -570,6 +594,7 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         commands,
         skipped,
         transient: out.transient,
+        plt_file,
     })
 }
 
