@@ -15,10 +15,12 @@
 //! with its line and column; `check` gets all of them at once.
 
 mod commands;
+mod edit;
 mod elements;
 mod reader;
 mod write;
 
+pub use edit::set_attribute;
 pub use reader::{Attr, XmlRead};
 pub use write::write_xml;
 
