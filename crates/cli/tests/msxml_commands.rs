@@ -4,6 +4,7 @@
 //! before the first Simulate they edit the model, after it they switch the
 //! running model from the next analysis on.
 
+use mbsolve_model::{Command, ElementRef};
 use mbsolve_solver::analysis::{Frame, Simulation};
 use mbsolve_solver::commands::CommandRunner;
 
@@ -32,7 +33,12 @@ fn slider(commands: &str) -> String {
 }
 
 fn run(text: &str) -> Result<Simulation, String> {
-    let read = mbsolve_msxml::read_xml_str(text, "c.xml").map_err(|e| e.to_string())?;
+    run_named(text, "c.xml")
+}
+
+/// Read a deck and run its commands with its Param_Transient, as `run` does.
+fn run_named(text: &str, file: &str) -> Result<Simulation, String> {
+    let read = mbsolve_msxml::read_xml_str(text, file).map_err(|e| e.to_string())?;
     let mut sim = Simulation::new(&read.model).unwrap();
     let mut runner = CommandRunner::new(&sim);
     let attrs: Vec<(&str, &str, &str)> = read
@@ -228,4 +234,54 @@ fn param_commands() {
         "Param_Transient command: integrator_type = DSTIFF, integr_tol = 1.0E-8, h_max = 0.001"
     )));
     assert_eq!(sim.model.equilibrium.max_num_iter, Some(77));
+}
+
+/// The MotionSolve spelling: `<Deactivate>` of the
+/// pendulum's joint between two Transient runs; the reader reports an
+/// unknown id with its line.
+#[test]
+fn xml_deactivate_runs_and_bad_ids_are_named() {
+    let ex = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let text = std::fs::read_to_string(ex.join("pendulum.xml")).unwrap();
+    let text = text.replace(
+        r#"<Simulate analysis_type="Transient" end_time="2.5" num_steps="250"/>"#,
+        r#"<Simulate analysis_type="Transient" end_time="0.5" num_steps="50"/>
+    <Deactivate element_type="Constraint_Joint" element_id="1"/>
+    <Simulate analysis_type="Transient" end_time="1.0" num_steps="50"/>"#,
+    );
+    let read = mbsolve_msxml::read_xml_str(&text, "p.xml").unwrap();
+    assert_eq!(
+        read.commands[1],
+        Command::Activate {
+            element: ElementRef::Joint(1),
+            active: false,
+            origin: "p.xml:23:5".into(),
+        }
+    );
+    let sim = run_named(&text, "p.xml").unwrap();
+    let s = sim
+        .frames
+        .iter()
+        .find(|f| (f.t - 0.5).abs() < 1e-9)
+        .unwrap()
+        .clone();
+    let last = sim.frames.last().unwrap();
+    let want_y = s.q[1] + s.u[1] * 0.5 - 0.5 * 9.81 * 0.25;
+    assert!(
+        (last.q[1] - want_y).abs() < 1e-5,
+        "{} vs {want_y}",
+        last.q[1]
+    );
+    let bad = text.replace(r#"element_id="1"/>"#, r#"element_id="7"/>"#);
+    let e = mbsolve_msxml::read_xml_str(&bad, "p.xml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.xml:23:61: Deactivate: no Constraint_Joint with id 7 in the model"
+    );
+    let bad = text.replace(r#""Constraint_Joint""#, r#""Force_Beam""#);
+    let e = mbsolve_msxml::read_xml_str(&bad, "p.xml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.xml:23:31: Deactivate: element_type = \"Force_Beam\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper)"
+    );
 }

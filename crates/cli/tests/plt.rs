@@ -5,7 +5,12 @@
 use std::path::Path;
 use std::process::Command;
 
-fn parse_plt(text: &str) -> (Vec<(u32, u32, u32, u32, String)>, Vec<(f64, Vec<[f64; 6]>)>) {
+/// A directory entry: request id, type code, I, J, name.
+type Entry = (u32, u32, u32, u32, String);
+/// One output time and its six slots per request.
+type PltFrame = (f64, Vec<[f64; 6]>);
+
+fn parse_plt(text: &str) -> (Vec<Entry>, Vec<PltFrame>) {
     let mut lines = text.lines();
     lines.next().unwrap(); // title
     assert!(lines.next().unwrap().starts_with("Generated on "));

@@ -472,11 +472,11 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                             walk.pending.push((commands.len(), statements));
                             // The model is built below, once every error
                             // has been collected.
-                            Step::Run(Command::Redefine {
+                            Step::Run(Box::new(Command::Redefine {
                                 model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
                                 what,
                                 origin: e.origin(e.pos),
-                            })
+                            }))
                         }
                     });
                 }
@@ -494,18 +494,18 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                         return Ok(Step::Nothing);
                     }
                     "param_transient" => {
-                        return Ok(Step::Run(crate::commands::param_transient(
+                        return Ok(Step::Run(Box::new(crate::commands::param_transient(
                             &mut e, &mut walk,
-                        )))
+                        ))))
                     }
                     "param_static" | "param_simulation" => {
                         let mut o = elements::Output::default();
                         elements::translate(&mut e, &Poses::default(), &mut o)?;
                         return Ok(match o.statics {
-                            Some(settings) => Step::Run(Command::Equilibrium {
+                            Some(settings) => Step::Run(Box::new(Command::Equilibrium {
                                 settings,
                                 default: false,
-                            }),
+                            })),
                             None => Step::Nothing,
                         });
                     }
@@ -517,11 +517,11 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                 if matches!(cmd, Command::Simulate { .. }) && walk.running.is_none() {
                     walk.running = Some(out.statements.clone());
                 }
-                Ok(Step::Run(cmd))
+                Ok(Step::Run(Box::new(cmd)))
             });
             match step {
                 Ok(Step::Stop) => break,
-                Ok(Step::Run(cmd)) => commands.push(cmd),
+                Ok(Step::Run(cmd)) => commands.push(*cmd),
                 Ok(Step::Nothing) => {}
                 Err(e) => errors.push(e),
             }
@@ -600,7 +600,7 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
 
 /// What one `<Command>` child does.
 enum Step {
-    Run(Command),
+    Run(Box<Command>),
     /// Read, with nothing to run (a Param_Simulation, an edit of the model
     /// before the first Simulate).
     Nothing,
