@@ -264,6 +264,6 @@ mod tests {
         assert_eq!(field(5555.556), "  5.55556E+03");
         assert_eq!(field(0.0), "  0.00000E+00");
         assert_eq!(field(-1.5e-12), " -1.50000E-12");
-        assert_eq!(field(2.0e120), "  2.00000E+120");
+        assert_eq!(field(2.0e120), " 2.00000E+120");
     }
 }
