@@ -19,6 +19,33 @@ pub struct AcfFile {
     /// before the first SIMULATE: edits of the dataset, applied by
     /// [`crate::read_adm_redefined`].
     pub redefinitions: Vec<Statement>,
+    /// The same commands after a SIMULATE: (index in `commands` of the
+    /// Command::Redefine placeholder, statement). [`resolve_redefinitions`]
+    /// builds the model each one switches to.
+    pub late_redefinitions: Vec<(usize, Statement)>,
+}
+
+/// Build the dataset with the redefinitions before the first SIMULATE
+/// applied (the model to run), and fill every Command::Redefine of a
+/// redefinition after a SIMULATE with the model as it stands from there
+/// on (all redefinitions up to and including it). Errors point into the
+/// command file.
+pub fn resolve_redefinitions(
+    adm_text: &str,
+    adm_name: &str,
+    acf: &mut AcfFile,
+    acf_file: &str,
+) -> Result<mbsolve_model::Model, AdmError> {
+    let base = crate::read_adm_str_redefined(adm_text, adm_name, acf, acf_file)?;
+    let mut upto = acf.clone();
+    for (k, st) in acf.late_redefinitions.clone() {
+        upto.redefinitions.push(st);
+        let m = crate::read_adm_str_redefined(adm_text, adm_name, &upto, acf_file)?;
+        if let Some(Command::Redefine { model, .. }) = acf.commands.get_mut(k) {
+            model.0 = std::sync::Arc::new(m);
+        }
+    }
+    Ok(base)
 }
 
 /// Adams Solver command names (for abbreviations and clear messages).
@@ -127,6 +154,7 @@ pub fn read_acf_str(text: &str, file: &str) -> Result<AcfFile, AdmError> {
         output_prefix: syn.output_prefix,
         commands: Vec::new(),
         redefinitions: Vec::new(),
+        late_redefinitions: Vec::new(),
     };
     let mut now = 0.0f64;
     for st in &syn.statements {
@@ -324,22 +352,13 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
         }
         other @ ("VARIABLE" | "SFORCE" | "MOTION") => {
             crate::build::reject_user_subroutine(file, st, other, &label)?;
-            // After a SIMULATE the change would act mid-run, on functions
-            // the solver compiled when the simulation was built.
-            if acf
+            // After a SIMULATE the change acts from the next analysis on:
+            // the front end builds that model (`resolve_redefinitions`) and
+            // the solver switches to it.
+            let late = acf
                 .commands
                 .iter()
-                .any(|c| matches!(c, Command::Simulate { .. }))
-            {
-                return Err(AdmError::new(
-                    file,
-                    st.pos,
-                    Some(label.clone()),
-                    format!(
-                        "{label}: redefining a {other} after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied"
-                    ),
-                ));
-            }
+                .any(|c| matches!(c, Command::Simulate { .. }));
             if st.id.is_none() {
                 return Err(AdmError::new(
                     file,
@@ -364,7 +383,17 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             }
             // Only the FUNCTION changes: any other argument is reported.
             a.finish()?;
-            acf.redefinitions.push(st.clone());
+            if late {
+                acf.late_redefinitions
+                    .push((acf.commands.len(), st.clone()));
+                acf.commands.push(Command::Redefine {
+                    model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
+                    what: label_of(st, other),
+                    origin: format!("{file}:{}", st.pos.line),
+                });
+            } else {
+                acf.redefinitions.push(st.clone());
+            }
             Ok(true)
         }
         other => Err(AdmError::new(
@@ -484,4 +513,12 @@ fn activation(
         });
     }
     Ok(())
+}
+
+/// "SFORCE/1" for a redefinition command.
+fn label_of(st: &Statement, name: &str) -> String {
+    match st.id {
+        Some(id) => format!("{name}/{id}"),
+        None => name.to_string(),
+    }
 }

@@ -315,8 +315,8 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)",
         ),
         (
-            "sim/stat\nVARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",
-            "t.acf:3:1: VARIABLE/9105: redefining a VARIABLE after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied",
+            "sim/stat\nVARIABLE/9105, FUNCTION=1 + * 2\n",
+            "t.acf:3:29: VARIABLE/9105: expected an operand, found '*'",
         ),
         (
             "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",

@@ -296,7 +296,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     let transient = input.transient;
     let without_effect = input.without_effect;
     let model = input.model;
-    let acf = match &opts.acf {
+    let mut acf = match &opts.acf {
         Some(p) => {
             let a = mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?;
             check_acf(&a, p)?;
@@ -304,11 +304,19 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         }
         None => None,
     };
-    // FUNCTION redefinitions before the first SIMULATE edit the dataset.
-    let model = match (&acf, &opts.acf) {
-        (Some(a), Some(p)) if !a.redefinitions.is_empty() => {
-            mbsolve_adm::read_adm_redefined(&opts.model, a, &p.display().to_string())
-                .map_err(|e| e.to_string())?
+    // FUNCTION redefinitions before the first SIMULATE edit the dataset;
+    // those after one switch the running model (Command::Redefine).
+    let model = match (&mut acf, &opts.acf) {
+        (Some(a), Some(p)) if !a.redefinitions.is_empty() || !a.late_redefinitions.is_empty() => {
+            let bytes = std::fs::read(&opts.model)
+                .map_err(|e| format!("{}: cannot read: {e}", opts.model.display()))?;
+            mbsolve_adm::resolve_redefinitions(
+                &String::from_utf8_lossy(&bytes),
+                &opts.model.display().to_string(),
+                a,
+                &p.display().to_string(),
+            )
+            .map_err(|e| e.to_string())?
         }
         _ => model,
     };

@@ -19,10 +19,23 @@ JOINT/1, REVOLUTE, I = 21, J = 10
 END
 ";
 
+/// A 1 kg slider on a translational joint along z at z = 1, pushed by
+/// SFORCE/1 of 2 N; no gravity.
+const SLIDER: &str = "slider
+UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
+PART/1, GROUND
+MARKER/10, PART = 1, QP = 0, 0, 0
+PART/2, MASS = 1, CM = 20, IP = 1, 1, 1, QG = 0, 0, 1
+MARKER/20, PART = 2
+JOINT/1, TRANSLATIONAL, I = 20, J = 10
+SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = 2
+END
+";
+
 /// Run `acf` on `adm`; the simulation (frames kept) and the result.
 fn run(adm: &str, acf: &str) -> (Simulation, Result<(), String>) {
-    let model = mbsolve_adm::read_adm_str(adm, "t.adm").unwrap();
-    let acf = mbsolve_adm::read_acf_str(acf, "t.acf").unwrap();
+    let mut acf = mbsolve_adm::read_acf_str(acf, "t.acf").unwrap();
+    let model = mbsolve_adm::resolve_redefinitions(adm, "t.adm", &mut acf, "t.acf").unwrap();
     let mut sim = Simulation::new(&model).unwrap();
     let mut runner = CommandRunner::new(&sim);
     let mut result = Ok(());
@@ -136,18 +149,8 @@ fn redundant_twin_joint_takes_over() {
 /// z = 4 + 2 (t − 2) + (t − 2)².
 #[test]
 fn sforce_stops_and_resumes_acting() {
-    let adm = "slider
-UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
-PART/1, GROUND
-MARKER/10, PART = 1, QP = 0, 0, 0
-PART/2, MASS = 1, CM = 20, IP = 1, 1, 1, QG = 0, 0, 1
-MARKER/20, PART = 2
-JOINT/1, TRANSLATIONAL, I = 20, J = 10
-SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = 2
-END
-";
     let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nDEACTIVATE/SFORCE, ID = 1\nSIMULATE/DYNAMIC, END = 2, STEPS = 10\nACTIVATE/SFORCE, ID = 1\nSIMULATE/DYNAMIC, END = 3, STEPS = 10\n";
-    let (sim, r) = run(adm, acf);
+    let (sim, r) = run(SLIDER, acf);
     r.unwrap();
     let z = |t: f64| {
         if t <= 1.0 {
@@ -165,6 +168,36 @@ END
     }
     assert!(worst < 1e-6, "deviation from the closed form {worst:e}");
     assert!((sim.frames.last().unwrap().t - 3.0).abs() < 1e-12);
+}
+
+/// SFORCE/1 redefined in the command file after the first SIMULATE: from
+/// t = 1 the force is 0 (z = 2 + 2 (t − 1)), and a second redefinition at
+/// t = 2 makes it −2 (z = 4 + 2 (t − 2) − (t − 2)²).
+#[test]
+fn sforce_redefined_between_simulations() {
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nSFORCE/1, FUNCTION = 0\nSIMULATE/DYNAMIC, END = 2, STEPS = 10\nSFORCE/1, FUNCTION = -2\nSIMULATE/DYNAMIC, END = 3, STEPS = 10\n";
+    let (sim, r) = run(SLIDER, acf);
+    r.unwrap();
+    let z = |t: f64| {
+        if t <= 1.0 {
+            1.0 + t * t
+        } else if t <= 2.0 {
+            2.0 + 2.0 * (t - 1.0)
+        } else {
+            4.0 + 2.0 * (t - 2.0) - (t - 2.0).powi(2)
+        }
+    };
+    let worst = sim
+        .frames
+        .iter()
+        .map(|f| (f.q[2] - z(f.t)).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-6, "deviation from the closed form {worst:e}");
+    assert!((sim.frames.last().unwrap().t - 3.0).abs() < 1e-12);
+    assert!(sim
+        .log
+        .iter()
+        .any(|l| l.starts_with("SFORCE/1 modified by the command at t.acf:7")));
 }
 
 /// Unknown ids and kinds fail at the command, naming it.

@@ -115,12 +115,23 @@ pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
         let model = mbsolve_adm::read_adm_str(&src.adm, &src.adm_name)?;
         (model, None, None)
     };
+    let mut model = model;
     let (commands, output_prefix) = match (&src.acf, deck_commands) {
         (_, Some(deck)) if !deck.is_empty() => (deck, None),
         (_, Some(_)) => (default_commands(), None),
         (None, None) => (default_commands(), None),
         (Some(text), None) => {
-            let acf = mbsolve_adm::read_acf_str(text, &src.acf_name)?;
+            let mut acf = mbsolve_adm::read_acf_str(text, &src.acf_name)?;
+            // FUNCTION redefinitions in the command file, as `mbsolve run`
+            // applies them.
+            if !acf.redefinitions.is_empty() || !acf.late_redefinitions.is_empty() {
+                model = mbsolve_adm::resolve_redefinitions(
+                    &src.adm,
+                    &src.adm_name,
+                    &mut acf,
+                    &src.acf_name,
+                )?;
+            }
             if acf.commands.is_empty() {
                 return Err(StudyError {
                     file: src.acf_name.clone(),
