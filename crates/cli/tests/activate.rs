@@ -20,17 +20,8 @@ END
 ";
 
 /// A 1 kg slider on a translational joint along z at z = 1, pushed by
-/// SFORCE/1 of 2 N; no gravity.
-const SLIDER: &str = "slider
-UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
-PART/1, GROUND
-MARKER/10, PART = 1, QP = 0, 0, 0
-PART/2, MASS = 1, CM = 20, IP = 1, 1, 1, QG = 0, 0, 1
-MARKER/20, PART = 2
-JOINT/1, TRANSLATIONAL, I = 20, J = 10
-SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = 2
-END
-";
+/// SFORCE/1 of 2 N; no gravity (shared with the study tests).
+const SLIDER: &str = include_str!("../../study/tests/data/slider.adm");
 
 /// Run `acf` on `adm`; the simulation (frames kept) and the result.
 fn run(adm: &str, acf: &str) -> (Simulation, Result<(), String>) {
@@ -143,14 +134,17 @@ fn redundant_twin_joint_takes_over() {
     assert!(at(&sim.frames, 0.6).q[1] < -0.5);
 }
 
-/// A 1 kg slider on a translational joint along z, pushed by SFORCE/1 of
-/// 2 N (no gravity): z = 1 + t² up to the DEACTIVATE at t = 1, then
-/// z = 2 + 2 (t − 1) (constant velocity), and after the ACTIVATE at t = 2
-/// z = 4 + 2 (t − 2) + (t − 2)².
-#[test]
-fn sforce_stops_and_resumes_acting() {
-    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nDEACTIVATE/SFORCE, ID = 1\nSIMULATE/DYNAMIC, END = 2, STEPS = 10\nACTIVATE/SFORCE, ID = 1\nSIMULATE/DYNAMIC, END = 3, STEPS = 10\n";
-    let (sim, r) = run(SLIDER, acf);
+/// Run the slider 3 s in three SIMULATEs of 1 s with `between` (two
+/// commands) after the first and second: z = 1 + t² up to t = 1 (2 N),
+/// constant velocity to t = 2 (the force off or 0), then
+/// z = 4 + 2 (t − 2) + (accel / 2)(t − 2)²; checked against that closed
+/// form on every frame.
+fn slider_three_phases(between: [&str; 2], accel: f64) -> Simulation {
+    let acf = format!(
+        "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n{}\nSIMULATE/DYNAMIC, END = 2, STEPS = 10\n{}\nSIMULATE/DYNAMIC, END = 3, STEPS = 10\n",
+        between[0], between[1]
+    );
+    let (sim, r) = run(SLIDER, &acf);
     r.unwrap();
     let z = |t: f64| {
         if t <= 1.0 {
@@ -158,35 +152,10 @@ fn sforce_stops_and_resumes_acting() {
         } else if t <= 2.0 {
             2.0 + 2.0 * (t - 1.0)
         } else {
-            4.0 + 2.0 * (t - 2.0) + (t - 2.0).powi(2)
+            4.0 + 2.0 * (t - 2.0) + 0.5 * accel * (t - 2.0).powi(2)
         }
     };
     assert!(sim.frames.len() >= 31);
-    let mut worst = 0.0f64;
-    for f in &sim.frames {
-        worst = worst.max((f.q[2] - z(f.t)).abs());
-    }
-    assert!(worst < 1e-6, "deviation from the closed form {worst:e}");
-    assert!((sim.frames.last().unwrap().t - 3.0).abs() < 1e-12);
-}
-
-/// SFORCE/1 redefined in the command file after the first SIMULATE: from
-/// t = 1 the force is 0 (z = 2 + 2 (t − 1)), and a second redefinition at
-/// t = 2 makes it −2 (z = 4 + 2 (t − 2) − (t − 2)²).
-#[test]
-fn sforce_redefined_between_simulations() {
-    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nSFORCE/1, FUNCTION = 0\nSIMULATE/DYNAMIC, END = 2, STEPS = 10\nSFORCE/1, FUNCTION = -2\nSIMULATE/DYNAMIC, END = 3, STEPS = 10\n";
-    let (sim, r) = run(SLIDER, acf);
-    r.unwrap();
-    let z = |t: f64| {
-        if t <= 1.0 {
-            1.0 + t * t
-        } else if t <= 2.0 {
-            2.0 + 2.0 * (t - 1.0)
-        } else {
-            4.0 + 2.0 * (t - 2.0) - (t - 2.0).powi(2)
-        }
-    };
     let worst = sim
         .frames
         .iter()
@@ -194,6 +163,24 @@ fn sforce_redefined_between_simulations() {
         .fold(0.0, f64::max);
     assert!(worst < 1e-6, "deviation from the closed form {worst:e}");
     assert!((sim.frames.last().unwrap().t - 3.0).abs() < 1e-12);
+    sim
+}
+
+/// SFORCE/1 deactivated at t = 1 stops acting; reactivated at t = 2 it
+/// pushes with its 2 N again.
+#[test]
+fn sforce_stops_and_resumes_acting() {
+    slider_three_phases(
+        ["DEACTIVATE/SFORCE, ID = 1", "ACTIVATE/SFORCE, ID = 1"],
+        2.0,
+    );
+}
+
+/// SFORCE/1 redefined in the command file after the first SIMULATE: 0
+/// from t = 1, −2 N from t = 2.
+#[test]
+fn sforce_redefined_between_simulations() {
+    let sim = slider_three_phases(["SFORCE/1, FUNCTION = 0", "SFORCE/1, FUNCTION = -2"], -2.0);
     assert!(sim
         .log
         .iter()

@@ -4,17 +4,7 @@
 
 use mbsolve_study::{run, Source};
 
-const SLIDER: &str = "slider
-UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
-PART/1, GROUND
-MARKER/10, PART = 1, QP = 0, 0, 0
-PART/2, MASS = 1, CM = 20, IP = 1, 1, 1, QG = 0, 0, 1
-MARKER/20, PART = 2
-JOINT/1, TRANSLATIONAL, I = 20, J = 10
-SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = 2
-REQUEST/1, DISPLACEMENT, I = 20
-END
-";
+const SLIDER: &str = include_str!("data/slider.adm");
 
 /// SFORCE/1 = 4 N from the start, 0 from t = 1: z = 1 + 2 t², then
 /// 3 + 4 (t − 1).
