@@ -19,6 +19,33 @@ pub struct AcfFile {
     /// before the first SIMULATE: edits of the dataset, applied by
     /// [`crate::read_adm_redefined`].
     pub redefinitions: Vec<Statement>,
+    /// The same commands after a SIMULATE: (index in `commands` of the
+    /// Command::Redefine placeholder, statement). [`resolve_redefinitions`]
+    /// builds the model each one switches to.
+    pub late_redefinitions: Vec<(usize, Statement)>,
+}
+
+/// Build the dataset with the redefinitions before the first SIMULATE
+/// applied (the model to run), and fill every Command::Redefine of a
+/// redefinition after a SIMULATE with the model as it stands from there
+/// on (all redefinitions up to and including it). Errors point into the
+/// command file.
+pub fn resolve_redefinitions(
+    adm_text: &str,
+    adm_name: &str,
+    acf: &mut AcfFile,
+    acf_file: &str,
+) -> Result<mbsolve_model::Model, AdmError> {
+    let base = crate::read_adm_str_redefined(adm_text, adm_name, acf, acf_file)?;
+    let mut upto = acf.clone();
+    for (k, st) in acf.late_redefinitions.clone() {
+        upto.redefinitions.push(st);
+        let m = crate::read_adm_str_redefined(adm_text, adm_name, &upto, acf_file)?;
+        if let Some(Command::Redefine { model, .. }) = acf.commands.get_mut(k) {
+            model.0 = std::sync::Arc::new(m);
+        }
+    }
+    Ok(base)
 }
 
 /// Adams Solver command names (for abbreviations and clear messages).
@@ -127,6 +154,7 @@ pub fn read_acf_str(text: &str, file: &str) -> Result<AcfFile, AdmError> {
         output_prefix: syn.output_prefix,
         commands: Vec::new(),
         redefinitions: Vec::new(),
+        late_redefinitions: Vec::new(),
     };
     let mut now = 0.0f64;
     for st in &syn.statements {
@@ -201,11 +229,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
         }
         "ACCGRAV" => {
             let mut a = Args::new(file, st, label, &["IGRAV", "JGRAV", "KGRAV"], &[])?;
-            let components = [
-                a.number("IGRAV")?,
-                a.number("JGRAV")?,
-                a.number("KGRAV")?,
-            ];
+            let components = [a.number("IGRAV")?, a.number("JGRAV")?, a.number("KGRAV")?];
             if components.iter().all(Option::is_none) {
                 return Err(a.err_here("give at least one of IGRAV, JGRAV or KGRAV"));
             }
@@ -322,35 +346,19 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             acf.commands.push(Command::Simulate { mode, output });
             Ok(true)
         }
-        // The solver compiles the element set and every element function
-        // once, when the simulation is built: changing either between
-        // SIMULATE commands needs the mechanics kernel (issue 16 item 4).
-        other @ ("ACTIVATE" | "DEACTIVATE") => Err(AdmError::new(
-            file,
-            st.pos,
-            Some(label.clone()),
-            format!(
-                "{label}: {other} of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"
-            ),
-        )),
+        other @ ("ACTIVATE" | "DEACTIVATE") => {
+            activation(file, st, other == "ACTIVATE", &mut acf.commands)?;
+            Ok(true)
+        }
         other @ ("VARIABLE" | "SFORCE" | "MOTION") => {
             crate::build::reject_user_subroutine(file, st, other, &label)?;
-            // After a SIMULATE the change would act mid-run, on functions
-            // the solver compiled when the simulation was built.
-            if acf
+            // After a SIMULATE the change acts from the next analysis on:
+            // the front end builds that model (`resolve_redefinitions`) and
+            // the solver switches to it.
+            let late = acf
                 .commands
                 .iter()
-                .any(|c| matches!(c, Command::Simulate { .. }))
-            {
-                return Err(AdmError::new(
-                    file,
-                    st.pos,
-                    Some(label.clone()),
-                    format!(
-                        "{label}: redefining a {other} after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied"
-                    ),
-                ));
-            }
+                .any(|c| matches!(c, Command::Simulate { .. }));
             if st.id.is_none() {
                 return Err(AdmError::new(
                     file,
@@ -375,7 +383,17 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             }
             // Only the FUNCTION changes: any other argument is reported.
             a.finish()?;
-            acf.redefinitions.push(st.clone());
+            if late {
+                acf.late_redefinitions
+                    .push((acf.commands.len(), st.clone()));
+                acf.commands.push(Command::Redefine {
+                    model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
+                    what: label_of(st, other),
+                    origin: format!("{file}:{}", st.pos.line),
+                });
+            } else {
+                acf.redefinitions.push(st.clone());
+            }
             Ok(true)
         }
         other => Err(AdmError::new(
@@ -384,5 +402,123 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             Some(label.clone()),
             format!("{label}: command {other} is not supported yet"),
         )),
+    }
+}
+
+/// Element types ACTIVATE/DEACTIVATE switch (the mechanics' constraints
+/// and forces).
+const SWITCHABLE: &[&str] = &[
+    "JOINT",
+    "JPRIM",
+    "MOTION",
+    "GCON",
+    "SFORCE",
+    "SPRINGDAMPER",
+    "VFORCE",
+    "VTORQUE",
+    "GFORCE",
+];
+
+/// The other element types the Adams commands name: refused by name.
+const NOT_SWITCHABLE: &[&str] = &[
+    "BEAM",
+    "BUSHING",
+    "CONTACT",
+    "COUPLER",
+    "CVCV",
+    "DIFF",
+    "FIELD",
+    "FLEX_BODY",
+    "FRICTION",
+    "GEAR",
+    "GSE",
+    "LSE",
+    "NFORCE",
+    "PTCV",
+    "SENSOR",
+    "TFSISO",
+];
+
+/// `DEACTIVATE/JOINT, ID = 1, 2` (and ACTIVATE): one command per id, in
+/// the order written.
+fn activation(
+    file: &str,
+    st: &Statement,
+    active: bool,
+    out: &mut Vec<Command>,
+) -> Result<(), AdmError> {
+    use mbsolve_model::ElementRef as E;
+    let verb = if active { "ACTIVATE" } else { "DEACTIVATE" };
+    let mut keys: Vec<&'static str> = SWITCHABLE.to_vec();
+    keys.extend_from_slice(NOT_SWITCHABLE);
+    keys.extend_from_slice(&["ID", "RANGE"]);
+    let mut a = Args::new(file, st, verb.to_string(), &keys, &[])?;
+    let mut kind = None;
+    for k in SWITCHABLE.iter().chain(NOT_SWITCHABLE) {
+        if a.flag(k)? {
+            if kind.is_some() {
+                return Err(a.err(a.pos_of(k), "more than one element type"));
+            }
+            kind = Some(*k);
+        }
+    }
+    let Some(kind) = kind else {
+        return Err(a.err_here(format!(
+            "{verb} needs an element type ({}, …)",
+            SWITCHABLE.join(", ")
+        )));
+    };
+    if NOT_SWITCHABLE.contains(&kind) {
+        return Err(a.err_here(format!(
+            "{verb}/{kind} is not supported yet (supported: {})",
+            SWITCHABLE.join(", ")
+        )));
+    }
+    if a.has("RANGE") {
+        return Err(a.err(
+            a.pos_of("RANGE"),
+            "RANGE is not supported yet: list the ids with ID = id1, id2, …",
+        ));
+    }
+    let id_pos = a.pos_of("ID");
+    let Some(ids) = a.numbers_range("ID", 1, usize::MAX)? else {
+        return Err(a.err_here(format!("{verb}/{kind} needs ID = id1, id2, …")));
+    };
+    a.finish()?;
+    for v in ids {
+        if v < 1.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
+            return Err(AdmError::new(
+                file,
+                id_pos,
+                Some(format!("{verb}/{kind}")),
+                format!("{verb}/{kind}: ID = {v} is not a positive integer id"),
+            ));
+        }
+        let id = v as u32;
+        let element = match kind {
+            "JOINT" => E::Joint(id),
+            "JPRIM" => E::Jprim(id),
+            "MOTION" => E::Motion(id),
+            "GCON" => E::Gcon(id),
+            "SFORCE" => E::Force(id),
+            "SPRINGDAMPER" => E::Springdamper(id),
+            "VFORCE" => E::Vforce(id),
+            "VTORQUE" => E::Vtorque(id),
+            _ => E::Gforce(id),
+        };
+        out.push(Command::Activate {
+            element,
+            active,
+            origin: format!("{file}:{}", st.pos.line),
+        });
+    }
+    Ok(())
+}
+
+/// "SFORCE/1" for a redefinition command.
+fn label_of(st: &Statement, name: &str) -> String {
+    match st.id {
+        Some(id) => format!("{name}/{id}"),
+        None => name.to_string(),
     }
 }

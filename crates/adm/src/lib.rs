@@ -22,7 +22,7 @@ mod write_friction;
 mod write_states;
 
 pub use build::Skipped;
-pub use commands::{parse_acf, read_acf_str, AcfFile, AcfSyntax};
+pub use commands::{parse_acf, read_acf_str, resolve_redefinitions, AcfFile, AcfSyntax};
 pub use error::{AdmError, Pos};
 pub use write::write_adm;
 

@@ -303,10 +303,19 @@ fn command_files() {
         e.to_string(),
         "e.acf:4:10: SIMULATE: END = 1 is not after the current time 2"
     );
-    let e = read_acf_str("m.adm\np\nACTIVATE/JOINT, ID=12\n", "e.acf").unwrap_err();
+    let acf = read_acf_str("m.adm\np\nACTIVATE/JOINT, ID=12, 13\n", "e.acf").unwrap();
+    assert_eq!(
+        acf.commands,
+        [12, 13].map(|id| Command::Activate {
+            element: mbsolve_model::ElementRef::Joint(id),
+            active: true,
+            origin: "e.acf:3".into(),
+        })
+    );
+    let e = read_acf_str("m.adm\np\nDEACTIVATE/BEAM, ID=12\n", "e.acf").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "e.acf:3:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)"
+        "e.acf:3:1: DEACTIVATE: DEACTIVATE/BEAM is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)"
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");

@@ -283,16 +283,28 @@ fn command_file_abbreviations_and_accgrav() {
     let cases: &[(&str, &str)] = &[
         ("accgrav/\n", "t.acf:1:1: ACCGRAV: give at least one of IGRAV, JGRAV or KGRAV"),
         (
-            "ACTIVATE/JOINT, ID=12\n",
-            "t.acf:1:1: ACTIVATE: ACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+            "ACTIVATE/JOINT\n",
+            "t.acf:1:1: ACTIVATE: ACTIVATE/JOINT needs ID = id1, id2, …",
+        ),
+        (
+            "DEACTIVATE/JOINT, MOTION, ID=2\n",
+            "t.acf:1:19: DEACTIVATE: more than one element type",
+        ),
+        (
+            "DEACTIVATE/JOINT, ID=2.5\n",
+            "t.acf:1:19: DEACTIVATE/JOINT: ID = 2.5 is not a positive integer id",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=1,4\n",
+            "t.acf:1:19: DEACTIVATE: RANGE is not supported yet: list the ids with ID = id1, id2, …",
         ),
         (
             "deactivate/sensor, ID=1000\n",
-            "t.acf:1:1: DEACTIVATE: DEACTIVATE of elements between SIMULATE commands is not supported yet (the solver builds its element set once)",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)",
         ),
         (
-            "sim/stat\nVARIABLE/9105, FUNCTION=STEP(TIME,15.0,0.0,30.0,6.28)\n",
-            "t.acf:3:1: VARIABLE/9105: redefining a VARIABLE after a SIMULATE is not supported yet (the solver compiles element functions once); only redefinitions before the first SIMULATE are applied",
+            "sim/stat\nVARIABLE/9105, FUNCTION=1 + * 2\n",
+            "t.acf:3:29: VARIABLE/9105: expected an operand, found '*'",
         ),
         (
             "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",

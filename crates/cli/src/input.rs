@@ -18,6 +18,9 @@ pub struct ModelInput {
     /// (result-file options only)").
     pub without_effect: Vec<String>,
     pub format: &'static str,
+    /// The deck asks for the ASCII `.plt` result file (ResOutput
+    /// plt_file="TRUE").
+    pub plt_file: bool,
 }
 
 /// Read the model file at `path` with the reader its content calls for.
@@ -61,6 +64,7 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
                 })
                 .collect(),
             format: "MotionSolve XML",
+            plt_file: read.plt_file,
         });
     }
     let model =
@@ -71,5 +75,6 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
         transient: None,
         without_effect: Vec::new(),
         format: "Adams dataset",
+        plt_file: false,
     })
 }

@@ -5,6 +5,7 @@ mod check;
 mod convert;
 mod input;
 mod plot;
+mod plt;
 mod progress;
 mod run;
 mod sweep;

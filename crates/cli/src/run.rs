@@ -56,6 +56,8 @@ pub fn regular_file(path: &Path, what: &str) -> Result<(), String> {
 /// frame sink (inside the simulation) and the end of the run.
 struct Files {
     csv: BufWriter<File>,
+    /// The MotionSolve ASCII `.plt`, when the deck asks for it.
+    plt: Option<BufWriter<File>>,
     msg: BufWriter<File>,
     /// Log lines already in the `.msg`.
     logged: usize,
@@ -78,6 +80,7 @@ impl Files {
         self.csv
             .flush()
             .and_then(|_| self.msg.flush())
+            .and_then(|_| self.plt.as_mut().map_or(Ok(()), |p| p.flush()))
             .map_err(|e| format!("cannot write the results: {e}"))
     }
 }
@@ -87,6 +90,8 @@ impl Files {
 struct CsvSink {
     files: Arc<Mutex<Files>>,
     outputs: requests::Outputs,
+    /// The `.plt` request directory, when that file is written.
+    plt: Option<crate::plt::Plt>,
     initial_q: Vec<f64>,
     rows: usize,
     /// Fault injection for the tests of panic handling: panic when this
@@ -119,10 +124,12 @@ impl FrameSink for CsvSink {
             let _ = write!(line, "{v:e}");
         }
         line.push('\n');
-        let written = f
-            .csv
-            .write_all(line.as_bytes())
-            .map_err(|e| format!("cannot write the results: {e}"));
+        let mut written = f.csv.write_all(line.as_bytes());
+        if let (Some(plt), Some(file)) = (&self.plt, f.plt.as_mut()) {
+            let text = plt.frame(sys, model, frame, &row);
+            written = written.and_then(|_| file.write_all(text.as_bytes()));
+        }
+        let written = written.map_err(|e| format!("cannot write the results: {e}"));
         if let Err(e) = written {
             f.io_error = Some(e.clone());
             return Err(e);
@@ -289,7 +296,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     let transient = input.transient;
     let without_effect = input.without_effect;
     let model = input.model;
-    let acf = match &opts.acf {
+    let mut acf = match &opts.acf {
         Some(p) => {
             let a = mbsolve_adm::read_acf(p).map_err(|e| e.to_string())?;
             check_acf(&a, p)?;
@@ -297,11 +304,19 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         }
         None => None,
     };
-    // FUNCTION redefinitions before the first SIMULATE edit the dataset.
-    let model = match (&acf, &opts.acf) {
-        (Some(a), Some(p)) if !a.redefinitions.is_empty() => {
-            mbsolve_adm::read_adm_redefined(&opts.model, a, &p.display().to_string())
-                .map_err(|e| e.to_string())?
+    // FUNCTION redefinitions before the first SIMULATE edit the dataset;
+    // those after one switch the running model (Command::Redefine).
+    let model = match (&mut acf, &opts.acf) {
+        (Some(a), Some(p)) if !a.redefinitions.is_empty() || !a.late_redefinitions.is_empty() => {
+            let bytes = std::fs::read(&opts.model)
+                .map_err(|e| format!("{}: cannot read: {e}", opts.model.display()))?;
+            mbsolve_adm::resolve_redefinitions(
+                &String::from_utf8_lossy(&bytes),
+                &opts.model.display().to_string(),
+                a,
+                &p.display().to_string(),
+            )
+            .map_err(|e| e.to_string())?
         }
         _ => model,
     };
@@ -328,7 +343,8 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     };
     let csv_path = dir.join(format!("{prefix}.csv"));
     let msg_path = dir.join(format!("{prefix}.msg"));
-    for out in [&csv_path, &msg_path] {
+    let plt_path = dir.join(format!("{prefix}.plt"));
+    for out in [&csv_path, &msg_path, &plt_path] {
         for (what, input) in [("model", Some(&opts.model)), ("command", opts.acf.as_ref())] {
             if input.is_some_and(|i| same_file(out, i)) {
                 return Err(format!(
@@ -362,6 +378,23 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         head.push_str(h);
     }
     let _ = writeln!(csv, "{head}");
+    let plt = match input.plt_file {
+        true => {
+            let mut file = create(&plt_path)?;
+            let (plt, head) = crate::plt::Plt::new(
+                &model,
+                &outputs.header,
+                &format!("mbsolve {} Plot File", env!("CARGO_PKG_VERSION")),
+            );
+            let _ = write!(file, "{head}");
+            Some((plt, file))
+        }
+        false => None,
+    };
+    let (plt, plt_file) = match plt {
+        Some((p, f)) => (Some(p), Some(f)),
+        None => (None, None),
+    };
     let _ = writeln!(msg, "\n--- log ---");
     if let Some(note) = prefix_note {
         sim.log.push(note);
@@ -395,6 +428,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     };
     let files = Arc::new(Mutex::new(Files {
         csv,
+        plt: plt_file,
         msg,
         logged: 0,
         rows: 0,
@@ -406,6 +440,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
     sim.output.sink = Some(Box::new(CsvSink {
         files: files.clone(),
         outputs,
+        plt,
         initial_q: sim.sys.initial_state().0,
         rows: 0,
         panic_after: std::env::var("MBSOLVE_PANIC_AFTER_FRAMES")

@@ -161,7 +161,7 @@ fn bad_sweeps_are_refused_before_running() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&r.stderr).trim(),
-        format!("mbsolve: error: {}: MotionSolve XML models are not supported in studies yet: convert the model with `mbsolve convert MODEL.xml -o MODEL.adm` and give its commands in an .acf", xml.display())
+        format!("mbsolve: error: {}:1: no <Model> section", xml.display())
     );
     assert!(!out.exists());
     let _ = std::fs::remove_file(&xml);

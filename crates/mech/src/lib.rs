@@ -8,6 +8,7 @@
 // equations they implement.
 #![allow(clippy::needless_range_loop)]
 
+pub mod activation;
 pub mod constraints;
 pub mod contact;
 mod coupler;

@@ -267,6 +267,13 @@ pub struct MechData {
     /// soon as they are independent again (see the solver's redundancy
     /// watch), not when their residual drifts.
     pub singular: Vec<bool>,
+    /// true = equation of an element switched off by DEACTIVATE (also
+    /// inactive in `active`, but not redundant: never re-checked or
+    /// watched); see `activation.rs`.
+    pub off: Vec<bool>,
+    /// true = force element (index into `System::forces`) switched off by
+    /// DEACTIVATE: it adds nothing to the residual or the Jacobian.
+    pub forces_off: Vec<bool>,
     /// Evaluate elements in parallel (default: at least
     /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
     /// bit-identical: elements fill their own slots, summed in a fixed order.
@@ -296,6 +303,14 @@ impl MechData {
 /// Φ, ∇Φ and the time terms of every active equation at one (q, t): a
 /// residual, its Jacobian and the velocity rows at the same (q, t) share
 /// one evaluation. The key is compared exactly (q == q', t == t').
+impl MechData {
+    /// Forget the cached evaluation: the active set changed, and entries
+    /// of equations that were inactive are stale.
+    pub fn invalidate_cache(&mut self) {
+        self.cache.valid = false;
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct EvalCache {
     valid: bool,
@@ -401,6 +416,8 @@ impl System {
         MechData {
             active: vec![true; self.neq()],
             singular: vec![false; self.neq()],
+            off: vec![false; self.neq()],
+            forces_off: vec![false; self.forces.len()],
             parallel: self.nb() >= PARALLEL_MIN_BODIES,
             multipliers: Vec::new(),
             cache: EvalCache::default(),
@@ -786,8 +803,10 @@ impl System {
                 .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
         }
         let st = self.state_context(&data.states);
-        for f in &self.forces {
-            f.add_residual(&st, q, u, t, out);
+        for (k, f) in self.forces.iter().enumerate() {
+            if !data.force_is_off(k) {
+                f.add_residual(&st, q, u, t, out);
+            }
         }
         let lam = &data.multipliers;
         let at = crate::friction::FrictionAt { q, u, lam, t };
@@ -992,8 +1011,14 @@ impl System {
             }
         }
         let st = self.state_context(&data.states);
-        for f in &self.forces {
-            f.add_jacobian(&st, q, u, t, sink, row0, col_q, col_u, cu);
+        for (k, f) in self.forces.iter().enumerate() {
+            if data.force_is_off(k) {
+                // Same entries as when on, with value 0: the fixed pattern.
+                let mut zero = crate::activation::ZeroSink(sink);
+                f.add_jacobian(&st, q, u, t, &mut zero, row0, col_q, col_u, cu);
+            } else {
+                f.add_jacobian(&st, q, u, t, sink, row0, col_q, col_u, cu);
+            }
         }
         if let Some(lam) = lam {
             data.set_multipliers(lam);

@@ -145,6 +145,41 @@ pub enum Command {
     /// ground axes) replaces the current one from here on; the others keep
     /// their values.
     Accgrav { components: [Option<f64>; 3] },
+    /// ACTIVATE/DEACTIVATE (MotionSolve Activate/Deactivate): the element
+    /// acts (`active`) or is removed (constraint rows dropped, force zero)
+    /// from the next analysis on; `origin` is where the command was written.
+    Activate {
+        element: crate::ElementRef,
+        active: bool,
+        origin: String,
+    },
+    /// A MotionSolve modify command after an analysis (`<Motion_Joint
+    /// id=… expr=…/>`, …): the reader's model with the element redefined,
+    /// which replaces the running one from the next analysis on (the same
+    /// parts, constraints and forces; the functions may differ). `what`
+    /// names the element ("Motion_Joint id=3").
+    Redefine {
+        model: RedefinedModel,
+        what: String,
+        origin: String,
+    },
+    /// A MotionSolve `<Param_Transient>` command: the deck's transient
+    /// attributes merged with the command's, as (name, value, origin);
+    /// validated when it runs.
+    ParamTransient {
+        attributes: Vec<(String, String, String)>,
+    },
+}
+
+/// A model built by a front end for [`Command::Redefine`]; commands
+/// compare equal when they hold the same model object.
+#[derive(Clone, Debug)]
+pub struct RedefinedModel(pub std::sync::Arc<crate::Model>);
+
+impl PartialEq for RedefinedModel {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Static and quasi-static solution methods (MotionSolve Param_Static).

@@ -685,6 +685,7 @@ fn simulation(e: &mut Elem) -> Result<(), XmlError> {
             ));
         }
     }
+    crate::commands::constr_tol(e)?;
     e.ignore(NAMES);
     e.finish()
 }

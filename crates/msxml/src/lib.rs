@@ -16,11 +16,14 @@
 
 mod data;
 mod elastic;
+mod commands;
+mod edit;
 mod elements;
 mod reader;
 mod states;
 mod write;
 
+pub use edit::set_attribute;
 pub use reader::{Attr, XmlRead};
 pub use write::write_xml;
 

@@ -27,10 +27,14 @@ pub struct XmlRead {
     pub commands: Vec<Command>,
     pub skipped: Vec<mbsolve_adm::Skipped>,
     pub transient: Option<Vec<Attr>>,
+    /// A ResOutput (in `<Model>` or `<Command>`) asks for the ASCII `.plt`
+    /// result file.
+    pub plt_file: bool,
 }
 
 /// One XML element with its attributes, tracking which were used so that
 /// an attribute nobody reads is an error naming it.
+#[derive(Clone)]
 pub(crate) struct Elem<'a> {
     /// The element name as written.
     pub tag: String,
@@ -91,6 +95,44 @@ impl<'a> Elem<'a> {
             },
         };
         Ok(e)
+    }
+
+    /// This element's attributes (none marked used) with `given` (a modify
+    /// command's, at their own positions) replacing or adding to them,
+    /// `dropped` removed and `added` appended; positioned at `pos`.
+    pub fn overridden(
+        &self,
+        given: &[(String, String, Pos)],
+        dropped: &[&str],
+        added: Vec<(String, String, Pos)>,
+        pos: Pos,
+    ) -> Elem<'a> {
+        let is_given = |n: &str| given.iter().any(|(g, _, _)| g.eq_ignore_ascii_case(n));
+        let mut attrs: Vec<(String, String, Pos)> = self
+            .attrs
+            .iter()
+            .filter(|(n, _, _)| !is_given(n) && !dropped.iter().any(|d| d.eq_ignore_ascii_case(n)))
+            .cloned()
+            .collect();
+        attrs.extend(
+            given
+                .iter()
+                .filter(|(n, _, _)| !n.eq_ignore_ascii_case("id"))
+                .cloned(),
+        );
+        attrs.extend(added);
+        let mut e = Elem {
+            tag: self.tag.clone(),
+            pos,
+            id: self.id,
+            used: vec![false; attrs.len()],
+            attrs,
+            file: self.file,
+            text: self.text.clone(),
+        };
+        // The id was read (and checked) when the element was.
+        e.ignore(&["id"]);
+        e
     }
 
     /// "Constraint_Joint id=3", the element as messages name it.
@@ -393,20 +435,102 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         }
     };
 
+    // Modify commands override the attributes as read.
+    let originals = elems
+        .iter()
+        .filter(|e| crate::commands::is_modifiable(&e.tag))
+        .filter_map(|e| Some(((e.tag.to_ascii_lowercase(), e.id?), e.clone())))
+        .collect();
+
     // Pass 2: every element to statements (or settings).
     let mut out = elements::Output::default();
+    let mut plt_file = false;
     for e in &mut elems {
+        if e.tag.eq_ignore_ascii_case("ResOutput") {
+            match crate::commands::res_output(e, &mut out.skipped) {
+                Ok(p) => plt_file |= p,
+                Err(err) => errors.push(err),
+            }
+            continue;
+        }
         if let Err(err) = elements::translate(e, &poses, &mut out) {
             errors.push(err);
         }
     }
     skipped.append(&mut out.skipped);
     let mut commands = Vec::new();
+    let mut walk = crate::commands::Walk {
+        originals,
+        transient: out.transient.clone().unwrap_or_default(),
+        running: None,
+        pending: Vec::new(),
+    };
     if let Some(c) = command {
         for n in element_children(c) {
-            match Elem::new(&doc, n, file).and_then(|mut e| command_of(&mut e, &mut out.time)) {
-                Ok(Some(cmd)) => commands.push(cmd),
-                Ok(None) => break, // Stop
+            let labels = &out.labels;
+            let time = &mut out.time;
+            let step = Elem::new(&doc, n, file).and_then(|mut e| {
+                let tag = e.tag.to_ascii_lowercase();
+                if crate::commands::is_modify(&tag) {
+                    let what = crate::commands::modify(&mut e, &mut walk, &mut out.statements)?;
+                    return Ok(match what {
+                        None => Step::Nothing,
+                        Some(what) => {
+                            let statements = walk.running.clone().unwrap_or_default();
+                            walk.pending.push((commands.len(), statements));
+                            // The model is built below, once every error
+                            // has been collected.
+                            Step::Run(Box::new(Command::Redefine {
+                                model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
+                                what,
+                                origin: e.origin(e.pos),
+                            }))
+                        }
+                    });
+                }
+                match tag.as_str() {
+                    "resoutput" => {
+                        plt_file |= crate::commands::res_output(&mut e, &mut out.skipped)?;
+                        return Ok(Step::Nothing);
+                    }
+                    "h3doutput" => {
+                        out.skipped.push(mbsolve_adm::Skipped {
+                            statement: e.label(),
+                            location: e.origin(e.pos),
+                            reason: "animation-file options only",
+                        });
+                        return Ok(Step::Nothing);
+                    }
+                    "param_transient" => {
+                        return Ok(Step::Run(Box::new(crate::commands::param_transient(
+                            &mut e, &mut walk,
+                        ))))
+                    }
+                    "param_static" | "param_simulation" => {
+                        let mut o = elements::Output::default();
+                        elements::translate(&mut e, &Poses::default(), &mut o)?;
+                        return Ok(match o.statics {
+                            Some(settings) => Step::Run(Box::new(Command::Equilibrium {
+                                settings,
+                                default: false,
+                            })),
+                            None => Step::Nothing,
+                        });
+                    }
+                    _ => {}
+                }
+                let Some(cmd) = command_of(&mut e, time, labels)? else {
+                    return Ok(Step::Stop);
+                };
+                if matches!(cmd, Command::Simulate { .. }) && walk.running.is_none() {
+                    walk.running = Some(out.statements.clone());
+                }
+                Ok(Step::Run(Box::new(cmd)))
+            });
+            match step {
+                Ok(Step::Stop) => break,
+                Ok(Step::Run(cmd)) => commands.push(*cmd),
+                Ok(Step::Nothing) => {}
                 Err(e) => errors.push(e),
             }
         }
@@ -428,6 +552,7 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
             }
         }
     }
+    skipped.append(&mut out.skipped);
     if !errors.is_empty() {
         return Err(XmlErrors(errors));
     }
@@ -440,24 +565,35 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-    let built = mbsolve_adm::build_statements(&out.statements, &title, file).map_err(|e| {
-        // Name the element as the XML does: "JOINT/3: …" → "Constraint_Joint id=3: …".
-        let message = e
-            .statement
-            .as_ref()
-            .and_then(|st| {
-                let xml = out.labels.get(st)?;
-                let rest = e.message.strip_prefix(&format!("{st}: "))?;
-                Some(format!("{xml}: {rest}"))
-            })
-            .unwrap_or_else(|| e.message.clone());
-        XmlError {
-            file: e.file.clone(),
-            line: e.pos.line,
-            col: e.pos.col,
-            message,
+    let build = |statements: &[Statement]| {
+        mbsolve_adm::build_statements(statements, &title, file).map_err(|e| {
+            // Name the element as the XML does: "JOINT/3: …" → "Constraint_Joint id=3: …".
+            let message = e
+                .statement
+                .as_ref()
+                .and_then(|st| {
+                    let xml = out.labels.get(st)?;
+                    let rest = e.message.strip_prefix(&format!("{st}: "))?;
+                    Some(format!("{xml}: {rest}"))
+                })
+                .unwrap_or_else(|| e.message.clone());
+            XmlError {
+                file: e.file.clone(),
+                line: e.pos.line,
+                col: e.pos.col,
+                message,
+            }
+        })
+    };
+    let built = build(&out.statements)?;
+    // The models modify commands switch to after an analysis.
+    for (k, statements) in std::mem::take(&mut walk.pending) {
+        let mut m = build(&statements)?.model;
+        m.equilibrium = out.statics.clone().unwrap_or_default();
+        if let Command::Redefine { model, .. } = &mut commands[k] {
+            model.0 = std::sync::Arc::new(m);
         }
-    })?;
+    }
     let mut model = built.model;
     skipped.extend(built.skipped);
     model.equilibrium = out.statics.unwrap_or_default();
@@ -466,7 +602,17 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         commands,
         skipped,
         transient: out.transient,
+        plt_file,
     })
+}
+
+/// What one `<Command>` child does.
+enum Step {
+    Run(Box<Command>),
+    /// Read, with nothing to run (a Param_Simulation, an edit of the model
+    /// before the first Simulate).
+    Nothing,
+    Stop,
 }
 
 fn element_attrs(doc: &Document, node: Node) -> Vec<(String, String, Pos)> {
@@ -484,8 +630,14 @@ fn element_attrs(doc: &Document, node: Node) -> Vec<(String, String, Pos)> {
 /// One `<Command>` child: Ok(None) for Stop (the rest is not run).
 /// `time` is the end of the previous Simulate: `end_time` is absolute and
 /// `duration` continues from it.
-fn command_of(e: &mut Elem, time: &mut f64) -> Result<Option<Command>, XmlError> {
+fn command_of(
+    e: &mut Elem,
+    time: &mut f64,
+    labels: &std::collections::HashMap<String, String>,
+) -> Result<Option<Command>, XmlError> {
     match e.tag.to_ascii_lowercase().as_str() {
+        "deactivate" => crate::commands::activation(e, false, labels).map(Some),
+        "activate" => crate::commands::activation(e, true, labels).map(Some),
         "stop" => {
             e.finish()?;
             Ok(None)
@@ -564,7 +716,7 @@ fn command_of(e: &mut Elem, time: &mut f64) -> Result<Option<Command>, XmlError>
             Ok(Some(Command::Simulate { mode, output }))
         }
         _ => Err(e.err_here(format!(
-            "command <{}> is not supported yet (supported: Simulate, Stop)",
+            "command <{}> is not supported yet (supported: Simulate, Activate, Deactivate, Stop)",
             e.tag
         ))),
     }

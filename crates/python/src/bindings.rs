@@ -94,16 +94,78 @@ fn inspect<'py>(py: Python<'py>, spec: Spec) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// How often a run waiting for the solver re-takes the GIL to look for
+/// signals (Ctrl-C): `Python::check_signals` needs the GIL.
+const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Run on a worker thread with the GIL released, re-taking it every
+/// SIGNAL_POLL to check for signals. On KeyboardInterrupt (or any signal
+/// handler's exception) the solver is asked to stop at its next output
+/// frame; the partial outcome comes back with the exception.
+fn run_interruptible(
+    py: Python<'_>,
+    src: &Source,
+    ch: &[Change],
+) -> (Result<mbsolve_study::RunOutcome, StudyError>, Option<PyErr>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, mut rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        let flag = stop.clone();
+        s.spawn(move || {
+            let _ = tx.send(mbsolve_study::run(src, ch, Some(flag)));
+        });
+        let mut interrupt = None;
+        loop {
+            let (back, got) = py.detach(move || {
+                let got = rx.recv_timeout(SIGNAL_POLL);
+                (rx, got)
+            });
+            rx = back;
+            match got {
+                Ok(outcome) => return (outcome, interrupt),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let e = StudyError {
+                        file: src.adm_name.clone(),
+                        line: None,
+                        element: None,
+                        message: "the run ended without a result (internal error)".into(),
+                    };
+                    return (Err(e), interrupt);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if interrupt.is_none() {
+                if let Err(e) = py.check_signals() {
+                    stop.store(true, Ordering::SeqCst);
+                    interrupt = Some(e);
+                }
+            }
+        }
+    })
+}
+
 /// Read, change and run a model (a spec dict) with the GIL released. Returns a dict:
 /// columns, data (float64 bytes, row-major), rows, log, stats, reports,
 /// dof, error (None when the run finished). Raises ModelError when the
-/// model cannot be read or assembled.
+/// model cannot be read or assembled. Ctrl-C stops the solver at its next
+/// output frame and raises KeyboardInterrupt whose `partial` attribute is
+/// the dict of what was computed.
 #[pyfunction]
 fn run<'py>(py: Python<'py>, spec: Spec) -> PyResult<Bound<'py, PyDict>> {
     let (src, ch) = spec.split()?;
-    let out = py
-        .detach(|| mbsolve_study::run(&src, &ch, None))
-        .map_err(|e| model_error(py, e))?;
+    let (out, interrupt) = run_interruptible(py, &src, &ch);
+    let out = out.map_err(|e| model_error(py, e))?;
+    let d = outcome_dict(py, out)?;
+    if let Some(e) = interrupt {
+        let _ = e.value(py).setattr("partial", &d);
+        return Err(e);
+    }
+    Ok(d)
+}
+
+fn outcome_dict(py: Python<'_>, out: mbsolve_study::RunOutcome) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     let bytes: Vec<u8> = out.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
     d.set_item("rows", out.rows())?;

@@ -141,8 +141,8 @@ def test_malformed_keys_and_files_raise_clean_errors(tmp_path):
     with pytest.raises(TypeError):
         m.set("PART/2", "MASS", object())
     xml = tmp_path / "model.xml"
-    xml.write_text("<Model/>")
-    with pytest.raises(mbsolve.ModelError, match="not yet supported"):
+    xml.write_text("<MultiBodySystem/>")
+    with pytest.raises(mbsolve.ModelError, match="no <Model> section"):
         mbsolve.load(xml)
     bad = tmp_path / "bad.adm"
     bad.write_text("title\nPART/1, GROUND\nPART/2, MASS = 1, CM = 99\nEND\n")

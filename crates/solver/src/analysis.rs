@@ -149,7 +149,7 @@ impl Simulation {
             }
         }
         let t = self.state.t;
-        let redundant = find_redundant(&self.sys, &self.model, &self.state.q, t);
+        let redundant = find_redundant(&self.sys, &self.model, &self.data.off, &self.state.q, t);
         let singular = singular_only(
             &self.sys,
             &self.data,
@@ -257,7 +257,7 @@ impl Simulation {
     /// A deactivated equation violated (beyond 1e-6) at q, with its residual.
     fn violated_inactive(&self, t: f64, q: &[f64]) -> Option<(usize, f64)> {
         (0..self.sys.neq())
-            .filter(|k| !self.data.active[*k])
+            .filter(|k| !self.data.active[*k] && !self.data.equation_is_off(*k))
             .map(|k| (k, self.sys.eval_equation(k, q, t, false).s.val))
             .find(|(_, v)| v.abs() > 1e-6)
     }
@@ -828,11 +828,11 @@ impl Simulation {
 
     /// `recheck_redundancy` with the relative rank threshold `rel_tol`.
     pub(crate) fn recheck_redundancy_with(&mut self, t: f64, q: &[f64], rel_tol: f64) -> bool {
-        let redundant = find_redundant_with(&self.sys, &self.model, q, t, rel_tol);
+        let redundant = find_redundant_with(&self.sys, &self.model, &self.data.off, q, t, rel_tol);
         let singular = singular_only(&self.sys, &self.data, &self.model, q, t, &redundant);
         let mut changed = false;
         for k in 0..self.sys.neq() {
-            let active = redundant.binary_search(&k).is_err();
+            let active = redundant.binary_search(&k).is_err() && !self.data.equation_is_off(k);
             self.data.singular[k] = singular.binary_search(&k).is_ok();
             if self.data.active[k] == active {
                 continue;
@@ -859,6 +859,10 @@ impl Simulation {
             ));
         }
         if changed {
+            // The evaluation cache holds values of the rows active when it
+            // was filled: a reactivated row at the same (q, t) must not read
+            // a stale entry.
+            self.data.invalidate_cache();
             self.log.push(format!(
                 "degrees of freedom after the rank change: {}",
                 self.sys.dof(&self.data)

@@ -214,6 +214,9 @@ pub struct CommandRunner {
     /// (DSTIFF, or the ODE form) instead of `integrator`.
     pub transient: Option<crate::settings::ParamTransient>,
     ic_done: bool,
+    /// An element was activated or deactivated since the last analysis:
+    /// the next SIMULATE first re-runs the initial conditions.
+    topology_changed: bool,
 }
 
 impl CommandRunner {
@@ -223,6 +226,7 @@ impl CommandRunner {
             integrator: sim.model.integrator.clone(),
             transient: None,
             ic_done: false,
+            topology_changed: false,
         }
     }
 
@@ -268,7 +272,46 @@ impl CommandRunner {
                 ));
                 Ok(())
             }
+            Command::Activate {
+                element,
+                active,
+                origin,
+            } => {
+                switch_element(sim, *element, *active, origin)?;
+                self.topology_changed = true;
+                Ok(())
+            }
+            Command::Redefine {
+                model,
+                what,
+                origin,
+            } => {
+                redefine(sim, &model.0, what, origin)?;
+                self.topology_changed = true;
+                Ok(())
+            }
+            Command::ParamTransient { attributes } => {
+                let attrs: Vec<(&str, &str, &str)> = attributes
+                    .iter()
+                    .map(|(n, v, o)| (n.as_str(), v.as_str(), o.as_str()))
+                    .collect();
+                let p = crate::settings::ParamTransient::from_attributes(&attrs)
+                    .map_err(SolverError::Settings)?;
+                sim.log.push(format!(
+                    "Param_Transient command: {}",
+                    attributes
+                        .iter()
+                        .map(|(n, v, _)| format!("{n} = {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                self.transient = Some(p);
+                Ok(())
+            }
             Command::Simulate { mode, output } => {
+                if std::mem::take(&mut self.topology_changed) && sim.ic_done {
+                    reinitialize(sim)?;
+                }
                 // TRANSIENT picks kinematic or dynamic by the DOF count after
                 // redundant constraints are removed, so assemble first.
                 if *mode == SimulateMode::Transient && sim.output.written == 0 && !self.ic_done {
@@ -344,6 +387,101 @@ impl CommandRunner {
             SimulateMode::Transient => unreachable!("resolved by execute"),
         }
     }
+}
+
+/// The element kinds ACTIVATE/DEACTIVATE can switch (constraints and
+/// forces the mechanics evaluates); any other is refused by name.
+pub fn switchable(e: mbsolve_model::ElementRef) -> bool {
+    use mbsolve_model::ElementRef as E;
+    matches!(
+        e,
+        E::Joint(_)
+            | E::Motion(_)
+            | E::Jprim(_)
+            | E::Gcon(_)
+            | E::Force(_)
+            | E::Springdamper(_)
+            | E::Vforce(_)
+            | E::Vtorque(_)
+            | E::Gforce(_)
+    )
+}
+
+/// ACTIVATE/DEACTIVATE one element in the simulation's mechanics data.
+fn switch_element(
+    sim: &mut Simulation,
+    element: mbsolve_model::ElementRef,
+    active: bool,
+    origin: &str,
+) -> Result<(), SolverError> {
+    let verb = if active { "ACTIVATE" } else { "DEACTIVATE" };
+    if !switchable(element) {
+        return Err(SolverError::Settings(format!(
+            "{origin}: {verb} of {element} is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE and GFORCE can be switched)"
+        )));
+    }
+    let Some(sw) = sim.sys.set_element_active(&mut sim.data, element, active) else {
+        return Err(SolverError::Settings(format!(
+            "{origin}: {verb}: {element} is not in the model"
+        )));
+    };
+    sim.log.push(format!(
+        "{verb} command: {} ({} constraint equations, {} force elements) at t = {}",
+        sim.sys.describe(element),
+        sw.equations,
+        sw.forces,
+        sim.state.t
+    ));
+    Ok(())
+}
+
+/// Replace the running model by `model` (a front end's redefinition of
+/// one element's functions or values): the mechanics is rebuilt from it;
+/// the state, the active set and the settings the commands changed
+/// (gravity, EQUILIBRIUM) carry over. The structure (coordinates,
+/// constraint equations, force elements) must be the same.
+fn redefine(
+    sim: &mut Simulation,
+    model: &mbsolve_model::Model,
+    what: &str,
+    origin: &str,
+) -> Result<(), SolverError> {
+    let mut model = model.clone();
+    model.gravity = sim.model.gravity;
+    model.equilibrium = sim.model.equilibrium.clone();
+    let mut sys = mbsolve_mech::System::new(&model).map_err(SolverError::Model)?;
+    if sys.nq() != sim.sys.nq()
+        || sys.neq() != sim.sys.neq()
+        || sys.forces.len() != sim.sys.forces.len()
+    {
+        return Err(SolverError::Settings(format!(
+            "{origin}: {what}: the change alters the model's coordinates, constraint equations or force elements, which a command cannot do between analyses"
+        )));
+    }
+    sys.gravity = sim.sys.gravity;
+    sim.sys = sys;
+    sim.model = model;
+    sim.data.invalidate_cache();
+    sim.log.push(format!(
+        "{what} modified by the command at {origin}, from t = {}",
+        sim.state.t
+    ));
+    Ok(())
+}
+
+/// After a topology change, as Adams does: re-check the redundant
+/// constraints among the active elements and solve consistent positions,
+/// velocities, accelerations and reactions at the current state (a
+/// reactivated joint pulls the positions back onto its constraint).
+fn reinitialize(sim: &mut Simulation) -> Result<(), SolverError> {
+    let (t, q, u) = (sim.state.t, sim.state.q.clone(), sim.state.u.clone());
+    sim.recheck_redundancy(t, &q);
+    sim.solve_configuration(t, &q, &u)?;
+    sim.log.push(format!(
+        "initial conditions re-run at t = {t} after the element set changed: {} degrees of freedom",
+        sim.sys.dof(&sim.data)
+    ));
+    Ok(())
 }
 
 #[cfg(test)]

@@ -610,7 +610,9 @@ pub struct RedundancyWatch {
 impl RedundancyWatch {
     /// Watch the equations deactivated in `data`, starting from (q, t).
     pub fn new(sys: &System, data: &MechData, q: &[f64], t: f64) -> Self {
-        let inactive: Vec<usize> = (0..sys.neq()).filter(|k| !data.active[*k]).collect();
+        let inactive: Vec<usize> = (0..sys.neq())
+            .filter(|k| !data.active[*k] && !data.equation_is_off(*k))
+            .collect();
         let allowed = inactive
             .iter()
             .map(|&k| REDUNDANT_DRIFT_TOL + sys.equation::<NoHess>(k, q, t).s.val.abs())

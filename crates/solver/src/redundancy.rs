@@ -24,15 +24,17 @@ pub const NEAR_SINGULAR_TOL: f64 = 1e-4;
 pub const SINGULAR_RELEASE: f64 = 2.0 * NEAR_SINGULAR_TOL;
 
 /// Equations found redundant at `q` (RANK_TOL), in model order; `model`
-/// says which motions act on joints.
-pub fn find_redundant(sys: &System, model: &Model, q: &[f64], t: f64) -> Vec<usize> {
-    find_redundant_with(sys, model, q, t, RANK_TOL)
+/// says which motions act on joints. Equations with `off[k]` (deactivated
+/// elements) are left out, as if the element were not in the model.
+pub fn find_redundant(sys: &System, model: &Model, off: &[bool], q: &[f64], t: f64) -> Vec<usize> {
+    find_redundant_with(sys, model, off, q, t, RANK_TOL)
 }
 
 /// `find_redundant` with the relative threshold `rel_tol`.
 pub fn find_redundant_with(
     sys: &System,
     model: &Model,
+    off: &[bool],
     q: &[f64],
     t: f64,
     rel_tol: f64,
@@ -52,7 +54,8 @@ pub fn find_redundant_with(
     let mut joint_edges = Vec::new();
     for (k, e) in sys.equations.iter().enumerate() {
         let b = e.bodies();
-        if matches!(e.prim, mbsolve_mech::Primitive::Normalize { .. }) {
+        if off.get(k) == Some(&true) || matches!(e.prim, mbsolve_mech::Primitive::Normalize { .. })
+        {
             continue;
         }
         // One graph edge per element (joint or motion), not per equation.
@@ -96,7 +99,7 @@ pub fn find_redundant_with(
         if edges - motions < nodes {
             continue; // a tree: its equations are independent
         }
-        redundant.extend(analyse_component(sys, q, t, &roots, root, rel_tol));
+        redundant.extend(analyse_component(sys, off, q, t, &roots, root, rel_tol));
     }
     redundant.sort();
     redundant
@@ -104,6 +107,7 @@ pub fn find_redundant_with(
 
 fn analyse_component(
     sys: &System,
+    off: &[bool],
     q: &[f64],
     t: f64,
     roots: &[usize],
@@ -139,7 +143,7 @@ fn analyse_component(
     for k in order {
         let eqb = sys.equations[k].bodies();
         let in_comp = eqb.iter().flatten().any(|b| roots[*b] == root);
-        if !in_comp {
+        if !in_comp || off.get(k) == Some(&true) {
             continue;
         }
         let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
@@ -210,7 +214,7 @@ pub fn singular_only(
     let Ok(q1) = crate::analysis::assemble_positions(sys, &mut probe, t, &q1) else {
         return Vec::new();
     };
-    let still = find_redundant(sys, model, &q1, t);
+    let still = find_redundant(sys, model, &data.off, &q1, t);
     redundant
         .iter()
         .copied()

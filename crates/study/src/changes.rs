@@ -46,11 +46,12 @@ impl Change {
         };
         let element_ok = match element.split_once('/') {
             Some((name, id)) => ident(name) && !id.is_empty() && id.parse::<u32>().is_ok(),
-            None => is_integrator(&element),
+            // MotionSolve settings elements have no id (Param_Transient).
+            None => is_integrator(&element) || element.starts_with("PARAM_"),
         };
         if !element_ok {
             return Err(format!(
-                "'{element}': the element is NAME/id (PART/2, SFORCE/1, VARIABLE/3) or INTEGRATOR"
+                "'{element}': the element is NAME/id (PART/2, SFORCE/1, VARIABLE/3, Body_Rigid/2) or INTEGRATOR (Param_Transient in a MotionSolve deck)"
             ));
         }
         if !ident(&argument) {
@@ -99,6 +100,9 @@ fn abbreviates(written: &str, wanted: &str) -> bool {
 
 /// Apply the changes in order and return the changed text.
 pub fn apply(src: &Source, changes: &[Change]) -> Result<Source, AdmError> {
+    if mbsolve_msxml::is_motionsolve_xml(&src.adm) {
+        return crate::xml::apply(src, changes);
+    }
     let mut out = src.clone();
     for c in changes {
         if is_integrator(&c.element) {

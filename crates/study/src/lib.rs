@@ -11,6 +11,7 @@ pub mod changes;
 pub mod model_view;
 pub mod run;
 pub mod sweep;
+mod xml;
 
 pub use changes::{apply, Change, Source};
 pub use run::{load, run, Loaded, RunOutcome, StudyError};

@@ -84,27 +84,54 @@ pub struct Loaded {
     pub dof: i64,
     /// Request column names (without time).
     pub header: Vec<String>,
+    /// A MotionSolve deck's Param_Transient (dynamic analyses run with it).
+    pub transient: Option<mbsolve_solver::settings::ParamTransient>,
 }
 
 /// Read the dataset and command file with the changes applied, and check
 /// that the model assembles: every error a run would meet before its
 /// first analysis is raised here.
 pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
-    // Changes are edits of Adams text; a MotionSolve deck would first have
-    // to be written as a dataset, and its commands as a command file.
-    if mbsolve_msxml::is_motionsolve_xml(&src.adm) {
-        return Err(StudyError {
-            file: src.adm_name.clone(),
-            line: None,
-            element: None,
-            message: "MotionSolve XML models are not supported in studies yet: convert the model with `mbsolve convert MODEL.xml -o MODEL.adm` and give its commands in an .acf".into(),
-        });
-    }
     let src = apply(src, changes)?;
-    let model = mbsolve_adm::read_adm_str(&src.adm, &src.adm_name)?;
-    let (commands, output_prefix) = match &src.acf {
-        Some(text) => {
-            let acf = mbsolve_adm::read_acf_str(text, &src.acf_name)?;
+    let xml = mbsolve_msxml::is_motionsolve_xml(&src.adm);
+    let (model, deck_commands, transient) = if xml {
+        // A MotionSolve deck carries its own <Command> section.
+        if src.acf.is_some() {
+            return Err(StudyError {
+                file: src.acf_name.clone(),
+                line: None,
+                element: None,
+                message: format!(
+                    "{} is a MotionSolve deck with its own <Command> section; a command file is not used with it",
+                    src.adm_name
+                ),
+            });
+        }
+        let read = mbsolve_msxml::read_xml_str(&src.adm, &src.adm_name)
+            .map_err(|e| crate::xml::study_error(&e.0[0]))?;
+        let transient = crate::xml::transient(&read, &src.adm_name)?;
+        (read.model, Some(read.commands), Some(transient))
+    } else {
+        let model = mbsolve_adm::read_adm_str(&src.adm, &src.adm_name)?;
+        (model, None, None)
+    };
+    let mut model = model;
+    let (commands, output_prefix) = match (&src.acf, deck_commands) {
+        (_, Some(deck)) if !deck.is_empty() => (deck, None),
+        (_, Some(_)) => (default_commands(), None),
+        (None, None) => (default_commands(), None),
+        (Some(text), None) => {
+            let mut acf = mbsolve_adm::read_acf_str(text, &src.acf_name)?;
+            // FUNCTION redefinitions in the command file, as `mbsolve run`
+            // applies them.
+            if !acf.redefinitions.is_empty() || !acf.late_redefinitions.is_empty() {
+                model = mbsolve_adm::resolve_redefinitions(
+                    &src.adm,
+                    &src.adm_name,
+                    &mut acf,
+                    &src.acf_name,
+                )?;
+            }
             if acf.commands.is_empty() {
                 return Err(StudyError {
                     file: src.acf_name.clone(),
@@ -115,7 +142,6 @@ pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
             }
             (acf.commands, acf.output_prefix)
         }
-        None => (default_commands(), None),
     };
     let outputs = requests::Outputs::new(&model).map_err(|m| StudyError {
         file: src.adm_name.clone(),
@@ -130,6 +156,7 @@ pub fn load(src: &Source, changes: &[Change]) -> Result<Loaded, StudyError> {
         commands,
         output_prefix,
         header: outputs.header,
+        transient,
     })
 }
 
@@ -221,6 +248,7 @@ pub fn run(
         data: data.clone(),
     }));
     let mut runner = CommandRunner::new(&sim);
+    runner.transient = loaded.transient.clone();
     let mut no_progress = |_: &mut Simulation, _: &str, _: f64, _: f64| {};
     let mut error = None;
     let started = Instant::now();

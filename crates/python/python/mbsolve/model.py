@@ -46,20 +46,18 @@ def _read(path: str) -> str:
 
 
 def load(path: "str | os.PathLike[str]", acf: "str | os.PathLike[str] | None" = None) -> "Model":
-    """Read an Adams dataset (.adm) and, optionally, its command file (.acf).
+    """Read an Adams dataset (.adm) and, optionally, its command file (.acf),
+    or a MotionSolve deck (.xml, which carries its own <Command> section).
 
     Raises ModelError (with .file, .line, .element) when the model cannot be
     read or assembled, OSError when a file cannot be opened."""
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
-    if ext == ".xml":
-        raise _model_error(
-            f"{path}: MotionSolve .xml models are not yet supported by the Python package: convert the model "
-            f"with `mbsolve convert {path} -o MODEL.adm` and give its commands in an .acf",
-            path,
-        )
-    if ext != ".adm":
-        raise _model_error(f"{path}: expected an Adams dataset (.adm)", path)
+    if ext not in (".adm", ".xml"):
+        raise _model_error(f"{path}: expected an Adams dataset (.adm) or a MotionSolve deck (.xml)", path)
+    if ext == ".xml" and acf is not None:
+        raise _model_error(f"{path}: a MotionSolve deck carries its own <Command> section; no .acf is used with it",
+                           path)
     acf_path = os.fspath(acf) if acf is not None else None
     return Model(
         adm=_read(path),
@@ -74,7 +72,12 @@ class Model:
 
     Changes are by element and argument, as written in a dataset:
     ``set("PART/2", "MASS", 2.0)``, ``set("SFORCE/1", "FUNCTION", "-k*DM(2,1)")``,
-    ``set("INTEGRATOR", "ERROR", 1e-5)``. Each change is applied to the text,
+    ``set("INTEGRATOR", "ERROR", 1e-5)``; in a MotionSolve deck by element
+    type/id and attribute: ``set("Body_Rigid/2", "mass", 2.0)``,
+    ``set("Force_Scalar_TwoBody/1", "val_expression", "-k*DM(2,1)")``,
+    ``set("Param_Transient", "integr_tol", 1e-5)`` (the attribute is
+    replaced or added in place, so line numbers in messages stay those of
+    the file). Each change is applied to the text,
     which is read again: a new FUNCTION is recompiled and every value checked
     here, so an invalid value raises ModelError (or ValueError for a
     malformed key) before anything runs."""
@@ -156,8 +159,16 @@ class Model:
         SIMULATE/DYNAMIC, END=1, STEPS=100) with the GIL released.
 
         A failing analysis does not raise: the Result keeps the frames
-        computed before it and `.error` says why (`.raise_for_error()`)."""
-        return Result.from_core(_core.run(self.spec()))
+        computed before it and `.error` says why (`.raise_for_error()`).
+        Ctrl-C (KeyboardInterrupt) stops the solver at its next output frame
+        and re-raises with `.result`, the Result of the frames computed."""
+        try:
+            return Result.from_core(_core.run(self.spec()))
+        except KeyboardInterrupt as e:
+            partial = getattr(e, "partial", None)
+            if partial is not None:
+                e.result = Result.from_core(partial)
+            raise
 
 
 @dataclass

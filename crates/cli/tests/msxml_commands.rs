@@ -1,0 +1,287 @@
+//! MotionSolve `<Command>` modify commands by id (Motion_Joint,
+//! Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable), the
+//! Param_Transient / Param_Static command forms and Param_Simulation:
+//! before the first Simulate they edit the model, after it they switch the
+//! running model from the next analysis on.
+
+use mbsolve_model::{Command, ElementRef};
+use mbsolve_solver::analysis::{Frame, Simulation};
+use mbsolve_solver::commands::CommandRunner;
+
+/// A 1 kg slider on a translational joint along z at z = 1, pushed by
+/// Force_Scalar_TwoBody 1 with VARVAL(5) = 2 N; no gravity.
+fn slider(commands: &str) -> String {
+    format!(
+        r#"<MultiBodySystem>
+  <Model>
+    <Param_Transient integrator_type="DSTIFF" integr_tol="1.0E-8" h_max="0.01"/>
+    <Param_Unit force_unit="NEWTON" mass_unit="KILOGRAM" length_unit="METER" time_unit="SECOND"/>
+    <Body_Rigid id="1" IsGround="TRUE"/>
+    <Reference_Marker id="10" body_id="1"/>
+    <Body_Rigid id="2" cg_id="20" im_id="20" mass="1." inertia_xx="1" inertia_yy="1" inertia_zz="1"/>
+    <Reference_Marker id="20" body_id="2" pos_z="1."/>
+    <Constraint_Joint id="1" type="TRANSLATIONAL" i_marker_id="20" j_marker_id="10"/>
+    <Reference_Variable id="5" type="EXPRESSION" expr="2"/>
+    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="VARVAL(5)"/>
+  </Model>
+  <Command>
+{commands}
+  </Command>
+</MultiBodySystem>
+"#
+    )
+}
+
+fn run(text: &str) -> Result<Simulation, String> {
+    run_named(text, "c.xml")
+}
+
+/// Read a deck and run its commands with its Param_Transient, as `run` does.
+fn run_named(text: &str, file: &str) -> Result<Simulation, String> {
+    let read = mbsolve_msxml::read_xml_str(text, file).map_err(|e| e.to_string())?;
+    let mut sim = Simulation::new(&read.model).unwrap();
+    let mut runner = CommandRunner::new(&sim);
+    let attrs: Vec<(&str, &str, &str)> = read
+        .transient
+        .iter()
+        .flatten()
+        .map(|a| (a.name.as_str(), a.value.as_str(), a.origin.as_str()))
+        .collect();
+    runner.transient =
+        Some(mbsolve_solver::settings::ParamTransient::from_attributes(&attrs).unwrap());
+    for c in &read.commands {
+        runner
+            .execute(&mut sim, c, &mut |_, _, _, _| {})
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(sim)
+}
+
+fn worst(frames: &[Frame], z: impl Fn(f64) -> f64) -> f64 {
+    frames
+        .iter()
+        .map(|f| (f.q[2] - z(f.t)).abs())
+        .fold(0.0, f64::max)
+}
+
+/// val_expression changed to 0 at t = 1: z = 1 + t² then 2 + 2 (t − 1).
+#[test]
+fn force_expression_modified_between_runs() {
+    let sim = run(&slider(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Force_Scalar_TwoBody id="1" val_expression="0"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>"#,
+    ))
+    .unwrap();
+    assert_eq!(sim.frames.len(), 21);
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            1.0 + t * t
+        } else {
+            2.0 + 2.0 * (t - 1.0)
+        }
+    });
+    assert!(w < 1e-6, "deviation {w:e}");
+    assert!(sim
+        .log
+        .iter()
+        .any(|l| l.starts_with("Force_Scalar_TwoBody id=1 modified by the command at c.xml:15:5")));
+}
+
+/// A Reference_Variable modified before the first Simulate edits the model:
+/// VARVAL(5) = 4 from the start, z = 1 + 2 t². After a Simulate it acts
+/// from then on: 6 N from t = 1, z = 3 + 4 (t − 1) + 3 (t − 1)².
+#[test]
+fn variable_modified_before_and_after_the_first_simulate() {
+    let sim = run(&slider(
+        r#"    <Reference_Variable id="5" expr="4"/>
+    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Reference_Variable id="5" expr="6"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>"#,
+    ))
+    .unwrap();
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            1.0 + 2.0 * t * t
+        } else {
+            3.0 + 4.0 * (t - 1.0) + 3.0 * (t - 1.0).powi(2)
+        }
+    });
+    assert!(w < 1e-6, "deviation {w:e}");
+}
+
+/// A Motion_Joint driving the pendulum's revolute: expr = 0.5 time, then
+/// from t = 1 the command's 0.5 + 2 (time − 1); the bob sits at angle θ on
+/// its unit circle (kinematic analysis: 0 DOF).
+#[test]
+fn motion_expression_modified_between_runs() {
+    let ex = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let text = std::fs::read_to_string(ex.join("pendulum.xml")).unwrap();
+    let text = text
+        .replace(
+            "<Post_Request id=\"1\"",
+            "<Motion_Joint id=\"7\" type=\"EXPRESSION\" val_type=\"D\" joint_id=\"1\" motion_type=\"R\" expr=\"0.5*TIME\"/>\n    <Post_Request id=\"1\"",
+        )
+        .replace(
+            r#"<Simulate analysis_type="Transient" end_time="2.5" num_steps="250"/>"#,
+            r#"<Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Motion_Joint id="7" expr="0.5 + 2*(TIME - 1)"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>"#,
+        );
+    let sim = run(&text).unwrap();
+    for f in &sim.frames {
+        let theta = if f.t <= 1.0 + 1e-12 {
+            0.5 * f.t
+        } else {
+            0.5 + 2.0 * (f.t - 1.0)
+        };
+        assert!(
+            (f.q[0] - theta.cos()).abs() < 1e-8 && (f.q[1] - theta.sin()).abs() < 1e-8,
+            "t = {}: ({}, {}) vs θ = {theta}",
+            f.t,
+            f.q[0],
+            f.q[1]
+        );
+    }
+    assert!((sim.frames.last().unwrap().t - 2.0).abs() < 1e-12);
+}
+
+/// A Force_SpringDamper's stiffness changed by a command before the run.
+#[test]
+fn springdamper_values_modified() {
+    let text = slider(
+        r#"    <Force_SpringDamper id="3" stiffness="9."/>
+    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#,
+    )
+    .replace(
+        "<Reference_Variable id=\"5\" type=\"EXPRESSION\" expr=\"2\"/>",
+        "<Reference_Variable id=\"5\" type=\"EXPRESSION\" expr=\"0\"/>\n    <Force_SpringDamper id=\"3\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" j_marker_id=\"10\" stiffness=\"4.\" damping=\"0.\" length=\"2.\"/>",
+    );
+    let sim = run(&text).unwrap();
+    // k = 9, free length 2, z0 = 1: z = 2 − cos(3 t).
+    let w = worst(&sim.frames, |t| 2.0 - (3.0 * t).cos());
+    assert!(w < 1e-5, "deviation {w:e}");
+}
+
+fn read_err(commands: &str) -> String {
+    mbsolve_msxml::read_xml_str(&slider(commands), "c.xml")
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn bad_modify_commands_are_named() {
+    assert_eq!(
+        read_err(r#"    <Force_Scalar_TwoBody id="9" val_expression="0"/>"#),
+        "c.xml:14:5: Force_Scalar_TwoBody id=9: no Force_Scalar_TwoBody with id 9 in the model"
+    );
+    assert_eq!(
+        read_err(r#"    <Force_Scalar_TwoBody id="1" i_marker_id="10"/>"#),
+        "c.xml:14:47: Force_Scalar_TwoBody id=1: attribute i_marker_id cannot be changed by a command (it can change: val_expression)"
+    );
+    assert_eq!(
+        read_err(r#"    <Force_Scalar_TwoBody val_expression="0"/>"#),
+        "c.xml:14:5: Force_Scalar_TwoBody: a modify command needs the id of the element it changes"
+    );
+    assert_eq!(
+        read_err(r#"    <Body_Rigid id="2" mass="3"/>"#),
+        "c.xml:14:5: Body_Rigid id=2: <Body_Rigid> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable)"
+    );
+    // An expression naming a missing marker, after a Simulate: the error
+    // points into the command.
+    assert_eq!(
+        read_err(
+            r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Force_Scalar_TwoBody id="1" val_expression="DZ(99)"/>"#
+        ),
+        "c.xml:15:50: Force_Scalar_TwoBody id=1: DZ(99): MARKER 99 does not exist"
+    );
+    assert_eq!(
+        read_err(r#"    <Param_Simulation constr_tol="1e-12"/>"#),
+        "c.xml:14:35: Param_Simulation: constr_tol = 1e-12 is tighter than the 1e-10 to which mbsolve assembles constraints; not supported"
+    );
+    assert_eq!(
+        read_err(r#"    <Param_Simulation implicit_diff_tol="1e-6"/>"#),
+        "c.xml:14:42: Param_Simulation: attribute implicit_diff_tol is not supported"
+    );
+}
+
+/// Param_Transient as a command: merged with the deck's attributes and
+/// validated when it runs, naming the attribute and where it was written;
+/// Param_Simulation with a constr_tol mbsolve meets is accepted.
+#[test]
+fn param_commands() {
+    let e = run(&slider(
+        r#"    <Param_Simulation constr_tol="1e-8"/>
+    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Param_Transient integr_tol="-1"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>"#,
+    ))
+    .err()
+    .unwrap();
+    assert_eq!(
+        e,
+        "c.xml:16:34: Param_Transient: integr_tol = -1 must be > 0"
+    );
+    let sim = run(&slider(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Param_Transient h_max="0.001"/>
+    <Param_Static max_num_iter="77"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>"#,
+    ))
+    .unwrap();
+    assert!(sim.log.iter().any(|l| l.contains(
+        "Param_Transient command: integrator_type = DSTIFF, integr_tol = 1.0E-8, h_max = 0.001"
+    )));
+    assert_eq!(sim.model.equilibrium.max_num_iter, Some(77));
+}
+
+/// The MotionSolve spelling: `<Deactivate>` of the
+/// pendulum's joint between two Transient runs; the reader reports an
+/// unknown id with its line.
+#[test]
+fn xml_deactivate_runs_and_bad_ids_are_named() {
+    let ex = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let text = std::fs::read_to_string(ex.join("pendulum.xml")).unwrap();
+    let text = text.replace(
+        r#"<Simulate analysis_type="Transient" end_time="2.5" num_steps="250"/>"#,
+        r#"<Simulate analysis_type="Transient" end_time="0.5" num_steps="50"/>
+    <Deactivate element_type="Constraint_Joint" element_id="1"/>
+    <Simulate analysis_type="Transient" end_time="1.0" num_steps="50"/>"#,
+    );
+    let read = mbsolve_msxml::read_xml_str(&text, "p.xml").unwrap();
+    assert_eq!(
+        read.commands[1],
+        Command::Activate {
+            element: ElementRef::Joint(1),
+            active: false,
+            origin: "p.xml:23:5".into(),
+        }
+    );
+    let sim = run_named(&text, "p.xml").unwrap();
+    let s = sim
+        .frames
+        .iter()
+        .find(|f| (f.t - 0.5).abs() < 1e-9)
+        .unwrap()
+        .clone();
+    let last = sim.frames.last().unwrap();
+    let want_y = s.q[1] + s.u[1] * 0.5 - 0.5 * 9.81 * 0.25;
+    assert!(
+        (last.q[1] - want_y).abs() < 1e-5,
+        "{} vs {want_y}",
+        last.q[1]
+    );
+    let bad = text.replace(r#"element_id="1"/>"#, r#"element_id="7"/>"#);
+    let e = mbsolve_msxml::read_xml_str(&bad, "p.xml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.xml:23:61: Deactivate: no Constraint_Joint with id 7 in the model"
+    );
+    let bad = text.replace(r#""Constraint_Joint""#, r#""Force_Beam""#);
+    let e = mbsolve_msxml::read_xml_str(&bad, "p.xml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.xml:23:31: Deactivate: element_type = \"Force_Beam\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper)"
+    );
+}
