@@ -6,11 +6,11 @@
 
 mod friction;
 pub(crate) use friction::friction_applies;
-mod data;
-mod initial;
 mod contact;
 mod coupler;
+mod data;
 mod elastic;
+mod initial;
 mod jprim;
 mod redefine;
 mod states;

@@ -14,10 +14,10 @@
 //! here. An element or attribute we do not support is an error naming it
 //! with its line and column; `check` gets all of them at once.
 
-mod data;
-mod elastic;
 mod commands;
+mod data;
 mod edit;
+mod elastic;
 mod elements;
 mod reader;
 mod states;
