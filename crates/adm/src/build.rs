@@ -1248,22 +1248,25 @@ impl<'a> Builder<'a> {
         for key in own {
             let Some(e) = a.expr(key)? else { continue };
             let expr = self.compile(e, &label)?;
-            if expr.variables_read().next().is_some() {
-                return Err(self.err(
-                    e.pos,
-                    &label,
-                    format!("{key} reads a VARIABLE (VARVAL); VARIABLEs in {} components are not supported yet", statement.name()),
-                ));
-            }
             let k = ALL
                 .iter()
                 .position(|n| n == key)
                 .expect("own keys are in ALL");
-            components[k] = Some(Arc::new(self.convert(
-                ExprStateFunction::new(expr),
-                e,
-                &label,
-            )?));
+            components[k] = Some(if expr.variables_read().next().is_some() {
+                // VARVAL: inlined once every VARIABLE is read (`finish`).
+                self.pending_functions
+                    .push(PendingFunction::vector_component(
+                        self.file,
+                        self.model.forces.len(),
+                        k,
+                        expr,
+                        e.clone(),
+                        label.clone(),
+                    ));
+                Arc::new(Unresolved)
+            } else {
+                Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?)
+            });
         }
         if components.iter().all(Option::is_none) {
             return Err(a.err_here(format!("give at least one of {} =", own.join(", "))));

@@ -469,6 +469,50 @@ fn vector_forces_build_their_components() {
         .contains(&(ElementRef::Vtorque(1), "m.adm:11".to_string())));
 }
 
+/// Components that read VARVAL (the FRS5 deck's VFORCEs) are inlined once
+/// every VARIABLE is read, forward references included: the same values
+/// and derivatives as the expression written out.
+#[test]
+fn vector_force_components_read_variables() {
+    let eval = |deck: &str| -> Vec<(f64, Vec<f64>)> {
+        let m = build(deck);
+        let ForceKind::Vector { components, .. } = &m.forces[0].kind else {
+            panic!("{:?}", m.forces[0].kind)
+        };
+        components
+            .iter()
+            .flatten()
+            .map(|c| {
+                let n = c.measures().len();
+                let mut dm = vec![0.0; n];
+                let vals: Vec<f64> = (0..n).map(|k| 0.3 + 0.1 * k as f64).collect();
+                (c.eval(2.0, &vals, &mut dm).0, dm)
+            })
+            .collect()
+    };
+    let via_variables = eval(
+        "MARKER/9, PART = 1, FLOATING\n\
+         VFORCE/1, I = 0201, JFLOAT = 9, RM = 0101, FX = VARVAL(1)\\FZ = 3*VARVAL(2)\n\
+         VARIABLE/1, FUNCTION = 2*TIME + DX(0201)**2\n\
+         VARIABLE/2, FUNCTION = VARVAL(1) - 1\n",
+    );
+    let written_out = eval(
+        "MARKER/9, PART = 1, FLOATING\n\
+         VFORCE/1, I = 0201, JFLOAT = 9, RM = 0101, FX = 2*TIME + DX(0201)**2\\FZ = 3*(2*TIME + DX(0201)**2 - 1)\n",
+    );
+    assert_eq!(via_variables.len(), 2);
+    for ((v, dv), (w, dw)) in via_variables.iter().zip(&written_out) {
+        assert!((v - w).abs() < 1e-14, "{v} vs {w}");
+        assert_eq!(dv.len(), dw.len());
+        for (a, b) in dv.iter().zip(dw) {
+            assert!((a - b).abs() < 1e-14, "{a} vs {b}");
+        }
+    }
+    // 2·2 + 0.3² = 4.09 and 3·(4.09 − 1).
+    assert!((via_variables[0].0 - 4.09).abs() < 1e-12);
+    assert!((via_variables[1].0 - 9.27).abs() < 1e-12);
+}
+
 #[test]
 fn vector_force_errors_name_the_element() {
     let fl = "MARKER/9, PART = 1, FLOATING\n";
@@ -494,8 +538,8 @@ fn vector_force_errors_name_the_element() {
             "m.adm:9:1: VTORQUE/2: missing JFLOAT =",
         ),
         (
-            format!("{fl}GFORCE/3, I = 0201, JFLOAT = 9, RM = 0101, TZ = VARVAL(1)\nVARIABLE/1, FUNCTION = 1\n"),
-            "m.adm:10:49: GFORCE/3: TZ reads a VARIABLE (VARVAL); VARIABLEs in GFORCE components are not supported yet",
+            format!("{fl}GFORCE/3, I = 0201, JFLOAT = 9, RM = 0101, TZ = VARVAL(7)\n"),
+            "m.adm:10:49: GFORCE/3: VARVAL(7): VARIABLE 7 does not exist",
         ),
     ];
     for (extra, want) in cases {

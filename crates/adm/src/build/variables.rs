@@ -31,6 +31,8 @@ enum Target {
     Motion(usize),
     Gcon(usize),
     Diff(usize),
+    /// Component k (FX … TZ) of the VFORCE/VTORQUE/GFORCE at this index.
+    VectorComponent(usize, usize),
 }
 
 /// A force, motion or GCON function that reads VARVAL.
@@ -50,6 +52,7 @@ impl PendingFunction {
         match self.target {
             Target::Force(i) => force && i == k,
             Target::Motion(i) => !force && i == k,
+            Target::VectorComponent(i, _) => force && i == k,
             Target::Gcon(_) | Target::Diff(_) => false,
         }
     }
@@ -75,6 +78,23 @@ impl PendingFunction {
     pub fn diff(file: &str, index: usize, expr: Expr, text: ExprText, label: String) -> Self {
         PendingFunction {
             target: Target::Diff(index),
+            expr,
+            text,
+            label,
+            file: file.to_string(),
+        }
+    }
+    /// Component `k` (0..6 = FX … TZ) of the vector force at `index`.
+    pub fn vector_component(
+        file: &str,
+        index: usize,
+        k: usize,
+        expr: Expr,
+        text: ExprText,
+        label: String,
+    ) -> Self {
+        PendingFunction {
+            target: Target::VectorComponent(index, k),
             expr,
             text,
             label,
@@ -202,6 +222,12 @@ impl Builder<'_> {
                 Target::Diff(k) => {
                     let f = expr_result(ExprStateFunction::new(inlined), &p)?;
                     self.model.diffs[k].function = Arc::new(f);
+                }
+                Target::VectorComponent(i, k) => {
+                    let f = expr_result(ExprStateFunction::new(inlined), &p)?;
+                    if let ForceKind::Vector { components, .. } = &mut self.model.forces[i].kind {
+                        components[k] = Some(Arc::new(f));
+                    }
                 }
             }
         }
