@@ -744,15 +744,6 @@ impl<'a> Builder<'a> {
         Ok(expr)
     }
 
-    fn convert<T>(
-        &self,
-        r: Result<T, mbsolve_expr::ExprError>,
-        e: &ExprText,
-        label: &str,
-    ) -> Result<T, AdmError> {
-        r.map_err(|x| self.err(e.pos_at(x.span.start), label, &x.message))
-    }
-
     fn units(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {
         let mut a = Args::new(
             self.file,
@@ -1046,19 +1037,18 @@ impl<'a> Builder<'a> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
-        let function: Arc<dyn mbsolve_model::TimeFunction> =
-            if expr.variables_read().next().is_some() {
-                self.pending_functions.push(PendingFunction::motion(
-                    self.file,
-                    self.model.motions.len(),
-                    expr,
-                    e.clone(),
-                    label.clone(),
-                ));
-                Arc::new(Unresolved)
-            } else {
-                Arc::new(self.convert(ExprTimeFunction::new(expr), e, &label)?)
-            };
+        let k = self.model.motions.len();
+        let function = self.function_or_pending(
+            expr,
+            e,
+            &label,
+            |file, x, t, l| PendingFunction::motion(file, k, x, t, l),
+            Arc::new(Unresolved) as Arc<dyn mbsolve_model::TimeFunction>,
+            |x| {
+                ExprTimeFunction::new(x)
+                    .map(|f| Arc::new(f) as Arc<dyn mbsolve_model::TimeFunction>)
+            },
+        )?;
         a.finish()?;
         if pending_dof {
             self.motion_dof_pending
@@ -1161,18 +1151,18 @@ impl<'a> Builder<'a> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
-        let f: Arc<dyn mbsolve_model::StateFunction> = if expr.variables_read().next().is_some() {
-            self.pending_functions.push(PendingFunction::force(
-                self.file,
-                self.model.forces.len(),
-                expr,
-                e.clone(),
-                label.clone(),
-            ));
-            Arc::new(Unresolved)
-        } else {
-            Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?)
-        };
+        let k = self.model.forces.len();
+        let f = self.function_or_pending(
+            expr,
+            e,
+            &label,
+            |file, x, t, l| PendingFunction::force(file, k, x, t, l),
+            Arc::new(Unresolved) as Arc<dyn mbsolve_model::StateFunction>,
+            |x| {
+                ExprStateFunction::new(x)
+                    .map(|f| Arc::new(f) as Arc<dyn mbsolve_model::StateFunction>)
+            },
+        )?;
         a.finish()?;
         let kind = match (t, action_only) {
             (true, false) => ForceKind::TranslationalActionReaction { function: f },
@@ -1252,21 +1242,18 @@ impl<'a> Builder<'a> {
                 .iter()
                 .position(|n| n == key)
                 .expect("own keys are in ALL");
-            components[k] = Some(if expr.variables_read().next().is_some() {
-                // VARVAL: inlined once every VARIABLE is read (`finish`).
-                self.pending_functions
-                    .push(PendingFunction::vector_component(
-                        self.file,
-                        self.model.forces.len(),
-                        k,
-                        expr,
-                        e.clone(),
-                        label.clone(),
-                    ));
-                Arc::new(Unresolved)
-            } else {
-                Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?)
-            });
+            let index = self.model.forces.len();
+            components[k] = Some(self.function_or_pending(
+                expr,
+                e,
+                &label,
+                |file, x, t, l| PendingFunction::vector_component(file, index, k, x, t, l),
+                Arc::new(Unresolved) as Arc<dyn mbsolve_model::StateFunction>,
+                |x| {
+                    ExprStateFunction::new(x)
+                        .map(|f| Arc::new(f) as Arc<dyn mbsolve_model::StateFunction>)
+                },
+            )?);
         }
         if components.iter().all(Option::is_none) {
             return Err(a.err_here(format!("give at least one of {} =", own.join(", "))));
@@ -1313,19 +1300,18 @@ impl<'a> Builder<'a> {
                 "missing I = (the reaction marker), and the FUNCTION reads no marker to take it from",
             ));
         };
-        let f: Arc<dyn mbsolve_model::ConstraintFunction> =
-            if expr.variables_read().next().is_some() {
-                self.pending_functions.push(PendingFunction::gcon(
-                    self.file,
-                    self.model.gcons.len(),
-                    expr,
-                    e.clone(),
-                    label.clone(),
-                ));
-                Arc::new(Unresolved)
-            } else {
-                Arc::new(self.convert(ExprConstraintFunction::new(expr), e, &label)?)
-            };
+        let k = self.model.gcons.len();
+        let f = self.function_or_pending(
+            expr,
+            e,
+            &label,
+            |file, x, t, l| PendingFunction::gcon(file, k, x, t, l),
+            Arc::new(Unresolved) as Arc<dyn mbsolve_model::ConstraintFunction>,
+            |x| {
+                ExprConstraintFunction::new(x)
+                    .map(|f| Arc::new(f) as Arc<dyn mbsolve_model::ConstraintFunction>)
+            },
+        )?;
         a.finish()?;
         self.model.gcons.push(Gcon { id, i, function: f });
         self.source(ElementRef::Gcon(id), st.pos);

@@ -3,49 +3,19 @@
 //! `check` naming every problem at once, the ACCGRAV command, KINEMATICS
 //! HMAX. Each against a closed form or an exact count.
 
+mod common;
+use common::mbsolve;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mbsolve-decks-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn mbsolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbsolve"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::scratch("decks", name)
 }
 
 /// Writes `name.adm` and `name.acf`, runs them; returns the CSV header,
 /// rows and the message log.
-fn run(name: &str, adm: &str, acf: &str) -> (Vec<String>, Vec<Vec<f64>>, String) {
-    let d = scratch(name);
-    let adm_path = d.join(format!("{name}.adm"));
-    let acf_path = d.join(format!("{name}.acf"));
-    std::fs::write(&adm_path, adm).unwrap();
-    std::fs::write(&acf_path, format!("{name}.adm\n{name}\n{acf}stop\n")).unwrap();
-    let o = mbsolve(&[
-        "run",
-        adm_path.to_str().unwrap(),
-        "--acf",
-        acf_path.to_str().unwrap(),
-        "--out",
-        d.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(d.join(format!("{name}.csv"))).unwrap();
-    let mut lines = text.lines();
-    let header = lines.next().unwrap().split(',').map(String::from).collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    let log = std::fs::read_to_string(d.join(format!("{name}.msg"))).unwrap();
-    (header, rows, log)
+fn run(name: &str, adm: &str, acf: &str) -> common::RunResult {
+    common::run_deck(&scratch(name), name, adm, &format!("{acf}stop\n"))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A 1 m pendulum on a REVOLUTE joint about z at the origin, under gravity

@@ -4,21 +4,12 @@
 //! `convert` and read back giving the same results, and the errors for
 //! what is not supported (GSE, MATRIX FILE=, HHT with user states).
 
+mod common;
+use common::mbsolve;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mbsolve-states-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn mbsolve(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mbsolve"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::scratch("states", name)
 }
 
 /// Runs `adm` with `acf` in `d`; the CSV header and rows, or stderr.
@@ -28,34 +19,7 @@ fn run_in(
     adm: &str,
     acf: &str,
 ) -> Result<(Vec<String>, Vec<Vec<f64>>), String> {
-    let adm_path = d.join(format!("{name}.adm"));
-    let acf_path = d.join(format!("{name}.acf"));
-    std::fs::write(&adm_path, adm).unwrap();
-    std::fs::write(&acf_path, format!("{name}.adm\n{name}\n{acf}")).unwrap();
-    let o = mbsolve(&[
-        "run",
-        adm_path.to_str().unwrap(),
-        "--acf",
-        acf_path.to_str().unwrap(),
-        "--out",
-        d.to_str().unwrap(),
-        "--quiet",
-    ]);
-    if !o.status.success() {
-        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
-    }
-    let text = std::fs::read_to_string(d.join(format!("{name}.csv"))).unwrap();
-    let mut lines = text.lines();
-    let header = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    Ok((header, rows))
+    common::run_deck(d, name, adm, acf).map(|(h, rows, _)| (h, rows))
 }
 
 const LINEAR: &str = "linear systems\n\

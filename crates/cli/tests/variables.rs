@@ -2,48 +2,16 @@
 //! CSV): in an SFORCE, a MOTION, a GCON and REQUEST F1…F8, checked against
 //! closed forms.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mbsolve-var-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
 
 /// Writes `adm` and an `.acf` running it to `end` (DTOUT 0.01, ERROR
 /// `error`), runs it; returns the CSV header and rows.
 fn run(name: &str, adm: &str, end: f64, error: f64) -> (Vec<String>, Vec<Vec<f64>>) {
-    let d = scratch(name);
-    let adm_path = d.join(format!("{name}.adm"));
-    let acf_path = d.join(format!("{name}.acf"));
-    std::fs::write(&adm_path, adm).unwrap();
-    std::fs::write(
-        &acf_path,
-        format!(
-            "{name}.adm\n{name}\nintegrator/gstiff, error = {error}\nsimulate/dynamic, end = {end}, dtout = 0.01\nstop\n"
-        ),
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_mbsolve"))
-        .args(["run", adm_path.to_str().unwrap()])
-        .args(["--acf", acf_path.to_str().unwrap()])
-        .args(["--out", d.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(d.join(format!("{name}.csv"))).unwrap();
-    let mut lines = text.lines();
-    let header = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
+    let d = common::scratch("var", name);
+    let acf = format!(
+        "integrator/gstiff, error = {error}\nsimulate/dynamic, end = {end}, dtout = 0.01\nstop\n"
+    );
+    let (header, rows, _) = common::run_deck(&d, name, adm, &acf).unwrap_or_else(|e| panic!("{e}"));
     (header, rows)
 }
 
@@ -154,17 +122,14 @@ fn varval_in_gcon_and_motion() {
 /// chain, file, line and column.
 #[test]
 fn implicit_variable_is_refused() {
-    let d = scratch("implicit");
-    let adm: &Path = &d.join("cycle.adm");
+    let d = common::scratch("var", "implicit");
+    let adm = &d.join("cycle.adm");
     std::fs::write(
         adm,
         "cycle\nPART/1, GROUND\nVARIABLE/1, FUNCTION = 1 + VARVAL(2)\nVARIABLE/2, FUNCTION = VARVAL(1)/2\nEND\n",
     )
     .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_mbsolve"))
-        .args(["check", adm.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let o = common::mbsolve(&["check", adm.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let e = String::from_utf8_lossy(&o.stderr);
     let want = format!(

@@ -105,10 +105,11 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// A force or motion function: converted now, or, when it reads
+    /// A model function (force, motion, GCON, DIFF, vector component):
+    /// converted now, or, when it reads
     /// VARVAL, left [`Unresolved`] and converted by `resolve_variables`
     /// once every VARIABLE is known.
-    pub(super) fn function_or_pending<F: ?Sized>(
+    pub(crate) fn function_or_pending<F: ?Sized>(
         &mut self,
         expr: Expr,
         text: &ExprText,

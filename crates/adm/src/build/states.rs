@@ -31,18 +31,15 @@ impl Builder<'_> {
         };
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
-        let function: Arc<dyn StateFunction> = if expr.variables_read().next().is_some() {
-            self.pending_functions.push(PendingFunction::diff(
-                self.file,
-                self.model.diffs.len(),
-                expr,
-                e.clone(),
-                label.clone(),
-            ));
-            Arc::new(Unresolved)
-        } else {
-            Arc::new(self.convert(ExprStateFunction::new(expr), e, &label)?)
-        };
+        let k = self.model.diffs.len();
+        let function = self.function_or_pending(
+            expr,
+            e,
+            &label,
+            |file, x, t, l| PendingFunction::diff(file, k, x, t, l),
+            Arc::new(Unresolved) as Arc<dyn StateFunction>,
+            |x| ExprStateFunction::new(x).map(|f| Arc::new(f) as Arc<dyn StateFunction>),
+        )?;
         a.finish()?;
         self.model.diffs.push(Diff {
             id,

@@ -1,0 +1,60 @@
+//! Running the `mbsolve` binary on decks written by a test, shared by the
+//! CLI test files (each uses what it needs).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh scratch directory for one test: `<tmp>/mbsolve-<group>-<pid>-<name>`.
+pub fn scratch(group: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mbsolve-{group}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The binary run with `args`.
+pub fn mbsolve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A CSV result file: its header and rows.
+pub fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap().split(',').map(String::from).collect();
+    let rows = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    (header, rows)
+}
+
+/// The CSV header, rows and message log of a run.
+pub type RunResult = (Vec<String>, Vec<Vec<f64>>, String);
+
+/// Writes `name.adm` and `name.acf` (model file, output name, then
+/// `commands`) in `d` and runs them; the CSV and message log, or stderr.
+pub fn run_deck(d: &Path, name: &str, adm: &str, commands: &str) -> Result<RunResult, String> {
+    let adm_path = d.join(format!("{name}.adm"));
+    let acf_path = d.join(format!("{name}.acf"));
+    std::fs::write(&adm_path, adm).unwrap();
+    std::fs::write(&acf_path, format!("{name}.adm\n{name}\n{commands}")).unwrap();
+    let o = mbsolve(&[
+        "run",
+        adm_path.to_str().unwrap(),
+        "--acf",
+        acf_path.to_str().unwrap(),
+        "--out",
+        d.to_str().unwrap(),
+        "--quiet",
+    ]);
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+    }
+    let (header, rows) = read_csv(&d.join(format!("{name}.csv")));
+    let log = std::fs::read_to_string(d.join(format!("{name}.msg"))).unwrap_or_default();
+    Ok((header, rows, log))
+}
