@@ -115,13 +115,9 @@ const NAMES: &[&str] = &["label", "full_label"];
 const NOT_YET: &[&str] = &[
     "Body_Flexible",
     "Body_Point",
-    "Constraint_Coupler",
     "Force_Vector_TwoBody",
     "Force_Vector_OneBody",
-    "Force_Bushing",
-    "Force_Beam",
     "Force_Contact",
-    "Force_Field",
     "Reference_Array",
     "Reference_Curve",
     "Reference_Matrix",
