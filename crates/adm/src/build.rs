@@ -379,6 +379,7 @@ impl<'a> Builder<'a> {
                 | "LSE"
                 | "TFSISO"
                 | "GSE"
+                | "SENSOR"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {

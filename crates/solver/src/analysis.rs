@@ -526,7 +526,8 @@ impl Simulation {
             ..Default::default()
         };
         let mut next = 0usize;
-        let sensors = crate::sensors::Sensors::compile(&self.model).map_err(SolverError::Settings)?;
+        let sensors =
+            crate::sensors::Sensors::compile(&self.model).map_err(SolverError::Settings)?;
         let initial_q = self.sys.initial_state().0;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a

@@ -42,7 +42,10 @@ impl Sensors {
                 Expr::parse(&s.function)
                     .and_then(|e| e.with_variables(&variables))
                     .map_err(|e| e.to_string())
-                    .and_then(|e| e.with_model_splines(&model.splines).map_err(|e| e.to_string()))
+                    .and_then(|e| {
+                        e.with_model_splines(&model.splines)
+                            .map_err(|e| e.to_string())
+                    })
                     .map(|e| (s.clone(), e))
                     .map_err(|e| format!("SENSOR/{}: FUNCTION: {e}", s.id))
             })

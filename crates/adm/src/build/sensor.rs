@@ -30,7 +30,9 @@ const REFUSED: &[&str] = &[
 
 impl Builder<'_> {
     pub(super) fn sensor(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
-        let mut known = vec!["FUNCTION", "VALUE", "ERROR", "EQ", "GE", "LE", "HALT", "RETURN"];
+        let mut known = vec![
+            "FUNCTION", "VALUE", "ERROR", "EQ", "GE", "LE", "HALT", "RETURN",
+        ];
         known.extend_from_slice(REFUSED);
         let mut a = Args::new(self.file, st, label, &known, &[])?;
         self.define(Space::Sensor, id, st.pos, &a.label.clone())?;
@@ -75,7 +77,9 @@ impl Builder<'_> {
         let action = match (a.flag("HALT")?, a.flag("RETURN")?) {
             (true, false) => SensorAction::Halt,
             (false, true) => SensorAction::Return,
-            (true, true) => return Err(a.err_here(format!("{label}: give HALT or RETURN, not both"))),
+            (true, true) => {
+                return Err(a.err_here(format!("{label}: give HALT or RETURN, not both")))
+            }
             (false, false) => {
                 return Err(a.err_here(format!(
                     "{label}: give an action (HALT or RETURN; mbsolve supports no other)"
