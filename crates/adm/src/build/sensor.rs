@@ -41,8 +41,7 @@ impl Builder<'_> {
                 return Err(a.err(
                     a.pos_of(key),
                     format!(
-                        "{}: {key} is not supported (mbsolve checks a SENSOR at the output times and honours only HALT and RETURN)",
-                        a.label
+                        "{key} is not supported (mbsolve checks a SENSOR at the output times and honours only HALT and RETURN)"
                     ),
                 ));
             }
@@ -56,7 +55,7 @@ impl Builder<'_> {
         let value = a.require(value, "VALUE")?;
         let error = a.number("ERROR")?.unwrap_or(DEFAULT_ERROR);
         if !(error >= 0.0 && error.is_finite()) {
-            return Err(a.err(a.pos_of("ERROR"), format!("{label}: ERROR must be ≥ 0")));
+            return Err(a.err(a.pos_of("ERROR"), "ERROR must be ≥ 0"));
         }
         let compares: Vec<SensorCompare> = [
             ("EQ", SensorCompare::Eq),
@@ -71,19 +70,15 @@ impl Builder<'_> {
         })
         .collect::<Result<_, _>>()?;
         if compares.len() > 1 {
-            return Err(a.err_here(format!("{label}: give one of EQ, GE, LE")));
+            return Err(a.err_here("give one of EQ, GE, LE"));
         }
         let compare = compares.first().copied().unwrap_or(SensorCompare::Eq);
         let action = match (a.flag("HALT")?, a.flag("RETURN")?) {
             (true, false) => SensorAction::Halt,
             (false, true) => SensorAction::Return,
-            (true, true) => {
-                return Err(a.err_here(format!("{label}: give HALT or RETURN, not both")))
-            }
+            (true, true) => return Err(a.err_here("give HALT or RETURN, not both")),
             (false, false) => {
-                return Err(a.err_here(format!(
-                    "{label}: give an action (HALT or RETURN; mbsolve supports no other)"
-                )))
+                return Err(a.err_here("give an action (HALT or RETURN; mbsolve supports no other)"))
             }
         };
         a.finish()?;
