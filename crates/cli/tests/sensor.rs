@@ -3,8 +3,9 @@
 //! is the first output time at which the condition holds: it lies within
 //! one output step after the analytic crossing.
 
+mod common;
+
 use mbsolve_solver::analysis::{Frame, Simulation};
-use mbsolve_solver::commands::CommandRunner;
 
 const G: f64 = 9.81;
 
@@ -27,18 +28,7 @@ END
 
 /// Run `acf` on `adm`; the simulation (frames kept) and the result.
 fn run(adm: &str, acf: &str) -> (Simulation, Result<(), String>) {
-    let mut acf = mbsolve_adm::read_acf_str(acf, "t.acf").unwrap();
-    let model = mbsolve_adm::resolve_redefinitions(adm, "t.adm", &mut acf, "t.acf").unwrap();
-    let mut sim = Simulation::new(&model).unwrap();
-    let mut runner = CommandRunner::new(&sim);
-    let mut result = Ok(());
-    for c in &acf.commands {
-        if let Err(e) = runner.execute(&mut sim, c, &mut |_, _, _, _| {}) {
-            result = Err(e.to_string());
-            break;
-        }
-    }
-    (sim, result)
+    common::run_in_process(adm, acf)
 }
 
 /// Height of marker 20 (the CM) in a frame: q = (x, y, z, …).
