@@ -13,6 +13,7 @@ mod elastic;
 mod initial;
 mod jprim;
 mod redefine;
+mod sensor;
 mod states;
 mod variables;
 
@@ -137,6 +138,7 @@ enum Space {
     Matrix,
     Lse,
     Tfsiso,
+    Sensor,
 }
 
 impl Space {
@@ -169,6 +171,7 @@ impl Space {
             Space::Matrix => "MATRIX",
             Space::Lse => "LSE",
             Space::Tfsiso => "TFSISO",
+            Space::Sensor => "SENSOR",
         }
     }
 }
@@ -376,6 +379,7 @@ impl<'a> Builder<'a> {
                 | "LSE"
                 | "TFSISO"
                 | "GSE"
+                | "SENSOR"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -432,6 +436,7 @@ impl<'a> Builder<'a> {
             "COUPLER" => self.coupler(st, label, id),
             "GEAR" => self.gear(st, label, id),
             "POINT_MASS" => Err(self.refused(st, &label)),
+            "SENSOR" => self.sensor(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

@@ -165,6 +165,18 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     for v in &m.variables {
         let _ = writeln!(o, "VARIABLE/{}, FUNCTION = {}", v.id, one_line(&v.function));
     }
+    for s in &m.sensors {
+        let _ = writeln!(
+            o,
+            "SENSOR/{}, FUNCTION = {}, VALUE = {}, ERROR = {}, {}, {}",
+            s.id,
+            one_line(&s.function),
+            num(s.value),
+            num(s.error),
+            s.compare.keyword(),
+            s.action.keyword()
+        );
+    }
     for d in &m.diffs {
         let label = format!("DIFF/{}", d.id);
         let f = one_line(source(d.function.source(), &label)?);

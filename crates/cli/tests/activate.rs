@@ -3,6 +3,8 @@
 //! rows and the body falls freely, a deactivated SFORCE stops acting, a
 //! reactivated element acts again from consistent initial conditions.
 
+mod common;
+
 use mbsolve_model::{Command, ElementRef};
 use mbsolve_solver::analysis::{Frame, Simulation};
 use mbsolve_solver::commands::CommandRunner;
@@ -25,18 +27,7 @@ const SLIDER: &str = include_str!("../../study/tests/data/slider.adm");
 
 /// Run `acf` on `adm`; the simulation (frames kept) and the result.
 fn run(adm: &str, acf: &str) -> (Simulation, Result<(), String>) {
-    let mut acf = mbsolve_adm::read_acf_str(acf, "t.acf").unwrap();
-    let model = mbsolve_adm::resolve_redefinitions(adm, "t.adm", &mut acf, "t.acf").unwrap();
-    let mut sim = Simulation::new(&model).unwrap();
-    let mut runner = CommandRunner::new(&sim);
-    let mut result = Ok(());
-    for c in &acf.commands {
-        if let Err(e) = runner.execute(&mut sim, c, &mut |_, _, _, _| {}) {
-            result = Err(e.to_string());
-            break;
-        }
-    }
-    (sim, result)
+    common::run_in_process(adm, acf)
 }
 
 fn at(frames: &[Frame], t: f64) -> &Frame {

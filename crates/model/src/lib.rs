@@ -12,6 +12,7 @@ mod elements;
 mod friction;
 mod function;
 mod initial;
+mod sensor;
 mod settings;
 mod spline;
 mod states;
@@ -24,6 +25,7 @@ pub use elements::*;
 pub use friction::*;
 pub use function::*;
 pub use initial::*;
+pub use sensor::{Sensor, SensorAction, SensorCompare};
 pub use settings::*;
 pub use spline::*;
 pub use states::*;
@@ -167,6 +169,8 @@ pub struct Model {
     pub geometries: Vec<Geometry>,
     /// CONTACT elements.
     pub contacts: Vec<Contact>,
+    /// SENSORs, checked at the output times of dynamic analyses.
+    pub sensors: Vec<Sensor>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,

@@ -224,6 +224,12 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             j.j
         );
     }
+    if let Some(s) = m.sensors.first() {
+        return Err(format!(
+            "SENSOR/{}: sensors are not written to MotionSolve XML (Sensor_Event) yet",
+            s.id
+        ));
+    }
     if let Some(f) = m.frictions.first() {
         return Err(format!(
             "FRICTION/{}: joint friction is not written to MotionSolve XML yet (its Force_JointFriction element is not read by mbsolve either)",

@@ -90,6 +90,9 @@ pub struct Simulation {
     /// Time Index of a fixed-step run).
     pub reports: Vec<String>,
     pub(crate) ic_done: bool,
+    /// A SENSOR with HALT tripped: the analysis is over and later
+    /// SIMULATE commands are not run (Adams SENSOR HALT).
+    pub halted: bool,
 }
 
 const POS_TOL: f64 = 1e-10;
@@ -135,6 +138,7 @@ impl Simulation {
             output: FrameOutput::default(),
             reports: Vec::new(),
             ic_done: false,
+            halted: false,
         })
     }
 
@@ -522,6 +526,9 @@ impl Simulation {
             ..Default::default()
         };
         let mut next = 0usize;
+        let sensors =
+            crate::sensors::Sensors::compile(&self.model).map_err(SolverError::Settings)?;
+        let initial_q = self.sys.initial_state().0;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
@@ -593,10 +600,26 @@ impl Simulation {
                     inconsistent_outputs += 1;
                 }
                 next += 1;
+                let trip = match sensors.check(&self.sys, &self.model, &frame, &initial_q) {
+                    Ok(trip) => trip,
+                    Err(message) => {
+                        failure = Some(SolverError::Integration { t, message });
+                        next = times.len();
+                        break;
+                    }
+                };
                 if !self
                     .output
                     .emit(&self.sys, &self.model, &self.log, frame, &mut new_frames)
                 {
+                    break;
+                }
+                if let Some(trip) = trip {
+                    // HALT and RETURN both end this SIMULATE at the trip
+                    // frame; HALT also ends the command sequence.
+                    self.log.push(trip.describe());
+                    self.halted |= trip.action == mbsolve_model::SensorAction::Halt;
+                    next = times.len();
                     break;
                 }
             }

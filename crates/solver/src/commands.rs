@@ -309,6 +309,13 @@ impl CommandRunner {
                 Ok(())
             }
             Command::Simulate { mode, output } => {
+                if sim.halted {
+                    // Adams SENSOR HALT ends the whole analysis.
+                    let label = format!("SIMULATE/{mode:?}").to_uppercase();
+                    sim.log
+                        .push(format!("{label} not run: a SENSOR halted the analysis"));
+                    return Ok(());
+                }
                 if std::mem::take(&mut self.topology_changed) && sim.ic_done {
                     reinitialize(sim)?;
                 }

@@ -22,6 +22,7 @@ pub mod redundancy;
 pub mod requests;
 pub mod rti_report;
 pub mod second_order;
+mod sensors;
 pub mod settings;
 pub mod si1;
 pub mod si2;

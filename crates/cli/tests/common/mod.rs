@@ -58,3 +58,23 @@ pub fn run_deck(d: &Path, name: &str, adm: &str, commands: &str) -> Result<RunRe
     let log = std::fs::read_to_string(d.join(format!("{name}.msg"))).unwrap_or_default();
     Ok((header, rows, log))
 }
+
+/// Run the commands of `acf` on `adm` in-process (no CSV): the simulation
+/// (frames kept) and the first command error, if any.
+pub fn run_in_process(
+    adm: &str,
+    acf: &str,
+) -> (mbsolve_solver::analysis::Simulation, Result<(), String>) {
+    let mut acf = mbsolve_adm::read_acf_str(acf, "t.acf").unwrap();
+    let model = mbsolve_adm::resolve_redefinitions(adm, "t.adm", &mut acf, "t.acf").unwrap();
+    let mut sim = mbsolve_solver::analysis::Simulation::new(&model).unwrap();
+    let mut runner = mbsolve_solver::commands::CommandRunner::new(&sim);
+    let mut result = Ok(());
+    for c in &acf.commands {
+        if let Err(e) = runner.execute(&mut sim, c, &mut |_, _, _, _| {}) {
+            result = Err(e.to_string());
+            break;
+        }
+    }
+    (sim, result)
+}
