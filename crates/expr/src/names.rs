@@ -251,7 +251,12 @@ impl MeasureKind {
         ("BEAM", MeasureKind::Beam, &[ArgRole::Beam, N, N, M], 4),
         ("BUSH", MeasureKind::Bush, &[ArgRole::Bushing, N, N, M], 4),
         ("FIELD", MeasureKind::Field, &[ArgRole::Field, N, N, M], 4),
-        ("SPDP", MeasureKind::Spdp, &[ArgRole::Springdamper, N, N, M], 4),
+        (
+            "SPDP",
+            MeasureKind::Spdp,
+            &[ArgRole::Springdamper, N, N, M],
+            4,
+        ),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {
@@ -285,8 +290,8 @@ impl MeasureKind {
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
-    "PINVAL", "POUVAL", "SENVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
+    "PINVAL", "POUVAL", "SENVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV", "FRICTION",
+    "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
 ];
 
 /// A measure with its integer arguments as written (0 = ground / default).
