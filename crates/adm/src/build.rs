@@ -733,6 +733,10 @@ impl<'a> Builder<'a> {
                     }
                     ArgRole::Diff => Space::Diff,
                     ArgRole::Array => Space::Array,
+                    ArgRole::Beam => Space::Beam,
+                    ArgRole::Bushing => Space::Bushing,
+                    ArgRole::Field => Space::Field,
+                    ArgRole::Springdamper => Space::Springdamper,
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));

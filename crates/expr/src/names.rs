@@ -158,6 +158,14 @@ pub enum MeasureKind {
     Dif1,
     /// ARYVAL(array id, k): element k of an LSE/TFSISO's X or Y array
     Aryval,
+    /// BEAM(id, jflag, comp, rm)
+    Beam,
+    /// BUSH(id, jflag, comp, rm): a BUSHING's force
+    Bush,
+    /// FIELD(id, jflag, comp, rm)
+    Field,
+    /// SPDP(id, jflag, comp, rm): a SPRINGDAMPER's force
+    Spdp,
 }
 
 /// What an integer argument of a measure refers to.
@@ -176,6 +184,10 @@ pub enum ArgRole {
     Diff,
     /// An ARRAY.
     Array,
+    Beam,
+    Bushing,
+    Field,
+    Springdamper,
 }
 
 use ArgRole::{
@@ -236,6 +248,15 @@ impl MeasureKind {
         ("DIF", MeasureKind::Dif, &[ArgRole::Diff], 1),
         ("DIF1", MeasureKind::Dif1, &[ArgRole::Diff], 1),
         ("ARYVAL", MeasureKind::Aryval, &[ArgRole::Array, N], 2),
+        ("BEAM", MeasureKind::Beam, &[ArgRole::Beam, N, N, M], 4),
+        ("BUSH", MeasureKind::Bush, &[ArgRole::Bushing, N, N, M], 4),
+        ("FIELD", MeasureKind::Field, &[ArgRole::Field, N, N, M], 4),
+        (
+            "SPDP",
+            MeasureKind::Spdp,
+            &[ArgRole::Springdamper, N, N, M],
+            4,
+        ),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {
@@ -269,8 +290,8 @@ impl MeasureKind {
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
     "USER", "IMPACT", "BISTOP", "AKISPL", "CUBSPL", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD",
-    "PINVAL", "POUVAL", "SENVAL", "BUSH", "BEAM", "FIELD", "GFORCE", "VFORCE", "VTORQ", "CVCV",
-    "PTCV", "FRICTION", "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
+    "PINVAL", "POUVAL", "SENVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV", "FRICTION",
+    "CONTACT", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
 ];
 
 /// A measure with its integer arguments as written (0 = ground / default).

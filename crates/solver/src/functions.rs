@@ -2,7 +2,8 @@
 //! of REQUESTs. Implements the expression crate's [`EvalContext`] with the
 //! Adams measures (seeds: function expressions): marker displacements,
 //! velocities, accelerations and angles, net forces between markers, and
-//! the element results JOINT, JPRIM, MOTION, SFORCE and ORIENT.
+//! the element results JOINT, JPRIM, MOTION, SFORCE, SPDP, BUSH, FIELD,
+//! BEAM and ORIENT.
 
 use crate::analysis::Frame;
 use crate::requests::{euler313_angles, marker_state, wrench, MarkerState, Source};
@@ -129,13 +130,18 @@ impl FrameContext<'_> {
                 };
                 (ElementRef::Motion(id), i, j)
             }
-            _ => {
-                let fe = self
-                    .sys
-                    .forces
-                    .iter()
-                    .find(|f| f.element == ElementRef::Force(id));
-                let fe = fe.ok_or_else(|| EvalError::new(format!("SFORCE/{id} does not exist")))?;
+            kind => {
+                // Force elements: SFORCE, SPRINGDAMPER (SPDP), BUSHING (BUSH),
+                // FIELD and BEAM, each in its own id space.
+                let element = match kind {
+                    MeasureKind::Spdp => ElementRef::Springdamper(id),
+                    MeasureKind::Bush => ElementRef::Bushing(id),
+                    MeasureKind::Field => ElementRef::Field(id),
+                    MeasureKind::Beam => ElementRef::Beam(id),
+                    _ => ElementRef::Force(id),
+                };
+                let fe = self.sys.forces.iter().find(|f| f.element == element);
+                let fe = fe.ok_or_else(|| EvalError::new(format!("{element} does not exist")))?;
                 (fe.element, fe.i.id, fe.j.id)
             }
         };
@@ -272,7 +278,14 @@ impl EvalContext for FrameContext<'_> {
                     _ => comp(n, 2),
                 }
             }
-            K::Joint | K::Jprim | K::Motion | K::Sforce => self.element_result(m),
+            K::Joint
+            | K::Jprim
+            | K::Motion
+            | K::Sforce
+            | K::Spdp
+            | K::Bush
+            | K::Field
+            | K::Beam => self.element_result(m),
             K::Contact => {
                 let rm = self.axes(m, 3)?;
                 crate::contact_result::component(self.sys, &self.frame.q, &self.frame.u, m, &rm)
