@@ -24,7 +24,7 @@ mod write_states;
 pub use build::Skipped;
 pub use commands::{parse_acf, read_acf_str, resolve_redefinitions, AcfFile, AcfSyntax};
 pub use error::{AdmError, Pos};
-pub use write::write_adm;
+pub use write::{function_source, write_adm};
 
 use mbsolve_model::Model;
 use std::path::Path;

@@ -40,8 +40,8 @@ fn frame(p: &Placement, q: &str, z: &str, x: &str) -> String {
 }
 
 /// A function's text, or an error naming the element whose function was
-/// built in code and so has no text.
-fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
+/// built in code and so has no text (both writers, `.adm` and `.xml`).
+pub fn function_source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
     s.ok_or_else(|| {
         format!("{element}: its function was built in code and has no expression text to write")
     })
@@ -179,7 +179,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     }
     for d in &m.diffs {
         let label = format!("DIFF/{}", d.id);
-        let f = one_line(source(d.function.source(), &label)?);
+        let f = one_line(function_source(d.function.source(), &label)?);
         let ic = match d.ic_rate {
             Some(r) => format!("{}, {}", num(d.ic), num(r)),
             None => num(d.ic),
@@ -191,7 +191,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     crate::write_states::write_linear(&mut o, m);
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
-        let f = one_line(source(mo.function.source(), &label)?);
+        let f = one_line(function_source(mo.function.source(), &label)?);
         let target = match mo.target {
             MotionTarget::Joint { joint, dof } => format!(
                 "JOINT = {joint}, {}",
@@ -229,7 +229,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 .zip(components.iter())
             {
                 if let Some(function) = c {
-                    let text = one_line(source(function.source(), &label)?);
+                    let text = one_line(function_source(function.source(), &label)?);
                     parts.push(format!("{key} = {text}"));
                 }
             }
@@ -266,7 +266,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 "TRANSLATIONAL"
             };
             let only = if action_only { ", ACTIONONLY" } else { "" };
-            let text = one_line(source(function.source(), &label)?);
+            let text = one_line(function_source(function.source(), &label)?);
             let _ = writeln!(
                 o,
                 "{label}, {kind}{only}, I = {i}, J = {j}, FUNCTION = {text}"
@@ -283,7 +283,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     }
     for c in &m.gcons {
         let label = format!("GCON/{}", c.id);
-        let text = one_line(source(c.function.source(), &label)?);
+        let text = one_line(function_source(c.function.source(), &label)?);
         let _ = writeln!(o, "{label}, I = {}, FUNCTION = {text}", c.i);
     }
     for r in &m.requests {

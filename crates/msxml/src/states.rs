@@ -50,12 +50,7 @@ pub(crate) fn write_diffs(
     esc: fn(&str) -> String,
 ) -> Result<(), String> {
     for d in diffs {
-        let f = d.function.source().ok_or_else(|| {
-            format!(
-                "DIFF/{}: its function was built in code and has no expression text to write",
-                d.id
-            )
-        })?;
+        let f = mbsolve_adm::function_source(d.function.source(), &format!("DIFF/{}", d.id))?;
         let rate = d
             .ic_rate
             .map(|r| format!(" ic_dot=\"{r:e}\""))

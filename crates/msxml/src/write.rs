@@ -27,12 +27,6 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str, String> {
-    s.ok_or_else(|| {
-        format!("{element}: its function was built in code and has no expression text to write")
-    })
-}
-
 /// The model as a MotionSolve XML deck (no `<Command>` section: commands
 /// are not part of a model).
 pub fn write_xml(m: &Model) -> Result<String, String> {
@@ -263,7 +257,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     crate::states::write_diffs(&mut o, &m.diffs, esc)?;
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
-        let f = esc(source(mo.function.source(), &label)?);
+        let f = esc(mbsolve_adm::function_source(mo.function.source(), &label)?);
         match mo.target {
             MotionTarget::Joint { joint, dof } => {
                 let t = match dof {
@@ -323,7 +317,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
                 ));
             }
             let ty = if rotational { "Torque" } else { "Force" };
-            let text = esc(source(function.source(), &label)?);
+            let text = esc(mbsolve_adm::function_source(function.source(), &label)?);
             let _ = writeln!(
                 o,
                 "  <Force_Scalar_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" val_expression=\"{text}\"/>",

@@ -602,9 +602,19 @@ pub struct RedundancyWatch {
     /// independence needs (the active set, a saddle-point solver, a
     /// gradient buffer).
     singular: Vec<usize>,
-    probe: Option<(MechData, crate::linear::Kkt, Vec<f64>)>,
+    probe: Option<SingularProbe>,
     /// The equation (and its residual) that broke the watch.
     pub drift: Option<(usize, f64)>,
+}
+
+/// What measuring a singular-configuration equation's independence needs,
+/// allocated once per segment: the active set, a saddle-point solver, the
+/// gradient buffer and the zero right-hand side of the constraint rows.
+pub struct SingularProbe {
+    pub data: MechData,
+    pub kkt: crate::linear::Kkt,
+    pub grad: Vec<f64>,
+    pub zeros: Vec<f64>,
 }
 
 impl RedundancyWatch {
@@ -622,12 +632,11 @@ impl RedundancyWatch {
             .copied()
             .filter(|&k| data.singular[k])
             .collect();
-        let probe = (!singular.is_empty()).then(|| {
-            (
-                data.clone(),
-                crate::linear::Kkt::new(sys),
-                vec![0.0; sys.nq()],
-            )
+        let probe = (!singular.is_empty()).then(|| SingularProbe {
+            data: data.clone(),
+            kkt: crate::linear::Kkt::new(sys),
+            grad: vec![0.0; sys.nq()],
+            zeros: vec![0.0; sys.neq()],
         });
         RedundancyWatch {
             inactive,
@@ -648,9 +657,9 @@ impl RedundancyWatch {
                 return false;
             }
         }
-        if let Some((data, kkt, grad)) = &mut self.probe {
+        if let Some(p) = &mut self.probe {
             for &k in &self.singular {
-                let r = crate::redundancy::independence(sys, data, kkt, q, t, k, grad);
+                let r = crate::redundancy::independence(sys, p, q, t, k);
                 if r >= crate::redundancy::SINGULAR_RELEASE {
                     self.drift = Some((k, sys.equation::<NoHess>(k, q, t).s.val));
                     return false;

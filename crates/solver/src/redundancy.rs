@@ -4,7 +4,7 @@
 //! Gram–Schmidt over the equations in model order) runs on those components
 //! alone; open chains of any length cost nothing here.
 
-use crate::linear::{Block, Kkt};
+use crate::linear::Block;
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::Model;
 use nalgebra::DVector;
@@ -234,14 +234,17 @@ const SINGULAR_PROBE: f64 = 1e-2;
 /// component of ∇Φ_k in the null space of A.
 pub fn independence(
     sys: &System,
-    data: &mut MechData,
-    kkt: &mut Kkt,
+    probe: &mut crate::formulation::SingularProbe,
     q: &[f64],
     t: f64,
     k: usize,
-    grad: &mut [f64],
 ) -> f64 {
-    let m = sys.neq();
+    let crate::formulation::SingularProbe {
+        data,
+        kkt,
+        grad,
+        zeros,
+    } = probe;
     grad.fill(0.0);
     let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
     let bodies = sys.equations[k].bodies();
@@ -254,8 +257,7 @@ pub fn independence(
     if n0 == 0.0 {
         return 0.0;
     }
-    let zeros = vec![0.0; m];
-    match kkt.solve(sys, data, q, t, Block::Identity, grad, &zeros) {
+    match kkt.solve(sys, data, q, t, Block::Identity, grad, zeros) {
         Ok((r, _)) => r.iter().map(|x| x * x).sum::<f64>().sqrt() / n0,
         Err(_) => 0.0,
     }
