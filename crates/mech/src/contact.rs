@@ -454,7 +454,16 @@ impl ContactElement {
         w
     }
 
-    fn local(&self, q: &[f64], u: &[f64], jac: bool) -> LocalContact {
+    /// The friction law acting in this analysis: none for
+    /// COULOMB_FRICTION = DYNAMICS_ONLY outside dynamics (`non_dynamic`).
+    fn friction_in(&self, non_dynamic: bool) -> Option<&ContactFriction> {
+        self.friction
+            .as_ref()
+            .filter(|f| !(non_dynamic && f.dynamics_only))
+    }
+
+    fn local(&self, q: &[f64], u: &[f64], non_dynamic: bool, jac: bool) -> LocalContact {
+        let friction = self.friction_in(non_dynamic);
         let mut out = LocalContact {
             q: Grad::zeros(),
             jq: Hess::zeros(),
@@ -479,7 +488,7 @@ impl ContactElement {
             // friction direction t (F_t = f t) and ∂t/∂v
             let mut t = Vector3::zeros();
             let mut dt = Matrix3::zeros();
-            if let Some(fr_law) = &self.friction {
+            if let Some(fr_law) = friction {
                 let proj = Matrix3::identity() - n * n.transpose();
                 let vt = proj * v;
                 let speed = vt.norm();
@@ -505,7 +514,7 @@ impl ContactElement {
                 // ∂f/∂q = −f_δ nᵀW (δ grows as I moves along n), ∂f/∂u likewise
                 out.jq -= wt_dir * ndot * fd;
                 out.ju -= wt_dir * ndot * fr;
-                if self.friction.is_some() {
+                if friction.is_some() {
                     out.ju += w.transpose() * dt * w * f;
                 }
             }
@@ -513,9 +522,10 @@ impl ContactElement {
         out
     }
 
-    /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
-    pub fn add_residual(&self, q: &[f64], u: &[f64], out: &mut [f64]) {
-        let lc = self.local(q, u, false);
+    /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ); `non_dynamic`:
+    /// a kinematic analysis (DYNAMICS_ONLY friction off).
+    pub fn add_residual(&self, q: &[f64], u: &[f64], non_dynamic: bool, out: &mut [f64]) {
+        let lc = self.local(q, u, non_dynamic, false);
         for l in 0..NL {
             if let Some(g) = global_index(&self.bodies, l) {
                 out[g] -= lc.q[l];
@@ -530,13 +540,14 @@ impl ContactElement {
         &self,
         q: &[f64],
         u: &[f64],
+        non_dynamic: bool,
         sink: &mut dyn Sink,
         row0: usize,
         col_q: Option<usize>,
         col_u: usize,
         cu: f64,
     ) {
-        let lc = self.local(q, u, true);
+        let lc = self.local(q, u, non_dynamic, true);
         if let Some(cq) = col_q {
             scatter_hess(&self.bodies, &(-lc.jq), sink, row0, cq);
         }
@@ -545,7 +556,7 @@ impl ContactElement {
 
     /// Generalized force on the local coordinates (for tests and reports).
     pub fn local_force(&self, q: &[f64], u: &[f64]) -> Grad {
-        self.local(q, u, false).q
+        self.local(q, u, false, false).q
     }
 
     /// Total force on the J part (ground axes) and the number of points:

@@ -108,7 +108,7 @@ fn check_jacobian(model: &Model, u_set: &[(usize, f64)]) {
     let c = &sys.contacts[0];
     let resid = |q: &[f64], u: &[f64]| {
         let mut r = vec![0.0; n];
-        c.add_residual(q, u, &mut r);
+        c.add_residual(q, u, false, &mut r);
         r
     };
     let h = 1e-7;
@@ -121,9 +121,9 @@ fn check_jacobian(model: &Model, u_set: &[(usize, f64)]) {
         (0..n).map(|r| (rp[r] - rm[r]) / (2.0 * h)).collect()
     };
     let mut jq = Dense(DMatrix::zeros(n, n));
-    c.add_jacobian(&q, &u, &mut jq, 0, Some(0), 0, 0.0);
+    c.add_jacobian(&q, &u, false, &mut jq, 0, Some(0), 0, 0.0);
     let mut ju = Dense(DMatrix::zeros(n, n));
-    c.add_jacobian(&q, &u, &mut ju, 0, None, 0, 1.0);
+    c.add_jacobian(&q, &u, false, &mut ju, 0, None, 0, 1.0);
     let scale = jq.0.amax().max(ju.0.amax());
     assert!(scale > 0.0, "the contact is active");
     // ∂R/∂u, every column; ∂R/∂r, the translation columns

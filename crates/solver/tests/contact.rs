@@ -508,3 +508,114 @@ fn bouncing_ball_steps_per_impact() {
         }
     }
 }
+
+/// A 0.2 × 0.2 × 0.1 block pressed δ = 1 mm into the ground box by a
+/// translational joint along x and driven along it by a MOTION at 0.5 m/s
+/// (zero DOF, no gravity): the MOTION's reaction is the contact friction.
+fn driven_block(dynamics_only: bool) -> Model {
+    let mut m = Model::new("driven block");
+    m.gravity = Vector3::zeros();
+    ground_box(&mut m, 0.0);
+    let (a, h, depth, speed) = (0.2, 0.1, 1e-3, 0.5);
+    let start = Vector3::new(-0.5, 0.0, h / 2.0 - depth);
+    let mut block = Part::body(
+        2,
+        2.0,
+        Inertia::diagonal(0.01, 0.01, 0.01),
+        Placement::new(start, nalgebra::Matrix3::identity()),
+    );
+    block.cm = Some(20);
+    block.velocity = Vector3::new(speed, 0.0, 0.0);
+    m.parts.push(block);
+    marker(&mut m, 20, 2, Placement::default());
+    marker(&mut m, 21, 2, Placement::at(-a / 2.0, -a / 2.0, -h / 2.0));
+    // joint axes: z along ground x
+    let along_x = euler313(90f64.to_radians(), 90f64.to_radians(), 0.0);
+    marker(&mut m, 22, 2, Placement::new(Vector3::zeros(), along_x));
+    marker(&mut m, 11, 1, Placement::new(start, along_x));
+    m.geometries.push(Geometry {
+        id: 1,
+        marker: 21,
+        shape: Shape::Box { x: a, y: a, z: h },
+    });
+    m.joints.push(Joint {
+        id: 1,
+        kind: JointKind::Translational,
+        i: 22,
+        j: 11,
+    });
+    m.motions.push(Motion::on_joint(
+        1,
+        1,
+        MotionDof::Translation,
+        std::sync::Arc::new(TimeFn(move |t: f64| [speed * t, speed, 0.0])),
+    ));
+    m.contacts.push(Contact {
+        id: 1,
+        igeom: vec![1],
+        jgeom: vec![2],
+        normal: NormalForce::Impact {
+            stiffness: 1.0e5,
+            exponent: 1.0,
+            damping: 0.0,
+            dmax: 1e-4,
+        },
+        friction: Some(ContactFriction {
+            dynamics_only,
+            mu_static: 0.3,
+            mu_dynamic: 0.2,
+            stiction_transition_velocity: 0.05,
+            friction_transition_velocity: 0.1,
+        }),
+    });
+    m
+}
+
+/// |λ| of the MOTION over μd·N at every output frame, N the normal force
+/// (the z component of the CONTACT force, which friction does not touch).
+fn motion_reaction_over_friction(sim: &Simulation) -> Vec<f64> {
+    let row = sim
+        .sys
+        .equations
+        .iter()
+        .position(|e| e.element == ElementRef::Motion(1))
+        .expect("the MOTION's equation");
+    let contact = &sim.sys.contacts[0];
+    sim.frames
+        .iter()
+        .map(|f| {
+            let (on_j, points) = contact.force_on_j(&f.q, &f.u);
+            assert_eq!(points, 4, "t = {}: the block's four corners", f.t);
+            // 4 k δ with δ = 1 mm
+            assert!((on_j.z.abs() - 400.0).abs() < 1e-6, "N = {}", on_j.z);
+            f.lambda[row].abs() / (0.2 * on_j.z.abs())
+        })
+        .collect()
+}
+
+#[test]
+fn dynamics_only_friction_is_off_in_kinematics_and_on_in_dynamics() {
+    let ratio = |dynamics_only: bool, kinematic: bool| {
+        let mut sim = Simulation::new(&driven_block(dynamics_only)).unwrap();
+        if kinematic {
+            sim.kinematic(0.5, Some(5), None).unwrap();
+        } else {
+            sim.dynamic(0.5, Some(5), None, &settings(1e-6)).unwrap();
+        }
+        motion_reaction_over_friction(&sim)
+    };
+    // COULOMB_FRICTION = ON: the MOTION pushes against μd N (slip 0.5 m/s
+    // is above FRICTION_TRANSITION_VELOCITY) in both analyses.
+    for kinematic in [true, false] {
+        for r in ratio(false, kinematic) {
+            assert!((r - 1.0).abs() < 1e-9, "ON, kinematic {kinematic}: {r}");
+        }
+    }
+    // DYNAMICS_ONLY: the same in dynamics, no friction in kinematics.
+    for r in ratio(true, false) {
+        assert!((r - 1.0).abs() < 1e-9, "DYNAMICS_ONLY in dynamics: {r}");
+    }
+    for r in ratio(true, true) {
+        assert!(r < 1e-12, "DYNAMICS_ONLY in kinematics: {r}");
+    }
+}
