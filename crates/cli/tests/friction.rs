@@ -276,6 +276,51 @@ fn inactive_static_friction_leaves_the_static_equilibrium_to_the_spring() {
     assert!((x - 0.01).abs() < 1e-9, "x = {x}");
 }
 
+/// A FORCE request between the joint's markers reports the friction acting
+/// in the joint with its reaction, as Adams' joint results do: the block
+/// sliding at 2 m/s has −μd·m·g = −4.905 N along the joint axis (ground
+/// x), where the constraint reaction has nothing, and +m·g across it.
+#[test]
+fn joint_force_request_includes_the_friction() {
+    let deck = block_deck(2.0, "REQUEST/1, FORCE, I = 21, J = 11\n");
+    let m = model(&deck);
+    let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    let settings = IntegratorSettings {
+        error: Some(1e-6),
+        ..Default::default()
+    };
+    sim.dynamic(0.5, Some(10), None, &settings)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let (friction, weight) = (0.25 * 2.0 * G, 2.0 * G);
+    let mut worst = 0.0f64;
+    for f in &sim.frames {
+        let r = mbsolve_solver::requests::evaluate(&sim.sys, &sim.model, f, &m.requests[0]);
+        worst = worst
+            .max((r[0] + friction).abs())
+            .max((r[1] - weight).abs())
+            .max(r[2].abs());
+    }
+    println!("FORCE request: worst deviation from (−μd m g, m g, 0): {worst:.2e} N");
+    assert!(worst < 1e-6, "{worst} N");
+}
+
+/// `check` counts FRICTION (and CONTACT) elements.
+#[test]
+fn check_counts_friction_elements() {
+    let dir = std::env::temp_dir().join(format!("mbsolve-friction-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let adm = dir.join("block.adm");
+    std::fs::write(&adm, format!("{HEAD}{}END\n", block_deck(0.0, ""))).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+        .args(["check", adm.to_str().unwrap()])
+        .output()
+        .expect("mbsolve runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(s.lines().any(|l| l == "frictions: 1, contacts: 0"), "{s}");
+}
+
 /// The reader's rules, each an exact message: arguments that do not apply
 /// to the joint's type, inputs the joint has not, arguments refused with a
 /// reason, a joint type without friction.
