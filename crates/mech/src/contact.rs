@@ -36,6 +36,11 @@ use std::sync::{Mutex, MutexGuard};
 /// ELLIPSOID with unequal axes (Adams tessellates for RAPID as well).
 const SIDES: usize = 48;
 
+/// A CONTACT's Jacobian blocks are in the sparsity pattern while its
+/// solids' bounding boxes, each loosened by this fraction of its largest
+/// extent, overlap.
+const PATTERN_MARGIN: f64 = 0.25;
+
 /// A solid fixed in a body (or ground): its parry shape and its pose in the
 /// body frame (ground frame for ground).
 #[derive(Clone)]
@@ -533,8 +538,29 @@ impl ContactElement {
         }
     }
 
-    /// The 14×14 blocks at (row0, col_q) and (row0, col_u), always emitted
-    /// (zeros out of contact) so the sparsity pattern stays fixed.
+    /// Whether any (I solid, J solid) pair has bounding boxes within
+    /// [`PATTERN_MARGIN`] of each other at q: the pairs that may touch
+    /// soon. Only these emit Jacobian blocks, so a model with many
+    /// CONTACTs far apart keeps a sparse Jacobian; as parts approach, the
+    /// pattern grows and the assembler re-records it (a symbolic
+    /// refactorization). The margin keeps that rare: a pair enters the
+    /// pattern well before its contact force can be nonzero.
+    fn near(&self, q: &[f64]) -> bool {
+        let poses = self.poses(q);
+        let box_of = |slot: usize, g: &PlacedShape| {
+            let b = g.shape.compute_aabb(&self.world(slot, &poses, g));
+            let margin = PATTERN_MARGIN * (b.maxs - b.mins).max_element();
+            b.loosened(margin)
+        };
+        self.igeom.iter().any(|gi| {
+            let bi = box_of(0, gi);
+            self.jgeom.iter().any(|gj| bi.intersects(&box_of(1, gj)))
+        })
+    }
+
+    /// The 14×14 blocks at (row0, col_q) and (row0, col_u) while the two
+    /// parts are near (see [`ContactElement::near`]); nothing otherwise:
+    /// the force and its Jacobian are zero there.
     #[allow(clippy::too_many_arguments)]
     pub fn add_jacobian(
         &self,
@@ -547,6 +573,9 @@ impl ContactElement {
         col_u: usize,
         cu: f64,
     ) {
+        if !self.near(q) {
+            return;
+        }
         let lc = self.local(q, u, non_dynamic, true);
         if let Some(cq) = col_q {
             scatter_hess(&self.bodies, &(-lc.jq), sink, row0, cq);
