@@ -289,6 +289,18 @@ fn poisson_rebound_ratio_is_the_restitution_coefficient() {
     );
 }
 
+/// Part 2's CM marker 20 and its a × b × h box solid GRAPHICS/1, centred
+/// on the part frame (corner marker 21).
+fn block_solid(m: &mut Model, a: f64, b: f64, h: f64) {
+    marker(m, 20, 2, Placement::default());
+    marker(m, 21, 2, Placement::at(-a / 2.0, -b / 2.0, -h / 2.0));
+    m.geometries.push(Geometry {
+        id: 1,
+        marker: 21,
+        shape: Shape::Box { x: a, y: b, z: h },
+    });
+}
+
 /// A 0.2 × 0.2 × 0.1 block on the box tilted by `tilt` about x, sliding
 /// down the slope at `v0` (its four corners are the contact points).
 fn block_on_incline(tilt: f64, v0: f64, mu_s: f64, mu_d: f64) -> Model {
@@ -316,13 +328,7 @@ fn block_on_incline(tilt: f64, v0: f64, mu_s: f64, mu_d: f64) -> Model {
     // down the slope: −y of the tilted frame
     block.velocity = rot * Vector3::new(0.0, -v0, 0.0);
     m.parts.push(block);
-    marker(&mut m, 20, 2, Placement::default());
-    marker(&mut m, 21, 2, Placement::at(-a / 2.0, -b / 2.0, -h / 2.0));
-    m.geometries.push(Geometry {
-        id: 1,
-        marker: 21,
-        shape: Shape::Box { x: a, y: b, z: h },
-    });
+    block_solid(&mut m, a, b, h);
     m.contacts.push(Contact {
         id: 1,
         igeom: vec![1],
@@ -454,20 +460,23 @@ fn hht_with_poisson_contact_is_rejected_with_the_seeds_reason() {
     }
 }
 
+/// The bouncing ball's IMPACT law (lightly damped).
+const BOUNCING: NormalForce = NormalForce::Impact {
+    stiffness: 1.0e6,
+    exponent: 1.5,
+    damping: 20.0,
+    dmax: 1e-3,
+};
+
 /// Steps and rejections per impact of a bouncing ball (measured, printed):
 /// the step control must not stall on the impacts, and at ERROR = 1e-5
 /// the ball never rises above its drop height (the contact only removes
-/// energy). At ERROR = 1e-4 the run is printed only: with the MODIFIED
-/// corrector (error control on displacements, seeds) GSTIFF's steps
-/// across an impact can add energy.
+/// energy). At ERROR = 1e-4 the run is printed only: with I3 (error
+/// control on displacements, seeds) GSTIFF's steps across an impact can
+/// add energy (see the SI2 test below).
 #[test]
 fn bouncing_ball_steps_per_impact() {
-    let normal = NormalForce::Impact {
-        stiffness: 1.0e6,
-        exponent: 1.5,
-        damping: 20.0,
-        dmax: 1e-3,
-    };
+    let normal = BOUNCING;
     for error in [1e-4, 1e-5] {
         for kind in [IntegratorKind::Gstiff, IntegratorKind::Hht] {
             let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
@@ -527,17 +536,11 @@ fn driven_block(dynamics_only: bool) -> Model {
     block.cm = Some(20);
     block.velocity = Vector3::new(speed, 0.0, 0.0);
     m.parts.push(block);
-    marker(&mut m, 20, 2, Placement::default());
-    marker(&mut m, 21, 2, Placement::at(-a / 2.0, -a / 2.0, -h / 2.0));
+    block_solid(&mut m, a, a, h);
     // joint axes: z along ground x
     let along_x = euler313(90f64.to_radians(), 90f64.to_radians(), 0.0);
     marker(&mut m, 22, 2, Placement::new(Vector3::zeros(), along_x));
     marker(&mut m, 11, 1, Placement::new(start, along_x));
-    m.geometries.push(Geometry {
-        id: 1,
-        marker: 21,
-        shape: Shape::Box { x: a, y: a, z: h },
-    });
     m.joints.push(Joint {
         id: 1,
         kind: JointKind::Translational,
@@ -634,12 +637,7 @@ fn dynamics_only_friction_is_off_in_kinematics_and_on_in_dynamics() {
 /// ORIG_CONSTANT all gain with I3, WSTIFF/I3 does not on this drop.
 #[test]
 fn si2_rebounds_lose_energy_at_every_impact_where_i3_may_gain() {
-    let normal = NormalForce::Impact {
-        stiffness: 1.0e6,
-        exponent: 1.5,
-        damping: 20.0,
-        dmax: 1e-3,
-    };
+    let normal = BOUNCING;
     for error in [1e-4, 1e-5] {
         let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
         let s = IntegratorSettings {
