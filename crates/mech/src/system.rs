@@ -290,6 +290,10 @@ pub struct MechData {
     /// The user states (DIFF) forces and DIFF functions read: set by the
     /// formulation before each evaluation.
     pub states: crate::states::StateValues,
+    /// A kinematic analysis is evaluating the forces (not a dynamic one):
+    /// CONTACT friction declared COULOMB_FRICTION = DYNAMICS_ONLY is left
+    /// out (see `contact.rs`).
+    pub non_dynamic: bool,
 }
 
 impl MechData {
@@ -424,6 +428,7 @@ impl System {
             hess: Vec::new(),
             blocks: Vec::new(),
             states: crate::states::StateValues::zeros(self.nw()),
+            non_dynamic: false,
         }
     }
 
@@ -814,7 +819,7 @@ impl System {
             fr.add_residual(self, &at, out);
         }
         for c in &self.contacts {
-            c.add_residual(q, u, out);
+            c.add_residual(q, u, data.non_dynamic, out);
         }
     }
 
@@ -1039,7 +1044,7 @@ impl System {
             fr.add_jacobian(self, &at, sink, place);
         }
         for c in &self.contacts {
-            c.add_jacobian(q, u, sink, row0, col_q, col_u, cu);
+            c.add_jacobian(q, u, data.non_dynamic, sink, row0, col_q, col_u, cu);
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

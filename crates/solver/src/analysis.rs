@@ -390,6 +390,19 @@ impl Simulation {
         steps: Option<u64>,
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
+        // Not a dynamic analysis: DYNAMICS_ONLY contact friction is off.
+        self.data.non_dynamic = true;
+        let done = self.kinematic_run(end, steps, dtout);
+        self.data.non_dynamic = false;
+        done
+    }
+
+    fn kinematic_run(
+        &mut self,
+        end: f64,
+        steps: Option<u64>,
+        dtout: Option<f64>,
+    ) -> Result<(), SolverError> {
         self.ensure_ic()?;
         if self.sys.nw() > 0 {
             return Err(SolverError::Settings(format!(

@@ -11,6 +11,7 @@ pub mod contact_result;
 pub mod contact_settings;
 pub mod formulation;
 mod friction_ic;
+mod friction_result;
 pub mod functions;
 mod joint_ic;
 pub mod linear;
