@@ -14,6 +14,8 @@ type Pose = (Vector3<f64>, Matrix3<f64>);
 #[derive(Default)]
 pub(crate) struct Poses {
     markers: HashMap<u32, Pose>,
+    /// What the added elements need from the whole model (added.rs).
+    pub first: crate::added::FirstPass,
 }
 
 /// Tolerance on the direction cosines: the axes written must be unit and
@@ -115,14 +117,7 @@ const NAMES: &[&str] = &["label", "full_label"];
 const NOT_YET: &[&str] = &[
     "Body_Flexible",
     "Body_Point",
-    "Force_Vector_TwoBody",
-    "Force_Vector_OneBody",
-    "Force_Contact",
-    "Reference_Array",
     "Reference_Curve",
-    "Reference_Matrix",
-    "Control_StateEqn",
-    "Control_SISO",
     "Control_PlantInput",
     "Control_PlantOutput",
     "Sensor_Event",
@@ -157,6 +152,15 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
     }
     let tag = e.tag.clone();
     let is = |name: &str| tag.eq_ignore_ascii_case(name);
+    if let Some(sts) = crate::added::translate(e, &poses.first)? {
+        e.ignore(NAMES);
+        e.finish()?;
+        for st in sts {
+            out.labels.insert(st.label(), e.label());
+            out.statements.push(st);
+        }
+        return Ok(());
+    }
     if let Some((_, why)) = NO_EFFECT.iter().find(|(n, _)| is(n)) {
         out.skipped.push(mbsolve_adm::Skipped {
             statement: e.label(),
@@ -282,6 +286,9 @@ fn gravity(e: &mut Elem) -> Result<Statement, XmlError> {
 /// global position and its axes are given by two points, ZP and XP.
 fn marker(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     let id = e.id.unwrap_or(0);
+    if poses.first.floating.contains(&id) {
+        return crate::vector_forces::floating_marker(e, id);
+    }
     let mut st = e.statement("MARKER", Some(id));
     let (body, bp) = e.required_id("body_id")?;
     if let Some((t, p)) = e.get("body_type") {

@@ -171,6 +171,15 @@ impl<'a> Elem<'a> {
         Some((v.clone(), *p))
     }
 
+    /// The attribute `key` (any case) without marking it used (a first
+    /// pass over the whole model).
+    pub fn peek(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(key))
+            .map(|(_, v, _)| v.as_str())
+    }
+
     pub fn has(&self, key: &str) -> bool {
         self.attrs
             .iter()
@@ -427,13 +436,14 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
             Err(e) => errors.push(e),
         }
     }
-    let poses = match Poses::collect(&mut elems) {
+    let mut poses = match Poses::collect(&mut elems) {
         Ok(p) => p,
         Err(mut e) => {
             errors.append(&mut e);
             Poses::default()
         }
     };
+    poses.first = crate::added::FirstPass::collect(&elems);
 
     // Modify commands override the attributes as read.
     let originals = elems
@@ -458,6 +468,11 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         }
     }
     skipped.append(&mut out.skipped);
+    // A VFORCE/VTORQUE/GFORCE needs its FLOATING marker defined before it:
+    // those markers go first (a stable sort keeps every other order).
+    out.statements.sort_by_key(|st| {
+        !(st.name == "MARKER" && st.args.iter().any(|a| a.key == "FLOATING"))
+    });
     let mut commands = Vec::new();
     let mut walk = crate::commands::Walk {
         originals,
