@@ -36,9 +36,16 @@ fn text_numbers(e: &Elem) -> Result<Vec<f64>, XmlError> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .map(|w| {
-            parse_number(w).ok_or_else(|| e.err_here(format!("'{w}' in the values is not a number")))
+            parse_number(w)
+                .ok_or_else(|| e.err_here(format!("'{w}' in the values is not a number")))
         })
         .collect()
+}
+
+/// Counts and indices as the integers the Adams builder reads.
+fn integers(st: &mut Statement, key: &str, values: &[usize], pos: mbsolve_adm::Pos) {
+    let v: Vec<String> = values.iter().map(|n| n.to_string()).collect();
+    list(st, key, &v, pos);
 }
 
 /// A positive integer attribute.
@@ -110,7 +117,7 @@ fn array(e: &mut Elem) -> Result<Statement, XmlError> {
         if given > 0 && n != given {
             return Err(e.err(p, format!("num_element = {n} but {given} values are given")));
         }
-        numbers(&mut st, "SIZE", &[n as f64], p);
+        integers(&mut st, "SIZE", &[n], p);
     }
     Ok(st)
 }
@@ -119,13 +126,17 @@ fn matrix(e: &mut Elem) -> Result<Statement, XmlError> {
     let mut st = e.statement("MATRIX", e.id);
     let (rows, rp) = count(e, "nrow")?.ok_or_else(|| e.err_here("needs nrow"))?;
     let (cols, cp) = count(e, "ncol")?.ok_or_else(|| e.err_here("needs ncol"))?;
-    numbers(&mut st, "ROWS", &[rows as f64], rp);
-    numbers(&mut st, "COLUMNS", &[cols as f64], cp);
+    integers(&mut st, "ROWS", &[rows], rp);
+    integers(&mut st, "COLUMNS", &[cols], cp);
     let values = text_numbers(e)?;
     let sparse = e.boolean("issparse")?.unwrap_or(false);
     let row_order = e.boolean("isroworder")?;
     if sparse {
-        if let Some(p) = e.get("isroworder").map(|(_, p)| p).filter(|_| row_order.is_some()) {
+        if let Some(p) = e
+            .get("isroworder")
+            .map(|(_, p)| p)
+            .filter(|_| row_order.is_some())
+        {
             return Err(e.err(p, "isroworder applies to a dense matrix, not a sparse one"));
         }
         if values.len() % 3 != 0 {
@@ -144,15 +155,29 @@ fn matrix(e: &mut Elem) -> Result<Statement, XmlError> {
         if k > 0 {
             let col =
                 |j: usize| -> Vec<f64> { values.iter().skip(j).step_by(3).copied().collect() };
-            numbers(&mut st, "I", &col(0), e.pos);
-            numbers(&mut st, "J", &col(1), e.pos);
+            for (j, key) in [(0, "I"), (1, "J")] {
+                let mut idx = Vec::with_capacity(k);
+                for x in col(j) {
+                    if x < 1.0 || x.fract() != 0.0 {
+                        return Err(e.err_here(format!(
+                            "{x} is not a 1-based row or column index (a sparse matrix lists row col value triples)"
+                        )));
+                    }
+                    idx.push(x as usize);
+                }
+                integers(&mut st, key, &idx, e.pos);
+            }
             numbers(&mut st, "VALUES", &col(2), e.pos);
         }
     } else {
         if let Some((_, p)) = e.get("nval") {
             return Err(e.err(p, "nval applies to a sparse matrix (issparse = TRUE)"));
         }
-        let order = if row_order == Some(true) { "RORDER" } else { "CORDER" };
+        let order = if row_order == Some(true) {
+            "RORDER"
+        } else {
+            "CORDER"
+        };
         list(&mut st, "FULL", &[order.to_string()], e.pos);
         numbers(&mut st, "VALUES", &values, e.pos);
     }
@@ -210,11 +235,7 @@ pub(crate) fn write(o: &mut String, m: &Model) {
             );
         } else {
             let v: Vec<String> = x.values.iter().map(|v| format!("{v:e}")).collect();
-            let _ = writeln!(
-                o,
-                " isroworder=\"TRUE\">{}</Reference_Matrix>",
-                v.join(" ")
-            );
+            let _ = writeln!(o, " isroworder=\"TRUE\">{}</Reference_Matrix>", v.join(" "));
         }
     }
 }

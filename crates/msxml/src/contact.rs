@@ -60,7 +60,10 @@ fn ids(e: &mut Elem, side: char) -> Result<(Vec<String>, mbsolve_adm::Pos), XmlE
     let key = format!("{side}_graphics_id");
     let (v, p) = e.required(&key)?;
     let mut out = Vec::new();
-    for w in v.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()) {
+    for w in v
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+    {
         match w.parse::<u32>() {
             Ok(id) if id > 0 => out.push(id.to_string()),
             _ => return Err(e.err(p, format!("{key}: '{w}' is not an id"))),

@@ -86,7 +86,11 @@ fn siso(e: &mut Elem) -> Result<Statement, XmlError> {
     let mut st = e.statement("TFSISO", e.id);
     coefficients(e, "numerator_coef", &mut st, "NUMERATOR")?;
     coefficients(e, "denominator_coef", &mut st, "DENOMINATOR")?;
-    for (attr, key) in [("u_array_id", "U"), ("x_array_id", "X"), ("y_array_id", "Y")] {
+    for (attr, key) in [
+        ("u_array_id", "U"),
+        ("x_array_id", "X"),
+        ("y_array_id", "Y"),
+    ] {
         array_ref(e, &mut st, attr, key)?;
     }
     static_hold(e, &mut st)?;

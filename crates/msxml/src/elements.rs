@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 /// Marker poses in the global frame (the XML's own), by marker id.
 /// A marker's origin and axes (columns) in the global frame.
-type Pose = (Vector3<f64>, Matrix3<f64>);
+pub(crate) type Pose = (Vector3<f64>, Matrix3<f64>);
 
 #[derive(Default)]
 pub(crate) struct Poses {
@@ -47,12 +47,17 @@ impl Poses {
         }
     }
 
+    /// A modify command's new pose for marker `id`.
+    pub fn set_marker(&mut self, id: u32, pose: Pose) {
+        self.markers.insert(id, pose);
+    }
+
     fn rotation(&self, id: u32) -> Option<Matrix3<f64>> {
         self.markers.get(&id).map(|(_, r)| *r)
     }
 }
 
-fn marker_pose(e: &mut Elem) -> Result<Option<(u32, Pose)>, XmlError> {
+pub(crate) fn marker_pose(e: &mut Elem) -> Result<Option<(u32, Pose)>, XmlError> {
     let Some(id) = e.id else { return Ok(None) };
     let pos = Vector3::new(
         e.number_or("pos_x", 0.0)?,

@@ -470,15 +470,20 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
     skipped.append(&mut out.skipped);
     // A VFORCE/VTORQUE/GFORCE needs its FLOATING marker defined before it:
     // those markers go first (a stable sort keeps every other order).
-    out.statements.sort_by_key(|st| {
-        !(st.name == "MARKER" && st.args.iter().any(|a| a.key == "FLOATING"))
-    });
+    out.statements
+        .sort_by_key(|st| !(st.name == "MARKER" && st.args.iter().any(|a| a.key == "FLOATING")));
     let mut commands = Vec::new();
     let mut walk = crate::commands::Walk {
         originals,
         transient: out.transient.clone().unwrap_or_default(),
         running: None,
         pending: Vec::new(),
+        cm_markers: elems
+            .iter()
+            .filter(|e| e.tag.eq_ignore_ascii_case("Body_Rigid"))
+            .filter_map(|e| e.peek("cg_id")?.trim().parse().ok())
+            .collect(),
+        poses,
     };
     if let Some(c) = command {
         for n in element_children(c) {
