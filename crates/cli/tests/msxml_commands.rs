@@ -1,5 +1,6 @@
 //! MotionSolve `<Command>` modify commands by id (Motion_Joint,
-//! Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable), the
+//! Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable,
+//! Reference_Marker, Body_Rigid), the
 //! Param_Transient / Param_Static command forms and Param_Simulation:
 //! before the first Simulate they edit the model, after it they switch the
 //! running model from the next analysis on.
@@ -163,6 +164,82 @@ fn springdamper_values_modified() {
     assert!(w < 1e-5, "deviation {w:e}");
 }
 
+/// The slider on a spring (k = 9, free length 2, no damping) from z = 1,
+/// running `commands`.
+fn spring(commands: &str) -> String {
+    slider(commands).replace(
+        "<Reference_Variable id=\"5\" type=\"EXPRESSION\" expr=\"2\"/>",
+        "<Reference_Variable id=\"5\" type=\"EXPRESSION\" expr=\"0\"/>\n    <Force_SpringDamper id=\"3\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" j_marker_id=\"10\" stiffness=\"9.\" damping=\"0.\" length=\"2.\"/>",
+    )
+}
+
+/// Free oscillation about `centre` at angular frequency `w` from (z1, v1)
+/// at t1.
+fn oscillation(centre: f64, w: f64, t1: f64, z1: f64, v1: f64) -> impl Fn(f64) -> f64 {
+    move |t| centre + (z1 - centre) * (w * (t - t1)).cos() + v1 / w * (w * (t - t1)).sin()
+}
+
+/// Body_Rigid mass 1 → 4 at t = 1: z = 2 − cos 3t, then the oscillation
+/// at ω = √(9/4) = 1.5 from the state at t = 1. Before the first Simulate
+/// the command changes the model itself: ω = 1.5 from t = 0.
+#[test]
+fn body_mass_modified() {
+    let sim = run(&spring(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Body_Rigid id="2" mass="4."/>
+    <Simulate analysis_type="Transient" end_time="3." num_steps="20"/>"#,
+    ))
+    .unwrap();
+    let (z1, v1) = (2.0 - 3f64.cos(), 3.0 * 3f64.sin());
+    let after = oscillation(2.0, 1.5, 1.0, z1, v1);
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            2.0 - (3.0 * t).cos()
+        } else {
+            after(t)
+        }
+    });
+    assert!(w < 1e-5, "deviation {w:e}");
+    assert!(sim.frames.last().unwrap().t == 3.0);
+    assert!(
+        sim.log
+            .iter()
+            .any(|l| l.contains("Body_Rigid id=2 modified")),
+        "{:?}",
+        sim.log
+    );
+    let sim = run(&spring(
+        r#"    <Body_Rigid id="2" mass="4."/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="20"/>"#,
+    ))
+    .unwrap();
+    let w = worst(&sim.frames, |t| 2.0 - (1.5 * t).cos());
+    assert!(w < 1e-5, "deviation {w:e}");
+}
+
+/// The ground end of the spring (marker 10, also the joint's J marker, so
+/// the joint still holds) moved from z = 0 to z = 0.5 at t = 1: the
+/// oscillation is about z = 2.5 from then on.
+#[test]
+fn marker_moved_between_runs() {
+    let sim = run(&spring(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Reference_Marker id="10" pos_z="0.5"/>
+    <Simulate analysis_type="Transient" end_time="3." num_steps="20"/>"#,
+    ))
+    .unwrap();
+    let (z1, v1) = (2.0 - 3f64.cos(), 3.0 * 3f64.sin());
+    let after = oscillation(2.5, 3.0, 1.0, z1, v1);
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            2.0 - (3.0 * t).cos()
+        } else {
+            after(t)
+        }
+    });
+    assert!(w < 1e-5, "deviation {w:e}");
+}
+
 fn read_err(commands: &str) -> String {
     mbsolve_msxml::read_xml_str(&slider(commands), "c.xml")
         .unwrap_err()
@@ -184,8 +261,39 @@ fn bad_modify_commands_are_named() {
         "c.xml:14:5: Force_Scalar_TwoBody: a modify command needs the id of the element it changes"
     );
     assert_eq!(
-        read_err(r#"    <Body_Rigid id="2" mass="3"/>"#),
-        "c.xml:14:5: Body_Rigid id=2: <Body_Rigid> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable)"
+        read_err(r#"    <Reference_Array id="2" num_element="3"/>"#),
+        "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable, Reference_Marker, Body_Rigid)"
+    );
+    assert_eq!(
+        read_err(r#"    <Post_Request id="1" comment="x"/>"#),
+        "c.xml:14:5: Post_Request id=1: <Post_Request> as a command is not supported: the result file's columns are fixed when the run starts"
+    );
+    assert_eq!(
+        read_err(r#"    <Body_Rigid id="2" cg_id="10"/>"#),
+        "c.xml:14:31: Body_Rigid id=2: attribute cg_id cannot be changed by a command (it can change: mass, inertia_xx, inertia_yy, inertia_zz, inertia_xy, inertia_xz, inertia_yz)"
+    );
+    assert_eq!(
+        read_err(r#"    <Reference_Marker id="10" body_id="2"/>"#),
+        "c.xml:14:40: Reference_Marker id=10: attribute body_id cannot be changed by a command (it can change: pos_x, pos_y, pos_z, a00, a01, a02, a10, a11, a12, a20, a21, a22)"
+    );
+    // Marker 20 is body 2's cg_id: its state is that frame's pose.
+    assert_eq!(
+        read_err(
+            r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Reference_Marker id="20" pos_z="3."/>"#
+        ),
+        "c.xml:15:5: Reference_Marker id=20: marker 20 is a Body_Rigid's cg_id: the mass centre cannot move between analyses"
+    );
+    assert_eq!(
+        read_err(r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0."/>"#),
+        "c.xml:14:5: Reference_Marker id=10: the orientation needs the x axis (a00 a10 a20) and the z axis (a02 a12 a22)"
+    );
+    // x and z along the same line: not a rotation.
+    assert_eq!(
+        read_err(
+            r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0." a02="0." a12="1." a22="0."/>"#
+        ),
+        "c.xml:14:5: Reference_Marker id=10: the direction cosines a00…a22 are not a rotation (orthonormality off by 1.0e0)"
     );
     // An expression naming a missing marker, after a Simulate: the error
     // points into the command.
