@@ -139,9 +139,6 @@ pub(crate) struct Walk<'a> {
     /// Reference_Marker's statement is written from its pose, a
     /// Body_Rigid's inertia and spin are rotated with them).
     pub poses: crate::elements::Poses,
-    /// The Body_Rigid cg_id markers (the frames the bodies' states are
-    /// the poses of).
-    pub cm_markers: std::collections::HashSet<u32>,
 }
 
 /// A modify command `<Motion_Joint id="3" expr="…"/>`: the element's
@@ -208,12 +205,18 @@ pub(crate) fn modify(
                 "a floating marker (a Force_Vector_TwoBody's j_floating_marker_id) has no pose of its own to change",
             ));
         }
-        // The body's state is the pose of its CM marker frame (mech
-        // System), so moving that marker between analyses would move the
-        // body's other markers instead of its mass centre.
-        if walk.running.is_some() && walk.cm_markers.contains(&id) {
+        // The command's pos_* and a** are global (MotionSolve Reference
+        // Guide, "Reference: Marker" command element). Before the first
+        // Simulate every body frame is the global frame (the design
+        // configuration); after it, that holds for ground only, and where
+        // a moving body is when the command runs is not known here.
+        let body = base
+            .peek("body_id")
+            .and_then(|b| b.trim().parse::<u32>().ok());
+        if walk.running.is_some() && body != walk.poses.first.ground {
             return Err(e.err_here(format!(
-                "marker {id} is a Body_Rigid's cg_id: the mass centre cannot move between analyses"
+                "marker {id} is on Body_Rigid {}: after a Simulate only markers on ground can be moved (the command's position is global, and where the body is then is known only while running)",
+                body.map_or("?".to_string(), |b| b.to_string())
             )));
         }
         if let Some((_, pose)) = crate::elements::marker_pose(&mut merged.clone())? {

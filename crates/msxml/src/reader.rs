@@ -478,11 +478,6 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         transient: out.transient.clone().unwrap_or_default(),
         running: None,
         pending: Vec::new(),
-        cm_markers: elems
-            .iter()
-            .filter(|e| e.tag.eq_ignore_ascii_case("Body_Rigid"))
-            .filter_map(|e| e.peek("cg_id")?.trim().parse().ok())
-            .collect(),
         poses,
     };
     if let Some(c) = command {
