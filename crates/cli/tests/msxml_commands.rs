@@ -179,28 +179,36 @@ fn oscillation(centre: f64, w: f64, t1: f64, z1: f64, v1: f64) -> impl Fn(f64) -
     move |t| centre + (z1 - centre) * (w * (t - t1)).cos() + v1 / w * (w * (t - t1)).sin()
 }
 
-/// Body_Rigid mass 1 → 4 at t = 1: z = 2 − cos 3t, then the oscillation
-/// at ω = √(9/4) = 1.5 from the state at t = 1. Before the first Simulate
-/// the command changes the model itself: ω = 1.5 from t = 0.
-#[test]
-fn body_mass_modified() {
-    let sim = run(&spring(
+/// Runs the spring slider to t = 1 (z = 2 − cos 3t), then `command`, then
+/// on to t = 3, and returns the largest deviation from the free
+/// oscillation about `centre` at `w` from the state at t = 1.
+fn modified_at_one(command: &str, centre: f64, w: f64) -> (f64, Simulation) {
+    let sim = run(&spring(&format!(
         r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
-    <Body_Rigid id="2" mass="4."/>
-    <Simulate analysis_type="Transient" end_time="3." num_steps="20"/>"#,
-    ))
+    {command}
+    <Simulate analysis_type="Transient" end_time="3." num_steps="20"/>"#
+    )))
     .unwrap();
+    assert_eq!(sim.frames.last().unwrap().t, 3.0);
     let (z1, v1) = (2.0 - 3f64.cos(), 3.0 * 3f64.sin());
-    let after = oscillation(2.0, 1.5, 1.0, z1, v1);
-    let w = worst(&sim.frames, |t| {
+    let after = oscillation(centre, w, 1.0, z1, v1);
+    let d = worst(&sim.frames, |t| {
         if t <= 1.0 {
             2.0 - (3.0 * t).cos()
         } else {
             after(t)
         }
     });
+    (d, sim)
+}
+
+/// Body_Rigid mass 1 → 4 at t = 1: the oscillation goes on at
+/// ω = √(9/4) = 1.5. Before the first Simulate the command changes the
+/// model itself: ω = 1.5 from t = 0.
+#[test]
+fn body_mass_modified() {
+    let (w, sim) = modified_at_one(r#"<Body_Rigid id="2" mass="4."/>"#, 2.0, 1.5);
     assert!(w < 1e-5, "deviation {w:e}");
-    assert!(sim.frames.last().unwrap().t == 3.0);
     assert!(
         sim.log
             .iter()
@@ -224,21 +232,7 @@ fn body_mass_modified() {
 /// not known when the deck is read.
 #[test]
 fn marker_moved_between_runs() {
-    let sim = run(&spring(
-        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
-    <Reference_Marker id="10" pos_z="0.5"/>
-    <Simulate analysis_type="Transient" end_time="3." num_steps="20"/>"#,
-    ))
-    .unwrap();
-    let (z1, v1) = (2.0 - 3f64.cos(), 3.0 * 3f64.sin());
-    let after = oscillation(2.5, 3.0, 1.0, z1, v1);
-    let w = worst(&sim.frames, |t| {
-        if t <= 1.0 {
-            2.0 - (3.0 * t).cos()
-        } else {
-            after(t)
-        }
-    });
+    let (w, _) = modified_at_one(r#"<Reference_Marker id="10" pos_z="0.5"/>"#, 2.5, 3.0);
     assert!(w < 1e-5, "deviation {w:e}");
     // Before the first Simulate any marker may move (the body frames are
     // still the global frame): body 2's CM marker to z = 1.5 starts the

@@ -84,18 +84,7 @@ const MODIFIABLE: &[(&str, &[&str])] = &[
             "a22",
         ],
     ),
-    (
-        "body_rigid",
-        &[
-            "mass",
-            "inertia_xx",
-            "inertia_yy",
-            "inertia_zz",
-            "inertia_xy",
-            "inertia_xz",
-            "inertia_yz",
-        ],
-    ),
+    ("body_rigid", &crate::elements::BODY_MASS),
 ];
 
 /// Command forms the docs list that we do not run: refused by name.

@@ -335,6 +335,18 @@ fn marker(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     Ok(st)
 }
 
+/// A Body_Rigid's mass and its inertia attributes (IP order), also what a
+/// modify command may change.
+pub(crate) const BODY_MASS: [&str; 7] = [
+    "mass",
+    "inertia_xx",
+    "inertia_yy",
+    "inertia_zz",
+    "inertia_xy",
+    "inertia_xz",
+    "inertia_yz",
+];
+
 fn body(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     let id = e.id.unwrap_or(0);
     let mut st = e.statement("PART", Some(id));
@@ -351,14 +363,7 @@ fn body(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     // lprf_id names the body's local reference frame for post-processing;
     // marker poses are global, so it does not change the solution.
     e.ignore(&["lprf_id"]);
-    let ip = [
-        "inertia_xx",
-        "inertia_yy",
-        "inertia_zz",
-        "inertia_xy",
-        "inertia_xz",
-        "inertia_yz",
-    ];
+    let ip = &BODY_MASS[1..];
     let mut i6 = [0.0; 6];
     for (k, key) in ip.iter().enumerate() {
         i6[k] = e.number_or(key, 0.0)?;
