@@ -34,32 +34,54 @@ fn csv(path: &Path) -> (String, Vec<Vec<f64>>) {
     (header, rows)
 }
 
+/// A CSV header and two result tables.
+type Results = (String, Vec<Vec<f64>>, Vec<Vec<f64>>);
+
+/// Runs `xml` and its Adams twin `name`.adm + .acf (in `dir`), each into
+/// its own scratch directory, and returns the shared CSV header and both
+/// results (XML first) after checking the headers agree.
+fn twins(dir: &Path, name: &str, xml: &str) -> Results {
+    let (dx, da) = (scratch(&format!("{name}-x")), scratch(&format!("{name}-a")));
+    let o = run(&[&dir.join(xml)], &dx);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (adm, acf) = (
+        dir.join(format!("{name}.adm")),
+        dir.join(format!("{name}.acf")),
+    );
+    let o = run(&[&adm, Path::new("--acf"), &acf], &da);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stem = Path::new(xml)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let (hx, rx) = csv(&dx.join(format!("{stem}.csv")));
+    let (ha, ra) = csv(&da.join(format!("{name}.csv")));
+    assert_eq!(hx, ha);
+    assert_eq!(rx.len(), ra.len());
+    (ha, rx, ra)
+}
+
+/// The largest difference between two result tables, relative to
+/// max(1, |x|).
+fn largest_difference(rx: &[Vec<f64>], ra: &[Vec<f64>]) -> f64 {
+    let mut worst = 0.0f64;
+    for (a, b) in rx.iter().zip(ra) {
+        for (u, v) in a.iter().zip(b) {
+            worst = worst.max((u - v).abs() / v.abs().max(1.0));
+        }
+    }
+    worst
+}
+
 /// slider_crank.xml (its own Simulate: 1 s, 100 steps, kinematic) writes
 /// the CSV of slider_crank.adm + .acf: same columns, values within 1e-9
 /// (the twins' marker axes differ by cos 90° ≈ 6e-17).
 #[test]
 fn slider_crank_xml_gives_the_adams_twins_results() {
-    let ex = examples();
-    let (dx, da) = (scratch("x"), scratch("a"));
-    let o = run(&[&ex.join("slider_crank.xml")], &dx);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let acf = ex.join("slider_crank.acf");
-    let o = run(
-        &[&ex.join("slider_crank.adm"), Path::new("--acf"), &acf],
-        &da,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let (hx, rx) = csv(&dx.join("slider_crank.csv"));
-    let (ha, ra) = csv(&da.join("slider_crank.csv"));
-    assert_eq!(hx, ha);
+    let (_, rx, ra) = twins(&examples(), "slider_crank", "slider_crank.xml");
     assert_eq!(rx.len(), 101);
-    assert_eq!(rx.len(), ra.len());
-    let mut worst = 0.0f64;
-    for (a, b) in rx.iter().zip(&ra) {
-        for (u, v) in a.iter().zip(b) {
-            worst = worst.max((u - v).abs() / v.abs().max(1.0));
-        }
-    }
+    let worst = largest_difference(&rx, &ra);
     assert!(worst < 1e-9, "largest difference {worst}");
 }
 
@@ -304,23 +326,9 @@ fn four_bar_xml_matches_its_adams_twin() {
 #[test]
 fn added_elements_xml_matches_its_adams_twin() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../msxml/tests/data");
-    let (dx, da) = (scratch("added-x"), scratch("added-a"));
-    let o = run(&[&data.join("added.xml")], &dx);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let acf = data.join("added.acf");
-    let o = run(&[&data.join("added.adm"), Path::new("--acf"), &acf], &da);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let (hx, rx) = csv(&dx.join("added.csv"));
-    let (ha, ra) = csv(&da.join("added.csv"));
-    assert_eq!(hx, ha);
+    let (ha, rx, ra) = twins(&data, "added", "added.xml");
     assert_eq!(rx.len(), 51);
-    assert_eq!(rx.len(), ra.len());
-    let mut worst = 0.0f64;
-    for (a, b) in rx.iter().zip(&ra) {
-        for (u, v) in a.iter().zip(b) {
-            worst = worst.max((u - v).abs() / v.abs().max(1.0));
-        }
-    }
+    let worst = largest_difference(&rx, &ra);
     assert!(worst < 1e-4, "largest difference {worst:e}");
     let names: Vec<&str> = ha.split(',').collect();
     let column = |rows: &[Vec<f64>], n: &str| -> Vec<f64> {

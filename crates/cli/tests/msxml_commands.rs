@@ -266,41 +266,41 @@ fn bad_modify_commands_are_named() {
         read_err(r#"    <Force_Scalar_TwoBody val_expression="0"/>"#),
         "c.xml:14:5: Force_Scalar_TwoBody: a modify command needs the id of the element it changes"
     );
-    assert_eq!(
-        read_err(r#"    <Reference_Array id="2" num_element="3"/>"#),
-        "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable, Reference_Marker, Body_Rigid)"
-    );
-    assert_eq!(
-        read_err(r#"    <Post_Request id="1" comment="x"/>"#),
-        "c.xml:14:5: Post_Request id=1: <Post_Request> as a command is not supported: the result file's columns are fixed when the run starts"
-    );
-    assert_eq!(
-        read_err(r#"    <Body_Rigid id="2" cg_id="10"/>"#),
-        "c.xml:14:31: Body_Rigid id=2: attribute cg_id cannot be changed by a command (it can change: mass, inertia_xx, inertia_yy, inertia_zz, inertia_xy, inertia_xz, inertia_yz)"
-    );
-    assert_eq!(
-        read_err(r#"    <Reference_Marker id="10" body_id="2"/>"#),
-        "c.xml:14:40: Reference_Marker id=10: attribute body_id cannot be changed by a command (it can change: pos_x, pos_y, pos_z, a00, a01, a02, a10, a11, a12, a20, a21, a22)"
-    );
-    // Marker 20 is on the moving body 2.
-    assert_eq!(
-        read_err(
-            r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
-    <Reference_Marker id="20" pos_z="3."/>"#
+    let simulate = r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#;
+    for (command, want) in [
+        (
+            r#"    <Reference_Array id="2" num_element="3"/>"#.to_string(),
+            "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable, Reference_Marker, Body_Rigid)",
         ),
-        "c.xml:15:5: Reference_Marker id=20: marker 20 is on Body_Rigid 2: after a Simulate only markers on ground can be moved (the command's position is global, and where the body is then is known only while running)"
-    );
-    assert_eq!(
-        read_err(r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0."/>"#),
-        "c.xml:14:5: Reference_Marker id=10: the orientation needs the x axis (a00 a10 a20) and the z axis (a02 a12 a22)"
-    );
-    // x and z along the same line: not a rotation.
-    assert_eq!(
-        read_err(
-            r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0." a02="0." a12="1." a22="0."/>"#
+        (
+            r#"    <Post_Request id="1" comment="x"/>"#.to_string(),
+            "c.xml:14:5: Post_Request id=1: <Post_Request> as a command is not supported: the result file's columns are fixed when the run starts",
         ),
-        "c.xml:14:5: Reference_Marker id=10: the direction cosines a00…a22 are not a rotation (orthonormality off by 1.0e0)"
-    );
+        (
+            r#"    <Body_Rigid id="2" cg_id="10"/>"#.to_string(),
+            "c.xml:14:31: Body_Rigid id=2: attribute cg_id cannot be changed by a command (it can change: mass, inertia_xx, inertia_yy, inertia_zz, inertia_xy, inertia_xz, inertia_yz)",
+        ),
+        (
+            r#"    <Reference_Marker id="10" body_id="2"/>"#.to_string(),
+            "c.xml:14:40: Reference_Marker id=10: attribute body_id cannot be changed by a command (it can change: pos_x, pos_y, pos_z, a00, a01, a02, a10, a11, a12, a20, a21, a22)",
+        ),
+        // Marker 20 is on the moving body 2.
+        (
+            format!("{simulate}\n    <Reference_Marker id=\"20\" pos_z=\"3.\"/>"),
+            "c.xml:15:5: Reference_Marker id=20: marker 20 is on Body_Rigid 2: after a Simulate only markers on ground can be moved (the command's position is global, and where the body is then is known only while running)",
+        ),
+        (
+            r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0."/>"#.to_string(),
+            "c.xml:14:5: Reference_Marker id=10: the orientation needs the x axis (a00 a10 a20) and the z axis (a02 a12 a22)",
+        ),
+        // x and z along the same line: not a rotation.
+        (
+            r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0." a02="0." a12="1." a22="0."/>"#.to_string(),
+            "c.xml:14:5: Reference_Marker id=10: the direction cosines a00…a22 are not a rotation (orthonormality off by 1.0e0)",
+        ),
+    ] {
+        assert_eq!(read_err(&command), want, "for {command}");
+    }
     // An expression naming a missing marker, after a Simulate: the error
     // points into the command.
     assert_eq!(

@@ -19,7 +19,7 @@
 //! solid (`is_material_inside = FALSE`) is refused.
 
 use crate::added::FirstPass;
-use crate::reader::{flag, list, numbers, Elem};
+use crate::reader::{counted_list, flag, list, numbers, Elem};
 use crate::XmlError;
 use mbsolve_adm::syntax::Statement;
 use std::collections::HashSet;
@@ -57,28 +57,19 @@ pub(crate) fn statement(e: &mut Elem, first: &FirstPass) -> Result<Option<Statem
 
 /// `i_graphics_id` / `j_graphics_id` with their counts.
 fn ids(e: &mut Elem, side: char) -> Result<(Vec<String>, mbsolve_adm::Pos), XmlError> {
-    let key = format!("{side}_graphics_id");
-    let (v, p) = e.required(&key)?;
-    let mut out = Vec::new();
-    for w in v
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-    {
-        match w.parse::<u32>() {
-            Ok(id) if id > 0 => out.push(id.to_string()),
-            _ => return Err(e.err(p, format!("{key}: '{w}' is not an id"))),
-        }
-    }
-    let count_key = format!("num_{side}_graphics");
-    if let Some((n, np)) = e.number(&count_key)? {
-        if n != out.len() as f64 {
-            return Err(e.err(
-                np,
-                format!("{count_key} = {n} but {key} lists {} ids", out.len()),
-            ));
-        }
-    }
-    Ok((out, p))
+    let parse = |w: &str| {
+        w.parse::<u32>()
+            .ok()
+            .filter(|id| *id > 0)
+            .map(|id| id.to_string())
+    };
+    counted_list(
+        e,
+        &format!("{side}_graphics_id"),
+        &format!("num_{side}_graphics"),
+        parse,
+        ("is not an id", "lists", "ids"),
+    )
 }
 
 fn contact(e: &mut Elem) -> Result<Statement, XmlError> {

@@ -17,7 +17,7 @@
 //!   tyre GSE) needs a user subroutine and is refused by the generic
 //!   usrsub check.
 
-use crate::reader::{flag, list, numbers, parse_number, Elem};
+use crate::reader::{counted_list, flag, list, numbers, parse_number, Elem};
 use crate::XmlError;
 use mbsolve_adm::syntax::Statement;
 use mbsolve_model::{ElementRef, LinearSystem};
@@ -58,26 +58,13 @@ fn static_hold(e: &mut Elem, st: &mut Statement) -> Result<(), XmlError> {
 
 /// `coef` as numbers, checked against its `num_…` count when given.
 fn coefficients(e: &mut Elem, coef: &str, st: &mut Statement, key: &str) -> Result<(), XmlError> {
-    let (text, p) = e.required(coef)?;
-    let mut v = Vec::new();
-    for w in text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-    {
-        match parse_number(w) {
-            Some(x) => v.push(x),
-            None => return Err(e.err(p, format!("{coef}: '{w}' is not a number"))),
-        }
-    }
-    let count = format!("num_{coef}");
-    if let Some((n, np)) = e.number(&count)? {
-        if n != v.len() as f64 {
-            return Err(e.err(
-                np,
-                format!("{count} = {n} but {coef} has {} values", v.len()),
-            ));
-        }
-    }
+    let (v, p) = counted_list(
+        e,
+        coef,
+        &format!("num_{coef}"),
+        parse_number,
+        ("is not a number", "has", "values"),
+    )?;
     numbers(st, key, &v, p);
     Ok(())
 }

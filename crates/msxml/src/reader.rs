@@ -313,6 +313,39 @@ pub(crate) fn list(st: &mut Statement, key: &str, values: &[String], pos: Pos) {
     });
 }
 
+/// A whitespace- or comma-separated list attribute `key` whose words
+/// `parse` reads (`bad` says what a word that does not read is not), and
+/// its optional `count_key` ("num_…"), which must equal its length
+/// (`noun`: "ids", "values").
+pub(crate) fn counted_list<T>(
+    e: &mut Elem,
+    key: &str,
+    count_key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    (bad, verb, noun): (&str, &str, &str),
+) -> Result<(Vec<T>, Pos), XmlError> {
+    let (text, p) = e.required(key)?;
+    let mut out = Vec::new();
+    for w in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+    {
+        match parse(w) {
+            Some(x) => out.push(x),
+            None => return Err(e.err(p, format!("{key}: '{w}' {bad}"))),
+        }
+    }
+    if let Some((n, np)) = e.number(count_key)? {
+        if n != out.len() as f64 {
+            return Err(e.err(
+                np,
+                format!("{count_key} = {n} but {key} {verb} {} {noun}", out.len()),
+            ));
+        }
+    }
+    Ok((out, p))
+}
+
 pub(crate) fn numbers(st: &mut Statement, key: &str, values: &[f64], pos: Pos) {
     let v: Vec<String> = values.iter().map(|x| format!("{x:e}")).collect();
     list(st, key, &v, pos);
