@@ -114,15 +114,16 @@ fn added_deck_reads_as_its_adams_twin() {
         (c.igeom.as_slice(), c.jgeom.as_slice()),
         (&[2][..], &[1][..])
     );
-    assert_eq!(
-        c.normal,
-        NormalForce::Impact {
-            stiffness: 1e5,
-            exponent: 1.5,
-            damping: 10.0,
-            dmax: 1e-3
-        }
-    );
+    let NormalForce::Impact {
+        stiffness,
+        exponent,
+        damping,
+        dmax,
+    } = c.normal
+    else {
+        panic!("{:?}", c.normal)
+    };
+    assert_eq!((stiffness, exponent, damping, dmax), (1e5, 1.5, 10.0, 1e-3));
     let f = c.friction.expect("COULOMB_ON");
     assert_eq!(
         (
