@@ -42,6 +42,10 @@ fn text_numbers(e: &Elem) -> Result<Vec<f64>, XmlError> {
         .collect()
 }
 
+/// The most entries a Reference_Matrix may have: the model stores a matrix
+/// dense, so nrow × ncol numbers are allocated whatever the text holds.
+const MAX_ENTRIES: usize = 10_000_000;
+
 /// Counts and indices as the integers the Adams builder reads.
 fn integers(st: &mut Statement, key: &str, values: &[usize], pos: mbsolve_adm::Pos) {
     let v: Vec<String> = values.iter().map(|n| n.to_string()).collect();
@@ -128,6 +132,13 @@ fn matrix(e: &mut Elem) -> Result<Statement, XmlError> {
     let (cols, cp) = count(e, "ncol")?.ok_or_else(|| e.err_here("needs ncol"))?;
     integers(&mut st, "ROWS", &[rows], rp);
     integers(&mut st, "COLUMNS", &[cols], cp);
+    // The model stores every matrix dense (sparse ones too).
+    if rows.checked_mul(cols).is_none_or(|n| n > MAX_ENTRIES) {
+        return Err(e.err(
+            rp,
+            format!("nrow × ncol = {rows} × {cols} is more than the {MAX_ENTRIES} entries a matrix is stored with (dense)"),
+        ));
+    }
     let values = text_numbers(e)?;
     let sparse = e.boolean("issparse")?.unwrap_or(false);
     let row_order = e.boolean("isroworder")?;

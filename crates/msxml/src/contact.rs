@@ -150,10 +150,13 @@ fn graphic(e: &mut Elem) -> Result<Statement, XmlError> {
     let mut st = e.statement("GRAPHICS", e.id);
     let (ty, tp) = e.required("type")?;
     let ty = ty.trim().to_ascii_uppercase();
+    // Every size of a solid is a positive length.
     let num = |e: &mut Elem, k: &str| -> Result<f64, XmlError> {
-        e.number(k)?
-            .map(|(v, _)| v)
-            .ok_or_else(|| e.err_here(format!("type = \"{ty}\" needs {k}")))
+        match e.number(k)? {
+            Some((v, _)) if v > 0.0 => Ok(v),
+            Some((v, p)) => Err(e.err(p, format!("{k} = {v} must be positive"))),
+            None => Err(e.err_here(format!("type = \"{ty}\" needs {k}"))),
+        }
     };
     let (marker_attr, marker_key) = match ty.as_str() {
         "BOXDEFINEDFROMCORNER" => ("corner_marker_id", "CORNER"),

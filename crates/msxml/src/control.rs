@@ -41,8 +41,20 @@ pub(crate) fn statement(e: &mut Elem) -> Result<Option<Statement>, XmlError> {
     Ok(None)
 }
 
+/// The array or matrix id `attr` as the statement's `key`; the ones the
+/// Adams statement needs (TFSISO: U, X, Y; LSE: X, A) are required here,
+/// so that the message names the XML attribute.
 fn array_ref(e: &mut Elem, st: &mut Statement, attr: &str, key: &str) -> Result<(), XmlError> {
-    if let Some((id, p)) = e.id_attr(attr)? {
+    let required = match st.name.as_str() {
+        "TFSISO" => true,
+        _ => matches!(key, "X" | "A"),
+    };
+    let id = if required {
+        Some(e.required_id(attr)?)
+    } else {
+        e.id_attr(attr)?
+    };
+    if let Some((id, p)) = id {
         list(st, key, &[id.to_string()], p);
     }
     Ok(())
@@ -65,6 +77,9 @@ fn coefficients(e: &mut Elem, coef: &str, st: &mut Statement, key: &str) -> Resu
         parse_number,
         ("is not a number", "has", "values"),
     )?;
+    if v.is_empty() {
+        return Err(e.err(p, format!("{coef} has no values")));
+    }
     numbers(st, key, &v, p);
     Ok(())
 }

@@ -78,7 +78,12 @@ pub(crate) fn statements(
             ));
         };
         let m = first.next_marker.get();
-        first.next_marker.set(m + 1);
+        let Some(after) = m.checked_add(1) else {
+            return Err(e.err_here(
+                "no marker id is left above the Reference_Marker ids for the floating marker this force needs",
+            ));
+        };
+        first.next_marker.set(after);
         let mut fm = e.statement("MARKER", Some(m));
         list(&mut fm, "PART", &[ground.to_string()], e.pos);
         flag(&mut fm, "FLOATING", e.pos);

@@ -281,6 +281,26 @@ fn bad_attributes_are_named_exactly() {
             "deck.xml:6:74: Control_SISO id=1: num_numerator_coef = 2 but numerator_coef has 1 values",
         ),
         (
+            r#"<Post_Graphic id="3" type="Sphere" center_marker_id="20" radius="-0.1"/><Force_Contact id="2" i_graphics_id="3" j_graphics_id="2" cnf_type="IMPACT"/>"#,
+            "deck.xml:6:66: Post_Graphic id=3: radius = -0.1 must be positive",
+        ),
+        (
+            r#"<Reference_Matrix id="50" nrow="100000" ncol="100000" issparse="TRUE">1 1 1</Reference_Matrix>"#,
+            "deck.xml:6:33: Reference_Matrix id=50: nrow × ncol = 100000 × 100000 is more than the 10000000 entries a matrix is stored with (dense)",
+        ),
+        (
+            r#"<Control_SISO id="1" x_array_id="41" y_array_id="42" numerator_coef="" denominator_coef="1. 0.1"/>"#,
+            "deck.xml:6:70: Control_SISO id=1: numerator_coef has no values",
+        ),
+        (
+            r#"<Control_SISO id="1" x_array_id="41" y_array_id="42" numerator_coef="1" denominator_coef="1. 0.1"/>"#,
+            "deck.xml:6:1: Control_SISO id=1: needs u_array_id",
+        ),
+        (
+            r#"<Reference_Marker id="4294967295" body_id="1"/><Force_Vector_OneBody id="3" type="ForceOnly" marker_id="20" ref_marker_id="10" fx_expression="1"/>"#,
+            "deck.xml:6:48: Force_Vector_OneBody id=3: no marker id is left above the Reference_Marker ids for the floating marker this force needs",
+        ),
+        (
             r#"<Control_StateEqn id="1" type="USERSUB" x_array_id="41"/>"#,
             "deck.xml:6:32: Control_StateEqn id=1: type = \"USERSUB\" is not supported (LINEAR; a nonlinear state equation needs a user subroutine)",
         ),
