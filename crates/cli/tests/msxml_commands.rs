@@ -89,6 +89,52 @@ fn force_expression_modified_between_runs() {
         .any(|l| l.starts_with("Force_Scalar_TwoBody id=1 modified by the command at c.xml:15:5")));
 }
 
+/// Force_Vector_TwoBody and Force_Vector_OneBody expressions changed
+/// between runs (both 0 at first, beside the 2 N scalar force): the
+/// TwoBody force to −2 at t = 1 cancels it, z = 2 + 2 (t − 1); the OneBody
+/// force to 2 at t = 2 restores 2 N, z = 4 + 2 (t − 2) + (t − 2)². (Both
+/// are VFORCEs here, so their ids must differ.)
+#[test]
+fn vector_force_expressions_modified_between_runs() {
+    let text = slider(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Force_Vector_TwoBody id="4" fz_expression="-2"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>
+    <Force_Vector_OneBody id="5" fz_expression="2"/>
+    <Simulate analysis_type="Transient" end_time="3." num_steps="10"/>"#,
+    )
+    .replace(
+        "  </Model>",
+        r#"    <Reference_Marker id="11" body_id="1"/>
+    <Force_Vector_TwoBody id="4" type="ForceOnly" i_marker_id="20" j_floating_marker_id="11" ref_marker_id="10" fz_expression="0"/>
+    <Force_Vector_OneBody id="5" type="ForceOnly" marker_id="20" ref_marker_id="10" fz_expression="0"/>
+  </Model>"#,
+    );
+    let sim = run(&text).unwrap();
+    assert_eq!(sim.frames.last().unwrap().t, 3.0);
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            1.0 + t * t
+        } else if t <= 2.0 {
+            2.0 + 2.0 * (t - 1.0)
+        } else {
+            4.0 + 2.0 * (t - 2.0) + (t - 2.0).powi(2)
+        }
+    });
+    assert!(w < 1e-6, "deviation {w:e}");
+    // A component the element's type does not have is named.
+    let e = mbsolve_msxml::read_xml_str(
+        &text.replace(r#"fz_expression="-2"/>"#, r#"tz_expression="1"/>"#),
+        "c.xml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "c.xml:18:49: Force_Vector_TwoBody id=4: tz_expression does not apply to type = \"ForceOnly\""
+    );
+}
+
 /// A Reference_Variable modified before the first Simulate edits the model:
 /// VARVAL(5) = 4 from the start, z = 1 + 2 t². After a Simulate it acts
 /// from then on: 6 N from t = 1, z = 3 + 4 (t − 1) + 3 (t − 1)².
@@ -270,7 +316,7 @@ fn bad_modify_commands_are_named() {
     for (command, want) in [
         (
             r#"    <Reference_Array id="2" num_element="3"/>"#.to_string(),
-            "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable, Reference_Marker, Body_Rigid)",
+            "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
         ),
         (
             r#"    <Post_Request id="1" comment="x"/>"#.to_string(),

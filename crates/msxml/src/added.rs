@@ -7,8 +7,7 @@
 use crate::reader::Elem;
 use crate::XmlError;
 use mbsolve_adm::syntax::Statement;
-use std::cell::Cell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Facts about the whole `<Model>` read before any element is translated.
 #[derive(Default)]
@@ -19,9 +18,11 @@ pub(crate) struct FirstPass {
     pub contact_graphics: HashSet<u32>,
     /// The ground Body_Rigid.
     pub ground: Option<u32>,
-    /// The next marker id above every Reference_Marker's (for the
-    /// floating markers that OneBody forces stand in with).
-    pub next_marker: Cell<u32>,
+    /// The floating marker on ground each Force_Vector_OneBody (by id)
+    /// stands in with for its missing reaction: ids above every
+    /// Reference_Marker's, in the order of the forces, so a modify command
+    /// translating the force again gets the same one.
+    pub onebody_floating: HashMap<u32, u32>,
 }
 
 impl FirstPass {
@@ -41,11 +42,18 @@ impl FirstPass {
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("TRUE"))
             })
             .and_then(|e| e.id);
+        let onebody = elems
+            .iter()
+            .filter(|e| is(e, "Force_Vector_OneBody"))
+            .filter_map(|e| e.id);
+        let onebody_floating = onebody
+            .zip((1..).map_while(|k| max_marker.checked_add(k)))
+            .collect();
         FirstPass {
             floating: crate::vector_forces::floating_ids(elems),
             contact_graphics: crate::contact::graphics_ids(elems),
             ground,
-            next_marker: Cell::new(max_marker.saturating_add(1)),
+            onebody_floating,
         }
     }
 }

@@ -85,14 +85,14 @@ const MODIFIABLE: &[(&str, &[&str])] = &[
         ],
     ),
     ("body_rigid", &crate::elements::BODY_MASS),
+    ("force_vector_twobody", &crate::vector_forces::EXPRESSIONS),
+    ("force_vector_onebody", &crate::vector_forces::EXPRESSIONS),
 ];
 
 /// Command forms the docs list that we do not run: refused by name.
 const NOT_MODIFIABLE: &[&str] = &[
     "reference_array",
     "post_request",
-    "force_vector_twobody",
-    "force_vector_onebody",
     "force_bushing",
     "force_beam",
     "force_contact",
@@ -150,7 +150,7 @@ pub(crate) fn modify(
     }
     let Some((_, allowed)) = MODIFIABLE.iter().find(|(n, _)| *n == tag) else {
         return Err(e.err_here(format!(
-            "<{}> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable, Reference_Marker, Body_Rigid)",
+            "<{}> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
             e.tag
         )));
     };

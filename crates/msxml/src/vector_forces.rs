@@ -9,8 +9,8 @@
 //! Adams FLOATING marker because a Force_Vector_TwoBody names it as its
 //! `j_floating_marker_id` (collected in the first pass, [`floating_ids`]).
 //! A OneBody force has no reaction; it becomes the same statement with a
-//! floating marker on ground, whose id is the first one above every
-//! Reference_Marker id (ground takes no force).
+//! floating marker on ground, whose id is above every Reference_Marker id
+//! (ground takes no force; [`FirstPass::onebody_floating`]).
 
 use crate::added::FirstPass;
 use crate::reader::{expr, flag, list, Elem};
@@ -18,15 +18,19 @@ use crate::XmlError;
 use mbsolve_adm::syntax::Statement;
 use std::collections::HashSet;
 
-/// The six component attributes, in the Adams order FX … TZ.
-pub(crate) const COMPONENTS: [(&str, &str); 6] = [
-    ("fx_expression", "FX"),
-    ("fy_expression", "FY"),
-    ("fz_expression", "FZ"),
-    ("tx_expression", "TX"),
-    ("ty_expression", "TY"),
-    ("tz_expression", "TZ"),
+/// The six component attributes, in the Adams order FX … TZ (also what
+/// a modify command may change).
+pub(crate) const EXPRESSIONS: [&str; 6] = [
+    "fx_expression",
+    "fy_expression",
+    "fz_expression",
+    "tx_expression",
+    "ty_expression",
+    "tz_expression",
 ];
+
+/// The Adams keys of the components, in the same order.
+const KEYS: [&str; 6] = ["FX", "FY", "FZ", "TX", "TY", "TZ"];
 
 /// Marker ids that Force_Vector_TwoBody elements name as
 /// `j_floating_marker_id`.
@@ -77,13 +81,11 @@ pub(crate) fn statements(
                 "a Force_Vector_OneBody needs a ground Body_Rigid (IsGround = TRUE) to stand for its missing reaction",
             ));
         };
-        let m = first.next_marker.get();
-        let Some(after) = m.checked_add(1) else {
+        let Some(&m) = first.onebody_floating.get(&id) else {
             return Err(e.err_here(
                 "no marker id is left above the Reference_Marker ids for the floating marker this force needs",
             ));
         };
-        first.next_marker.set(after);
         let mut fm = e.statement("MARKER", Some(m));
         list(&mut fm, "PART", &[ground.to_string()], e.pos);
         flag(&mut fm, "FLOATING", e.pos);
@@ -95,7 +97,7 @@ pub(crate) fn statements(
     let (rm, rp) = e.required_id("ref_marker_id")?;
     list(&mut st, "RM", &[rm.to_string()], rp);
     let mut any = false;
-    for (k, (attr, key)) in COMPONENTS.iter().enumerate() {
+    for (k, (attr, key)) in EXPRESSIONS.iter().zip(KEYS).enumerate() {
         let Some((x, p)) = e.get(attr) else { continue };
         if !own.contains(&k) {
             return Err(e.err(
@@ -107,7 +109,7 @@ pub(crate) fn statements(
         any = true;
     }
     if !any {
-        let names: Vec<&str> = COMPONENTS[own].iter().map(|(a, _)| *a).collect();
+        let names = &EXPRESSIONS[own];
         return Err(e.err_here(format!("needs at least one of {}", names.join(", "))));
     }
     out.push(st);
@@ -173,7 +175,7 @@ pub(crate) fn write(o: &mut String, m: &mbsolve_model::Model) -> Result<(), Stri
             "  <Force_Vector_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{}\" j_floating_marker_id=\"{jfloat}\" ref_marker_id=\"{}\"",
             f.id, f.i, f.j
         );
-        for ((attr, _), c) in COMPONENTS.iter().zip(components) {
+        for (attr, c) in EXPRESSIONS.iter().zip(components) {
             if let Some(c) = c {
                 let text = mbsolve_adm::function_source(c.source(), &label)?;
                 let _ = write!(o, " {attr}=\"{}\"", crate::write::esc(text));
