@@ -14,13 +14,18 @@
 //! here. An element or attribute we do not support is an error naming it
 //! with its line and column; `check` gets all of them at once.
 
+mod added;
+mod arrays;
 mod commands;
+mod contact;
+mod control;
 mod data;
 mod edit;
 mod elastic;
 mod elements;
 mod reader;
 mod states;
+mod vector_forces;
 mod write;
 
 pub use edit::set_attribute;
