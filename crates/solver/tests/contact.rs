@@ -666,3 +666,44 @@ fn si2_rebounds_lose_energy_at_every_impact_where_i3_may_gain() {
         }
     }
 }
+
+/// Integrators without a CORRECTOR argument (DSTIFF, the ODE form's VSTIFF)
+/// are not switched to MODIFIED (they would then reject the corrector the
+/// user never wrote) and bounce the ball as GSTIFF does: heights within
+/// 2 mm of GSTIFF/SI2 at every output over the first impact.
+#[test]
+fn integrators_without_corrector_run_contact_models_unswitched() {
+    let normal = NormalForce::Impact {
+        stiffness: 1.0e5,
+        exponent: 1.5,
+        damping: 10.0,
+        dmax: 1e-3,
+    };
+    let run = |kind: IntegratorKind, formulation: Option<Formulation>| {
+        let mut sim = Simulation::new(&ball_drop(normal)).unwrap();
+        let s = IntegratorSettings {
+            kind,
+            formulation,
+            error: Some(1e-6),
+            ..Default::default()
+        };
+        sim.dynamic(0.4, Some(400), None, &s)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", kind.name()));
+        let switched = sim.log.iter().any(|l| l.contains("CORRECTOR switched"));
+        assert_eq!(switched, kind == IntegratorKind::Gstiff, "{}", kind.name());
+        sim.frames.iter().map(|f| f.q[2]).collect::<Vec<f64>>()
+    };
+    let reference = run(IntegratorKind::Gstiff, Some(Formulation::Si2));
+    let lowest = reference.iter().cloned().fold(f64::INFINITY, f64::min);
+    assert!(lowest < R, "the ball must reach the box (lowest {lowest})");
+    for kind in [IntegratorKind::Dstiff, IntegratorKind::Vstiff] {
+        let z = run(kind, None);
+        let worst = z
+            .iter()
+            .zip(&reference)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        println!("{}: largest height difference to GSTIFF/SI2 {worst:.2e} m", kind.name());
+        assert!(worst < 2e-3, "{}: {worst}", kind.name());
+    }
+}
