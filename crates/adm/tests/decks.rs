@@ -406,3 +406,14 @@ fn written_dataset_keeps_plant_io_kinematics_and_column_names() {
     assert_eq!(back.function_requests, m.function_requests);
     assert_eq!(back.function_requests[0].clabels[2].as_deref(), Some("(m)"));
 }
+
+/// An absurd MATRIX size is an error naming the statement, not an
+/// allocation failure (the model stores matrices dense).
+#[test]
+fn huge_matrix_is_refused() {
+    let cases: &[(&str, &str)] = &[(
+        "MATRIX/1, FULL = RORDER, ROWS = 100000, COLUMNS = 100000000, VALUES = 1\n",
+        "m.adm:8:26: MATRIX/1: ROWS × COLUMNS = 100000 × 100000000 is too large (at most 10000000 entries; matrices are stored dense)",
+    )];
+    common::expect_errors(BASE, cases);
+}

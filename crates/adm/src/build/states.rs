@@ -190,6 +190,17 @@ impl Builder<'_> {
         };
         let rows = dim(&mut a, "ROWS")?;
         let columns = dim(&mut a, "COLUMNS")?;
+        // The model stores a matrix dense: rows × columns numbers are
+        // allocated whatever VALUES holds, so an absurd size is refused
+        // before it is allocated (or overflows).
+        if rows.checked_mul(columns).is_none_or(|n| n > MAX_MATRIX_ENTRIES) {
+            return Err(a.err(
+                a.pos_of("ROWS"),
+                format!(
+                    "ROWS × COLUMNS = {rows} × {columns} is too large (at most {MAX_MATRIX_ENTRIES} entries; matrices are stored dense)"
+                ),
+            ));
+        }
         let values = a
             .numbers_range("VALUES", 1, usize::MAX)?
             .unwrap_or_default();
@@ -587,6 +598,9 @@ impl Builder<'_> {
 /// The controllable canonical form (A, B, C, D) of N(s)/D(s), coefficients
 /// in ascending powers of s, D of degree n ≥ 1 and N of degree ≤ n
 /// (Ogata, Modern Control Engineering, §2-4): with a = d/d_n and
+/// The most entries a MATRIX may have (stored dense).
+const MAX_MATRIX_ENTRIES: usize = 10_000_000;
+
 /// b = num/d_n padded to n + 1 terms, A is the companion matrix (ones on
 /// the superdiagonal, last row −a_0 … −a_{n−1}), B = e_n, D = b_n and
 /// C_i = b_i − b_n a_i.
