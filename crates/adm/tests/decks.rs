@@ -417,3 +417,26 @@ fn huge_matrix_is_refused() {
     )];
     common::expect_errors(BASE, cases);
 }
+
+/// write_adm keeps a SPARSE matrix SPARSE (it was written FULL, losing the
+/// flag) with the same entries, and a FULL one FULL.
+#[test]
+fn sparse_matrix_round_trips_sparse() {
+    let m = common::build_on(
+        BASE,
+        "MATRIX/1, SPARSE, ROWS = 2, COLUMNS = 3, I = 2, 1, J = 3, 2, VALUES = 5, -1.5\n\
+         MATRIX/2, FULL = CORDER, ROWS = 2, COLUMNS = 2, VALUES = 1, 2, 3, 4\n",
+    );
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    assert!(text.contains("MATRIX/1, SPARSE"), "{text}");
+    let back = mbsolve_adm::read_adm_str(&text, "back.adm").unwrap();
+    for (a, b) in m.matrices.iter().zip(&back.matrices) {
+        assert_eq!(
+            (a.id, a.rows, a.columns, a.sparse),
+            (b.id, b.rows, b.columns, b.sparse)
+        );
+        assert_eq!(a.values, b.values);
+    }
+    assert_eq!(back.matrices[0].values, [0.0, -1.5, 0.0, 0.0, 0.0, 5.0]);
+    assert_eq!(back.matrices[1].values, [1.0, 3.0, 2.0, 4.0]);
+}

@@ -703,7 +703,10 @@ fn integrators_without_corrector_run_contact_models_unswitched() {
             .zip(&reference)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
-        println!("{}: largest height difference to GSTIFF/SI2 {worst:.2e} m", kind.name());
+        println!(
+            "{}: largest height difference to GSTIFF/SI2 {worst:.2e} m",
+            kind.name()
+        );
         assert!(worst < 2e-3, "{}: {worst}", kind.name());
     }
 }

@@ -193,7 +193,10 @@ impl Builder<'_> {
         // The model stores a matrix dense: rows × columns numbers are
         // allocated whatever VALUES holds, so an absurd size is refused
         // before it is allocated (or overflows).
-        if rows.checked_mul(columns).is_none_or(|n| n > MAX_MATRIX_ENTRIES) {
+        if rows
+            .checked_mul(columns)
+            .is_none_or(|n| n > MAX_MATRIX_ENTRIES)
+        {
             return Err(a.err(
                 a.pos_of("ROWS"),
                 format!(
