@@ -124,7 +124,8 @@ pub enum StateForm {
     Explicit,
     /// f = 0 (DIFF IMPLICIT).
     Implicit,
-    /// w − f = 0: an algebraic output (LSE/TFSISO Y), no derivative.
+    /// w − f = 0: an algebraic output (LSE/TFSISO Y, implicit VARIABLE),
+    /// no derivative.
     Output,
 }
 
@@ -502,7 +503,8 @@ struct StateSpec<'m> {
 }
 
 /// The model's user states in layout order: DIFFs, then each LSE/TFSISO's
-/// states (keyed by its X array) and outputs (keyed by its Y array).
+/// states (keyed by its X array) and outputs (keyed by its Y array), then
+/// the implicit VARIABLEs (keyed by their VARIABLE).
 fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
     let mut specs = Vec::new();
     for d in &model.diffs {
@@ -543,6 +545,19 @@ fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
                 static_hold: false,
             });
         }
+    }
+    // Implicit VARIABLEs: v − f(v, …) = 0, algebraic like an output; IC is
+    // the starting guess of the first solve (Adams VARIABLE IC).
+    for v in &model.implicit_variables {
+        specs.push(StateSpec {
+            element: v.element(),
+            key: (v.element(), 0),
+            function: &v.function,
+            form: StateForm::Output,
+            ic: v.ic,
+            ic_rate: None,
+            static_hold: false,
+        });
     }
     specs
 }

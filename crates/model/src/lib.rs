@@ -11,6 +11,7 @@ mod elastic;
 mod elements;
 mod friction;
 mod function;
+mod implicit_vars;
 mod initial;
 mod sensor;
 mod settings;
@@ -24,6 +25,7 @@ pub use elastic::*;
 pub use elements::*;
 pub use friction::*;
 pub use function::*;
+pub use implicit_vars::ImplicitVariable;
 pub use initial::*;
 pub use sensor::{Sensor, SensorAction, SensorCompare};
 pub use settings::*;
@@ -138,6 +140,9 @@ pub struct Model {
     pub frictions: Vec<Friction>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
+    /// The VARIABLEs on algebraic loops, solved as unknowns (VARVAL of
+    /// them reads a user state).
+    pub implicit_variables: Vec<ImplicitVariable>,
     /// User states (DIFF), read by DIF(id) and DIF1(id).
     pub diffs: Vec<Diff>,
     /// ARRAY and MATRIX data, read by LSE/TFSISO and ARYVAL(id, k).

@@ -12,6 +12,7 @@ pub mod contact_settings;
 pub mod formulation;
 mod friction_ic;
 pub mod functions;
+mod implicit_vars;
 mod joint_ic;
 pub mod linear;
 mod massless;

@@ -7,8 +7,10 @@
 //! ([`mbsolve_expr::Expr::with_variables`]), so values and exact
 //! derivatives flow through the usual measures. Function REQUESTs keep
 //! their text; the solver inlines the model's variables when it compiles
-//! them. A VARIABLE that depends on itself is an implicit VARIABLE, reported
-//! as not supported yet.
+//! them. A VARIABLE that depends on itself (directly or through other
+//! VARIABLEs) is an implicit VARIABLE: an algebraic unknown v of the
+//! system with the row v − f(v, …) = 0 ([`mbsolve_model::ImplicitVariable`]);
+//! VARVAL of it is not inlined but reads that unknown.
 
 use super::{Builder, Space};
 use crate::args::Args;
@@ -168,11 +170,12 @@ impl Builder<'_> {
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
         // IC = the initial guess of an implicit VARIABLE's value (Adams
-        // VARIABLE: "an approximate initial value … may help converge").
-        // Every VARIABLE mbsolve accepts is explicit (an implicit one is
-        // rejected at the end of reading), so its value is computed exactly
-        // and, as in Adams, the guess cannot change it: read and checked.
-        a.number("IC")?;
+        // VARIABLE: "an approximate initial value … may help converge"):
+        // the start of the loop's first solve. An explicit VARIABLE's value
+        // is computed exactly, so, as in Adams, the guess cannot change it.
+        if let Some(ic) = a.number("IC")? {
+            self.variable_ics.insert(id, ic);
+        }
         a.finish()?;
         self.model.variables.push(Variable {
             id,
@@ -184,23 +187,33 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// Every VARIABLE must be explicit (no cycle through VARVAL); then the
+    /// The VARIABLEs on algebraic loops become implicit (unknowns of the
+    /// system); every other one is inlined where VARVAL reads it. Then the
     /// pending functions are inlined and converted.
     pub(super) fn resolve_variables(&mut self) -> Result<(), AdmError> {
-        let map: HashMap<Id, Expr> = self
+        let parsed: HashMap<Id, Expr> = self
             .variables
             .iter()
             .map(|(id, e, ..)| (*id, e.clone()))
             .collect();
-        for (id, _, text, label, file) in &self.variables {
-            if let Err(x) = Expr::variable_with_variables(*id, &map) {
-                return Err(super::err_in(
-                    file,
-                    text.pos_at(x.span.start),
-                    label,
-                    &x.message,
-                ));
+        let implicit = mbsolve_expr::implicit_variables(&parsed);
+        let map = mbsolve_expr::with_unknowns(&parsed, &implicit);
+        for (id, expr, text, label, file) in &self.variables {
+            let at = |x: mbsolve_expr::ExprError| {
+                super::err_in(file, text.pos_at(x.span.start), label, &x.message)
+            };
+            if !implicit.contains(id) {
+                Expr::variable_with_variables(*id, &map).map_err(at)?;
+                continue;
             }
+            let function = compile_implicit(*id, expr, &map).map_err(at)?;
+            self.model
+                .implicit_variables
+                .push(mbsolve_model::ImplicitVariable {
+                    id: *id,
+                    function,
+                    ic: self.variable_ics.get(id).copied().unwrap_or(0.0),
+                });
         }
         for p in std::mem::take(&mut self.pending_functions) {
             let inlined = expr_result(p.expr.with_variables(&map), &p)?;
@@ -289,4 +302,25 @@ fn expr_result<T>(
     p: &PendingFunction,
 ) -> Result<T, AdmError> {
     r.map_err(|x| super::err_in(&p.file, p.text.pos_at(x.span.start), &p.label, &x.message))
+}
+
+/// The function f of implicit VARIABLE/id (its row is v − f = 0): its
+/// expression with the explicit VARIABLEs inlined and VARVAL of the loop's
+/// VARIABLEs kept as unknowns (`map` from [`mbsolve_expr::with_unknowns`]).
+/// "VARVAL(id)" alone is refused: v = v determines no value.
+fn compile_implicit(
+    id: Id,
+    expr: &Expr,
+    map: &HashMap<Id, Expr>,
+) -> Result<Arc<dyn StateFunction>, mbsolve_expr::ExprError> {
+    if expr.is_unknown_variable(id) {
+        return Err(mbsolve_expr::ExprError {
+            message: format!(
+                "VARIABLE/{id} = VARVAL({id}) determines no value (an implicit VARIABLE needs an equation v = f(v, …) that fixes v)"
+            ),
+            span: Default::default(),
+        });
+    }
+    let inlined = expr.with_variables(map)?;
+    Ok(Arc::new(ExprStateFunction::new(inlined)?))
 }
