@@ -57,3 +57,23 @@ fn loop_variables_become_unknowns_and_readers_stay_explicit() {
     assert_eq!(value, -13.0);
     assert_eq!(dm[0], -3.0);
 }
+
+/// `write_adm` keeps an implicit VARIABLE's initial guess: the written
+/// dataset reads back with the same loop and IC.
+#[test]
+fn written_dataset_keeps_the_initial_guess() {
+    let m = common::build_on(
+        BASE,
+        "VARIABLE/1, IC = 0.75, FUNCTION = COS(VARVAL(1))\nVARIABLE/2, FUNCTION = 2*TIME\n",
+    );
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    assert!(
+        text.contains("VARIABLE/1, IC = 7.5e-1, FUNCTION = COS(VARVAL(1))"),
+        "{text}"
+    );
+    assert!(text.contains("VARIABLE/2, FUNCTION = 2*TIME"), "{text}");
+    let back = mbsolve_adm::read_adm_str(&text, "w.adm").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.implicit_variables.len(), 1);
+    assert_eq!(back.implicit_variables[0].id, 1);
+    assert_eq!(back.implicit_variables[0].ic, 0.75);
+}
