@@ -311,10 +311,28 @@ fn command_files() {
             origin: "e.acf:3".into(),
         })
     );
-    let e = read_acf_str("m.adm\np\nDEACTIVATE/BEAM, ID=12\n", "e.acf").unwrap_err();
+    // The elastic elements and CONTACT switch too (mech `activation.rs`).
+    for (kind, element) in [
+        ("BUSHING", mbsolve_model::ElementRef::Bushing(12)),
+        ("FIELD", mbsolve_model::ElementRef::Field(12)),
+        ("BEAM", mbsolve_model::ElementRef::Beam(12)),
+        ("CONTACT", mbsolve_model::ElementRef::Contact(12)),
+    ] {
+        let text = format!("m.adm\np\nDEACTIVATE/{kind}, ID=12\n");
+        let acf = read_acf_str(&text, "e.acf").unwrap();
+        assert_eq!(
+            acf.commands,
+            [Command::Activate {
+                element,
+                active: false,
+                origin: "e.acf:3".into(),
+            }]
+        );
+    }
+    let e = read_acf_str("m.adm\np\nDEACTIVATE/COUPLER, ID=12\n", "e.acf").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "e.acf:3:1: DEACTIVATE: DEACTIVATE/BEAM is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)"
+        "e.acf:3:1: DEACTIVATE: DEACTIVATE/COUPLER is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)"
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");

@@ -300,7 +300,7 @@ fn command_file_abbreviations_and_accgrav() {
         ),
         (
             "deactivate/sensor, ID=1000\n",
-            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)",
         ),
         (
             "sim/stat\nVARIABLE/9105, FUNCTION=1 + * 2\n",

@@ -202,6 +202,6 @@ fn bad_activation_commands_name_the_element() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "x.acf:7: DEACTIVATE of PART/2 is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE and GFORCE can be switched)"
+        "x.acf:7: DEACTIVATE of PART/2 is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM and CONTACT can be switched)"
     );
 }
