@@ -744,7 +744,7 @@ impl<'a> Builder<'a> {
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));
             }
-            if call.kind == mbsolve_expr::MeasureKind::Sforce {
+            if variables::checked_at_read(call.kind) {
                 self.element_calls.push(ElementCall {
                     call: call.clone(),
                     file: self.file.to_string(),

@@ -18,7 +18,7 @@ use crate::error::Pos;
 use crate::syntax::{ExprText, Statement};
 use crate::AdmError;
 use mbsolve_expr::{
-    Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction, MeasureCall,
+    Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction, MeasureCall, MeasureKind,
 };
 use mbsolve_model::{
     ConstraintFunction, ElementRef, ForceKind, Id, Measure, StateFunction, TimeFunction, Variable,
@@ -247,40 +247,75 @@ impl Builder<'_> {
         self.resolve_linear_systems(&map)
     }
 
-    /// SFORCE(id, jflag, comp, rm) must name a component the SFORCE has: a
-    /// ROTATIONAL SFORCE applies a torque only, so its force components
-    /// (1–4) are rejected as Adams rejects them ("Wrong component: 2. No
-    /// force in corresponding object.", ADM-GRAMMAR §6, chrono RotSpring).
+    /// Element results are checked when read, as Adams does ("illegal
+    /// function expression"): SFORCE, SPDP, BUSH, FIELD and BEAM (id,
+    /// jflag, comp, rm) need jflag 0 or 1 and comp 1…8, and a ROTATIONAL
+    /// SFORCE or SPRINGDAMPER applies a torque only, so its force
+    /// components (1–4) are rejected ("Wrong component: 2. No force in
+    /// corresponding object.", ADM-GRAMMAR §6, chrono RotSpring).
     pub(super) fn check_element_calls(&self) -> Result<(), AdmError> {
         for c in &self.element_calls {
-            let id = c.call.args.first().copied().unwrap_or(0);
-            let comp = c.call.args.get(2).copied().unwrap_or(0);
-            let Some(f) = self
-                .model
-                .forces
-                .iter()
-                .find(|f| f.element() == mbsolve_model::ElementRef::Force(id))
-            else {
-                continue;
-            };
-            let rotational = matches!(
-                f.kind,
-                ForceKind::RotationalActionReaction { .. } | ForceKind::RotationalActionOnly { .. }
-            );
-            if rotational && (1..=4).contains(&comp) {
+            if let Some(why) = element_call_error(&self.model, &c.call) {
                 return Err(super::err_in(
                     &c.file,
                     c.pos,
                     &c.label,
-                    format!(
-                        "illegal function expression {}: Wrong component: {comp}. No force in corresponding object (SFORCE/{id} is ROTATIONAL: it applies a torque only)",
-                        c.call
-                    ),
+                    format!("illegal function expression {}: {why}", c.call),
                 ));
             }
         }
         Ok(())
     }
+}
+
+/// The element results [`Builder::check_element_calls`] checks at read
+/// time (JOINT, JPRIM and MOTION results are checked when evaluated).
+pub(super) fn checked_at_read(kind: MeasureKind) -> bool {
+    matches!(
+        kind,
+        MeasureKind::Sforce
+            | MeasureKind::Spdp
+            | MeasureKind::Bush
+            | MeasureKind::Field
+            | MeasureKind::Beam
+    )
+}
+
+/// Why an element-result call cannot be evaluated, if it cannot: the
+/// solver's rules (`solver/src/functions.rs`, `element_result`) applied to
+/// the call's constant arguments. A missing element is reported by the
+/// id check, so it passes here.
+fn element_call_error(model: &mbsolve_model::Model, call: &MeasureCall) -> Option<String> {
+    use mbsolve_model::ElementRef as E;
+    let id = call.args.first().copied().unwrap_or(0);
+    let jflag = call.args.get(1).copied().unwrap_or(0);
+    let comp = call.args.get(2).copied().unwrap_or(0);
+    let name = call.kind.name();
+    if jflag > 1 {
+        return Some(format!(
+            "{name}: jflag must be 0 (I marker) or 1 (J marker), got {jflag}"
+        ));
+    }
+    if !(1..=8).contains(&comp) {
+        return Some(format!(
+            "{name}: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got {comp}"
+        ));
+    }
+    let element = match call.kind {
+        MeasureKind::Spdp => E::Springdamper(id),
+        MeasureKind::Sforce => E::Force(id),
+        _ => return None,
+    };
+    let f = model.forces.iter().find(|f| f.element() == element)?;
+    let rotational = matches!(
+        f.kind,
+        ForceKind::RotationalActionReaction { .. }
+            | ForceKind::RotationalActionOnly { .. }
+            | ForceKind::RotationalSpringDamper { .. }
+    );
+    (rotational && comp <= 4).then(|| {
+        format!("Wrong component: {comp}. No force in corresponding object ({element} is ROTATIONAL: it applies a torque only)")
+    })
 }
 
 /// The function of an SFORCE (any of its four kinds); `None` for the
