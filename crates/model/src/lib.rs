@@ -7,6 +7,7 @@
 
 mod contact;
 mod coupler;
+mod discrete;
 mod elastic;
 mod elements;
 mod friction;
@@ -21,6 +22,7 @@ mod validate;
 
 pub use contact::*;
 pub use coupler::{Coupler, CouplerFreedom, Gear};
+pub use discrete::Sampling;
 pub use elastic::*;
 pub use elements::*;
 pub use friction::*;
@@ -150,6 +152,8 @@ pub struct Model {
     pub matrices: Vec<Matrix>,
     /// LSE and TFSISO: linear state equations (user states too).
     pub linear_systems: Vec<LinearSystem>,
+    /// The discrete LSEs' sampling (SAMPLE_PERIOD/SAMPLE_OFFSET).
+    pub samplings: Vec<Sampling>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
     pub function_requests: Vec<FunctionRequest>,

@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod commands;
 pub mod contact_result;
 pub mod contact_settings;
+mod discrete;
 pub mod formulation;
 mod friction_ic;
 pub mod functions;
