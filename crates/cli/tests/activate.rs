@@ -4,9 +4,10 @@
 //! reactivated element acts again from consistent initial conditions.
 
 mod common;
+use common::at;
 
 use mbsolve_model::{Command, ElementRef};
-use mbsolve_solver::analysis::{Frame, Simulation};
+use mbsolve_solver::analysis::Simulation;
 use mbsolve_solver::commands::CommandRunner;
 
 const PENDULUM: &str = "pendulum
@@ -28,14 +29,6 @@ const SLIDER: &str = include_str!("../../study/tests/data/slider.adm");
 /// Run `acf` on `adm`; the simulation (frames kept) and the result.
 fn run(adm: &str, acf: &str) -> (Simulation, Result<(), String>) {
     common::run_in_process(adm, acf)
-}
-
-fn at(frames: &[Frame], t: f64) -> &Frame {
-    frames
-        .iter()
-        .rev()
-        .find(|f| (f.t - t).abs() < 1e-9)
-        .unwrap_or_else(|| panic!("no frame at t = {t}"))
 }
 
 /// The joint is deactivated at t = 0.5: from there the bob's CM follows

@@ -4,17 +4,10 @@
 //! element-free system) and a reactivated one acts again.
 
 mod common;
+use common::at;
 
 use mbsolve_model::ElementRef;
 use mbsolve_solver::analysis::{Frame, Simulation};
-
-fn at(frames: &[Frame], t: f64) -> &Frame {
-    frames
-        .iter()
-        .rev()
-        .find(|f| (f.t - t).abs() < 1e-9)
-        .unwrap_or_else(|| panic!("no frame at t = {t}"))
-}
 
 /// A 2 kg body held by one elastic element (statement `element`) between
 /// its CM marker 20 and ground marker 10, no gravity, started 0.1 m along

@@ -1,4 +1,3 @@
-#![allow(clippy::needless_range_loop)]
 //! Implicit VARIABLEs (algebraic loops): a VARIABLE whose FUNCTION reads
 //! itself through VARVAL is an algebraic unknown v with the row
 //! v − f(v, q, u, t) = 0, solved with the mechanics. Closed forms: the
@@ -11,11 +10,7 @@ mod common;
 use common::*;
 
 use mbsolve_expr::{Expr, ExprStateFunction};
-use mbsolve_integrate::DaeProblem;
 use mbsolve_model::*;
-use mbsolve_solver::formulation::I3Problem;
-use mbsolve_solver::si1::Si1Problem;
-use mbsolve_solver::si2::Si2Problem;
 use mbsolve_solver::Simulation;
 use std::sync::Arc;
 
@@ -31,16 +26,6 @@ fn implicit(model: &mut Model, id: Id, text: &str, ic: f64) {
         function: Arc::new(ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap()),
         ic,
     });
-}
-
-fn settings(kind: IntegratorKind, formulation: Formulation, error: f64) -> IntegratorSettings {
-    IntegratorSettings {
-        kind,
-        kind_given: true,
-        formulation: Some(formulation),
-        error: Some(error),
-        ..Default::default()
-    }
 }
 
 const PAIRS: [(IntegratorKind, Formulation); 4] = [
@@ -184,20 +169,6 @@ fn statics_solve_implicit_variables() {
     assert!(v.abs() < 1e-8, "v = {v}");
 }
 
-/// Off-manifold (y, y') with nonzero multipliers, rates and states.
-fn perturbed(sim: &Simulation, size: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
-    let mut rng = Lcg(seed);
-    let n = sim.sys.nq();
-    let s = &sim.state;
-    let mut y: Vec<f64> = (0..size).map(|_| 0.3 * rng.next()).collect();
-    let yp: Vec<f64> = (0..size).map(|_| 0.5 * rng.next()).collect();
-    for i in 0..n {
-        y[i] = s.q[i] + 0.01 * rng.next();
-        y[n + i] = s.u[i] + 0.1 * rng.next();
-    }
-    (y, yp)
-}
-
 /// I3, SI2 and SI1 iteration matrices against central differences of the
 /// residual on the slider-crank with a nonlinear loop read by a force:
 /// v = 0.2·DX·sin v − 0.3·VX + TIME, SFORCE = −v·DX. The force row's v
@@ -223,19 +194,8 @@ fn jacobians_with_implicit_variables_match_finite_differences() {
     );
     let mut sim = Simulation::new(&model).unwrap();
     sim.initial_conditions().unwrap();
-    let (n, m, nw) = (sim.sys.nq(), sim.sys.neq(), sim.sys.nw());
-    assert_eq!(nw, 1);
-    let (t, c) = (0.3, 40.0);
-    let mut i3 = I3Problem::new(&sim.sys, sim.data.clone());
-    let (y, yp) = perturbed(&sim, 2 * n + m + nw, 3);
-    assert_jacobian_matches_differences("I3 + VARIABLE", &mut i3, (t, c), &y, &yp, 1e-6);
-    let mut si2 = Si2Problem::new(&sim.sys, sim.data.clone());
-    let (y, yp) = perturbed(&sim, si2.size(), 5);
-    assert_jacobian_matches_differences("SI2 + VARIABLE", &mut si2, (t, c), &y, &yp, 1e-6);
-    let mut si1 = Si1Problem::new(&sim.sys, sim.data.clone());
-    let (y, yp) = perturbed(&sim, si1.size(), 9);
-    // SI1's ∂Φ̈/∂q is itself a central difference (si1.rs).
-    assert_jacobian_matches_differences("SI1 + VARIABLE", &mut si1, (t, c), &y, &yp, 1e-5);
+    assert_eq!(sim.sys.nw(), 1);
+    assert_formulation_jacobians("VARIABLE", &sim);
 }
 
 /// HHT integrates the second-order mechanics only: a model with an
