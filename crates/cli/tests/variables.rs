@@ -148,3 +148,25 @@ fn implicit_variables_are_solved() {
     println!("implicit VARIABLE loop through requests: {e:.1e}");
     assert!(e < 1e-12, "{e}");
 }
+
+/// A command that turns an explicit VARIABLE into an implicit one between
+/// analyses would add a user state: refused by name, not run.
+#[test]
+fn redefinition_that_makes_a_loop_between_analyses_is_refused() {
+    let adm = "loop\nPART/1, GROUND\n\
+        VARIABLE/1, FUNCTION = TIME\n\
+        VARIABLE/2, FUNCTION = 2*VARVAL(1)\n\
+        REQUEST/1, F2 = VARVAL(2)\n\
+        END\n";
+    let acf = "t.adm\nt\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 2\n\
+        VARIABLE/1, FUNCTION = 1 - 0.5*VARVAL(2)\n\
+        SIMULATE/DYNAMIC, END = 0.2, STEPS = 2\n";
+    let (sim, r) = common::run_in_process(adm, acf);
+    let e = r.unwrap_err();
+    assert!(
+        e.contains("t.acf:4: VARIABLE/1: the change alters the model's coordinates, constraint equations, force elements or user states (an implicit VARIABLE is one), which a command cannot do between analyses"),
+        "{e}"
+    );
+    // The first analysis ran to its end.
+    assert_eq!(sim.frames.last().map(|f| f.t), Some(0.1));
+}

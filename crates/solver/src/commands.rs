@@ -464,9 +464,10 @@ fn redefine(
     if sys.nq() != sim.sys.nq()
         || sys.neq() != sim.sys.neq()
         || sys.forces.len() != sim.sys.forces.len()
+        || sys.nw() != sim.sys.nw()
     {
         return Err(SolverError::Settings(format!(
-            "{origin}: {what}: the change alters the model's coordinates, constraint equations or force elements, which a command cannot do between analyses"
+            "{origin}: {what}: the change alters the model's coordinates, constraint equations, force elements or user states (an implicit VARIABLE is one), which a command cannot do between analyses"
         )));
     }
     sys.gravity = sim.sys.gravity;
