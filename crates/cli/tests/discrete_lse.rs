@@ -22,12 +22,12 @@ LSE/1, X = 11, A = 1, B = 2, C = 3, U = 10, Y = 12, IC = 13, SAMPLE_PERIOD = 0.1
 REQUEST/1, F2 = ARYVAL(11,1)\\F3 = ARYVAL(11,2)\\F4 = ARYVAL(12,1)\n\
 END\n";
 
-/// (x1, x2) after every sample instant t_k < t.
-fn expected(t: f64) -> [f64; 2] {
+/// (x1, x2) after every sample instant t_k = offset + 0.1 k < t.
+fn expected(t: f64, offset: f64) -> [f64; 2] {
     let mut x = [1.0f64, -1.0];
     let mut k = 0;
     loop {
-        let tk = 0.05 + 0.1 * k as f64;
+        let tk = offset + 0.1 * k as f64;
         if tk >= t - 1e-9 {
             return x;
         }
@@ -42,24 +42,27 @@ fn expected(t: f64) -> [f64; 2] {
 
 /// Two SIMULATEs (to 0.5 and 1.0, outputs every 0.01, GSTIFF and SI2):
 /// x and y equal the difference equation to 1e-12 at all 101 outputs.
+/// With offset 0 the first sample is at the start and one falls on the
+/// end of the first SIMULATE.
 #[test]
 fn discrete_lse_follows_its_difference_equation() {
-    for form in ["I3", "SI2"] {
+    for (form, offset) in [("I3", 0.05), ("SI2", 0.05), ("I3", 0.0)] {
+        let deck = DECK.replace("SAMPLE_OFFSET = 0.05", &format!("SAMPLE_OFFSET = {offset}"));
         let acf = format!(
             "t.adm\nt\nINTEGRATOR/GSTIFF, {form}, ERROR = 1E-6\nSIMULATE/DYNAMIC, END = 0.5, DTOUT = 0.01\nSIMULATE/DYNAMIC, END = 1.0, DTOUT = 0.01\n"
         );
-        let (sim, r) = common::run_in_process(DECK, &acf);
+        let (sim, r) = common::run_in_process(&deck, &acf);
         r.unwrap_or_else(|e| panic!("{form}: {e}"));
         assert_eq!(sim.frames.len(), 101, "{form}");
         let mut worst = 0.0f64;
         for f in &sim.frames {
-            let x = expected(f.t);
+            let x = expected(f.t, offset);
             worst = worst
                 .max((f.w[0] - x[0]).abs())
                 .max((f.w[1] - x[1]).abs())
                 .max((f.w[2] - (x[0] - x[1])).abs());
         }
-        println!("discrete LSE {form}: worst deviation {worst:.1e}");
+        println!("discrete LSE {form}, offset {offset}: worst deviation {worst:.1e}");
         assert!(worst < 1e-12, "{form}: {worst}");
         // The states moved: ten samples changed them.
         let last = sim.frames.last().unwrap();
