@@ -154,12 +154,7 @@ fn statics_solve_implicit_variables() {
         3.0,
     );
     let mut sim = Simulation::new(&model).unwrap();
-    let set = StaticSettings {
-        method: Some(StaticMethod::FimS),
-        max_imbalance: Some(1e-10),
-        max_error: Some(1e-10),
-        ..Default::default()
-    };
+    let set = fim_s(1e-10);
     sim.static_equilibrium(&set)
         .unwrap_or_else(|e| panic!("{e}"));
     let x = sim.state.q[0] - 1.0;

@@ -281,12 +281,7 @@ fn statics_solve_user_states_or_hold_them() {
         model.diffs.push(lag);
         model.diffs.push(diff(2, "DM(20,10) - 1", false, 3.0, None));
         let mut sim = Simulation::new(&model).unwrap();
-        let set = StaticSettings {
-            method: Some(StaticMethod::FimS),
-            max_imbalance: Some(1e-10),
-            max_error: Some(1e-10),
-            ..Default::default()
-        };
+        let set = fim_s(1e-10);
         sim.static_equilibrium(&set).unwrap();
         let x = sim.state.q[0] - 1.0;
         let last = sim.frames.last().unwrap();

@@ -291,3 +291,13 @@ pub fn assert_formulation_jacobians(what: &str, sim: &Simulation) {
     let (y, yp) = perturbed(sim, si1.size(), 9);
     assert_jacobian_matches_differences(&format!("SI1 + {what}"), &mut si1, tc, &y, &yp, 1e-5);
 }
+
+/// FIM_S statics converged to `tol` in imbalance and error.
+pub fn fim_s(tol: f64) -> mbsolve_model::StaticSettings {
+    mbsolve_model::StaticSettings {
+        method: Some(mbsolve_model::StaticMethod::FimS),
+        max_imbalance: Some(tol),
+        max_error: Some(tol),
+        ..Default::default()
+    }
+}
