@@ -100,6 +100,14 @@ pub(crate) fn write_linear(o: &mut String, m: &Model) {
                 if let Some(ic) = l.ic {
                     let _ = write!(refs, ", IC = {ic}");
                 }
+                // A discrete LSE keeps its sampling.
+                if let Some(s) = m.samplings.iter().find(|s| s.element == e) {
+                    let _ = write!(
+                        refs,
+                        ", SAMPLE_PERIOD = {:e}, SAMPLE_OFFSET = {:e}",
+                        s.period, s.offset
+                    );
+                }
                 let _ = writeln!(o, "{e}, {refs}{hold}");
             }
         }

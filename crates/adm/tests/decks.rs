@@ -300,7 +300,7 @@ fn command_file_abbreviations_and_accgrav() {
         ),
         (
             "deactivate/sensor, ID=1000\n",
-            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)",
         ),
         (
             "sim/stat\nVARIABLE/9105, FUNCTION=1 + * 2\n",
@@ -380,7 +380,7 @@ fn command_file_redefinitions_edit_the_dataset() {
         ("variable/9, function = 1\n", "r.acf:2:1: VARIABLE/9: VARIABLE/9 does not exist in the dataset, so it cannot be redefined"),
         ("motion/1, function = TIME\n", "r.acf:2:1: MOTION/1: MOTION/1 does not exist in the dataset, so it cannot be redefined"),
         ("variable/1, function = DX(0909)\n", "r.acf:2:24: VARIABLE/1: DX(909): MARKER 909 does not exist"),
-        ("variable/1, function = VARVAL(2)\n", "r.acf:2:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
+        ("variable/1, function = VARVAL(1)\n", "r.acf:2:24: VARIABLE/1: VARIABLE/1 = VARVAL(1) determines no value (an implicit VARIABLE needs an equation v = f(v, …) that fixes v)"),
     ];
     for (acf, want) in cases {
         assert_eq!(redefine(acf).unwrap_err().to_string(), *want, "{acf}");

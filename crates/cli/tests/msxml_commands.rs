@@ -438,10 +438,10 @@ fn xml_deactivate_runs_and_bad_ids_are_named() {
         e.to_string(),
         "p.xml:23:61: Deactivate: no Constraint_Joint with id 7 in the model"
     );
-    let bad = text.replace(r#""Constraint_Joint""#, r#""Force_Beam""#);
+    let bad = text.replace(r#""Constraint_Joint""#, r#""Control_Diff""#);
     let e = mbsolve_msxml::read_xml_str(&bad, "p.xml").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "p.xml:23:31: Deactivate: element_type = \"Force_Beam\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper)"
+        "p.xml:23:31: Deactivate: element_type = \"Control_Diff\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Bushing, Force_Field, Force_Beam)"
     );
 }

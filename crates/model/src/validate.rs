@@ -89,6 +89,8 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         });
     }
     crate::states::validate_states(model)?;
+    crate::implicit_vars::validate_implicit_variables(model)?;
+    crate::discrete::validate_samplings(model)?;
     let mut seen = HashSet::new();
     for p in &model.parts {
         let e = ElementRef::Part(p.id);

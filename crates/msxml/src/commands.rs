@@ -23,6 +23,12 @@ const TYPES: &[(&str, &[&str])] = &[
     ("FORCE_SCALAR_TWOBODY", &["SFORCE"]),
     ("SPRINGDAMPER", &["SPRINGDAMPER"]),
     ("FORCE_SPRINGDAMPER", &["SPRINGDAMPER"]),
+    ("BUSHING", &["BUSHING"]),
+    ("FORCE_BUSHING", &["BUSHING"]),
+    ("FIELD", &["FIELD"]),
+    ("FORCE_FIELD", &["FIELD"]),
+    ("BEAM", &["BEAM"]),
+    ("FORCE_BEAM", &["BEAM"]),
 ];
 
 /// `<Deactivate element_type="MOTION" element_id="303003"/>` (and
@@ -41,7 +47,7 @@ pub(crate) fn activation(
         return Err(e.err(
             tpos,
             format!(
-                "element_type = \"{}\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper)",
+                "element_type = \"{}\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Bushing, Force_Field, Force_Beam)",
                 ty.trim()
             ),
         ));
@@ -57,6 +63,9 @@ pub(crate) fn activation(
         "JPRIM" => ElementRef::Jprim(id),
         "MOTION" => ElementRef::Motion(id),
         "SFORCE" => ElementRef::Force(id),
+        "BUSHING" => ElementRef::Bushing(id),
+        "FIELD" => ElementRef::Field(id),
+        "BEAM" => ElementRef::Beam(id),
         _ => ElementRef::Springdamper(id),
     };
     Ok(Command::Activate {

@@ -546,6 +546,13 @@ impl Simulation {
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
         loop {
+            // A discrete LSE's update due where this segment starts.
+            if let Err(message) = self.apply_due_samples() {
+                let t = self.state.t;
+                failure = Some(SolverError::Integration { t, message });
+                break;
+            }
+            let mut resample = false;
             let s = &self.state;
             let mut segment = form.segment(&self.sys, &self.data, s, plan.constraint_tolerance());
             let mut frames = segment.frame_map();
@@ -572,8 +579,11 @@ impl Simulation {
             }
             let mut stop = None;
             while next < times.len() {
-                let t = times[next];
-                let advanced = if interpolate {
+                // A discrete LSE's sample instant before the output time
+                // ends the segment there (`discrete.rs`).
+                let sample = crate::discrete::sample_before(&self.sys, integ.time(), times[next]);
+                let t = sample.unwrap_or(times[next]);
+                let advanced = if interpolate && sample.is_none() {
                     integ.advance_past(t)
                 } else {
                     integ.advance_to(t)
@@ -587,6 +597,16 @@ impl Simulation {
                         self.data.states.w = y[y.len() - nw..].to_vec();
                     }
                     stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
+                    break;
+                }
+                if sample.is_some() {
+                    let (y, yp) = integ.solution();
+                    let mut frame = frames.frame(&self.sys, t, y, yp, integ.multipliers());
+                    let project = !frames.keeps_velocities();
+                    let (sys, data) = (&self.sys, &mut self.data);
+                    consistent_output(sys, data, &mut frame, &mut kkt_v, &mut kkt_a, project);
+                    self.state = frame;
+                    resample = true;
                     break;
                 }
                 if yi.len() != integ.solution().0.len() {
@@ -613,6 +633,9 @@ impl Simulation {
                     inconsistent_outputs += 1;
                 }
                 next += 1;
+                // A sample at this output time: the update follows it.
+                let resume = (next < times.len() && crate::discrete::is_sample(&self.sys, t))
+                    .then(|| frame.clone());
                 let trip = match sensors.check(&self.sys, &self.model, &frame, &initial_q) {
                     Ok(trip) => trip,
                     Err(message) => {
@@ -635,6 +658,11 @@ impl Simulation {
                     next = times.len();
                     break;
                 }
+                if let Some(frame) = resume {
+                    self.state = frame;
+                    resample = true;
+                    break;
+                }
             }
             let stats = integ.statistics();
             let events = integ.take_events();
@@ -649,6 +677,9 @@ impl Simulation {
             match &mut total {
                 None => total = Some(stats),
                 Some(tot) => tot.accumulate(&stats),
+            }
+            if resample && failure.is_none() {
+                continue;
             }
             match self.after_segment(&mut restarts, stop, fixed_step.is_some(), drift) {
                 Ok(true) => continue,

@@ -307,15 +307,26 @@ impl Builder<'_> {
             &[],
         )?;
         self.define(Space::Lse, id, st.pos, &a.label)?;
-        for key in ["SAMPLE_PERIOD", "SAMPLE_OFFSET"] {
-            if a.has(key) {
+        // A discrete LSE: x_{k+1} = A x_k + B u_k at offset + k·period
+        // (mbsolve-model `discrete.rs`).
+        let period = a.number("SAMPLE_PERIOD")?;
+        let offset = a.number("SAMPLE_OFFSET")?;
+        match (period, offset) {
+            (Some(p), _) if !(p.is_finite() && p > 0.0) => {
+                return Err(a.err(a.pos_of("SAMPLE_PERIOD"), "SAMPLE_PERIOD must be positive"));
+            }
+            (Some(period), offset) => self.model.samplings.push(mbsolve_model::Sampling {
+                element: ElementRef::Lse(id),
+                period,
+                offset: offset.unwrap_or(0.0),
+            }),
+            (None, Some(_)) => {
                 return Err(a.err(
-                    a.pos_of(key),
-                    format!(
-                        "{key} (a discrete LSE, sampled difference equations) is not supported yet"
-                    ),
+                    a.pos_of("SAMPLE_OFFSET"),
+                    "SAMPLE_OFFSET applies to a discrete LSE: give SAMPLE_PERIOD too",
                 ));
             }
+            (None, None) => {}
         }
         let x = self.array_ref(&mut a, "X", Space::Array)?;
         let x = a.require(x, "X")?;
