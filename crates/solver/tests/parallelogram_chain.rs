@@ -116,3 +116,39 @@ fn one_loop_through_flat_configurations_with_wstiff_si2_at_1e_9() {
     );
     assert_eq!(count(&sim, "deactivating constraint equation Z"), 3);
 }
+
+/// Experiment driver (EXPERIMENTS.md): LOOPS, ERROR, TEND, KIND from the
+/// environment.
+#[test]
+#[ignore]
+fn probe_chain() {
+    let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let (loops, r, l) = (env("LOOPS", 40.0) as usize, 1.0, 2.0);
+    let mut sim = Simulation::new(&models::parallelogram_chain(loops, r, l)).unwrap();
+    let settings = if std::env::var("KIND").as_deref() == Ok("gstiff") {
+        IntegratorSettings::default()
+    } else {
+        IntegratorSettings {
+            kind: IntegratorKind::Wstiff,
+            formulation: Some(Formulation::Si2),
+            error: Some(env("ERROR", 1e-9)),
+            pattern: std::env::var("PATTERN_T").ok().map(|_| vec![true]),
+            ..Default::default()
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let res = sim.dynamic(env("TEND", 10.0), None, Some(env("DT", 0.01)), &settings);
+    let el = t0.elapsed().as_secs_f64();
+    for line in sim.log.iter().filter(|l| !l.contains("frame")).take(200) {
+        println!("LOG {line}");
+    }
+    let (tip_error, branch_error, far_flat) = measure(&sim, loops, r, l);
+    println!(
+        "RESULT loops {loops}: {:?} frames {} t_end {:.4e} tip {tip_error:.3e} spread {branch_error:.2e} far {far_flat} singular {} react {} time {el:.1}s",
+        res.as_ref().err(),
+        sim.frames.len(),
+        sim.frames.last().map(|f| f.t).unwrap_or(0.0),
+        count(&sim, "dependent only"),
+        count(&sim, "reactivating constraint equation"),
+    );
+}
