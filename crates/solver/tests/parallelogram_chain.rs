@@ -139,7 +139,8 @@ fn probe_chain() {
     let t0 = std::time::Instant::now();
     let res = sim.dynamic(env("TEND", 10.0), None, Some(env("DT", 0.01)), &settings);
     let el = t0.elapsed().as_secs_f64();
-    for line in sim.log.iter().filter(|l| !l.contains("frame")).take(200) {
+    let lines: Vec<_> = sim.log.iter().filter(|l| !l.contains("deactivating")).collect();
+    for line in &lines[lines.len().saturating_sub(60)..] {
         println!("LOG {line}");
     }
     let (tip_error, branch_error, far_flat) = measure(&sim, loops, r, l);
