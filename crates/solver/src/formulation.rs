@@ -713,8 +713,9 @@ impl RedundancyWatch {
             }
         }
         if let Some(p) = &mut self.probe {
+            let mut factored = false;
             for &k in &self.singular {
-                let r = crate::redundancy::independence(sys, p, q, t, k);
+                let r = crate::redundancy::independence(sys, p, q, t, k, &mut factored);
                 let release = if self.branch_of.get(k).copied().flatten().is_some() {
                     crate::redundancy::BRANCH_RELEASE
                 } else {

@@ -249,13 +249,18 @@ const SINGULAR_PROBE: f64 = 1e-2;
 /// of its gradient's component orthogonal to theirs, relative to the
 /// gradient (0 = dependent, 1 = orthogonal). One saddle-point solve
 /// [I Aᵀ; A 0][r; x] = [∇Φ_k; 0] with A the active rows: r is the
-/// component of ∇Φ_k in the null space of A.
+/// component of ∇Φ_k in the null space of A. `factored` says whether an
+/// earlier call at the same (q, t) factored the matrix (it is reused, and
+/// set once a call factors it): the equations of one singular
+/// configuration are measured with one factorization (40 per accepted
+/// step for 40 loops before).
 pub fn independence(
     sys: &System,
     probe: &mut crate::formulation::SingularProbe,
     q: &[f64],
     t: f64,
     k: usize,
+    factored: &mut bool,
 ) -> f64 {
     let crate::formulation::SingularProbe {
         data,
@@ -275,7 +280,14 @@ pub fn independence(
     if n0 == 0.0 {
         return 0.0;
     }
-    match kkt.solve(sys, data, q, t, Block::Identity, grad, zeros) {
+    let solved = if *factored {
+        kkt.solve_again(grad, zeros)
+    } else {
+        let solved = kkt.solve(sys, data, q, t, Block::Identity, grad, zeros);
+        *factored = solved.is_ok();
+        solved
+    };
+    match solved {
         Ok((r, _)) => r.iter().map(|x| x * x).sum::<f64>().sqrt() / n0,
         Err(_) => 0.0,
     }
@@ -377,18 +389,32 @@ pub fn branch_rows(
     let (Some(plus), Some(minus)) = (probe(1.0, &mut full), probe(-1.0, &mut full)) else {
         return Vec::new();
     };
-    let span = 0.5 * norm(&plus.iter().zip(&minus).map(|(a, b)| a - b).collect::<Vec<_>>());
+    let span = 0.5
+        * norm(
+            &plus
+                .iter()
+                .zip(&minus)
+                .map(|(a, b)| a - b)
+                .collect::<Vec<_>>(),
+        );
     let mut kkt = crate::linear::Kkt::new(sys);
     let mut on = data.clone();
     let n = sys.nq();
     let zeros = vec![0.0; sys.neq()];
     let mut out = Vec::new();
+    let mut factored = false;
     for &k in &singular {
         let mut grad = vec![0.0; n];
         add_gradient(sys, k, q, t, 1.0, &mut grad);
         // ∇Φ_k = Σ μ_j ∇Φ_j over the active rows (+ a residual of the
-        // size of the independence, below NEAR_SINGULAR_TOL).
-        let Ok((_, mu)) = kkt.solve(sys, &mut on, q, t, Block::Identity, &grad, &zeros) else {
+        // size of the independence, below BRANCH_ENTRY).
+        let solved = if factored {
+            kkt.solve_again(&grad, &zeros)
+        } else {
+            kkt.solve(sys, &mut on, q, t, Block::Identity, &grad, &zeros)
+        };
+        factored = solved.is_ok();
+        let Ok((_, mu)) = solved else {
             continue;
         };
         let big = mu.iter().fold(0.0f64, |m, v| m.max(v.abs()));

@@ -155,7 +155,10 @@ fn forty_loops_through_flat_configurations_with_wstiff_si2_at_1e_9() {
     assert!(far_flat >= 3, "{far_flat} passes through θ = −π");
     // Every singular phase (t = 0, then one per flat pass) switches all
     // 40 closure rows.
-    assert!(singular >= 40 * (far_flat + 1), "{singular} singular-row deactivations");
+    assert!(
+        singular >= 40 * (far_flat + 1),
+        "{singular} singular-row deactivations"
+    );
     assert_eq!(singular % 40, 0, "{singular} singular-row deactivations");
 }
 
@@ -195,7 +198,12 @@ fn forty_loops_through_the_first_far_flat_pass_with_wstiff_si2_at_1e_9() {
 #[test]
 #[ignore]
 fn probe_chain() {
-    let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: f64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let (loops, r, l) = (env("LOOPS", 40.0) as usize, 1.0, 2.0);
     let mut sim = Simulation::new(&models::parallelogram_chain(loops, r, l)).unwrap();
     let settings = if std::env::var("KIND").as_deref() == Ok("gstiff") {
@@ -212,9 +220,16 @@ fn probe_chain() {
     let t0 = std::time::Instant::now();
     let res = sim.dynamic(env("TEND", 10.0), None, Some(env("DT", 0.01)), &settings);
     let el = t0.elapsed().as_secs_f64();
-    let lines: Vec<_> = sim.log.iter().filter(|l| !l.contains("deactivating")).collect();
-    for line in &lines[lines.len().saturating_sub(60)..] {
+    let lines: Vec<_> = sim
+        .log
+        .iter()
+        .filter(|l| !l.contains("activating"))
+        .collect();
+    for line in &lines[lines.len().saturating_sub(40)..] {
         println!("LOG {line}");
+    }
+    for line in sim.log.iter().filter(|l| l.contains("statistics")) {
+        println!("STATS {line}");
     }
     let (tip_error, branch_error, far_flat) = measure(&sim, loops, r, l);
     println!(
