@@ -269,13 +269,7 @@ pub fn independence(
         zeros,
     } = probe;
     grad.fill(0.0);
-    let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
-    let bodies = sys.equations[k].bodies();
-    for l in 0..14 {
-        if let Some(g) = mbsolve_mech::system::global_index(&bodies, l) {
-            grad[g] = v.s.grad[l];
-        }
-    }
+    add_gradient(sys, k, q, t, 1.0, grad);
     let n0 = grad.iter().map(|x| x * x).sum::<f64>().sqrt();
     if n0 == 0.0 {
         return 0.0;
