@@ -536,6 +536,7 @@ impl Simulation {
             } else {
                 " at order 1"
             },
+            near_singular_tol: form.near_singular_tol(),
             ..Default::default()
         };
         let mut next = 0usize;
@@ -857,7 +858,7 @@ impl Simulation {
         let rel_tol = if structural {
             RANK_TOL
         } else {
-            NEAR_SINGULAR_TOL
+            NEAR_SINGULAR_TOL.max(guard.near_singular_tol)
         };
         if !self.recheck_redundancy_with(t, q, rel_tol) {
             return match drift {
@@ -951,6 +952,8 @@ pub(crate) struct RestartGuard {
     /// How the log describes the restart's order (" at order 1" for the
     /// variable-order BDF family, empty for the constant-order HHT).
     pub restart_order: &'static str,
+    /// The formulation's `near_singular_tol` (at least NEAR_SINGULAR_TOL).
+    pub near_singular_tol: f64,
 }
 
 const MAX_RANK_RESTARTS: usize = 100;
