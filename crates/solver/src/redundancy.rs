@@ -29,7 +29,7 @@ pub const SINGULAR_RELEASE: f64 = 2.0 * NEAR_SINGULAR_TOL;
 /// ERROR: rows that become independent together are jointly worse
 /// conditioned than each alone (40 chained loops: ≈ 0.077σ for row
 /// independence σ), and the corrector failed at every step size after a
-/// release at 2e-4 and 2e-3 (EXPERIMENTS.md E3, E4). The branch row's
+/// release at 2e-4 and 2e-3 (docs/parallelogram-experiments.md E3, E4). The branch row's
 /// linearization error up to 1e-2 cost 1.05e-8 m there.
 pub const BRANCH_RELEASE: f64 = 1e-2;
 
@@ -37,7 +37,7 @@ pub const BRANCH_RELEASE: f64 = 1e-2;
 /// formulation that holds branch rows (instead of NEAR_SINGULAR_TOL):
 /// approaching a singular configuration, the corrector of 40 chained
 /// loops at ERROR 1e-9 failed at every step size while each closure row
-/// was still ≈ 3e-3 independent (EXPERIMENTS.md E5). Half BRANCH_RELEASE,
+/// was still ≈ 3e-3 independent (docs/parallelogram-experiments.md E5). Half BRANCH_RELEASE,
 /// so a row does not flip back and forth.
 pub const BRANCH_ENTRY: f64 = 0.5 * BRANCH_RELEASE;
 
@@ -294,7 +294,7 @@ pub fn independence(
 /// with two real linear factors (one per branch), so Φ_k itself — or its
 /// gradient — cannot tell the branches apart, and with Φ_k switched off
 /// the crossed mode is free (a row of 40 flat parallelograms drifted
-/// 2.3e-5 m off its branch by t = 8e-3 that way, EXPERIMENTS.md E1). The
+/// 2.3e-5 m off its branch by t = 8e-3 that way, docs/parallelogram-experiments.md E1). The
 /// normal comes from Φ̃_k = Φ_k − Σ_j μ_j Φ_j (μ: the dependence of ∇Φ_k
 /// on the active rows at q₀, so ∇Φ̃_k(q₀) = 0 and Φ̃_k equals Φ_k on the
 /// manifold): g = H̃ d, H̃ its Hessian, d the branch tangent, because

@@ -168,13 +168,13 @@ fn one_loop_through_flat_configurations_with_wstiff_si2_at_1e_9() {
 /// re-check at 5e-3 independence (or from t = 0) until it is 1e-2
 /// independent again. Without the branch rows the free crossed modes
 /// drifted 2.3e-5 m by t = 8e-3; releasing the true rows at 2e-4 or 2e-3
-/// failed the corrector at every step size (EXPERIMENTS.md). The tip must
+/// failed the corrector at every step size (docs/parallelogram-experiments.md). The tip must
 /// follow the reduced pendulum to 1e-6 m (measured 3.9e-7 m; crank spread
 /// 1.7e-7, 5 far flat passes, 9 singular phases) with every crank on the
 /// first one's angle, through at least three far flat passes, each phase
 /// entered and left with all 40 rows at once.
+/// (68 s in release on a loaded 2-core machine: 16651 steps, 17541 LUs.)
 #[test]
-#[ignore = "slow: 68 s in release on the shared 2-core machine (16651 steps, 17541 LUs); the first far flat pass is the fast test below"]
 fn forty_loops_through_flat_configurations_with_wstiff_si2_at_1e_9() {
     let run = wstiff_si2_run(40, 1e-9, 10.0);
     assert_eq!(run.frames, 1001);
@@ -207,7 +207,7 @@ fn forty_loops_through_the_first_far_flat_pass_with_wstiff_si2_at_1e_9() {
     assert_eq!(run.reactivations, 80);
 }
 
-/// Experiment driver (EXPERIMENTS.md): LOOPS, ERROR, TEND, KIND from the
+/// Experiment driver (docs/parallelogram-experiments.md): LOOPS, ERROR, TEND, KIND from the
 /// environment.
 #[test]
 #[ignore]
