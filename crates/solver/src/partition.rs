@@ -395,6 +395,12 @@ impl<'a> PartitionProblem<'a> {
         Ok(p)
     }
 
+    /// All coordinates q of the last evaluated (or, after `after_step`,
+    /// the accepted) full state.
+    pub fn full_positions(&self) -> &[f64] {
+        &self.q
+    }
+
     /// The reduced state (q_I, u_I, w) of the last evaluated full state.
     pub fn reduced_state(&self) -> Vec<f64> {
         let i = &self.part.independent;
