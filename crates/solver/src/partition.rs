@@ -46,6 +46,8 @@ use crate::formulation::{
 };
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::ode::{hermite_basis, mstiff::Mstiff, vstiff::Vstiff};
+mod jacobian;
+
 use mbsolve_integrate::{Abam, Rkf45};
 use mbsolve_integrate::{
     AfterStep, DaeIntegrator, Event, IntegrationError, OdeProblem, ProblemError, SlotAssembler,
@@ -278,6 +280,8 @@ pub struct PartitionProblem<'a> {
     refine_r: Vec<f64>,
     refine_kb: Vec<f64>,
     refine_kr: Vec<f64>,
+    /// Buffers of the reduced Jacobian (`jacobian.rs`).
+    jac_scratch: jacobian::JacobianScratch,
     /// The (t, y) of the last evaluation: the accepted y differs from it
     /// after a corrector's final update (VSTIFF, MSTIFF), and `after_step`
     /// then evaluates at the accepted y before publishing.
@@ -372,6 +376,7 @@ impl<'a> PartitionProblem<'a> {
             refine_r: vec![0.0; ma],
             refine_kb: vec![0.0; n + m],
             refine_kr: vec![0.0; n + m],
+            jac_scratch: Default::default(),
             last_t: f64::NAN,
             last_y: Vec::new(),
             q: s.q.clone(),
@@ -721,6 +726,15 @@ impl OdeProblem for SharedPartition<'_> {
     fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
         self.problem.borrow_mut().rhs(t, y, out)
     }
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        f: &[f64],
+        jac: &mut [f64],
+    ) -> Result<bool, ProblemError> {
+        self.problem.borrow_mut().jacobian(t, y, f, jac)
+    }
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<AfterStep, ProblemError> {
         self.problem.borrow_mut().after_step(t, y)
     }
@@ -735,6 +749,17 @@ impl OdeProblem for PartitionProblem<'_> {
     }
     fn classes(&self) -> &[VarClass] {
         &self.classes
+    }
+    /// Through the partitioning (`jacobian.rs`); finite differences for
+    /// models with user states or joint friction.
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        _f: &[f64],
+        jac: &mut [f64],
+    ) -> Result<bool, ProblemError> {
+        self.reduced_jacobian(t, y, jac)
     }
     fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
         self.evaluate(t, y)?;
