@@ -29,7 +29,10 @@ fn jacobian_error(model: &Model) -> (f64, usize) {
     let mut f = vec![0.0; size];
     p.rhs(t, &y, &mut f).unwrap();
     let mut jac = vec![0.0; size * size];
-    assert!(p.jacobian(t, &y, &f, &mut jac).unwrap(), "no analytic Jacobian");
+    assert!(
+        p.jacobian(t, &y, &f, &mut jac).unwrap(),
+        "no analytic Jacobian"
+    );
     let (mut fp, mut fm) = (vec![0.0; size], vec![0.0; size]);
     let mut worst = 0.0f64;
     for j in 0..size {
