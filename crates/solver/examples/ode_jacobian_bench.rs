@@ -9,6 +9,9 @@
 //!
 //! cargo run --release -p mbsolve-solver --example ode_jacobian_bench [N]
 
+#[path = "../tests/common/moving_state.rs"]
+mod moving_state;
+
 use mbsolve_integrate::OdeProblem;
 use mbsolve_model::{IntegratorKind, IntegratorSettings};
 use mbsolve_solver::partition::PartitionProblem;
@@ -55,15 +58,7 @@ fn main() {
 /// Wall time of one analytic reduced Jacobian and of `size` forward
 /// differences of f at the state of an ABAM run at t = 0.3.
 fn jacobian_cost(model: &mbsolve_model::Model) {
-    let mut sim = Simulation::new(model).unwrap();
-    let abam = IntegratorSettings {
-        kind: IntegratorKind::Abam,
-        kind_given: true,
-        error: Some(1e-8),
-        ..Default::default()
-    };
-    sim.dynamic(0.3, Some(3), None, &abam).unwrap();
-    let frame = sim.frames.last().unwrap().clone();
+    let (sim, frame) = moving_state::moving_state(model);
     let mut p = PartitionProblem::new(&sim.sys, sim.data.clone(), &frame, 1e-10, 10).unwrap();
     let (t, y, size) = (frame.t, p.reduced_state(), p.size());
     let mut f = vec![0.0; size];

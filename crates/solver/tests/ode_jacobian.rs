@@ -3,23 +3,18 @@
 //! 16-link chain and the free slider-crank, at a moving state (after 0.3 s
 //! of ABAM).
 
+mod common;
+
+use common::moving_state::moving_state;
 use mbsolve_integrate::OdeProblem;
-use mbsolve_model::{IntegratorKind, IntegratorSettings, Model};
+use mbsolve_model::Model;
+use mbsolve_solver::models;
 use mbsolve_solver::partition::PartitionProblem;
-use mbsolve_solver::{models, Simulation};
 
 /// Worst |J_analytic − J_fd| relative to the largest entry of J_fd's
 /// column (or 1), and the matrix size.
 fn jacobian_error(model: &Model) -> (f64, usize) {
-    let mut sim = Simulation::new(model).unwrap();
-    let abam = IntegratorSettings {
-        kind: IntegratorKind::Abam,
-        kind_given: true,
-        error: Some(1e-8),
-        ..Default::default()
-    };
-    sim.dynamic(0.3, Some(3), None, &abam).unwrap();
-    let frame = sim.frames.last().unwrap().clone();
+    let (sim, frame) = moving_state(model);
     // A tight Newton tolerance so that the differences of f are not
     // dominated by the dependent coordinates' convergence noise.
     let mut p = PartitionProblem::new(&sim.sys, sim.data.clone(), &frame, 1e-14, 30).unwrap();

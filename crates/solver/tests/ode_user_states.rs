@@ -4,10 +4,11 @@
 //! evaluation) against the same closed form, and a slider-crank whose
 //! SFORCE reads DIF and DIF1 against GSTIFF/I3.
 
-use mbsolve_expr::{Expr, ExprStateFunction};
+mod common;
+
+use common::user_states::{coupled_states_model, lag_diff, lag_exact, TAU};
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
-use std::sync::Arc;
 
 const ODE_METHODS: [IntegratorKind; 4] = [
     IntegratorKind::Abam,
@@ -15,21 +16,6 @@ const ODE_METHODS: [IntegratorKind; 4] = [
     IntegratorKind::Vstiff,
     IntegratorKind::Mstiff,
 ];
-
-fn function(text: &str) -> Arc<dyn StateFunction> {
-    Arc::new(ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap())
-}
-
-fn diff(id: Id, text: &str, implicit: bool, ic: f64, ic_rate: Option<f64>) -> Diff {
-    Diff {
-        id,
-        function: function(text),
-        implicit,
-        ic,
-        ic_rate,
-        static_hold: false,
-    }
-}
 
 fn settings(
     kind: IntegratorKind,
@@ -45,28 +31,12 @@ fn settings(
     }
 }
 
-/// Lag time constant and initial value.
-const TAU: f64 = 0.2;
-const Y0: f64 = 0.5;
-
-/// y' = (sin t − y)/τ, y(0) = y0: y = A e^{−t/τ} + (sin t − τ cos t)/(1 + τ²)
-/// with A = y0 + τ/(1 + τ²).
-fn lag_exact(t: f64) -> f64 {
-    let k = 1.0 + TAU * TAU;
-    (Y0 + TAU / k) * (-t / TAU).exp() + (t.sin() - TAU * t.cos()) / k
-}
-
 /// The lag DIFF on a pendulum (so the ODE state also holds q_I, u_I):
 /// explicit, or implicit with the residual y' − (sin t − y)/τ = 0 from a
 /// wrong IC rate 0.
 fn lag_model(implicit: bool) -> Model {
     let mut m = mbsolve_solver::models::pendulum(1.0, 9.81);
-    let d = if implicit {
-        diff(1, "DIF1(1) - (SIN(TIME) - DIF(1))/0.2", true, Y0, Some(0.0))
-    } else {
-        diff(1, "(SIN(TIME) - DIF(1))/0.2", false, Y0, None)
-    };
-    m.diffs.push(d);
+    m.diffs.push(lag_diff(implicit));
     m
 }
 
@@ -112,48 +82,13 @@ fn first_order_lag_matches_closed_form_with_every_ode_method() {
     }
 }
 
-/// The driven slider-crank with a spring-damper, DIFF/1 (explicit, reading
-/// the slider's DX and VX and DIF(2)), DIFF/2 (implicit, reading DIF1(1))
-/// and an SFORCE reading DIF(1) and DIF1(2) (the model of the DAE
-/// formulations' user-state tests): every coupling of states, forces and
-/// mechanics. The ODE methods at ERROR 1e-7 agree with GSTIFF/I3 at 1e-8
+/// The DAE formulations' coupled user-state model (`coupled_states_model`:
+/// a driven slider-crank, an explicit and an implicit DIFF and an SFORCE
+/// reading DIF and DIF1). The ODE methods at ERROR 1e-7 agree with GSTIFF/I3 at 1e-8
 /// on DIF(1), DIF(2) and the slider position at every output to 1e-4.
 #[test]
 fn coupled_states_agree_with_gstiff_i3() {
-    let mut model = mbsolve_solver::models::slider_crank(0.5, 1.5, 3.0);
-    model.forces.push(Force {
-        id: 1,
-        i: 40,
-        j: 10,
-        kind: ForceKind::TranslationalSpringDamper {
-            stiffness: 200.0,
-            damping: 5.0,
-            free_length: 1.0,
-            preload: 0.0,
-        },
-    });
-    model.forces.push(Force {
-        id: 2,
-        i: 40,
-        j: 10,
-        kind: ForceKind::TranslationalActionReaction {
-            function: function("-50*DIF(1)*DX(40,10) + 3*DIF1(2)"),
-        },
-    });
-    model.diffs.push(diff(
-        1,
-        "(DX(40,10) - DIF(1))/0.3 + 0.5*VX(40,10)*DIF(2)",
-        false,
-        0.2,
-        None,
-    ));
-    model.diffs.push(diff(
-        2,
-        "DIF1(2) + 2*DIF(2)*DIF(2) - DIF(1)*DIF1(1)",
-        true,
-        -0.1,
-        Some(0.0),
-    ));
+    let model = coupled_states_model();
     let run = |s: &IntegratorSettings| {
         let mut sim = Simulation::new(&model).unwrap();
         sim.dynamic(1.0, Some(20), None, s).unwrap();
