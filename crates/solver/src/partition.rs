@@ -6,14 +6,20 @@
 //! Euler-parameter normalization pᵀp − 1 = 0) split the coordinates into
 //! dependent ones q_D, one per active row, and independent ones q_I: the
 //! pivot columns of a Gaussian elimination of Φ_q with complete pivoting
-//! are dependent, the rest independent. The ODE state is y = (q_I, u_I) and
-//! each evaluation of f(t, y) = (u_I, a_I)
+//! are dependent, the rest independent. The ODE state is y = (q_I, u_I, w),
+//! w the user states with a rate (DIFF, LSE/TFSISO states; class
+//! UserState, error-controlled), and each evaluation of
+//! f(t, y) = (u_I, a_I, w′)
 //! 1. solves Φ(q_I, q_D, t) = 0 for q_D by Newton with Φ_D = ∂Φ/∂q_D to
 //!    |Φ| ≤ the position tolerance (at most MAXIT iterations, warm-started
 //!    from the last evaluation);
 //! 2. solves Φ_D u_D = −Φ_t − Φ_I u_I for the dependent velocities;
-//! 3. solves [M Φ_qᵀ; Φ_q 0] [a; λ] = [Q − (velocity terms); γ] for all
-//!    accelerations and the multipliers (reactions).
+//! 3. solves the user-state rows for w′ (and the LSE/TFSISO outputs) at
+//!    (q, u, w, t): an implicit DIFF's G(w, w′) = 0 by Newton, so the ODE
+//!    stays explicit;
+//! 4. solves [M Φ_qᵀ; Φ_q 0] [a; λ] = [Q − (velocity terms); γ] for all
+//!    accelerations and the multipliers (reactions), the forces reading
+//!    DIF/DIF1 at that (w, w′).
 //!
 //! Both systems are sparse (`SlotAssembler` + `SparseLu`): the pattern is
 //! recorded once per partition and the symbolic analysis reused; nothing is
@@ -23,7 +29,7 @@
 //!
 //! INTERPOLATE = ON: the wrapper `PartitionedIntegrator` steps past the
 //! outputs, interpolates the reduced state with the method's dense output
-//! and recovers the full state there (`recover`: steps 1–3).
+//! and recovers the full state there (steps 1–4).
 //!
 //! Repartition test: after each accepted step, κ = ‖Φ_D‖_∞·‖x‖_∞ with
 //! Φ_D x = (1, …, 1) estimates the condition of the dependent block (one
@@ -40,11 +46,14 @@ use crate::formulation::{
 };
 use crate::settings::{MethodParams, Plan};
 use mbsolve_integrate::ode::{hermite_basis, mstiff::Mstiff, vstiff::Vstiff};
+mod jacobian;
+
 use mbsolve_integrate::{Abam, Rkf45};
 use mbsolve_integrate::{
     AfterStep, DaeIntegrator, Event, IntegrationError, OdeProblem, ProblemError, SlotAssembler,
     SparseLu, Statistics, VarClass,
 };
+use mbsolve_mech::states::{StateForm, StateValues};
 use mbsolve_mech::{MechData, Sink, System};
 use mbsolve_model::{CorrectorKind, IntegratorKind};
 use std::cell::RefCell;
@@ -138,12 +147,17 @@ struct Published {
     u: Vec<f64>,
     a: Vec<f64>,
     lam: Vec<f64>,
+    /// All user states (DIFF, LSE/TFSISO states and outputs) and rates.
+    w: Vec<f64>,
+    wp: Vec<f64>,
     /// The accepted state before it (the start of the last step), for
     /// interpolation across a repartition (`interpolate_full_state`).
     t_prev: f64,
     q_prev: Vec<f64>,
     u_prev: Vec<f64>,
     a_prev: Vec<f64>,
+    w_prev: Vec<f64>,
+    wp_prev: Vec<f64>,
     events: Vec<Event>,
     /// (numeric, symbolic) factorizations and rhs evaluations' Newton
     /// iterations of the problem's own linear systems.
@@ -206,16 +220,130 @@ pub fn choose_partition(jac: &mut [f64], rows: usize, n: usize) -> Result<Partit
     })
 }
 
-/// Writes the entries of Φ_q into a dense row-major (active row × n) array.
-struct DenseSink<'a> {
-    row_of: &'a [Option<usize>],
+/// `choose_partition` on sparse rows: the same pivots in the same order
+/// (the largest remaining |entry|, the first in row-major order on ties;
+/// the same updates a − f·b), in time and memory of the order of the
+/// nonzeros and their fill instead of O(rows² × n) and a dense rows × n
+/// array (N-link chain at its initial state: N = 200 took 2.3 s dense,
+/// 0.22 s sparse; N = 400 40 s and 1.6 s). `entries`: (row, column,
+/// value), repeats summed here.
+pub fn choose_partition_sparse(
+    mut entries: Vec<(usize, usize, f64)>,
+    rows: usize,
     n: usize,
-    out: &'a mut [f64],
+) -> Result<Partition, usize> {
+    entries.sort_by_key(|e| (e.0, e.1));
+    // Rows as column-sorted (column, value) lists; repeats summed.
+    let mut row: Vec<Vec<(usize, f64)>> = vec![Vec::new(); rows];
+    for (r, c, v) in entries {
+        match row[r].last_mut() {
+            Some(last) if last.0 == c => last.1 += v,
+            _ => row[r].push((c, v)),
+        }
+    }
+    let scale = row
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, e| m.max(e.1.abs()))
+        .max(1e-300);
+    // Rows holding each column (may list a row whose entry was removed).
+    let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (r, entries) in row.iter().enumerate() {
+        for &(c, _) in entries {
+            rows_of[c].push(r);
+        }
+    }
+    let mut col_used = vec![false; n];
+    let mut row_used = vec![false; rows];
+    let mut dependent = Vec::with_capacity(rows);
+    let mut merged: Vec<(usize, f64)> = Vec::new();
+    // Each row's largest |entry| in an unused column (the first on ties),
+    // updated for the rows an elimination step touches: the pivot search
+    // scans rows, not entries.
+    let row_max = |entries: &[(usize, f64)], col_used: &[bool]| {
+        let mut m = (0.0f64, 0usize);
+        for &(c, v) in entries {
+            if !col_used[c] && v.abs() > m.0 {
+                m = (v.abs(), c);
+            }
+        }
+        m
+    };
+    let mut max_of: Vec<(f64, usize)> = row.iter().map(|e| row_max(e, &col_used)).collect();
+    for _ in 0..rows {
+        let (mut best, mut br, mut bc) = (0.0, 0, 0);
+        for r in (0..rows).filter(|r| !row_used[*r]) {
+            if max_of[r].0 > best {
+                (best, br, bc) = (max_of[r].0, r, max_of[r].1);
+            }
+        }
+        if best <= PARTITION_RANK_TOL * scale {
+            return Err((0..rows).find(|r| !row_used[*r]).unwrap_or(0));
+        }
+        row_used[br] = true;
+        col_used[bc] = true;
+        dependent.push(bc);
+        let pivot_row = std::mem::take(&mut row[br]);
+        let pivot = pivot_row.iter().find(|e| e.0 == bc).map_or(best, |e| e.1);
+        let targets = std::mem::take(&mut rows_of[bc]);
+        for &r in &targets {
+            if row_used[r] {
+                continue;
+            }
+            let Some(x) = row[r].iter().find(|e| e.0 == bc).map(|e| e.1) else {
+                continue;
+            };
+            let f = x / pivot;
+            if f == 0.0 {
+                continue;
+            }
+            // row[r] −= f·pivot_row, merging the two sorted lists.
+            merged.clear();
+            let (a, b) = (&row[r], &pivot_row);
+            let (mut i, mut j) = (0, 0);
+            while i < a.len() || j < b.len() {
+                let ca = a.get(i).map_or(usize::MAX, |e| e.0);
+                let cb = b.get(j).map_or(usize::MAX, |e| e.0);
+                if ca < cb {
+                    merged.push(a[i]);
+                    i += 1;
+                } else if cb < ca {
+                    merged.push((cb, -(f * b[j].1)));
+                    rows_of[cb].push(r);
+                    j += 1;
+                } else {
+                    merged.push((ca, a[i].1 - f * b[j].1));
+                    i += 1;
+                    j += 1;
+                }
+            }
+            std::mem::swap(&mut row[r], &mut merged);
+        }
+        for &r in &targets {
+            if !row_used[r] {
+                max_of[r] = row_max(&row[r], &col_used);
+            }
+        }
+        rows_of[bc] = targets;
+        row[br] = pivot_row;
+    }
+    let independent = (0..n).filter(|c| !col_used[*c]).collect();
+    Ok(Partition {
+        independent,
+        dependent,
+    })
 }
-impl Sink for DenseSink<'_> {
+
+/// Collects the entries of Φ_q's active rows as (active row, column,
+/// value), duplicates not yet summed.
+struct TripletRows<'a> {
+    row_of: &'a [Option<usize>],
+    out: &'a mut Vec<(usize, usize, f64)>,
+}
+impl Sink for TripletRows<'_> {
     fn add(&mut self, r: usize, c: usize, v: f64) {
         if let Some(rr) = self.row_of[r] {
-            self.out[rr * self.n + c] += v;
+            self.out.push((rr, c, v));
         }
     }
 }
@@ -244,6 +372,11 @@ pub struct PartitionProblem<'a> {
     row_of: Vec<Option<usize>>,
     part: Partition,
     dep_of: Vec<Option<usize>>,
+    /// The user states with a rate (explicit and implicit DIFFs, LSE and
+    /// TFSISO states), in state order: the last entries of y. The
+    /// algebraic outputs (LSE/TFSISO Y) are not ODE states; each
+    /// evaluation solves them with the rates (`solve_state_rates`).
+    rated: Vec<usize>,
     classes: Vec<VarClass>,
     /// Newton tolerance on |Φ| and its iteration limit (MAXIT).
     position_tol: f64,
@@ -261,6 +394,13 @@ pub struct PartitionProblem<'a> {
     refine_r: Vec<f64>,
     refine_kb: Vec<f64>,
     refine_kr: Vec<f64>,
+    /// Buffers of the reduced Jacobian (`jacobian.rs`).
+    jac_scratch: jacobian::JacobianScratch,
+    /// The (t, y) of the last evaluation: the accepted y differs from it
+    /// after a corrector's final update (VSTIFF, MSTIFF), and `after_step`
+    /// then evaluates at the accepted y before publishing.
+    last_t: f64,
+    last_y: Vec<f64>,
     /// Full state of the last evaluation.
     q: Vec<f64>,
     u: Vec<f64>,
@@ -288,12 +428,22 @@ impl<'a> PartitionProblem<'a> {
     /// Partition at the consistent state `s`.
     pub fn new(
         sys: &'a System,
-        data: MechData,
+        mut data: MechData,
         s: &Frame,
         position_tol: f64,
         maxit: usize,
     ) -> Result<Self, String> {
-        let (n, m) = (sys.nq(), sys.neq());
+        let (n, m, nw) = (sys.nq(), sys.neq(), sys.nw());
+        // The user states start from the consistent frame's (w, w').
+        if s.w.len() == nw && s.wp.len() == nw {
+            data.states.set(&s.w, &s.wp);
+        } else {
+            data.states = StateValues::zeros(nw);
+            data.states.w = sys.state_initial_values();
+        }
+        let rated = (0..nw)
+            .filter(|&k| sys.states.equations[k].form != StateForm::Output)
+            .collect();
         let rows: Vec<usize> = (0..m).filter(|k| data.active[*k]).collect();
         let mut row_of = vec![None; m];
         for (r, &k) in rows.iter().enumerate() {
@@ -306,10 +456,14 @@ impl<'a> PartitionProblem<'a> {
             u: s.u.clone(),
             a: s.a.clone(),
             lam: s.lambda.clone(),
+            w: data.states.w.clone(),
+            wp: data.states.wp.clone(),
             t_prev: s.t,
             q_prev: s.q.clone(),
             u_prev: s.u.clone(),
             a_prev: s.a.clone(),
+            w_prev: data.states.w.clone(),
+            wp_prev: data.states.wp.clone(),
             ..Default::default()
         };
         let watch = RedundancyWatch::new(sys, &data, &s.q, s.t);
@@ -323,6 +477,7 @@ impl<'a> PartitionProblem<'a> {
                 dependent: Vec::new(),
             },
             dep_of: vec![None; n],
+            rated,
             classes: Vec::new(),
             position_tol,
             maxit,
@@ -335,6 +490,9 @@ impl<'a> PartitionProblem<'a> {
             refine_r: vec![0.0; ma],
             refine_kb: vec![0.0; n + m],
             refine_kr: vec![0.0; n + m],
+            jac_scratch: Default::default(),
+            last_t: f64::NAN,
+            last_y: Vec::new(),
             q: s.q.clone(),
             u: s.u.clone(),
             a: s.a.clone(),
@@ -356,12 +514,19 @@ impl<'a> PartitionProblem<'a> {
         Ok(p)
     }
 
-    /// The reduced state (q_I, u_I) of the last evaluated full state.
+    /// All coordinates q of the last evaluated (or, after `after_step`,
+    /// the accepted) full state.
+    pub fn full_positions(&self) -> &[f64] {
+        &self.q
+    }
+
+    /// The reduced state (q_I, u_I, w) of the last evaluated full state.
     pub fn reduced_state(&self) -> Vec<f64> {
         let i = &self.part.independent;
         i.iter()
             .map(|&c| self.q[c])
             .chain(i.iter().map(|&c| self.u[c]))
+            .chain(self.rated.iter().map(|&k| self.data.states.w[k]))
             .collect()
     }
 
@@ -373,15 +538,14 @@ impl<'a> PartitionProblem<'a> {
     /// Choose the split at the present full state (q, t).
     fn repartition(&mut self, t: f64) -> Result<(), ProblemError> {
         let (n, ma) = (self.sys.nq(), self.rows.len());
-        let mut jac = vec![0.0; ma * n];
-        let mut sink = DenseSink {
+        let mut entries = Vec::new();
+        let mut sink = TripletRows {
             row_of: &self.row_of,
-            n,
-            out: &mut jac,
+            out: &mut entries,
         };
         self.sys
             .constraint_jacobian(&mut self.data, &self.q, t, &mut sink, 0, 0, None, None);
-        self.part = choose_partition(&mut jac, ma, n).map_err(|r| {
+        self.part = choose_partition_sparse(entries, ma, n).map_err(|r| {
             ProblemError(format!(
                 "no partition into dependent and independent coordinates at t = {t:.6e}: equation {} depends on the other active equations (constraint Jacobian of rank < {ma})",
                 equation_name(self.sys, self.rows[r])
@@ -394,6 +558,7 @@ impl<'a> PartitionProblem<'a> {
         let nd = self.part.independent.len();
         self.classes = std::iter::repeat_n(VarClass::Displacement, nd)
             .chain(std::iter::repeat_n(VarClass::Velocity, nd))
+            .chain(std::iter::repeat_n(VarClass::UserState, self.rated.len()))
             .collect();
         self.factor_dependent(t)?;
         self.kappa_partition = self.condition_estimate()?;
@@ -448,12 +613,19 @@ impl<'a> PartitionProblem<'a> {
         Ok(largest * x)
     }
 
-    /// Steps 1–3 of the module doc at (t, y).
+    /// Steps 1–4 of the module doc at (t, y), with the user states' rates
+    /// (and algebraic outputs) between steps 2 and 3.
     fn evaluate(&mut self, t: f64, y: &[f64]) -> Result<(), ProblemError> {
         let (n, nd) = (self.sys.nq(), self.part.independent.len());
+        self.last_t = t;
+        self.last_y.clear();
+        self.last_y.extend_from_slice(y);
         for (j, &c) in self.part.independent.iter().enumerate() {
             self.q[c] = y[j];
             self.u[c] = y[nd + j];
+        }
+        for (j, &k) in self.rated.iter().enumerate() {
+            self.data.states.w[k] = y[2 * nd + j];
         }
         let dt = t - self.acc_t;
         for &c in &self.part.dependent {
@@ -533,6 +705,18 @@ impl<'a> PartitionProblem<'a> {
         for (j, &c) in self.part.dependent.iter().enumerate() {
             self.u[c] = self.rhs_d[j];
         }
+        // User states: the rates w' (and the algebraic outputs) at (q, u,
+        // w, t), solved by Newton on the state rows G(w', w) = 0 from the
+        // last evaluation's w' (`solve_state_rates`). An explicit DIFF
+        // converges in one step; an implicit one is solved for w' here, so
+        // y' = f(t, y) stays an explicit ODE (index 1: ∂G/∂w' nonsingular,
+        // as the initial conditions require already). Forces read these
+        // (w, w') through DIF/DIF1 in step 3.
+        if !self.data.states.w.is_empty() {
+            self.sys
+                .solve_state_rates(&mut self.data, &self.q, &self.u, t)
+                .map_err(ProblemError)?;
+        }
         // 3. Accelerations and multipliers from the augmented system.
         loop {
             self.kkt.begin();
@@ -601,19 +785,7 @@ impl<'a> PartitionProblem<'a> {
     }
 }
 
-/// Positions, velocities and accelerations of all coordinates.
-type FullState<'s> = (&'s [f64], &'s [f64], &'s [f64]);
-
 impl PartitionProblem<'_> {
-    /// The full state at the reduced state `y` (q_I, u_I) at t: the
-    /// dependent positions by Newton to the position tolerance, the
-    /// dependent velocities, all accelerations and the multipliers (steps
-    /// 1–3 of the module doc); used for interpolated outputs.
-    fn recover(&mut self, t: f64, y: &[f64]) -> Result<FullState<'_>, ProblemError> {
-        self.evaluate(t, y)?;
-        Ok((&self.q, &self.u, &self.a))
-    }
-
     /// The reduced state of the present partition at t by cubic Hermite
     /// interpolation of the full (q, u) with (u, a) between the last two
     /// published accepted states: the dense output across a repartition,
@@ -629,6 +801,10 @@ impl PartitionProblem<'_> {
         for (j, &c) in self.part.independent.iter().enumerate() {
             y[j] = h00 * p.q_prev[c] + h10 * h * p.u_prev[c] + h01 * p.q[c] + h11 * h * p.u[c];
             y[nd + j] = h00 * p.u_prev[c] + h10 * h * p.a_prev[c] + h01 * p.u[c] + h11 * h * p.a[c];
+        }
+        for (j, &k) in self.rated.iter().enumerate() {
+            y[2 * nd + j] =
+                h00 * p.w_prev[k] + h10 * h * p.wp_prev[k] + h01 * p.w[k] + h11 * h * p.wp[k];
         }
         true
     }
@@ -663,6 +839,15 @@ impl OdeProblem for SharedPartition<'_> {
     fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
         self.problem.borrow_mut().rhs(t, y, out)
     }
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        f: &[f64],
+        jac: &mut [f64],
+    ) -> Result<bool, ProblemError> {
+        self.problem.borrow_mut().jacobian(t, y, f, jac)
+    }
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<AfterStep, ProblemError> {
         self.problem.borrow_mut().after_step(t, y)
     }
@@ -673,10 +858,21 @@ impl OdeProblem for SharedPartition<'_> {
 
 impl OdeProblem for PartitionProblem<'_> {
     fn size(&self) -> usize {
-        2 * self.part.independent.len()
+        2 * self.part.independent.len() + self.rated.len()
     }
     fn classes(&self) -> &[VarClass] {
         &self.classes
+    }
+    /// Through the partitioning (`jacobian.rs`); finite differences for
+    /// models with user states or joint friction.
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        _f: &[f64],
+        jac: &mut [f64],
+    ) -> Result<bool, ProblemError> {
+        self.reduced_jacobian(t, y, jac)
     }
     fn rhs(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), ProblemError> {
         self.evaluate(t, y)?;
@@ -685,11 +881,22 @@ impl OdeProblem for PartitionProblem<'_> {
             out[j] = self.u[c];
             out[nd + j] = self.a[c];
         }
+        for (j, &k) in self.rated.iter().enumerate() {
+            out[2 * nd + j] = self.data.states.wp[k];
+        }
         Ok(())
     }
-    /// The integrators evaluate f at the accepted y last: publish that
-    /// full state, then test the dependent block's conditioning.
+    /// Publish the full state at the accepted y, then test the dependent
+    /// block's conditioning. ABAM (PECE) and RKF45 evaluated f there last;
+    /// VSTIFF's and MSTIFF's corrector ends with an update of y after its
+    /// last evaluation, so the dependent coordinates, velocities,
+    /// accelerations and user-state rates are recovered at the accepted y
+    /// first (one more evaluation, outside the integrator's count, on the
+    /// factorizations at hand).
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<AfterStep, ProblemError> {
+        if t != self.last_t || y != self.last_y.as_slice() {
+            self.evaluate(t, y)?;
+        }
         self.publish_counters();
         self.acc_t = t;
         self.acc_q.copy_from_slice(&self.q);
@@ -702,11 +909,15 @@ impl OdeProblem for PartitionProblem<'_> {
             std::mem::swap(&mut p.q_prev, &mut p.q);
             std::mem::swap(&mut p.u_prev, &mut p.u);
             std::mem::swap(&mut p.a_prev, &mut p.a);
+            std::mem::swap(&mut p.w_prev, &mut p.w);
+            std::mem::swap(&mut p.wp_prev, &mut p.wp);
             p.t = t;
             p.q.copy_from_slice(&self.q);
             p.u.copy_from_slice(&self.u);
             p.a.copy_from_slice(&self.a);
             p.lam.copy_from_slice(&self.lam);
+            p.w.copy_from_slice(&self.data.states.w);
+            p.wp.copy_from_slice(&self.data.states.wp);
         }
         if !self.watch.holds(self.sys, &self.q, t) {
             self.published.borrow_mut().drift = self.watch.drift;
@@ -721,7 +932,7 @@ impl OdeProblem for PartitionProblem<'_> {
         let old = self.kappa_partition;
         self.repartition(t)?;
         let nd = self.part.independent.len();
-        if y.len() != 2 * nd {
+        if y.len() != 2 * nd + self.rated.len() {
             return Err(ProblemError(format!(
                 "repartition at t = {t:.6e} changed the number of independent coordinates"
             )));
@@ -747,6 +958,9 @@ impl OdeProblem for PartitionProblem<'_> {
     }
     fn describe_variable(&self, i: usize) -> String {
         let nd = self.part.independent.len();
+        if let Some(&k) = i.checked_sub(2 * nd).and_then(|j| self.rated.get(j)) {
+            return format!("{} state", self.sys.state_name(k));
+        }
         let (c, what) = if i < nd {
             (self.part.independent[i], "displacement")
         } else {
@@ -756,7 +970,7 @@ impl OdeProblem for PartitionProblem<'_> {
     }
 }
 
-/// The ODE integrator as the driver sees it: y = (q, u) and y' = (u, a) of
+/// The ODE integrator as the driver sees it: y = (q, u, w) and y' = (u, a, w') of
 /// all coordinates, λ through `multipliers`, from the state the problem
 /// published at the last accepted step.
 pub struct PartitionedIntegrator<'b, 'a: 'b> {
@@ -777,6 +991,8 @@ impl PartitionedIntegrator<'_, '_> {
         self.yp.clear();
         self.yp.extend_from_slice(&p.u);
         self.yp.extend_from_slice(&p.a);
+        self.y.extend_from_slice(&p.w);
+        self.yp.extend_from_slice(&p.wp);
         self.lam.clear();
         self.lam.extend_from_slice(&p.lam);
     }
@@ -809,16 +1025,17 @@ impl DaeIntegrator for PartitionedIntegrator<'_, '_> {
     /// The reduced state at t from the method's dense output (VSTIFF's
     /// Nordsieck polynomial, MSTIFF's history polynomial, ABAM's and
     /// RKF45's interpolants), or, within a step that ended in a
-    /// repartition, from the full states at its ends; then the dependent
-    /// coordinates recovered there by the partition's Newton iteration
-    /// (constraints to the position tolerance), the dependent velocities
-    /// and the accelerations: y = (q, u), y′ = (u, a) of all coordinates.
+    /// repartition, from the full states at its ends; then the full state
+    /// recovered there by an evaluation (steps 1–4 of the module doc: the
+    /// dependent coordinates by the partition's Newton iteration to the
+    /// position tolerance, the dependent velocities, the accelerations and
+    /// the user-state rates): y = (q, u, w), y′ = (u, a, w′).
     fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
         let Ok(mut problem) = self.problem.try_borrow_mut() else {
             return false;
         };
-        let n = problem.sys.nq();
-        if y.len() != 2 * n || yp.len() != 2 * n {
+        let (n, nw) = (problem.sys.nq(), problem.sys.nw());
+        if y.len() != 2 * n + nw || yp.len() != 2 * n + nw {
             return false;
         }
         let size = problem.size();
@@ -826,13 +1043,15 @@ impl DaeIntegrator for PartitionedIntegrator<'_, '_> {
         if !self.inner.interpolate(t, &mut yr, &mut ypr) && !problem.hermite_reduced(t, &mut yr) {
             return false;
         }
-        let Ok((q, u, a)) = problem.recover(t, &yr) else {
+        if problem.evaluate(t, &yr).is_err() {
             return false;
-        };
-        y[..n].copy_from_slice(q);
-        y[n..].copy_from_slice(u);
-        yp[..n].copy_from_slice(u);
-        yp[n..].copy_from_slice(a);
+        }
+        y[..n].copy_from_slice(&problem.q);
+        y[n..2 * n].copy_from_slice(&problem.u);
+        y[2 * n..].copy_from_slice(&problem.data.states.w);
+        yp[..n].copy_from_slice(&problem.u);
+        yp[n..2 * n].copy_from_slice(&problem.a);
+        yp[2 * n..].copy_from_slice(&problem.data.states.wp);
         true
     }
     fn time(&self) -> f64 {
@@ -863,7 +1082,7 @@ impl DaeIntegrator for PartitionedIntegrator<'_, '_> {
     }
 }
 
-/// The ODE form's output frames: y = (q, u), y' = (u, a), λ apart.
+/// The ODE form's output frames: y = (q, u, w), y' = (u, a, w'), λ apart.
 pub struct OdeFrames;
 
 impl FrameMap for OdeFrames {
@@ -886,8 +1105,8 @@ impl FrameMap for OdeFrames {
             u: y[n..2 * n].to_vec(),
             a: yp[n..2 * n].to_vec(),
             lambda: multipliers.map(<[f64]>::to_vec).unwrap_or_default(),
-            w: Vec::new(),
-            wp: Vec::new(),
+            w: y[2 * n..].to_vec(),
+            wp: yp[2 * n..].to_vec(),
         }
     }
 }
@@ -975,7 +1194,6 @@ impl<'a> Segment<'a> for OdeSegment<'a> {
         plan: &Plan,
         s: &Frame,
     ) -> Result<Box<dyn Integrator + '_>, IntegrationError> {
-        crate::user_states::reject_form(self.sys, s.t, "the ODE form (coordinate partitioning)")?;
         let MethodParams::Ode(params) = &plan.method else {
             return Err(IntegrationError::failure(
                 s.t,

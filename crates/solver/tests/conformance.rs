@@ -442,7 +442,12 @@ const ODE_STATISTICS: &str =
 #[test]
 fn tolerance_proportionality() {
     // (problem, pair, why): measured and left as they are.
-    let known: [(&str, &str, &str); 17] = [
+    let known: [(&str, &str, &str); 18] = [
+        (
+            "four-bar",
+            "MSTIFF/ODE",
+            "a lucky 1.4e-3 at ERROR 1e-4 since the analytic reduced Jacobian (1.9e-1 with the finite-difference one); 1.8e-2 at 1e-5 as before, then a decade per decade",
+        ),
         (
             "four-bar",
             "ABAM/ODE",

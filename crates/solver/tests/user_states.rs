@@ -6,50 +6,18 @@
 //! DIF and DIF1.
 
 mod common;
+use common::user_states::{coupled_states_model, diff, function, lag_diff, lag_exact, TAU};
 use common::*;
 
-use mbsolve_expr::{Expr, ExprStateFunction};
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
-use std::sync::Arc;
-
-fn function(text: &str) -> Arc<dyn StateFunction> {
-    Arc::new(ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap())
-}
-
-fn diff(id: Id, text: &str, implicit: bool, ic: f64, ic_rate: Option<f64>) -> Diff {
-    Diff {
-        id,
-        function: function(text),
-        implicit,
-        ic,
-        ic_rate,
-        static_hold: false,
-    }
-}
-
-/// Lag time constant and initial value of the lag tests.
-const TAU: f64 = 0.2;
-const Y0: f64 = 0.5;
-
-/// y' = (sin t − y)/τ, y(0) = y0: y = A e^{−t/τ} + (sin t − τ cos t)/(1 + τ²)
-/// with A = y0 + τ/(1 + τ²).
-fn lag_exact(t: f64) -> f64 {
-    let k = 1.0 + TAU * TAU;
-    (Y0 + TAU / k) * (-t / TAU).exp() + (t.sin() - TAU * t.cos()) / k
-}
 
 /// A model with nothing but the lag DIFF (explicit, or implicit with the
 /// residual y' − (sin t − y)/τ = 0).
 fn lag_model(implicit: bool) -> Model {
     let mut m = Model::new("lag");
     m.parts.push(Part::ground(1));
-    let d = if implicit {
-        diff(1, "DIF1(1) - (SIN(TIME) - DIF(1))/0.2", true, Y0, Some(0.0))
-    } else {
-        diff(1, "(SIN(TIME) - DIF(1))/0.2", false, Y0, None)
-    };
-    m.diffs.push(d);
+    m.diffs.push(lag_diff(implicit));
     m
 }
 
@@ -182,40 +150,7 @@ fn hht_rejects_user_states_by_name() {
 /// DIF1(1)) and an SFORCE that reads DIF(1) and DIF1(2): every coupling of
 /// states, forces and mechanics.
 fn coupled_model() -> Simulation {
-    let mut model = mbsolve_solver::models::slider_crank(0.5, 1.5, 3.0);
-    model.forces.push(Force {
-        id: 1,
-        i: 40,
-        j: 10,
-        kind: ForceKind::TranslationalSpringDamper {
-            stiffness: 200.0,
-            damping: 5.0,
-            free_length: 1.0,
-            preload: 0.0,
-        },
-    });
-    model.forces.push(Force {
-        id: 2,
-        i: 40,
-        j: 10,
-        kind: ForceKind::TranslationalActionReaction {
-            function: function("-50*DIF(1)*DX(40,10) + 3*DIF1(2)"),
-        },
-    });
-    model.diffs.push(diff(
-        1,
-        "(DX(40,10) - DIF(1))/0.3 + 0.5*VX(40,10)*DIF(2)",
-        false,
-        0.2,
-        None,
-    ));
-    model.diffs.push(diff(
-        2,
-        "DIF1(2) + 2*DIF(2)*DIF(2) - DIF(1)*DIF1(1)",
-        true,
-        -0.1,
-        Some(0.0),
-    ));
+    let model = coupled_states_model();
     let mut sim = Simulation::new(&model).unwrap();
     sim.initial_conditions().unwrap();
     sim
@@ -322,17 +257,26 @@ fn mkeam_rejects_user_states_by_name() {
 
 /// MotionSolve's DAE form (DSTIFF, dae_index 3 → I3 and 1 → SI1) carries
 /// the user states too: the lag within 2e-5 of its closed form at
-/// integr_tol = 1e-6 (measured, printed: ~1e-6); the ODE form (VSTIFF)
-/// refuses them naming the DIFF.
+/// integr_tol = 1e-6 (measured, printed: ~1e-6); so does the ODE form
+/// (VSTIFF, y = (q_I, u_I, w)), on a model without moving parts.
 #[test]
-fn dstiff_integrates_user_states_and_the_ode_form_refuses_them() {
+fn dstiff_and_the_ode_form_integrate_user_states() {
     use mbsolve_solver::settings::{ParamTransient, TransientIntegrator};
-    for index in [3, 1] {
-        let p = ParamTransient::from_attributes(&[
-            ("integr_tol", "1e-6", "test"),
-            ("dae_index", if index == 3 { "3" } else { "1" }, "test"),
-        ])
+    let mut runs: Vec<(&str, ParamTransient)> =
+        [("DSTIFF dae_index 3", "3"), ("DSTIFF dae_index 1", "1")]
+            .into_iter()
+            .map(|(name, index)| {
+                let attributes = [("integr_tol", "1e-6", "test"), ("dae_index", index, "test")];
+                (name, ParamTransient::from_attributes(&attributes).unwrap())
+            })
+            .collect();
+    let vstiff = ParamTransient::builder()
+        .integrator_type(TransientIntegrator::Vstiff)
+        .integr_tol(1e-6)
+        .build()
         .unwrap();
+    runs.push(("VSTIFF (ODE form)", vstiff));
+    for (name, p) in runs {
         let mut sim = Simulation::new(&lag_model(false)).unwrap();
         sim.dynamic_transient(2.0, Some(40), None, &p).unwrap();
         let err = sim
@@ -340,20 +284,7 @@ fn dstiff_integrates_user_states_and_the_ode_form_refuses_them() {
             .iter()
             .map(|f| (f.w[0] - lag_exact(f.t)).abs())
             .fold(0.0, f64::max);
-        println!("lag DSTIFF dae_index {index}: error {err:.2e}");
-        assert!(err < 2e-5, "{err:.2e}");
+        println!("lag {name}: error {err:.2e}");
+        assert!(err < 2e-5, "{name}: {err:.2e}");
     }
-    let p = ParamTransient::builder()
-        .integrator_type(TransientIntegrator::Vstiff)
-        .build()
-        .unwrap();
-    let mut sim = Simulation::new(&lag_model(false)).unwrap();
-    let e = sim
-        .dynamic_transient(1.0, Some(10), None, &p)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("DIFF/1: user states (DIFF, LSE, TFSISO) are not supported by the ODE form"),
-        "{e}"
-    );
 }

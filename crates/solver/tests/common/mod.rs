@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod accuracy;
+pub mod moving_state;
+pub mod user_states;
 
 use mbsolve_solver::{Frame, Simulation};
 
