@@ -7,6 +7,7 @@
 
 mod contact;
 mod coupler;
+mod curve;
 mod elastic;
 mod elements;
 mod friction;
@@ -20,6 +21,7 @@ mod validate;
 
 pub use contact::*;
 pub use coupler::{Coupler, CouplerFreedom, Gear};
+pub use curve::{Curve, CurveJet, CurveShape, Ptcv, MAX_CURVE_ORDER};
 pub use elastic::*;
 pub use elements::*;
 pub use friction::*;
@@ -133,6 +135,10 @@ pub struct Model {
     pub couplers: Vec<Coupler>,
     /// GEAR pairs (a COUPLER whose ratio the CV marker gives).
     pub gears: Vec<Gear>,
+    /// Parametric curves (CURVE), read by PTCV and CURVE().
+    pub curves: Vec<Curve>,
+    /// Point-on-curve constraints (PTCV).
+    pub ptcvs: Vec<Ptcv>,
     pub forces: Vec<Force>,
     /// Joint friction (FRICTION).
     pub frictions: Vec<Friction>,
@@ -208,6 +214,8 @@ pub enum ElementRef {
     Matrix(Id),
     Lse(Id),
     Tfsiso(Id),
+    Curve(Id),
+    Ptcv(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -241,6 +249,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Matrix(i) => write!(f, "MATRIX/{i}"),
             ElementRef::Lse(i) => write!(f, "LSE/{i}"),
             ElementRef::Tfsiso(i) => write!(f, "TFSISO/{i}"),
+            ElementRef::Curve(i) => write!(f, "CURVE/{i}"),
+            ElementRef::Ptcv(i) => write!(f, "PTCV/{i}"),
         }
     }
 }
