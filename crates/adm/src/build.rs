@@ -8,6 +8,7 @@ mod friction;
 pub(crate) use friction::friction_applies;
 mod contact;
 mod coupler;
+mod curve;
 mod data;
 mod elastic;
 mod initial;
@@ -139,6 +140,8 @@ enum Space {
     Lse,
     Tfsiso,
     Sensor,
+    Curve,
+    Ptcv,
 }
 
 impl Space {
@@ -172,6 +175,8 @@ impl Space {
             Space::Lse => "LSE",
             Space::Tfsiso => "TFSISO",
             Space::Sensor => "SENSOR",
+            Space::Curve => "CURVE",
+            Space::Ptcv => "PTCV",
         }
     }
 }
@@ -380,6 +385,8 @@ impl<'a> Builder<'a> {
                 | "TFSISO"
                 | "GSE"
                 | "SENSOR"
+                | "CURVE"
+                | "PTCV"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -437,6 +444,9 @@ impl<'a> Builder<'a> {
             "GEAR" => self.gear(st, label, id),
             "POINT_MASS" => Err(self.refused(st, &label)),
             "SENSOR" => self.sensor(st, label, id),
+            "CURVE" => self.curve(st, label, id),
+            "PTCV" => self.ptcv(st, label, id),
+            "CVCV" => Err(self.cvcv_refused(st, &label)),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

@@ -10,6 +10,7 @@ use mbsolve_model::{
 };
 use std::fmt::Write as _;
 
+mod curve;
 mod elastic;
 
 fn num(x: f64) -> String {
@@ -218,6 +219,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             j.j
         );
     }
+    curve::refuse(m)?;
     if let Some(s) = m.sensors.first() {
         return Err(format!(
             "SENSOR/{}: sensors are not written to MotionSolve XML (Sensor_Event) yet",
