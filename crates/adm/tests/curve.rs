@@ -60,42 +60,56 @@ fn curve_and_ptcv_are_read_and_written_back() {
     assert_eq!(back.ptcvs, m.ptcvs);
 }
 
-#[test]
-fn exact_errors() {
-    common::expect_errors(
-        BASE,
-        &[
-            ("CVCV/1, IFLOAT = 30, JFLOAT = 30\n", ""),
+/// Each (statements, exact reader message).
+const CASES: &[(&str, &str)] = &[
+            ("CVCV/1, IFLOAT = 30, JFLOAT = 30\n", "m.adm:8:1: CVCV/1: CVCV (curve-on-curve) is not supported yet (PTCV, point-on-curve, is)"),
             (
                 "CURVE/7, MATRIX = 1\nPTCV/3, I = 20, JFLOAT = 30, RM = 10, CURVE = 7, DISP = 1, 0, 0\n",
-                "",
+                "m.adm:9:50: PTCV/3: DISP (initial contact conditions) is not supported: mbsolve starts a PTCV at the curve point nearest to the I marker, Adams' default without DISP",
             ),
-            ("CURVE/7, MATRIX = 1, MINPAR = 0\n", ""),
-            ("CURVE/7, MATRIX = 1, ORDER = 9\n", ""),
-            ("CURVE/7, MATRIX = 1, OPEN, CLOSED\n", ""),
-            ("CURVE/7, MATRIX = 2\n", ""),
-            ("CURVE/7\n", ""),
+            ("CURVE/7, MATRIX = 1, MINPAR = 0\n", "m.adm:8:22: CURVE/7: MINPAR = 0: the parameter of a MATRIX curve always runs from -1 to 1 (MINPAR and MAXPAR set the range of a user-written CURSUB curve)"),
+            ("CURVE/7, MATRIX = 1, ORDER = 9\n", "m.adm:8:22: CURVE/7: ORDER = 9: a CURVE's order is 2 (polyline) to 8"),
+            ("CURVE/7, MATRIX = 1, OPEN, CLOSED\n", "m.adm:8:28: CURVE/7: OPEN and CLOSED are exclusive"),
+            ("CURVE/7, MATRIX = 2\n", "m.adm:8:19: CURVE/7: MATRIX 2 does not exist"),
+            ("CURVE/7\n", "m.adm:8:1: CURVE/7: missing MATRIX ="),
             (
                 "CURVE/7, OPEN, MINPAR = 0, MAXPAR = 1, FUNCTION = USER(0)\n",
-                "",
+                "m.adm:8:40: CURVE/7: FUNCTION = USER(0) calls the user subroutine CURSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression",
             ),
             (
                 "CURVE/7, MATRIX = 1\nPTCV/3, I = 20, JFLOAT = 10, RM = 10, CURVE = 7\n",
-                "",
+                "m.adm:9:26: PTCV/3: JFLOAT marker 10 is not a FLOATING marker defined before this statement",
             ),
-            ("PTCV/3, I = 20, JFLOAT = 30, RM = 10, CURVE = 4\n", ""),
+            ("PTCV/3, I = 20, JFLOAT = 30, RM = 10, CURVE = 4\n", "m.adm:8:47: PTCV/3: CURVE 4 does not exist"),
             (
                 "CURVE/7, MATRIX = 1\nPTCV/3, I = 20, JFLOAT = 30, RM = 30, CURVE = 7\n",
-                "",
+                "m.adm:9:35: PTCV/3: RM marker 30 is a FLOATING marker: only the elements that position it (VFORCE, VTORQUE, GFORCE, PTCV, CVCV, CONTACT) may use it",
             ),
-            (
-                "CURVE/7, MATRIX = 1, CLOSED\nPTCV/3, I = 20, JFLOAT = 30, RM = 10, CURVE = 7\n",
-                "",
-            ),
-            (
-                "MARKER/11, PART = 2\nCURVE/7, MATRIX = 1\nPTCV/3, I = 20, JFLOAT = 30, RM = 11, CURVE = 7\n",
-                "",
-            ),
-        ],
-    );
+];
+
+#[test]
+fn exact_errors() {
+    common::expect_errors(BASE, CASES);
+}
+
+
+/// Curve data and PTCV topology are model checks (validate), naming the
+/// element and the reason.
+#[test]
+fn model_checks_name_the_element() {
+    let cases = [
+        (
+            "MATRIX/2, FULL = RORDER, ROWS = 4, COLUMNS = 3, VALUES = 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0\nCURVE/7, MATRIX = 2, CLOSED\n",
+            "CURVE/7 (m.adm:9): a CLOSED curve's first and last points must be the same",
+        ),
+        (
+            "MARKER/11, PART = 2\nCURVE/7, MATRIX = 1\nPTCV/3, I = 20, JFLOAT = 30, RM = 11, CURVE = 7\n",
+            "PTCV/3 (m.adm:10): the I marker 20 and the RM marker 11 are on the same part (PART/2); the point and the curve must be on different parts",
+        ),
+    ];
+    for (extra, want) in cases {
+        let m = common::build_on(BASE, extra);
+        let got = mbsolve_model::validate(&m).unwrap_err().to_string();
+        assert_eq!(got, want, "{extra}");
+    }
 }

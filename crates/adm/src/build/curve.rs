@@ -129,7 +129,7 @@ impl Builder<'_> {
         self.err(
             st.pos,
             label,
-            "CVCV (curve-on-curve) is not supported yet: PTCV is; a cam whose follower is a point (or a roller, as a PTCV on the offset curve) can be written with PTCV",
+            "CVCV (curve-on-curve) is not supported yet (PTCV, point-on-curve, is)",
         )
     }
 }
