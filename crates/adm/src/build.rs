@@ -241,6 +241,9 @@ pub(crate) struct Builder<'a> {
     motion_integrals: Vec<(usize, mbsolve_model::MotionIntegral)>,
     /// GRAPHICS solids and CONTACT references (build/contact.rs).
     contact_tables: contact::ContactTables,
+    /// The curve data of each CURVE() call, filled once its CURVE and
+    /// MATRIX are read (build/curve.rs).
+    curve_slots: HashMap<Id, mbsolve_expr::CurveSlot>,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -322,6 +325,7 @@ impl<'a> Builder<'a> {
             splines: HashMap::new(),
             motion_integrals: Vec::new(),
             contact_tables: Default::default(),
+            curve_slots: HashMap::new(),
         }
     }
 
@@ -726,6 +730,7 @@ impl<'a> Builder<'a> {
         let expr = Expr::parse(&e.text)
             .and_then(|x| x.with_splines(&|id| self.splines.get(&id).cloned()))
             .map_err(|x| self.err(e.pos_at(x.span.start), label, &x.message))?;
+        let expr = self.bind_curves(expr, e, label);
         for (slot, call) in expr.measures().iter().enumerate() {
             let pos = e.pos_at(expr.measure_span(slot).start);
             let what = call.to_string();
@@ -1499,6 +1504,7 @@ impl<'a> Builder<'a> {
             }
         }
         self.check_frictions()?;
+        self.fill_curve_slots();
         for pv in &self.velocities {
             let part = &self.model.parts[pv.part_index];
             let frame_of = |m: Option<Id>| -> Option<Matrix3<f64>> {

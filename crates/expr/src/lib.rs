@@ -17,6 +17,7 @@
 
 mod adapt;
 mod contact_laws;
+mod curve;
 mod eval;
 mod jet;
 mod names;
@@ -24,6 +25,7 @@ mod parse;
 mod spline;
 mod subst;
 
+pub use curve::CurveSlot;
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 

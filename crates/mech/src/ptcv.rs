@@ -159,7 +159,7 @@ impl PtcvEq {
             }
         });
         let a0 = c.closest(xv);
-        let [c0, c1, c2, _] = c.eval(a0);
+        let [c0, c1, c2, ..] = c.eval(a0);
         let slope = -c1.norm_squared() + (xv - c0).dot(&c2);
         let mut alpha = J::constant(a0);
         for _ in 0..2 {

@@ -72,8 +72,9 @@ pub struct CurveShape {
     closed: bool,
 }
 
-/// Value and the first three derivatives with respect to α.
-pub type CurveJet = [Vector3<f64>; 4];
+/// Value and the first four derivatives with respect to α (the fourth
+/// gives the second time derivative of C″(α(t)) in CURVE(α, 2, …)).
+pub type CurveJet = [Vector3<f64>; 5];
 
 impl CurveShape {
     /// The curve of CURVE/`c` from its MATRIX; the error says what is wrong
@@ -222,11 +223,12 @@ impl CurveShape {
         }
     }
 
-    /// C(α), C′(α), C″(α), C‴(α) (derivatives beyond the degree are zero).
+    /// C(α) and its first four derivatives (those beyond the degree are
+    /// zero).
     pub fn eval(&self, alpha: f64) -> CurveJet {
         let p = self.p;
-        let nd = p.min(3);
-        let mut out = [Vector3::zeros(); 4];
+        let nd = p.min(4);
+        let mut out = [Vector3::zeros(); 5];
         if self.closed {
             let m = self.ctrl.len();
             let scale = 0.5 * m as f64;
@@ -272,7 +274,7 @@ impl CurveShape {
         let step = 2.0 / samples as f64;
         let mut a = best.1;
         for _ in 0..50 {
-            let [c, c1, c2, _] = self.eval(a);
+            let [c, c1, c2, ..] = self.eval(a);
             let g = (c - x).dot(&c1);
             let dg = c1.norm_squared() + (c - x).dot(&c2);
             // Far from the curve g may turn the wrong way (dg ≤ 0): fall
@@ -347,10 +349,10 @@ fn solve_points(a: DMatrix<f64>, pts: &[Vector3<f64>]) -> Result<Vec<Vector3<f64
         .collect())
 }
 
-type Basis = [[f64; MAX_CURVE_ORDER]; 4];
+type Basis = [[f64; MAX_CURVE_ORDER]; 5];
 
 /// The non-zero B-spline basis functions N_{span−p+r, p} (r = 0..=p) at u
-/// and their derivatives up to order `nd` ≤ min(p, 3): Piegl & Tiller,
+/// and their derivatives up to order `nd` ≤ min(p, 4): Piegl & Tiller,
 /// algorithm A2.3. `knot(i)` gives knot i (any integer index the span
 /// touches, span − p + 1 … span + p).
 fn ders_basis(span: isize, u: f64, p: usize, nd: usize, knot: impl Fn(isize) -> f64) -> Basis {
@@ -370,7 +372,7 @@ fn ders_basis(span: isize, u: f64, p: usize, nd: usize, knot: impl Fn(isize) -> 
         }
         ndu[j][j] = saved;
     }
-    let mut ders: Basis = [[0.0; MAX_CURVE_ORDER]; 4];
+    let mut ders: Basis = [[0.0; MAX_CURVE_ORDER]; 5];
     for j in 0..=p {
         ders[0][j] = ndu[j][p];
     }
@@ -485,7 +487,7 @@ mod tests {
             let a = -0.97 + 1.94 * k as f64 / 40.0 + 1e-3;
             let j = c.eval(a);
             let (jp, jm) = (c.eval(a + h), c.eval(a - h));
-            for d in 0..3 {
+            for d in 0..4 {
                 let fd = (jp[d] - jm[d]) / (2.0 * h);
                 let scale = 1.0 + j[d + 1].norm();
                 assert!(

@@ -6,9 +6,10 @@
 
 use super::{Builder, Space};
 use crate::args::Args;
-use crate::syntax::Statement;
+use crate::syntax::{ExprText, Statement};
 use crate::AdmError;
-use mbsolve_model::{readable, Curve, ElementRef, Id, Ptcv};
+use mbsolve_expr::{CurveSlot, Expr};
+use mbsolve_model::{readable, Curve, CurveShape, ElementRef, Id, Ptcv};
 
 impl Builder<'_> {
     pub(super) fn curve(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
@@ -124,6 +125,34 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// Every CURVE() call of `expr` bound to the slot of its id (one per
+    /// id), its CURVE recorded for the end-of-file check. A slot whose
+    /// curve is already complete is filled now (a FUNCTION redefined in a
+    /// command file); the others are filled by `fill_curve_slots`.
+    pub(super) fn bind_curves(&mut self, expr: Expr, e: &ExprText, label: &str) -> Expr {
+        for (id, span) in expr.curves_read() {
+            self.refer(Space::Curve, id, e.pos_at(span.start), label, "CURVE(): CURVE");
+        }
+        let model = &self.model;
+        let slots = &mut self.curve_slots;
+        expr.with_curves(&mut |id| {
+            let slot = slots.entry(id).or_insert_with(CurveSlot::default).clone();
+            if slot.get().is_none() {
+                fill(&slot, model, id);
+            }
+            slot
+        })
+    }
+
+    /// Fill every CURVE() slot from the model's CURVE and MATRIX data, once
+    /// the dataset is read. A missing CURVE is reported by the reference
+    /// check, bad curve data by the model check (validate).
+    pub(super) fn fill_curve_slots(&self) {
+        for (id, slot) in &self.curve_slots {
+            fill(slot, &self.model, *id);
+        }
+    }
+
     /// CVCV: read by name and refused with the reason.
     pub(super) fn cvcv_refused(&self, st: &Statement, label: &str) -> AdmError {
         self.err(
@@ -131,5 +160,16 @@ impl Builder<'_> {
             label,
             "CVCV (curve-on-curve) is not supported yet (PTCV, point-on-curve, is)",
         )
+    }
+}
+
+fn fill(slot: &CurveSlot, model: &mbsolve_model::Model, id: Id) {
+    if let Some(shape) = model
+        .curves
+        .iter()
+        .find(|c| c.id == id)
+        .and_then(|c| CurveShape::new(c, model).ok())
+    {
+        let _ = slot.set(shape);
     }
 }
