@@ -92,7 +92,6 @@ fn exact_errors() {
     common::expect_errors(BASE, CASES);
 }
 
-
 /// Curve data and PTCV topology are model checks (validate), naming the
 /// element and the reason.
 #[test]

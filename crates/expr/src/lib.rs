@@ -25,8 +25,8 @@ mod parse;
 mod spline;
 mod subst;
 
-pub use curve::CurveSlot;
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
+pub use curve::CurveSlot;
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 
 use eval::Leaves;

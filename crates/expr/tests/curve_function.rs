@@ -52,7 +52,9 @@ fn bezier(alpha: f64, k: usize, c: usize) -> f64 {
     }
     let u = 0.5 * (alpha + 1.0);
     let n = p.len() - 1;
-    let binom = |n: usize, i: usize| -> f64 { (0..i).fold(1.0, |a, j| a * (n - j) as f64 / (j + 1) as f64) };
+    let binom = |n: usize, i: usize| -> f64 {
+        (0..i).fold(1.0, |a, j| a * (n - j) as f64 / (j + 1) as f64)
+    };
     let value: f64 = (0..=n)
         .map(|i| binom(n, i) * u.powi(i as i32) * (1.0 - u).powi((n - i) as i32) * p[i])
         .sum();
@@ -90,8 +92,14 @@ fn time_derivatives_through_alpha_match_finite_differences() {
             let (p, m) = (e.eval_time(t + h).unwrap(), e.eval_time(t - h).unwrap());
             let fd = (p[0] - m[0]) / (2.0 * h);
             let fdd = (p[1] - m[1]) / (2.0 * h);
-            assert!((d - fd).abs() < 1e-7 * (1.0 + fd.abs()), "iord {iord} t {t}: {d} vs {fd}");
-            assert!((dd - fdd).abs() < 1e-6 * (1.0 + fdd.abs()), "iord {iord} t {t}: {dd} vs {fdd}");
+            assert!(
+                (d - fd).abs() < 1e-7 * (1.0 + fd.abs()),
+                "iord {iord} t {t}: {d} vs {fd}"
+            );
+            assert!(
+                (dd - fdd).abs() < 1e-6 * (1.0 + fdd.abs()),
+                "iord {iord} t {t}: {dd} vs {fdd}"
+            );
         }
     }
 }
@@ -99,9 +107,18 @@ fn time_derivatives_through_alpha_match_finite_differences() {
 #[test]
 fn bad_calls_are_refused_with_the_reason() {
     let cases = [
-        ("CURVE(TIME, 3, 1, 7)", "CURVE: the derivative order iord must be 0, 1 or 2, found '3'"),
-        ("CURVE(TIME, 0, 4, 7)", "CURVE: the component comp must be 1 (x), 2 (y) or 3 (z), found '4'"),
-        ("CURVE(TIME, 0, 1)", "CURVE takes 4 arguments (alpha, iord, comp, id), found 3"),
+        (
+            "CURVE(TIME, 3, 1, 7)",
+            "CURVE: the derivative order iord must be 0, 1 or 2, found '3'",
+        ),
+        (
+            "CURVE(TIME, 0, 4, 7)",
+            "CURVE: the component comp must be 1 (x), 2 (y) or 3 (z), found '4'",
+        ),
+        (
+            "CURVE(TIME, 0, 1)",
+            "CURVE takes 4 arguments (alpha, iord, comp, id), found 3",
+        ),
         ("CURVE(TIME, 0, 1, 9)", "CURVE: CURVE/9 does not exist"),
     ];
     for (text, want) in cases {

@@ -256,7 +256,11 @@ mod tests {
                 dx[k] = h;
                 let (fp, fm) = (eq.in_rm(&(x + dx)), eq.in_rm(&(x - dx)));
                 let g = (fp.v - fm.v) / (2.0 * h);
-                assert!((g - f.g[k]).abs() < 1e-8, "row {row} grad {k}: {g} vs {}", f.g[k]);
+                assert!(
+                    (g - f.g[k]).abs() < 1e-8,
+                    "row {row} grad {k}: {g} vs {}",
+                    f.g[k]
+                );
                 let hk = (fp.g - fm.g) / (2.0 * h);
                 for l in 0..3 {
                     assert!(

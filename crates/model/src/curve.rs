@@ -237,10 +237,10 @@ impl CurveShape {
             let span = (s.floor() as isize).clamp(0, m as isize - 1);
             let d = ders_basis(span, s, p, nd, |i| i as f64);
             let mut f = 1.0;
-            for (k, o) in out.iter_mut().enumerate().take(nd + 1) {
-                for r in 0..=p {
+            for (o, dk) in out.iter_mut().zip(&d).take(nd + 1) {
+                for (r, basis) in dk.iter().enumerate().take(p + 1) {
                     let j = (span - p as isize + r as isize).rem_euclid(m as isize) as usize;
-                    *o += self.ctrl[j] * (d[k][r] * f);
+                    *o += self.ctrl[j] * (basis * f);
                 }
                 f *= scale;
             }
@@ -248,9 +248,9 @@ impl CurveShape {
             let n = self.ctrl.len();
             let span = open_span(&self.knots, n, p, alpha);
             let d = ders_basis(span as isize, alpha, p, nd, |i| self.knots[i as usize]);
-            for (k, o) in out.iter_mut().enumerate().take(nd + 1) {
-                for r in 0..=p {
-                    *o += self.ctrl[span - p + r] * d[k][r];
+            for (o, dk) in out.iter_mut().zip(&d).take(nd + 1) {
+                for (r, basis) in dk.iter().enumerate().take(p + 1) {
+                    *o += self.ctrl[span - p + r] * *basis;
                 }
             }
         }
@@ -419,11 +419,13 @@ fn ders_basis(span: isize, u: f64, p: usize, nd: usize, knot: impl Fn(isize) -> 
 
 pub(crate) fn validate_curve(model: &Model, c: &Curve) -> Result<(), ModelError> {
     let e = ElementRef::Curve(c.id);
-    CurveShape::new(c, model).map(|_| ()).map_err(|message| ModelError {
-        element: Some(e),
-        location: model.describe(e),
-        message,
-    })
+    CurveShape::new(c, model)
+        .map(|_| ())
+        .map_err(|message| ModelError {
+            element: Some(e),
+            location: model.describe(e),
+            message,
+        })
 }
 
 pub(crate) fn validate_ptcv(model: &Model, p: &Ptcv) -> Result<(), ModelError> {
@@ -454,7 +456,8 @@ pub(crate) fn validate_ptcv(model: &Model, p: &Ptcv) -> Result<(), ModelError> {
             p.jfloat, p.jfloat_part, rm.part, p.rm
         )));
     }
-    let shape = CurveShape::new(curve, model).map_err(|m| fail(format!("CURVE/{}: {m}", p.curve)))?;
+    let shape =
+        CurveShape::new(curve, model).map_err(|m| fail(format!("CURVE/{}: {m}", p.curve)))?;
     // The two equations are written along a × t and a (a ⟂ the tangents);
     // they lose rank where the tangent turns along a.
     let (_, worst) = shape.normal_axis();
@@ -525,9 +528,9 @@ mod tests {
         let pts = circle(12, 2.0);
         let c = CurveShape::from_points(&pts, 4, true, true).unwrap();
         assert!((c.eval(-1.0)[0] - pts[0]).norm() < 1e-12);
-        for k in 0..12 {
+        for (k, p) in pts.iter().enumerate().take(12) {
             let a = -1.0 + 2.0 * k as f64 / 12.0;
-            assert!((c.eval(a)[0] - pts[k]).norm() < 1e-12, "point {k}");
+            assert!((c.eval(a)[0] - p).norm() < 1e-12, "point {k}");
         }
         let mut worst: f64 = 0.0;
         for k in 0..=200 {

@@ -139,11 +139,8 @@ fn bead_on_a_circular_wire_swings_with_the_pendulum_period_i3() {
 
 #[test]
 fn bead_on_a_circular_wire_swings_with_the_pendulum_period_si2() {
-    let (dt, de) = bead_period_and_energy(with(
-        IntegratorKind::Gstiff,
-        Some(Formulation::Si2),
-        1e-7,
-    ));
+    let (dt, de) =
+        bead_period_and_energy(with(IntegratorKind::Gstiff, Some(Formulation::Si2), 1e-7));
     assert!(dt < 2e-6, "period error {dt}");
     assert!(de < 1e-5, "energy error {de}");
 }
@@ -165,8 +162,13 @@ fn pin_in_an_inclined_slot_slides_like_a_translational_joint() {
     let points: Vec<Vector3<f64>> = [0.0, 1.5, 4.0, 6.0].iter().map(|s| dir * *s).collect();
     let m = bead_on(&points, 2, false, Vector3::zeros());
     let mut sim = Simulation::new(&m).unwrap();
-    sim.dynamic(1.0, Some(100), None, &with(IntegratorKind::Gstiff, None, 1e-8))
-        .unwrap();
+    sim.dynamic(
+        1.0,
+        Some(100),
+        None,
+        &with(IntegratorKind::Gstiff, None, 1e-8),
+    )
+    .unwrap();
     let mut worst = 0.0f64;
     for f in &sim.frames {
         let x = Vector3::new(f.q[0], f.q[1], f.q[2]);
@@ -174,7 +176,10 @@ fn pin_in_an_inclined_slot_slides_like_a_translational_joint() {
         worst = worst.max((x - dir * s).norm());
     }
     let last = sim.frames.last().unwrap();
-    println!("slot: worst |x − x_exact| {worst:.2e} m over 1 s (t_end = {})", last.t);
+    println!(
+        "slot: worst |x − x_exact| {worst:.2e} m over 1 s (t_end = {})",
+        last.t
+    );
     assert!(last.t > 0.999);
     assert!(worst < 1e-6, "{worst}");
 }

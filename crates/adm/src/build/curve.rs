@@ -131,12 +131,18 @@ impl Builder<'_> {
     /// command file); the others are filled by `fill_curve_slots`.
     pub(super) fn bind_curves(&mut self, expr: Expr, e: &ExprText, label: &str) -> Expr {
         for (id, span) in expr.curves_read() {
-            self.refer(Space::Curve, id, e.pos_at(span.start), label, "CURVE(): CURVE");
+            self.refer(
+                Space::Curve,
+                id,
+                e.pos_at(span.start),
+                label,
+                "CURVE(): CURVE",
+            );
         }
         let model = &self.model;
         let slots = &mut self.curve_slots;
         expr.with_curves(&mut |id| {
-            let slot = slots.entry(id).or_insert_with(CurveSlot::default).clone();
+            let slot = slots.entry(id).or_default().clone();
             if slot.get().is_none() {
                 fill(&slot, model, id);
             }
