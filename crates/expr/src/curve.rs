@@ -120,6 +120,20 @@ pub(crate) fn eval<L: Leaves>(c: &CurveCall, l: &L, vars: &[Jet]) -> Result<Jet,
     Ok(j)
 }
 
+/// Fill `slot` with CURVE/`id` of `model` if it exists and its data are
+/// sound (else leave it empty: the reader's reference check or the model
+/// check names the problem).
+pub fn fill_slot(slot: &CurveSlot, model: &Model, id: u32) {
+    if let Some(shape) = model
+        .curves
+        .iter()
+        .find(|c| c.id == id)
+        .and_then(|c| CurveShape::new(c, model).ok())
+    {
+        let _ = slot.set(shape);
+    }
+}
+
 impl Expr {
     /// Ids of the CURVEs this expression reads, with the span of each call.
     pub fn curves_read(&self) -> Vec<(u32, Span)> {
@@ -160,14 +174,7 @@ impl Expr {
         }
         Ok(self.with_curves(&mut |id| {
             let slot = CurveSlot::default();
-            if let Some(shape) = model
-                .curves
-                .iter()
-                .find(|c| c.id == id)
-                .and_then(|c| CurveShape::new(c, model).ok())
-            {
-                let _ = slot.set(shape);
-            }
+            fill_slot(&slot, model, id);
             slot
         }))
     }

@@ -26,7 +26,7 @@ mod spline;
 mod subst;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
-pub use curve::CurveSlot;
+pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 
 use eval::Leaves;

@@ -5,20 +5,14 @@
 //! straight inclined slot against s = g sin φ t²/2; the static equilibrium
 //! of the bead at the bottom of the wire.
 
+mod common;
+
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
 use nalgebra::Vector3;
 use std::f64::consts::PI;
 
 const G: f64 = 9.81;
-
-fn marker(m: &mut Model, id: Id, part: Id, placement: Placement) {
-    m.markers.push(Marker {
-        id,
-        part,
-        placement,
-    });
-}
 
 /// Ground with the RM marker 11 at the origin, a bead (PART/2, mass 1,
 /// CM marker 20 = the I marker) at `at`, CURVE/1 through `points` (in RM
@@ -35,8 +29,13 @@ fn bead_on(points: &[Vector3<f64>], order: usize, closed: bool, at: Vector3<f64>
     );
     b.cm = Some(20);
     m.parts.push(b);
-    marker(&mut m, 20, 2, Placement::default());
-    marker(&mut m, 11, 1, Placement::default());
+    for (id, part) in [(20, 2), (11, 1)] {
+        m.markers.push(Marker {
+            id,
+            part,
+            placement: Placement::default(),
+        });
+    }
     m.matrices.push(Matrix {
         id: 1,
         rows: points.len(),
@@ -60,15 +59,6 @@ fn bead_on(points: &[Vector3<f64>], order: usize, closed: bool, at: Vector3<f64>
         curve: 1,
     });
     m
-}
-
-/// The complete elliptic integral K(k) by the arithmetic-geometric mean.
-fn elliptic_k(k: f64) -> f64 {
-    let (mut a, mut b) = (1.0, (1.0 - k * k).sqrt());
-    while (a - b).abs() > 1e-15 {
-        (a, b) = (0.5 * (a + b), (a * b).sqrt());
-    }
-    PI / (2.0 * a)
 }
 
 /// The circle of radius `r` about the origin in the xy plane through 64
@@ -96,23 +86,21 @@ fn bead_period_and_energy(settings: IntegratorSettings) -> (f64, f64) {
         true,
         Vector3::new(r * f64::sin(th0), -r * f64::cos(th0), 0.0),
     );
-    let exact = 4.0 * (r / G).sqrt() * elliptic_k((0.5 * th0).sin());
+    let exact = 4.0 * (r / G).sqrt() * common::ellip_k((0.5 * th0).sin());
     let mut sim = Simulation::new(&m).unwrap();
     sim.dynamic(3.0, Some(3000), None, &settings).unwrap();
     let e0 = -G * r * th0.cos();
-    let (mut crossings, mut worst_e, mut worst_r) = (Vec::new(), 0.0f64, 0.0f64);
-    for w in sim.frames.windows(2) {
-        let (a, b) = (&w[0], &w[1]);
-        // Upward zero crossings of x: one per period.
-        if a.q[0] < 0.0 && b.q[0] >= 0.0 {
-            crossings.push(a.t + (b.t - a.t) * (-a.q[0]) / (b.q[0] - a.q[0]));
-        }
+    let (mut worst_e, mut worst_r) = (0.0f64, 0.0f64);
+    for b in &sim.frames {
         let e = 0.5 * (b.u[0].powi(2) + b.u[1].powi(2) + b.u[2].powi(2)) + G * b.q[1];
         worst_e = worst_e.max((e - e0).abs());
         worst_r = worst_r.max((Vector3::new(b.q[0], b.q[1], b.q[2]).norm() - r).abs());
     }
-    assert!(crossings.len() >= 2, "{crossings:?}");
-    let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    // Zero crossings of x, two per period.
+    let crossings = common::crossings(&sim.frames);
+    assert!(crossings.len() >= 3, "{crossings:?}");
+    let period =
+        2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
     println!(
         "{:?}/{:?}: period {period:.7} vs {exact:.7}, |ΔE| {worst_e:.2e} J, |r − R| {worst_r:.2e} m",
         settings.kind, settings.formulation

@@ -8,8 +8,8 @@ use super::{Builder, Space};
 use crate::args::Args;
 use crate::syntax::{ExprText, Statement};
 use crate::AdmError;
-use mbsolve_expr::{CurveSlot, Expr};
-use mbsolve_model::{readable, Curve, CurveShape, ElementRef, Id, Ptcv};
+use mbsolve_expr::{fill_curve_slot, Expr};
+use mbsolve_model::{readable, Curve, ElementRef, Id, Ptcv};
 
 impl Builder<'_> {
     pub(super) fn curve(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
@@ -144,7 +144,7 @@ impl Builder<'_> {
         expr.with_curves(&mut |id| {
             let slot = slots.entry(id).or_default().clone();
             if slot.get().is_none() {
-                fill(&slot, model, id);
+                fill_curve_slot(&slot, model, id);
             }
             slot
         })
@@ -155,7 +155,7 @@ impl Builder<'_> {
     /// check, bad curve data by the model check (validate).
     pub(super) fn fill_curve_slots(&self) {
         for (id, slot) in &self.curve_slots {
-            fill(slot, &self.model, *id);
+            fill_curve_slot(slot, &self.model, *id);
         }
     }
 
@@ -166,16 +166,5 @@ impl Builder<'_> {
             label,
             "CVCV (curve-on-curve) is not supported yet (PTCV, point-on-curve, is)",
         )
-    }
-}
-
-fn fill(slot: &CurveSlot, model: &mbsolve_model::Model, id: Id) {
-    if let Some(shape) = model
-        .curves
-        .iter()
-        .find(|c| c.id == id)
-        .and_then(|c| CurveShape::new(c, model).ok())
-    {
-        let _ = slot.set(shape);
     }
 }
