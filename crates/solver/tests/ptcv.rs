@@ -190,3 +190,15 @@ fn bead_statics_finds_the_bottom_of_the_wire() {
     assert!(q[0].abs() < 1e-8, "x = {}", q[0]);
     assert!((q[1] + r).abs() < 1e-6, "y = {}", q[1]);
 }
+
+#[test]
+fn bead_on_a_circular_wire_swings_with_the_pendulum_period_si1_and_hht() {
+    for settings in [
+        with(IntegratorKind::Hastiff, Some(Formulation::Si1), 1e-7),
+        with(IntegratorKind::Hht, None, 1e-7),
+    ] {
+        let (dt, de) = bead_period_and_energy(settings);
+        assert!(dt < 2e-6, "period error {dt}");
+        assert!(de < 1e-5, "energy error {de}");
+    }
+}
