@@ -33,6 +33,7 @@ fn esc(s: &str) -> String {
 pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
+    curve::refuse(m)?;
     if let Some(c) = m.contacts.first() {
         return Err(format!(
             "CONTACT/{}: CONTACT elements have no MotionSolve XML form here",
@@ -219,7 +220,6 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             j.j
         );
     }
-    curve::refuse(m)?;
     if let Some(s) = m.sensors.first() {
         return Err(format!(
             "SENSOR/{}: sensors are not written to MotionSolve XML (Sensor_Event) yet",
