@@ -8,6 +8,7 @@ mod friction;
 pub(crate) use friction::friction_applies;
 mod contact;
 mod coupler;
+mod curve;
 mod data;
 mod elastic;
 mod initial;
@@ -139,6 +140,8 @@ enum Space {
     Lse,
     Tfsiso,
     Sensor,
+    Curve,
+    Ptcv,
 }
 
 impl Space {
@@ -172,6 +175,8 @@ impl Space {
             Space::Lse => "LSE",
             Space::Tfsiso => "TFSISO",
             Space::Sensor => "SENSOR",
+            Space::Curve => "CURVE",
+            Space::Ptcv => "PTCV",
         }
     }
 }
@@ -238,6 +243,9 @@ pub(crate) struct Builder<'a> {
     motion_integrals: Vec<(usize, mbsolve_model::MotionIntegral)>,
     /// GRAPHICS solids and CONTACT references (build/contact.rs).
     contact_tables: contact::ContactTables,
+    /// The curve data of each CURVE() call, filled once its CURVE and
+    /// MATRIX are read (build/curve.rs).
+    curve_slots: HashMap<Id, mbsolve_expr::CurveSlot>,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -320,6 +328,7 @@ impl<'a> Builder<'a> {
             splines: HashMap::new(),
             motion_integrals: Vec::new(),
             contact_tables: Default::default(),
+            curve_slots: HashMap::new(),
         }
     }
 
@@ -383,6 +392,8 @@ impl<'a> Builder<'a> {
                 | "TFSISO"
                 | "GSE"
                 | "SENSOR"
+                | "CURVE"
+                | "PTCV"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -440,6 +451,9 @@ impl<'a> Builder<'a> {
             "GEAR" => self.gear(st, label, id),
             "POINT_MASS" => Err(self.refused(st, &label)),
             "SENSOR" => self.sensor(st, label, id),
+            "CURVE" => self.curve(st, label, id),
+            "PTCV" => self.ptcv(st, label, id),
+            "CVCV" => Err(self.cvcv_refused(st, &label)),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
@@ -719,6 +733,7 @@ impl<'a> Builder<'a> {
         let expr = Expr::parse(&e.text)
             .and_then(|x| x.with_splines(&|id| self.splines.get(&id).cloned()))
             .map_err(|x| self.err(e.pos_at(x.span.start), label, &x.message))?;
+        let expr = self.bind_curves(expr, e, label);
         for (slot, call) in expr.measures().iter().enumerate() {
             let pos = e.pos_at(expr.measure_span(slot).start);
             let what = call.to_string();
@@ -1492,6 +1507,7 @@ impl<'a> Builder<'a> {
             }
         }
         self.check_frictions()?;
+        self.fill_curve_slots();
         for pv in &self.velocities {
             let part = &self.model.parts[pv.part_index];
             let frame_of = |m: Option<Id>| -> Option<Matrix3<f64>> {

@@ -11,6 +11,7 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
+mod curve;
 mod data;
 mod elastic;
 
@@ -281,6 +282,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
             );
         }
     }
+    o.push_str(&curve::lines(m, &mut floating_written));
     o.push_str(&crate::write_friction::lines(m)?);
     for c in &m.couplers {
         let _ = writeln!(o, "{}", elastic::coupler(c));

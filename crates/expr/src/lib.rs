@@ -17,6 +17,7 @@
 
 mod adapt;
 mod contact_laws;
+mod curve;
 mod eval;
 mod implicit;
 mod jet;
@@ -26,6 +27,7 @@ mod spline;
 mod subst;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
+pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
 pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 

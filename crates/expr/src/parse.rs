@@ -60,6 +60,8 @@ pub(crate) enum Node {
     Var(usize),
     /// CUBSPL/AKISPL on a SPLINE (see `spline`).
     Spline(Box<crate::spline::SplineCall>),
+    /// CURVE(alpha, iord, comp, id) (see `curve`).
+    Curve(Box<crate::curve::CurveCall>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -627,6 +629,14 @@ impl<'a> Parser<'a> {
         }
         if let Some(method) = crate::spline::lookup(name) {
             return self.spline_call(method, name, name_span);
+        }
+        if name == "CURVE" {
+            let (args, span) = self.args(false)?;
+            let full = Span {
+                start: name_span.start,
+                end: span.end,
+            };
+            return crate::curve::parse(args, full, |s| self.text(s).to_string());
         }
         if NOT_SUPPORTED.contains(&name) {
             return Err(err(

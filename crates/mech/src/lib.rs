@@ -17,6 +17,7 @@ pub mod elastic;
 pub mod forces;
 pub mod friction;
 pub mod local;
+mod ptcv;
 pub mod rotation;
 pub mod states;
 pub mod system;

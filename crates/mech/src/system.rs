@@ -134,6 +134,8 @@ pub enum Primitive {
     },
     /// COUPLER: joint displacements in a fixed ratio (see `coupler`).
     Coupler(Box<crate::coupler::CouplerEq>),
+    /// PTCV: one of the point-on-curve equations (see `ptcv`).
+    Ptcv(Box<crate::ptcv::PtcvEq>),
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj): the product of an I axis and a J axis.
@@ -187,6 +189,7 @@ impl Equation {
             | Primitive::TranslationMotion { .. }
             | Primitive::RackPin { .. }
             | Primitive::Coupler(_)
+            | Primitive::Ptcv(_)
             | Primitive::General { .. } => PositionDependence::Full,
         }
     }
@@ -197,6 +200,7 @@ impl Equation {
             Primitive::Normalize { body } => [Some(*body), None],
             Primitive::General { bodies, .. } => *bodies,
             Primitive::Coupler(c) => c.bodies,
+            Primitive::Ptcv(c) => c.bodies,
             Primitive::PointDiff { i, j, .. }
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
@@ -628,6 +632,18 @@ impl System {
                 name: "gear".into(),
                 prim: crate::coupler::gear_primitive(self, model, g, &q0)?,
             });
+        }
+        for p in &model.ptcvs {
+            for (prim, name) in crate::ptcv::primitives(self, model, p)?
+                .into_iter()
+                .zip(["(Oi-C).(a x C')", "(Oi-C).a"])
+            {
+                eqs.push(Equation {
+                    element: ElementRef::Ptcv(p.id),
+                    name: name.into(),
+                    prim,
+                });
+            }
         }
         self.equations = eqs;
         Ok(())

@@ -323,6 +323,7 @@ fn kitchen_sink() -> Model {
         });
     }
     elastic_elements(&mut m);
+    point_on_curve(&mut m);
     // COUPLERs: a rotation with a translation (REVOLUTE 1, TRANSLATIONAL
     // 2) and two rotations in the ratio 2:−5 (REVOLUTE 1, CYLINDRICAL 5).
     m.couplers.push(Coupler {
@@ -399,6 +400,60 @@ fn elastic_elements(m: &mut Model) {
             i,
             j,
             kind: ForceKind::Elastic(Box::new(e)),
+        });
+    }
+}
+
+/// Two PTCVs: I on part 3 on a closed interpolated circle (CURVE_POINTS,
+/// first point repeated last as Adams requires)
+/// fixed in ground, and I on part 4 on an open control-point curve on part
+/// 2, so both the ground and the two-body chain rule are checked. The state
+/// is perturbed off the curves: the rows are checked off their manifold.
+fn point_on_curve(m: &mut Model) {
+    marker(m, 15, 1, [0.1, 0.0, 0.0], [0.2, 0.1, 0.0]);
+    marker(m, 35, 3, [0.0, 0.1, 0.0], [0.0, 0.0, 0.0]);
+    marker(m, 25, 2, [0.0, 0.0, 0.1], [0.4, -0.3, 0.2]);
+    marker(m, 45, 4, [0.1, 0.1, 0.0], [0.0, 0.0, 0.0]);
+    let circle: Vec<f64> = (0..=8)
+        .flat_map(|k| {
+            let th = k as f64 * std::f64::consts::PI / 4.0;
+            [1.2 * th.cos(), 1.2 * th.sin(), 0.0]
+        })
+        .collect();
+    let open = vec![
+        -2.0, 0.5, 0.1, -1.4, 1.1, 0.0, -0.8, 0.6, -0.1, -0.2, 1.4, 0.0, 0.5, 0.9, 0.1,
+    ];
+    for (id, values) in [(1, circle), (2, open)] {
+        m.matrices.push(Matrix {
+            id,
+            rows: values.len() / 3,
+            columns: 3,
+            values,
+            sparse: false,
+        });
+    }
+    m.curves.push(Curve {
+        id: 1,
+        matrix: 1,
+        curve_points: true,
+        order: 4,
+        closed: true,
+    });
+    m.curves.push(Curve {
+        id: 2,
+        matrix: 2,
+        curve_points: false,
+        order: 3,
+        closed: false,
+    });
+    for (id, i, rm, part, curve) in [(1, 35, 15, 1, 1), (2, 45, 25, 2, 2)] {
+        m.ptcvs.push(Ptcv {
+            id,
+            i,
+            jfloat: rm,
+            jfloat_part: part,
+            rm,
+            curve,
         });
     }
 }

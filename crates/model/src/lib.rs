@@ -7,6 +7,7 @@
 
 mod contact;
 mod coupler;
+mod curve;
 mod discrete;
 mod elastic;
 mod elements;
@@ -22,6 +23,7 @@ mod validate;
 
 pub use contact::*;
 pub use coupler::{Coupler, CouplerFreedom, Gear};
+pub use curve::{Curve, CurveJet, CurveShape, Ptcv, MAX_CURVE_ORDER};
 pub use discrete::Sampling;
 pub use elastic::*;
 pub use elements::*;
@@ -137,6 +139,10 @@ pub struct Model {
     pub couplers: Vec<Coupler>,
     /// GEAR pairs (a COUPLER whose ratio the CV marker gives).
     pub gears: Vec<Gear>,
+    /// Parametric curves (CURVE), read by PTCV and CURVE().
+    pub curves: Vec<Curve>,
+    /// Point-on-curve constraints (PTCV).
+    pub ptcvs: Vec<Ptcv>,
     pub forces: Vec<Force>,
     /// Joint friction (FRICTION).
     pub frictions: Vec<Friction>,
@@ -217,6 +223,8 @@ pub enum ElementRef {
     Matrix(Id),
     Lse(Id),
     Tfsiso(Id),
+    Curve(Id),
+    Ptcv(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -250,6 +258,8 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Matrix(i) => write!(f, "MATRIX/{i}"),
             ElementRef::Lse(i) => write!(f, "LSE/{i}"),
             ElementRef::Tfsiso(i) => write!(f, "TFSISO/{i}"),
+            ElementRef::Curve(i) => write!(f, "CURVE/{i}"),
+            ElementRef::Ptcv(i) => write!(f, "PTCV/{i}"),
         }
     }
 }

@@ -332,6 +332,28 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         crate::coupler::validate_gear(model, g)?;
     }
     let mut seen = HashSet::new();
+    for c in &model.curves {
+        if !seen.insert(c.id) {
+            return Err(err(
+                model,
+                ElementRef::Curve(c.id),
+                "duplicate CURVE id".into(),
+            ));
+        }
+        crate::curve::validate_curve(model, c)?;
+    }
+    let mut seen = HashSet::new();
+    for p in &model.ptcvs {
+        if !seen.insert(p.id) {
+            return Err(err(
+                model,
+                ElementRef::Ptcv(p.id),
+                "duplicate PTCV id".into(),
+            ));
+        }
+        crate::curve::validate_ptcv(model, p)?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = f.element();
         if !seen.insert(e) {

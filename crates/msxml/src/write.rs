@@ -10,6 +10,7 @@ use mbsolve_model::{
 };
 use std::fmt::Write as _;
 
+mod curve;
 mod elastic;
 
 pub(crate) fn num(x: f64) -> String {
@@ -32,6 +33,7 @@ pub(crate) fn esc(s: &str) -> String {
 pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
+    curve::refuse(m)?;
     if let Some(io) = m.plant_inputs.iter().chain(&m.plant_outputs).next() {
         return Err(format!(
             "PINPUT/POUTPUT {}: Adams/Controls plant inputs and outputs have no MotionSolve XML form here",

@@ -390,13 +390,25 @@ impl CompiledFunctionRequest {
 
     /// Every CUBSPL/AKISPL of the components bound to the model's SPLINEs.
     pub fn bind_splines(
-        mut self,
+        self,
         splines: &[std::sync::Arc<mbsolve_model::Spline>],
     ) -> Result<Self, String> {
+        self.rebind(|e| e.with_model_splines(splines))
+    }
+
+    /// Every CURVE() of the components bound to the model's CURVEs.
+    pub fn bind_curves(self, model: &mbsolve_model::Model) -> Result<Self, String> {
+        self.rebind(|e| e.with_model_curves(model))
+    }
+
+    /// Every component replaced by `bind` of it; an error names the
+    /// component.
+    fn rebind(
+        mut self,
+        bind: impl Fn(&Expr) -> Result<Expr, mbsolve_expr::ExprError>,
+    ) -> Result<Self, String> {
         for (k, e) in &mut self.components {
-            *e = e
-                .with_model_splines(splines)
-                .map_err(|e| format!("REQUEST/{}: F{}: {e}", self.id, *k + 1))?;
+            *e = bind(e).map_err(|e| format!("REQUEST/{}: F{}: {e}", self.id, *k + 1))?;
         }
         Ok(self)
     }
