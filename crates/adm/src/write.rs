@@ -11,6 +11,7 @@ use mbsolve_model::{
 use nalgebra::Vector3;
 use std::fmt::Write as _;
 
+mod contact;
 mod curve;
 mod data;
 mod elastic;
@@ -50,12 +51,6 @@ pub fn function_source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str,
 
 /// The model as an Adams dataset.
 pub fn write_adm(m: &Model) -> Result<String, String> {
-    if let Some(c) = m.contacts.first() {
-        return Err(format!(
-            "CONTACT/{}: CONTACT elements and their GRAPHICS geometry are not written by convert yet",
-            c.id
-        ));
-    }
     let mut o = String::new();
     let title = m.title.lines().next().unwrap_or("").trim();
     let _ = writeln!(
@@ -284,6 +279,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     }
     o.push_str(&curve::lines(m, &mut floating_written));
     o.push_str(&crate::write_friction::lines(m)?);
+    o.push_str(&contact::lines(m)?);
     for c in &m.couplers {
         let _ = writeln!(o, "{}", elastic::coupler(c));
     }
