@@ -21,6 +21,7 @@ mod eval;
 mod jet;
 mod names;
 mod parse;
+mod senval;
 mod spline;
 mod subst;
 

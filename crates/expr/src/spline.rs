@@ -162,7 +162,7 @@ fn bind(n: &mut Node, find: &dyn Fn(u32) -> Option<Arc<Spline>>) -> Result<(), E
 }
 
 /// Pre-order visit of every node (the tree depth is bounded by the parser).
-fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
+pub(crate) fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
     f(n);
     match n {
         Node::Neg(a) => walk_mut(a, f),
@@ -180,6 +180,6 @@ fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
             walk_mut(&mut c.x, f);
             walk_mut(&mut c.z, f);
         }
-        Node::Const(_) | Node::Time | Node::Measure(_) | Node::Var(_) => {}
+        Node::Const(_) | Node::Time | Node::Measure(_) | Node::Var(_) | Node::Senval(_) => {}
     }
 }

@@ -3,6 +3,7 @@
 //! `settings::PAIRS`). A failed run keeps the frames it computed.
 
 use crate::formulation::equation_name;
+use crate::functions::FrameContext;
 use crate::linear::{Block, Kkt};
 use crate::output::{output_count, FrameOutput};
 use crate::redundancy::{
@@ -100,6 +101,8 @@ const POS_TOL: f64 = 1e-10;
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
         let sys = System::new(model).map_err(SolverError::Model)?;
+        // SENVALs start at 0 and no SENSOR condition is held (a new run).
+        model.sensor_values.reset();
         let mut data = sys.new_data();
         data.states.w = sys.state_initial_values();
         let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
@@ -496,7 +499,7 @@ impl Simulation {
         settings: &IntegratorSettings,
     ) -> Result<Statistics, SolverError> {
         self.ensure_ic()?;
-        let times = self.output_times(end, steps, dtout)?;
+        let mut times = self.output_times(end, steps, dtout)?;
         let dt = times[0] - self.state.t;
         let plan = plan_of(dt).map_err(SolverError::Settings)?;
         let form = plan.formulation();
@@ -529,6 +532,9 @@ impl Simulation {
         let sensors =
             crate::sensors::Sensors::compile(&self.model).map_err(SolverError::Settings)?;
         let initial_q = self.sys.initial_state().0;
+        // A SENSOR trip that continues: the state to restart from, and a
+        // STEPSIZE for the first step there.
+        let mut first_step: Option<(u32, f64)> = None;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
@@ -557,13 +563,49 @@ impl Simulation {
                     integ.use_corrector_classes(classes, MODIFIED_STEPS_AFTER_RESTART);
                 }
             }
+            if let Some((id, h)) = first_step.take() {
+                if !integ.set_first_step(h) {
+                    failure = Some(SolverError::Settings(format!(
+                        "SENSOR/{id}: STEPSIZE = {h} cannot be honoured: the integrator takes fixed steps or HMIN is larger"
+                    )));
+                    break;
+                }
+            }
             let mut stop = None;
+            // SENSORs: checked after every step (`sensors` module).
+            let mut watch = None;
+            let mut located = None;
+            if !sensors.is_empty() {
+                let ctx = FrameContext {
+                    sys: &self.sys,
+                    model: &self.model,
+                    frame: &self.state,
+                    initial_q: &initial_q,
+                };
+                match sensors.start(&ctx) {
+                    Ok((w, l)) => (watch, located) = (Some(w), l),
+                    Err(message) => {
+                        failure = Some(SolverError::Integration {
+                            t: self.state.t,
+                            message,
+                        });
+                        next = times.len();
+                    }
+                }
+            }
+            let mut resume = None;
             while next < times.len() {
                 let t = times[next];
-                let advanced = if interpolate {
-                    integ.advance_past(t)
+                let advanced = if watch.is_none() {
+                    if interpolate {
+                        integ.advance_past(t)
+                    } else {
+                        integ.advance_to(t)
+                    }
+                } else if located.is_some() || integ.time() >= t {
+                    Ok(())
                 } else {
-                    integ.advance_to(t)
+                    integ.step_toward(t, !interpolate)
                 };
                 if let Err(e) = advanced {
                     let y = integ.accepted();
@@ -575,6 +617,87 @@ impl Simulation {
                     }
                     stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
                     break;
+                }
+                if let Some(w) = &mut watch {
+                    let (sys, model) = (&self.sys, &self.model);
+                    if located.is_none() && integ.time() > w.t {
+                        let tb = integ.time();
+                        let mut margins_at = |tau: f64| {
+                            let fr = crate::sensors::frame_at(
+                                sys,
+                                &*integ,
+                                &mut *frames,
+                                tau,
+                                &mut yi,
+                                &mut ypi,
+                            )
+                            .ok_or_else(|| {
+                                format!("no interpolant at t = {tau} to locate a SENSOR trip")
+                            })?;
+                            sensors.margins(&FrameContext {
+                                sys,
+                                model,
+                                frame: &fr,
+                                initial_q: &initial_q,
+                            })
+                        };
+                        match sensors.after_step(w, tb, &mut margins_at) {
+                            // A trip beyond END (INTERPOLATE stepped past
+                            // it) belongs to a later SIMULATE.
+                            Ok(l) => located = l.filter(|l| l.t <= end),
+                            Err(message) => {
+                                failure = Some(SolverError::Integration { t: tb, message });
+                                next = times.len();
+                                break;
+                            }
+                        }
+                    }
+                    if let Some(at) = located.filter(|l| l.t <= t) {
+                        let mut trip_ctx = crate::sensors::TripContext {
+                            sys: &self.sys,
+                            data: &mut self.data,
+                            model: &self.model,
+                            output: &mut self.output,
+                            log: &self.log,
+                            initial_q: &initial_q,
+                        };
+                        let tripped =
+                            trip_ctx.trip(&sensors, at, &*integ, &mut *frames, &mut new_frames);
+                        match tripped {
+                            Ok((trip, frame)) => {
+                                self.log.push(trip.describe());
+                                // The trip frame stands for an output time
+                                // it falls on.
+                                if trip.writes_frame && at.t >= t * (1.0 - 1e-12) {
+                                    next += 1;
+                                }
+                                match trip.action {
+                                    mbsolve_model::SensorAction::Halt => {
+                                        self.halted = true;
+                                        next = times.len();
+                                    }
+                                    mbsolve_model::SensorAction::Return => next = times.len(),
+                                    mbsolve_model::SensorAction::Continue => {
+                                        if let Some(dt) = trip.dt {
+                                            times.truncate(next);
+                                            times
+                                                .extend(crate::sensors::times_after(at.t, dt, end));
+                                        }
+                                        first_step = trip.stepsize.map(|h| (trip.id, h));
+                                        resume = Some(frame);
+                                    }
+                                }
+                            }
+                            Err(e) => {
+                                failure = Some(e);
+                                next = times.len();
+                            }
+                        }
+                        break;
+                    }
+                    if integ.time() < t {
+                        continue;
+                    }
                 }
                 if yi.len() != integ.solution().0.len() {
                     yi.resize(integ.solution().0.len(), 0.0);
@@ -600,26 +723,10 @@ impl Simulation {
                     inconsistent_outputs += 1;
                 }
                 next += 1;
-                let trip = match sensors.check(&self.sys, &self.model, &frame, &initial_q) {
-                    Ok(trip) => trip,
-                    Err(message) => {
-                        failure = Some(SolverError::Integration { t, message });
-                        next = times.len();
-                        break;
-                    }
-                };
                 if !self
                     .output
                     .emit(&self.sys, &self.model, &self.log, frame, &mut new_frames)
                 {
-                    break;
-                }
-                if let Some(trip) = trip {
-                    // HALT and RETURN both end this SIMULATE at the trip
-                    // frame; HALT also ends the command sequence.
-                    self.log.push(trip.describe());
-                    self.halted |= trip.action == mbsolve_model::SensorAction::Halt;
-                    next = times.len();
                     break;
                 }
             }
@@ -636,6 +743,14 @@ impl Simulation {
             match &mut total {
                 None => total = Some(stats),
                 Some(tot) => tot.accumulate(&stats),
+            }
+            if let Some(frame) = resume {
+                // A SENSOR trip that continues: a new integrator from the
+                // trip state, at order 1 (RESTART), with a new matrix
+                // pattern (CODGEN).
+                self.data.states.set(&frame.w, &frame.wp);
+                self.state = frame;
+                continue;
             }
             match self.after_segment(&mut restarts, stop, fixed_step.is_some(), drift) {
                 Ok(true) => continue,
@@ -931,7 +1046,7 @@ impl RestartGuard {
 /// [M Φ_qᵀ; Φ_q 0][a; λ] = [Q − (velocity terms); γ]. The integrator's own
 /// state is not changed. Returns false (frame untouched) if a matrix is
 /// singular.
-fn consistent_output(
+pub(crate) fn consistent_output(
     sys: &System,
     data: &mut MechData,
     fr: &mut Frame,

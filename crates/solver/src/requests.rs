@@ -333,7 +333,9 @@ impl Outputs {
             items.push((
                 f.id,
                 Item::Function(
-                    CompiledFunctionRequest::new(f, &variables)?.bind_splines(&model.splines)?,
+                    CompiledFunctionRequest::new(f, &variables)?
+                        .bind_splines(&model.splines)?
+                        .bind_sensor_values(&model.sensor_values),
                 ),
             ));
         }
