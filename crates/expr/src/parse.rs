@@ -630,6 +630,7 @@ impl<'a> Parser<'a> {
         if let Some(method) = crate::spline::lookup(name) {
             return self.spline_call(method, name, name_span);
         }
+        // SENVAL is matched before NOT_SUPPORTED, which still lists it.
         if name == "SENVAL" {
             return self.senval_call(name_span);
         }

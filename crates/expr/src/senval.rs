@@ -64,3 +64,56 @@ impl Expr {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SENVAL reads its sensor's cell as it is now (0 before a trip), and
+    /// is constant: zero derivative in time and in every measure.
+    #[test]
+    fn senval_reads_the_cell_with_zero_derivatives() {
+        let values = SensorValues::default();
+        let e = Expr::parse("SENVAL(3)*TIME + DX(2)")
+            .unwrap()
+            .with_sensor_values(&values);
+        assert_eq!(e.value(2.0, &[0.5]).unwrap(), 0.5);
+        values.set(3, 1.25);
+        let mut dm = [0.0];
+        let (v, dt) = e.eval_with_gradient(2.0, &[0.5], &mut dm).unwrap();
+        assert_eq!((v, dt, dm[0]), (1.25 * 2.0 + 0.5, 1.25, 1.0));
+        let c = Expr::parse("SENVAL(3)")
+            .unwrap()
+            .with_sensor_values(&values);
+        assert_eq!(c.eval_time(4.0).unwrap(), [1.25, 0.0, 0.0]);
+        assert_eq!(
+            e.senvals_read()
+                .iter()
+                .map(|(id, _)| *id)
+                .collect::<Vec<_>>(),
+            vec![3]
+        );
+    }
+
+    #[test]
+    fn unbound_and_malformed_senval_calls_are_errors() {
+        let e = Expr::parse("1 + SENVAL(4)").unwrap();
+        let err = e.value(0.0, &[]).unwrap_err();
+        assert_eq!(err.message, "SENVAL(4) is not bound to the model's SENSORs");
+        for (text, want) in [
+            (
+                "SENVAL(1.5)",
+                "SENVAL: the SENSOR id must be a positive integer, found '1.5'",
+            ),
+            (
+                "SENVAL(TIME)",
+                "SENVAL: the SENSOR id must be a positive integer, found 'TIME'",
+            ),
+        ] {
+            let err = Expr::parse(text).unwrap_err().to_string();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+        let err = Expr::parse("SENVAL(1, 2)").unwrap_err().to_string();
+        assert!(err.contains("SENVAL"), "{err}");
+    }
+}

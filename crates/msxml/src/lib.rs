@@ -20,6 +20,7 @@ mod edit;
 mod elastic;
 mod elements;
 mod reader;
+mod sensor;
 mod states;
 mod write;
 
