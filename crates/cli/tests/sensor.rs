@@ -88,6 +88,41 @@ fn halt_stops_at_the_located_crossing_within_terror() {
     }
 }
 
+/// The same located trip on every integrator family and formulation:
+/// GSTIFF/SI2 with INTERPOLATE = ON (steps pass the outputs and the trip
+/// is located on the interpolant), WSTIFF/I3, HHT and the ODE form
+/// (VSTIFF, ABAM: the partition's dense output).
+#[test]
+fn the_trip_is_located_on_every_integrator() {
+    let t_star = (2.0 * 0.5 / G).sqrt();
+    let adm = falling(
+        "SENSOR/1, FUNCTION = DY(20), VALUE = 0.5, ERROR = 1E-12, LE, RETURN, TERROR = 1E-7",
+    );
+    for integrator in [
+        "GSTIFF, SI2, ERROR = 1E-8, INTERPOLATE = ON",
+        "WSTIFF, ERROR = 1E-8",
+        "HHT, ERROR = 1E-8",
+        "VSTIFF, ERROR = 1E-8",
+        "ABAM, ERROR = 1E-8",
+    ] {
+        let acf = format!(
+            "t.adm\nt\nINTEGRATOR/{integrator}\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n"
+        );
+        let (sim, r) = run(&adm, &acf);
+        r.unwrap_or_else(|e| panic!("{integrator}: {e}"));
+        let last = sim.frames.last().unwrap();
+        // The bracket's right end: t* ≤ t ≤ t* + TERROR (the motion is
+        // quadratic, which every interpolant here reproduces closely).
+        assert!(
+            last.t >= t_star - 1e-9 && last.t <= t_star + TERROR + 1e-9,
+            "{integrator}: trip at t = {}, analytic {t_star}",
+            last.t
+        );
+        assert_eq!(sim.frames.len(), 5, "{integrator}");
+        assert_eq!(trips(&sim).len(), 1, "{integrator}");
+    }
+}
+
 /// GE on the falling speed −VY, RETURN: the first SIMULATE ends at the
 /// trip, t* = 2/g, and the second one runs from there to its END on the
 /// analytic path. The sensor stays true in the second SIMULATE and does
