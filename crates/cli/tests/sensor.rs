@@ -105,9 +105,8 @@ fn the_trip_is_located_on_every_integrator() {
         "VSTIFF, ERROR = 1E-8",
         "ABAM, ERROR = 1E-8",
     ] {
-        let acf = format!(
-            "t.adm\nt\nINTEGRATOR/{integrator}\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n"
-        );
+        let acf =
+            format!("t.adm\nt\nINTEGRATOR/{integrator}\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n");
         let (sim, r) = run(&adm, &acf);
         r.unwrap_or_else(|e| panic!("{integrator}: {e}"));
         let last = sim.frames.last().unwrap();

@@ -10,6 +10,7 @@ use crate::redundancy::{
     find_redundant, find_redundant_with, singular_only, NEAR_SINGULAR_TOL, RANK_TOL,
 };
 use crate::rti_report::{rti_report, time_unit};
+use crate::sensors::{AfterStep, SegmentWatch};
 use crate::settings::{validate, Family, ParamTransient, Plan};
 use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
 use mbsolve_mech::{MechData, System};
@@ -573,39 +574,28 @@ impl Simulation {
             }
             let mut stop = None;
             // SENSORs: checked after every step (`sensors` module).
-            let mut watch = None;
-            let mut located = None;
-            if !sensors.is_empty() {
-                let ctx = FrameContext {
-                    sys: &self.sys,
-                    model: &self.model,
-                    frame: &self.state,
-                    initial_q: &initial_q,
-                };
-                match sensors.start(&ctx) {
-                    Ok((w, l)) => (watch, located) = (Some(w), l),
-                    Err(message) => {
-                        failure = Some(SolverError::Integration {
-                            t: self.state.t,
-                            message,
-                        });
-                        next = times.len();
-                    }
+            let ctx = FrameContext {
+                sys: &self.sys,
+                model: &self.model,
+                frame: &self.state,
+                initial_q: &initial_q,
+            };
+            let mut watch = match SegmentWatch::start(&sensors, &ctx) {
+                Ok(w) => w,
+                Err(message) => {
+                    let t = self.state.t;
+                    failure = Some(SolverError::Integration { t, message });
+                    break;
                 }
-            }
+            };
             let mut resume = None;
             while next < times.len() {
                 let t = times[next];
-                let advanced = if watch.is_none() {
-                    if interpolate {
-                        integ.advance_past(t)
-                    } else {
-                        integ.advance_to(t)
-                    }
-                } else if located.is_some() || integ.time() >= t {
-                    Ok(())
-                } else {
-                    integ.step_toward(t, !interpolate)
+                let advanced = match &watch {
+                    Some(w) if !w.wants_step(&*integ, t) => Ok(()),
+                    Some(_) => integ.step_toward(t, !interpolate),
+                    None if interpolate => integ.advance_past(t),
+                    None => integ.advance_to(t),
                 };
                 if let Err(e) = advanced {
                     let y = integ.accepted();
@@ -619,84 +609,34 @@ impl Simulation {
                     break;
                 }
                 if let Some(w) = &mut watch {
-                    let (sys, model) = (&self.sys, &self.model);
-                    if located.is_none() && integ.time() > w.t {
-                        let tb = integ.time();
-                        let mut margins_at = |tau: f64| {
-                            let fr = crate::sensors::frame_at(
-                                sys,
-                                &*integ,
-                                &mut *frames,
-                                tau,
-                                &mut yi,
-                                &mut ypi,
-                            )
-                            .ok_or_else(|| {
-                                format!("no interpolant at t = {tau} to locate a SENSOR trip")
-                            })?;
-                            sensors.margins(&FrameContext {
-                                sys,
-                                model,
-                                frame: &fr,
-                                initial_q: &initial_q,
-                            })
-                        };
-                        match sensors.after_step(w, tb, &mut margins_at) {
-                            // A trip beyond END (INTERPOLATE stepped past
-                            // it) belongs to a later SIMULATE.
-                            Ok(l) => located = l.filter(|l| l.t <= end),
-                            Err(message) => {
-                                failure = Some(SolverError::Integration { t: tb, message });
-                                next = times.len();
-                                break;
-                            }
+                    let hooks = crate::sensors::Hooks {
+                        sys: &self.sys,
+                        data: &mut self.data,
+                        model: &self.model,
+                        output: &mut self.output,
+                        log: &mut self.log,
+                        halted: &mut self.halted,
+                        initial_q: &initial_q,
+                    };
+                    let run = crate::sensors::Run {
+                        integ: &*integ,
+                        frames: &mut *frames,
+                        kept: &mut new_frames,
+                        times: &mut times,
+                        next: &mut next,
+                        end,
+                    };
+                    match w.after_step(&sensors, hooks, run) {
+                        AfterStep::Output => {}
+                        AfterStep::StepOn => continue,
+                        AfterStep::Stop(err) => {
+                            failure = failure.or(err);
+                            break;
                         }
-                    }
-                    if let Some(at) = located.filter(|l| l.t <= t) {
-                        let mut trip_ctx = crate::sensors::TripContext {
-                            sys: &self.sys,
-                            data: &mut self.data,
-                            model: &self.model,
-                            output: &mut self.output,
-                            log: &self.log,
-                            initial_q: &initial_q,
-                        };
-                        let tripped =
-                            trip_ctx.trip(&sensors, at, &*integ, &mut *frames, &mut new_frames);
-                        match tripped {
-                            Ok((trip, frame)) => {
-                                self.log.push(trip.describe());
-                                // The trip frame stands for an output time
-                                // it falls on.
-                                if trip.writes_frame && at.t >= t * (1.0 - 1e-12) {
-                                    next += 1;
-                                }
-                                match trip.action {
-                                    mbsolve_model::SensorAction::Halt => {
-                                        self.halted = true;
-                                        next = times.len();
-                                    }
-                                    mbsolve_model::SensorAction::Return => next = times.len(),
-                                    mbsolve_model::SensorAction::Continue => {
-                                        if let Some(dt) = trip.dt {
-                                            times.truncate(next);
-                                            times
-                                                .extend(crate::sensors::times_after(at.t, dt, end));
-                                        }
-                                        first_step = trip.stepsize.map(|h| (trip.id, h));
-                                        resume = Some(frame);
-                                    }
-                                }
-                            }
-                            Err(e) => {
-                                failure = Some(e);
-                                next = times.len();
-                            }
+                        AfterStep::Resume(frame, step) => {
+                            (resume, first_step) = (Some(frame), step);
+                            break;
                         }
-                        break;
-                    }
-                    if integ.time() < t {
-                        continue;
                     }
                 }
                 if yi.len() != integ.solution().0.len() {

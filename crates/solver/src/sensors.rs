@@ -71,6 +71,8 @@ pub(crate) struct Trip {
     pub writes_frame: bool,
     pub stepsize: Option<f64>,
     pub dt: Option<f64>,
+    /// The output path stopped the analysis on the trip frame.
+    pub output_stopped: bool,
 }
 
 /// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
@@ -244,6 +246,7 @@ impl Sensors {
             writes_frame: s.print || s.action != SensorAction::Continue,
             stepsize: s.stepsize,
             dt: s.dt,
+            output_stopped: false,
         })
     }
 }
@@ -354,71 +357,193 @@ pub(crate) fn frame_at(
     Some(frames.frame(sys, tau, yi, ypi, integ.multipliers()))
 }
 
-/// What a trip needs of the simulation (its fields, apart: the segment
-/// borrows the system meanwhile).
-pub(crate) struct TripContext<'a> {
+/// What the sensor checks need of the simulation (its fields, apart: the
+/// segment borrows the system meanwhile).
+pub(crate) struct Hooks<'a> {
     pub sys: &'a mbsolve_mech::System,
     pub data: &'a mut mbsolve_mech::MechData,
     pub model: &'a Model,
     pub output: &'a mut crate::FrameOutput,
-    pub log: &'a [String],
+    pub log: &'a mut Vec<String>,
+    pub halted: &'a mut bool,
     pub initial_q: &'a [f64],
 }
 
-impl TripContext<'_> {
-    /// Sensor `at.index` trips at `at.t`: the state there (the integrator's
-    /// step end or its interpolant, positions assembled, velocities and
-    /// accelerations made consistent), EVALUATE and the held flags set, and
-    /// the output frame written when the sensor asks for one.
-    pub(crate) fn trip(
-        &mut self,
-        sensors: &Sensors,
-        at: Located,
-        integ: &dyn crate::formulation::Integrator,
-        frames: &mut dyn crate::formulation::FrameMap,
-        kept: &mut Vec<Frame>,
-    ) -> Result<(Trip, Frame), crate::SolverError> {
-        let sys = self.sys;
-        let (mut yi, mut ypi) = (Vec::new(), Vec::new());
-        let interpolated = at.t < integ.time();
-        let mut frame = frame_at(sys, integ, frames, at.t, &mut yi, &mut ypi).ok_or_else(|| {
+/// The integrator of the segment and the SIMULATE's output plan.
+pub(crate) struct Run<'a> {
+    pub integ: &'a dyn crate::formulation::Integrator,
+    pub frames: &'a mut dyn crate::formulation::FrameMap,
+    /// Frames written so far.
+    pub kept: &'a mut Vec<Frame>,
+    pub times: &'a mut Vec<f64>,
+    /// Index of the next output time.
+    pub next: &'a mut usize,
+    pub end: f64,
+}
+
+/// What the driver does after a step (`SegmentWatch::after_step`).
+pub(crate) enum AfterStep {
+    /// No trip before the next output time: write it if reached.
+    Output,
+    /// No trip and the output time is not reached: step again.
+    StepOn,
+    /// The SIMULATE ends (HALT, RETURN; or the error).
+    Stop(Option<crate::SolverError>),
+    /// Restart the integration from this trip state, with a STEPSIZE
+    /// (sensor id, h) for its first step.
+    Resume(Frame, Option<(u32, f64)>),
+}
+
+/// The sensors during one segment: the last check and a trip located but
+/// not yet acted on (it waits for the outputs before it).
+pub(crate) struct SegmentWatch {
+    watch: Watch,
+    located: Option<Located>,
+    yi: Vec<f64>,
+    ypi: Vec<f64>,
+}
+
+impl SegmentWatch {
+    /// The check on the segment's start state (None without sensors).
+    pub(crate) fn start(sensors: &Sensors, ctx: &FrameContext) -> Result<Option<Self>, String> {
+        if sensors.is_empty() {
+            return Ok(None);
+        }
+        let (watch, located) = sensors.start(ctx)?;
+        Ok(Some(SegmentWatch {
+            watch,
+            located,
+            yi: Vec::new(),
+            ypi: Vec::new(),
+        }))
+    }
+
+    /// Whether the integrator should take another step toward output
+    /// time `t` (no trip is waiting and `t` is not reached).
+    pub(crate) fn wants_step(&self, integ: &dyn crate::formulation::Integrator, t: f64) -> bool {
+        self.located.is_none() && integ.time() < t
+    }
+
+    /// After a step (or at the segment start): check the sensors on the
+    /// new step, and act on a located trip once the outputs before it are
+    /// written.
+    pub(crate) fn after_step(&mut self, sensors: &Sensors, h: Hooks, mut run: Run) -> AfterStep {
+        let t = run.times[*run.next];
+        let integ = run.integ;
+        if self.located.is_none() && integ.time() > self.watch.t {
+            let tb = integ.time();
+            let (sys, model, initial_q) = (h.sys, h.model, h.initial_q);
+            let (frames, yi, ypi) = (&mut *run.frames, &mut self.yi, &mut self.ypi);
+            let mut margins_at = |tau: f64| {
+                let fr = frame_at(sys, integ, frames, tau, yi, ypi).ok_or_else(|| {
+                    format!("no interpolant at t = {tau} to locate a SENSOR trip")
+                })?;
+                sensors.margins(&FrameContext {
+                    sys,
+                    model,
+                    frame: &fr,
+                    initial_q,
+                })
+            };
+            match sensors.after_step(&mut self.watch, tb, &mut margins_at) {
+                // A trip beyond END (INTERPOLATE stepped past it) belongs
+                // to a later SIMULATE.
+                Ok(l) => self.located = l.filter(|l| l.t <= run.end),
+                Err(message) => {
+                    *run.next = run.times.len();
+                    return AfterStep::Stop(Some(crate::SolverError::Integration {
+                        t: tb,
+                        message,
+                    }));
+                }
+            }
+        }
+        let Some(at) = self.located.filter(|l| l.t <= t) else {
+            return if integ.time() < t {
+                AfterStep::StepOn
+            } else {
+                AfterStep::Output
+            };
+        };
+        let (trip, frame) = match act(sensors, at, h, &mut run) {
+            Ok(r) => r,
+            Err(e) => {
+                *run.next = run.times.len();
+                return AfterStep::Stop(Some(e));
+            }
+        };
+        // The trip frame stands for an output time it falls on.
+        if trip.writes_frame && at.t >= t * (1.0 - 1e-12) {
+            *run.next += 1;
+        }
+        if trip.output_stopped || trip.action != SensorAction::Continue {
+            *run.next = run.times.len();
+            return AfterStep::Stop(None);
+        }
+        if let Some(dt) = trip.dt {
+            run.times.truncate(*run.next);
+            run.times.extend(times_after(at.t, dt, run.end));
+        }
+        AfterStep::Resume(frame, trip.stepsize.map(|h| (trip.id, h)))
+    }
+}
+
+/// Sensor `at.index` trips at `at.t`: the state there (the integrator's
+/// step end or its interpolant, positions assembled, velocities and
+/// accelerations made consistent), EVALUATE and the held flags set, the
+/// output frame written when the sensor asks for one, the trip logged and
+/// HALT recorded.
+fn act(
+    sensors: &Sensors,
+    at: Located,
+    h: Hooks,
+    run: &mut Run,
+) -> Result<(Trip, Frame), crate::SolverError> {
+    let (sys, integ) = (h.sys, run.integ);
+    let (mut yi, mut ypi) = (Vec::new(), Vec::new());
+    let interpolated = at.t < integ.time();
+    let mut frame =
+        frame_at(sys, integ, &mut *run.frames, at.t, &mut yi, &mut ypi).ok_or_else(|| {
             crate::SolverError::Integration {
                 t: at.t,
                 message: "the integrator has no interpolant to give the SENSOR trip state".into(),
             }
         })?;
-        if interpolated {
-            if let Ok(q) = crate::analysis::assemble_positions(sys, self.data, at.t, &frame.q) {
-                frame.q = q;
-            }
+    if interpolated {
+        if let Ok(q) = crate::analysis::assemble_positions(sys, h.data, at.t, &frame.q) {
+            frame.q = q;
         }
-        let (mut kkt_v, mut kkt_a) = (Kkt::new(sys), Kkt::new(sys));
-        let project = !frames.keeps_velocities() || interpolated;
-        let consistent = crate::analysis::consistent_output(
-            sys, self.data, &mut frame, &mut kkt_v, &mut kkt_a, project,
-        );
-        if !consistent {
-            return Err(crate::SolverError::Integration {
-                t: at.t,
-                message: "the SENSOR trip state could not be made consistent (singular constraint Jacobian)".into(),
-            });
-        }
-        let ctx = FrameContext {
-            sys,
-            model: self.model,
-            frame: &frame,
-            initial_q: self.initial_q,
-        };
-        let trip = sensors
-            .trip(at, &ctx)
-            .map_err(|message| crate::SolverError::Integration { t: at.t, message })?;
-        // A stop from the output path is reported when the analysis ends.
-        if trip.writes_frame {
-            self.output
-                .emit(sys, self.model, self.log, frame.clone(), kept);
-        }
-        Ok((trip, frame))
     }
+    let (mut kkt_v, mut kkt_a) = (Kkt::new(sys), Kkt::new(sys));
+    let project = !run.frames.keeps_velocities() || interpolated;
+    let consistent = crate::analysis::consistent_output(
+        sys, h.data, &mut frame, &mut kkt_v, &mut kkt_a, project,
+    );
+    if !consistent {
+        return Err(crate::SolverError::Integration {
+            t: at.t,
+            message:
+                "the SENSOR trip state could not be made consistent (singular constraint Jacobian)"
+                    .into(),
+        });
+    }
+    let ctx = FrameContext {
+        sys,
+        model: h.model,
+        frame: &frame,
+        initial_q: h.initial_q,
+    };
+    let mut trip = sensors
+        .trip(at, &ctx)
+        .map_err(|message| crate::SolverError::Integration { t: at.t, message })?;
+    // A stop from the output path ends the analysis; it is reported when
+    // the analysis ends.
+    if trip.writes_frame {
+        trip.output_stopped = !h.output.emit(sys, h.model, h.log, frame.clone(), run.kept);
+    }
+    h.log.push(trip.describe());
+    *h.halted |= trip.action == SensorAction::Halt;
+    Ok((trip, frame))
 }
 
 #[cfg(test)]
