@@ -164,6 +164,12 @@ impl Sensors {
     pub(crate) fn start(&self, ctx: &FrameContext) -> Result<(Watch, Option<Located>), String> {
         let margins = self.margins(ctx)?;
         let t = ctx.frame.t;
+        // A held sensor that is false here is released.
+        for (k, c) in self.compiled.iter().enumerate() {
+            if margins[k] < 0.0 {
+                self.values.set_held(c.sensor.id, false);
+            }
+        }
         let first = (0..margins.len())
             .find(|&k| margins[k] >= 0.0 && !self.values.held(self.compiled[k].sensor.id))
             .map(|index| Located { index, t });
