@@ -37,28 +37,8 @@ pub(crate) fn sensor_event(e: &mut Elem) -> Result<Statement, XmlError> {
             return Err(e.err(p, format!("{attr}: {why}")));
         }
     }
-    if let Some((t, p)) = e.get("type") {
-        if !t.trim().eq_ignore_ascii_case("EXPRESSION") {
-            return Err(e.err(
-                p,
-                format!(
-                    "type = \"{}\" is not supported (EXPRESSION; a user subroutine cannot run)",
-                    t.trim()
-                ),
-            ));
-        }
-    }
-    if let Some((v, p)) = e.get("verbose") {
-        if !v.trim().eq_ignore_ascii_case("FALSE") {
-            return Err(e.err(
-                p,
-                format!(
-                    "verbose = \"{}\" is not supported (FALSE: one message per trip)",
-                    v.trim()
-                ),
-            ));
-        }
-    }
+    only(e, "type", "EXPRESSION", "; a user subroutine cannot run")?;
+    only(e, "verbose", "FALSE", ": one message per trip")?;
     let (x, p) = e.required("expr")?;
     expr(&mut st, "FUNCTION", &x, p);
     let (value, p) = match e.number("value")? {
@@ -95,12 +75,28 @@ pub(crate) fn sensor_event(e: &mut Elem) -> Result<Statement, XmlError> {
         }
     }
     for (attr, key) in [("halt", "HALT"), ("return", "RETURN")] {
-        let at = e.get(attr).map(|(_, p)| p).unwrap_or(e.pos);
-        if e.boolean(attr)? == Some(true) {
-            flag(&mut st, key, at);
+        if let Some((_, p)) = e.get(attr) {
+            if e.boolean(attr)? == Some(true) {
+                flag(&mut st, key, p);
+            }
         }
     }
     Ok(st)
+}
+
+/// `attr`, when given, must be `allowed` (any case); `why` completes the
+/// message.
+fn only(e: &mut Elem, attr: &str, allowed: &str, why: &str) -> Result<(), XmlError> {
+    match e.get(attr) {
+        Some((v, p)) if !v.trim().eq_ignore_ascii_case(allowed) => Err(e.err(
+            p,
+            format!(
+                "{attr} = \"{}\" is not supported ({allowed}{why})",
+                v.trim()
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Sensor_Event elements for the model's SENSORs; a sensor using an
