@@ -25,7 +25,7 @@ pub use elements::*;
 pub use friction::*;
 pub use function::*;
 pub use initial::*;
-pub use sensor::{Sensor, SensorAction, SensorCompare, SensorValues, SenvalCell};
+pub use sensor::{Sensor, SensorAction, SensorCompare, SensorValues, SenvalCell, DEFAULT_TERROR};
 pub use settings::*;
 pub use spline::*;
 pub use states::*;

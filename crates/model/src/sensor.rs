@@ -7,6 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// The default TERROR, the tolerance on a located trip time (model time
+/// units). The Adams reference at hand does not state one; this is ours.
+pub const DEFAULT_TERROR: f64 = 1e-6;
+
 /// How FUNCTION is compared with VALUE (Adams SENSOR: EQ is the default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SensorCompare {
@@ -76,7 +80,8 @@ pub struct Sensor {
     pub action: SensorAction,
     /// EVALUATE = g: evaluated at the trip; SENVAL(id) returns it.
     pub evaluate: Option<String>,
-    /// TERROR: the tolerance on the located trip time (Adams default 1e-6).
+    /// TERROR: the tolerance on the located trip time (default 1e-6, ours:
+    /// the Adams reference at hand gives none).
     pub terror: f64,
     /// BISECTION: locate the trip by bisection instead of the secant-type
     /// (Illinois) search.
@@ -94,7 +99,7 @@ pub struct Sensor {
 }
 
 impl Sensor {
-    /// A sensor with Adams' defaults (EQ, ERROR 1e-3, TERROR 1e-6, secant
+    /// A sensor with the defaults (EQ, ERROR 1e-3, TERROR 1e-6, secant
     /// search) and no action besides `action`.
     pub fn new(id: Id, function: &str, value: f64, action: SensorAction) -> Sensor {
         Sensor {
@@ -105,7 +110,7 @@ impl Sensor {
             compare: SensorCompare::Eq,
             action,
             evaluate: None,
-            terror: 1e-6,
+            terror: DEFAULT_TERROR,
             bisection: false,
             print: false,
             restart: false,
@@ -118,10 +123,10 @@ impl Sensor {
 
 /// The run-time state of a model's sensors, shared by every copy of the
 /// model that one read made (the session's copy, redefinitions): the
-/// SENVAL value of each sensor, whether a sensor's condition held at the
-/// last check (it trips again only after it has been false) and which
-/// sensors a DEACTIVATE switched off. SENVAL(id) in an expression is bound
-/// to its sensor's cell when the expression is compiled.
+/// SENVAL value of each sensor and whether a sensor's condition held at
+/// the last check (it trips again only after it has been false).
+/// SENVAL(id) in an expression is bound to its sensor's cell when the
+/// expression is compiled.
 #[derive(Debug, Default)]
 pub struct SensorValues {
     table: Mutex<SensorTable>,

@@ -114,10 +114,7 @@ pub(crate) fn write_sensors(
             (s.codgen, "CODGEN"),
             (s.bisection, "BISECTION"),
             (s.evaluate.is_some(), "EVALUATE"),
-            (
-                s.terror != Sensor::new(0, "", 0.0, s.action).terror,
-                "TERROR",
-            ),
+            (s.terror != mbsolve_model::DEFAULT_TERROR, "TERROR"),
         ];
         if let Some((_, key)) = unwritable.iter().find(|(on, _)| *on) {
             return Err(format!(

@@ -13,15 +13,10 @@ use crate::args::Args;
 use crate::syntax::{ExprText, Statement};
 use crate::AdmError;
 use mbsolve_expr::Expr;
-use mbsolve_model::{Id, Sensor, SensorAction, SensorCompare};
+use mbsolve_model::{Id, Sensor, SensorAction, SensorCompare, DEFAULT_TERROR};
 
 /// Adams' default ERROR of a SENSOR.
 const DEFAULT_ERROR: f64 = 1e-3;
-
-/// The default tolerance on the located trip time. The Adams reference
-/// available here does not state TERROR's default; 1e-6 (model time
-/// units) is ours.
-const DEFAULT_TERROR: f64 = 1e-6;
 
 /// SENSOR keywords mbsolve reads but does not honour, refused by name
 /// with the reason.
