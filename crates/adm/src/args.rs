@@ -235,10 +235,18 @@ impl<'a> Args<'a> {
         if items.len() < lo || items.len() > hi {
             let want = if lo == hi {
                 format!("{lo}")
-            } else {
+            } else if hi == usize::MAX {
+                format!("at least {lo}")
+            } else if hi == lo + 1 {
                 format!("{lo} or {hi}")
+            } else {
+                format!("{lo} to {hi}")
             };
-            let plural = if hi == 1 { "value" } else { "values" };
+            let plural = if hi == 1 || (hi == usize::MAX && lo == 1) {
+                "value"
+            } else {
+                "values"
+            };
             return Err(self.err(
                 a.pos,
                 format!("{key} takes {want} {plural}, found {}", items.len()),

@@ -213,6 +213,8 @@ pub(crate) struct Builder<'a> {
     /// VARIABLE functions by id, with their text (for positions), label
     /// and the file the text is in.
     variables: Vec<(Id, Expr, ExprText, String, String)>,
+    /// VARIABLE IC = values by id: the initial guesses of implicit ones.
+    variable_ics: HashMap<Id, f64>,
     /// Force, motion and GCON functions that read VARVAL: converted once
     /// every VARIABLE is known.
     pending_functions: Vec<PendingFunction>,
@@ -306,6 +308,7 @@ impl<'a> Builder<'a> {
             velocities: Vec::new(),
             motion_dof_pending: Vec::new(),
             variables: Vec::new(),
+            variable_ics: HashMap::new(),
             pending_functions: Vec::new(),
             linear_sources: Vec::new(),
             element_calls: Vec::new(),
@@ -741,7 +744,7 @@ impl<'a> Builder<'a> {
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));
             }
-            if call.kind == mbsolve_expr::MeasureKind::Sforce {
+            if variables::checked_at_read(call.kind) {
                 self.element_calls.push(ElementCall {
                     call: call.clone(),
                     file: self.file.to_string(),

@@ -417,17 +417,17 @@ const SWITCHABLE: &[&str] = &[
     "VFORCE",
     "VTORQUE",
     "GFORCE",
+    "BUSHING",
+    "FIELD",
+    "BEAM",
+    "CONTACT",
 ];
 
 /// The other element types the Adams commands name: refused by name.
 const NOT_SWITCHABLE: &[&str] = &[
-    "BEAM",
-    "BUSHING",
-    "CONTACT",
     "COUPLER",
     "CVCV",
     "DIFF",
-    "FIELD",
     "FLEX_BODY",
     "FRICTION",
     "GEAR",
@@ -504,6 +504,10 @@ fn activation(
             "SPRINGDAMPER" => E::Springdamper(id),
             "VFORCE" => E::Vforce(id),
             "VTORQUE" => E::Vtorque(id),
+            "BUSHING" => E::Bushing(id),
+            "FIELD" => E::Field(id),
+            "BEAM" => E::Beam(id),
+            "CONTACT" => E::Contact(id),
             _ => E::Gforce(id),
         };
         out.push(Command::Activate {

@@ -163,7 +163,15 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         );
     }
     for v in &m.variables {
-        let _ = writeln!(o, "VARIABLE/{}, FUNCTION = {}", v.id, one_line(&v.function));
+        // An implicit VARIABLE keeps its initial guess (IC).
+        let ic = m.implicit_variables.iter().find(|x| x.id == v.id);
+        let ic = ic.map(|x| format!(" IC = {:e},", x.ic)).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "VARIABLE/{},{ic} FUNCTION = {}",
+            v.id,
+            one_line(&v.function)
+        );
     }
     for s in &m.sensors {
         let mut line = format!(

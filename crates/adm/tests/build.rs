@@ -194,8 +194,11 @@ fn error_messages() {
         ("MOTION/1, I = 202, J = 101, B1, ICDISP = 0, FUNCTION = TIME\n", "m.adm:9:33: MOTION/1: ICDISP applies to a VELOCITY or ACCELERATION motion"),
         ("MOTION/1, J = 101, Z, FUNCTION = TIME\n", "m.adm:9:1: MOTION/1: missing I ="),
         ("MOTION/1, I = 202, J = 101, Z, FUNCTION = VARVAL(5)\nVARIABLE/5, FUNCTION = DM(202,101)\n", "m.adm:9:43: MOTION/1: a motion function may depend on TIME only; found DM(202,101)"),
-        ("VARIABLE/1, FUNCTION = VARVAL(2) + 1\nVARIABLE/2, FUNCTION = 2*VARVAL(1)\n", "m.adm:9:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
-        ("VARIABLE/3, FUNCTION = 1 - VARVAL(3)\n", "m.adm:9:28: VARIABLE/3: implicit VARIABLE not supported yet: VARIABLE/3 depends on itself (VARIABLE/3 → VARIABLE/3)"),
+        ("VARIABLE/3, IC = 1, FUNCTION = VARVAL(3)\n", "m.adm:9:32: VARIABLE/3: VARIABLE/3 = VARVAL(3) determines no value (an implicit VARIABLE needs an equation v = f(v, …) that fixes v)"),
+        ("SPRINGDAMPER/1, ROTATIONAL, I = 0202, J = 0101, KT = 1\nREQUEST/5, F2=SPDP(1,0,6,0)\\F3=SPDP(1,0,3,0)\n", "m.adm:10:32: REQUEST/5: illegal function expression SPDP(1,0,3,0): Wrong component: 3. No force in corresponding object (SPRINGDAMPER/1 is ROTATIONAL: it applies a torque only)"),
+        ("BUSHING/1, I = 0202, J = 0101, K = 1, 1, 1\nREQUEST/5, F2=BUSH(1,0,9,0)\n", "m.adm:10:15: REQUEST/5: illegal function expression BUSH(1,0,9,0): BUSH: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got 9"),
+        ("FIELD/1, I = 0202, J = 0101, K = 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0\nREQUEST/5, F2=FIELD(1,2,3,0)\n", "m.adm:10:15: REQUEST/5: illegal function expression FIELD(1,2,3,0): FIELD: jflag must be 0 (I marker) or 1 (J marker), got 2"),
+        ("REQUEST/5, F2=BEAM(1,0,0,0)\nBEAM/1, I = 0202, J = 0101, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMOD = 100, GMOD = 40\n", "m.adm:9:15: REQUEST/5: illegal function expression BEAM(1,0,0,0): BEAM: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got 0"),
         ("VARIABLE/3, FUNCTION = 1\nVARIABLE/3, FUNCTION = 2\n", "m.adm:10:1: VARIABLE/3: duplicate id: VARIABLE/3 is already defined at m.adm:9"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = VARVAL(5)\n", "m.adm:9:57: SFORCE/1: VARVAL(5): VARIABLE 5 does not exist"),
         ("SFORCE/1, TRANSLATIONAL, I = 0202, J = 0101, FUNCTION = 2*VARVAL(5)\nVARIABLE/5, FUNCTION = 3*ACCX(202)\n", "m.adm:9:59: SFORCE/1: ACCX is not supported yet in a force function"),
@@ -312,10 +315,28 @@ fn command_files() {
             origin: "e.acf:3".into(),
         })
     );
-    let e = read_acf_str("m.adm\np\nDEACTIVATE/BEAM, ID=12\n", "e.acf").unwrap_err();
+    // The elastic elements and CONTACT switch too (mech `activation.rs`).
+    for (kind, element) in [
+        ("BUSHING", mbsolve_model::ElementRef::Bushing(12)),
+        ("FIELD", mbsolve_model::ElementRef::Field(12)),
+        ("BEAM", mbsolve_model::ElementRef::Beam(12)),
+        ("CONTACT", mbsolve_model::ElementRef::Contact(12)),
+    ] {
+        let text = format!("m.adm\np\nDEACTIVATE/{kind}, ID=12\n");
+        let acf = read_acf_str(&text, "e.acf").unwrap();
+        assert_eq!(
+            acf.commands,
+            [Command::Activate {
+                element,
+                active: false,
+                origin: "e.acf:3".into(),
+            }]
+        );
+    }
+    let e = read_acf_str("m.adm\np\nDEACTIVATE/COUPLER, ID=12\n", "e.acf").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "e.acf:3:1: DEACTIVATE: DEACTIVATE/BEAM is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)"
+        "e.acf:3:1: DEACTIVATE: DEACTIVATE/COUPLER is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)"
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");

@@ -135,3 +135,17 @@ fn arguments_not_honoured_are_rejected_by_name() {
         "m.adm:9:1: GRAPHICS/5: GRAPHICS/5 (used by CONTACT/1): CYLINDER needs RADIUS ="
     );
 }
+
+/// IGEOM and JGEOM on one part is no contact: refused naming both solids.
+#[test]
+fn contact_within_one_part_is_refused() {
+    let r = read_adm_str(
+        &deck("GRAPHICS/4, ELLIPSOID, CM = 20, XSCALE = 0.1, YSCALE = 0.1, ZSCALE = 0.1\nCONTACT/1, IGEOM = 2, JGEOM = 4, IMPACT, STIFFNESS = 1E5, DAMPING = 1, DMAX = 1E-3, EXPONENT = 1.5"),
+        "m.adm",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        mbsolve_model::validate(&r).unwrap_err().to_string(),
+        "CONTACT/1 (m.adm:10): IGEOM GRAPHICS/2 and JGEOM GRAPHICS/4 are both on PART/2; a contact acts between two parts"
+    );
+}

@@ -300,7 +300,7 @@ fn command_file_abbreviations_and_accgrav() {
         ),
         (
             "deactivate/sensor, ID=1000\n",
-            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE)",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)",
         ),
         (
             "sim/stat\nVARIABLE/9105, FUNCTION=1 + * 2\n",
@@ -380,7 +380,7 @@ fn command_file_redefinitions_edit_the_dataset() {
         ("variable/9, function = 1\n", "r.acf:2:1: VARIABLE/9: VARIABLE/9 does not exist in the dataset, so it cannot be redefined"),
         ("motion/1, function = TIME\n", "r.acf:2:1: MOTION/1: MOTION/1 does not exist in the dataset, so it cannot be redefined"),
         ("variable/1, function = DX(0909)\n", "r.acf:2:24: VARIABLE/1: DX(909): MARKER 909 does not exist"),
-        ("variable/1, function = VARVAL(2)\n", "r.acf:2:24: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)"),
+        ("variable/1, function = VARVAL(1)\n", "r.acf:2:24: VARIABLE/1: VARIABLE/1 = VARVAL(1) determines no value (an implicit VARIABLE needs an equation v = f(v, …) that fixes v)"),
     ];
     for (acf, want) in cases {
         assert_eq!(redefine(acf).unwrap_err().to_string(), *want, "{acf}");
@@ -405,4 +405,38 @@ fn written_dataset_keeps_plant_io_kinematics_and_column_names() {
     assert_eq!(back.kinematics, m.kinematics);
     assert_eq!(back.function_requests, m.function_requests);
     assert_eq!(back.function_requests[0].clabels[2].as_deref(), Some("(m)"));
+}
+
+/// An absurd MATRIX size is an error naming the statement, not an
+/// allocation failure (the model stores matrices dense).
+#[test]
+fn huge_matrix_is_refused() {
+    let cases: &[(&str, &str)] = &[(
+        "MATRIX/1, FULL = RORDER, ROWS = 100000, COLUMNS = 100000000, VALUES = 1\n",
+        "m.adm:8:26: MATRIX/1: ROWS × COLUMNS = 100000 × 100000000 is too large (at most 10000000 entries; matrices are stored dense)",
+    )];
+    common::expect_errors(BASE, cases);
+}
+
+/// write_adm keeps a SPARSE matrix SPARSE (it was written FULL, losing the
+/// flag) with the same entries, and a FULL one FULL.
+#[test]
+fn sparse_matrix_round_trips_sparse() {
+    let m = common::build_on(
+        BASE,
+        "MATRIX/1, SPARSE, ROWS = 2, COLUMNS = 3, I = 2, 1, J = 3, 2, VALUES = 5, -1.5\n\
+         MATRIX/2, FULL = CORDER, ROWS = 2, COLUMNS = 2, VALUES = 1, 2, 3, 4\n",
+    );
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    assert!(text.contains("MATRIX/1, SPARSE"), "{text}");
+    let back = mbsolve_adm::read_adm_str(&text, "back.adm").unwrap();
+    for (a, b) in m.matrices.iter().zip(&back.matrices) {
+        assert_eq!(
+            (a.id, a.rows, a.columns, a.sparse),
+            (b.id, b.rows, b.columns, b.sparse)
+        );
+        assert_eq!(a.values, b.values);
+    }
+    assert_eq!(back.matrices[0].values, [0.0, -1.5, 0.0, 0.0, 0.0, 5.0]);
+    assert_eq!(back.matrices[1].values, [1.0, 3.0, 2.0, 4.0]);
 }

@@ -130,12 +130,13 @@ fn main() {
     let evals = stats.residual_evaluations + stats.jacobian_evaluations;
     let detection = per_eval * evals as f64;
     println!(
-        "{n} spheres, {} contact elements, 0.5 s GSTIFF ERROR 1e-3: {} steps ({} rejected), {} residual + {} Jacobian evaluations",
+        "{n} spheres, {} contact elements, 0.5 s GSTIFF ERROR 1e-3: {} steps ({} rejected), {} residual + {} Jacobian evaluations, {} symbolic factorizations",
         sim.sys.contacts.len(),
         stats.steps,
         stats.rejected_steps,
         stats.residual_evaluations,
-        stats.jacobian_evaluations
+        stats.jacobian_evaluations,
+        stats.symbolic_factorizations
     );
     println!(
         "wall {wall:.2} s, {:.3} ms per step; collision detection {:.3} ms per evaluation, ≈ {:.0} % of the run; {:.1} contact points per frame",

@@ -42,6 +42,14 @@ pub fn check(path: &Path) -> Result<(), String> {
         model.forces.len(),
         model.requests.len() + model.function_requests.len()
     );
+    // Joint FRICTION and CONTACT are force elements of their own lists.
+    if !model.frictions.is_empty() || !model.contacts.is_empty() {
+        println!(
+            "frictions: {}, contacts: {}",
+            model.frictions.len(),
+            model.contacts.len()
+        );
+    }
     // Adams/Controls plant inputs and outputs, each with its VARIABLEs in
     // order (the controller's view of the plant).
     for (kind, ios) in [

@@ -4,9 +4,10 @@
 //! reactivated element acts again from consistent initial conditions.
 
 mod common;
+use common::at;
 
 use mbsolve_model::{Command, ElementRef};
-use mbsolve_solver::analysis::{Frame, Simulation};
+use mbsolve_solver::analysis::Simulation;
 use mbsolve_solver::commands::CommandRunner;
 
 const PENDULUM: &str = "pendulum
@@ -28,14 +29,6 @@ const SLIDER: &str = include_str!("../../study/tests/data/slider.adm");
 /// Run `acf` on `adm`; the simulation (frames kept) and the result.
 fn run(adm: &str, acf: &str) -> (Simulation, Result<(), String>) {
     common::run_in_process(adm, acf)
-}
-
-fn at(frames: &[Frame], t: f64) -> &Frame {
-    frames
-        .iter()
-        .rev()
-        .find(|f| (f.t - t).abs() < 1e-9)
-        .unwrap_or_else(|| panic!("no frame at t = {t}"))
 }
 
 /// The joint is deactivated at t = 0.5: from there the bob's CM follows
@@ -202,6 +195,6 @@ fn bad_activation_commands_name_the_element() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "x.acf:7: DEACTIVATE of PART/2 is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE and GFORCE can be switched)"
+        "x.acf:7: DEACTIVATE of PART/2 is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM and CONTACT can be switched)"
     );
 }

@@ -146,18 +146,19 @@ fn spdp_is_the_springdamper_force() {
     assert_close(&got, &[50.0, -30.0, -40.0, 30.0, 0.0, 7.0], 1e-12);
 }
 
-/// Wrong component, jflag and id, and a force function reading a result.
+/// Wrong component, jflag and id (at read time, with file, line and
+/// column, as Adams does), and a force function reading a result.
 #[test]
 fn bad_element_results_are_rejected_by_name() {
     let bushing = "BUSHING/1, I = 20, J = 10, K = 1000, 1000, 1000, KT = 1e5, 1e5, 1e5\n";
     let cases = [
         (
             "REQUEST/1, F1 = BUSH(1,0,9,0)\nEND\n",
-            "REQUEST/1: F1 = BUSH(1,0,9,0) at t = 0: BUSH: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got 9",
+            "bad.adm:11:17: REQUEST/1: illegal function expression BUSH(1,0,9,0): BUSH: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got 9",
         ),
         (
             "REQUEST/1, F1 = BUSH(1,2,3,0)\nEND\n",
-            "REQUEST/1: F1 = BUSH(1,2,3,0) at t = 0: BUSH: jflag must be 0 (I marker) or 1 (J marker), got 2",
+            "bad.adm:11:17: REQUEST/1: illegal function expression BUSH(1,2,3,0): BUSH: jflag must be 0 (I marker) or 1 (J marker), got 2",
         ),
         (
             "REQUEST/1, F1 = BUSH(7,0,3,0)\nEND\n",

@@ -252,6 +252,75 @@ fn block_sticks_below_breakaway_and_slides_above() {
     assert!((accel - exact).abs() < 1e-4, "a = {accel}, exact {exact}");
 }
 
+/// INACTIVE = STATIC (Adams: no friction in static solutions) is read and
+/// holds: the block pushed by 1 N against a 100 N/m spring, well below its
+/// breakaway force μs m g = 5.9 N, settles in the static equilibrium at
+/// exactly F/K = 0.01 m, where Adams' stiction would have held it at 0.
+#[test]
+fn inactive_static_friction_leaves_the_static_equilibrium_to_the_spring() {
+    let extra = "MARKER/12, PART = 1, QP = -1, 0, 0\n\
+                 SPRINGDAMPER/1, TRANSLATIONAL, I = 20, J = 12, K = 100, C = 0, LENGTH = 1\n\
+                 SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = 1\n";
+    let deck = block_deck(0.0, extra).replace(
+        "STICTION_TRANSITION_VELOCITY = 0.001\n",
+        "STICTION_TRANSITION_VELOCITY = 0.001, INACTIVE = STATIC\n",
+    );
+    assert!(deck.contains("INACTIVE = STATIC"));
+    let m = model(&deck);
+    assert_eq!(m.frictions.len(), 1);
+    let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.static_equilibrium(&Default::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let x = sim.state.q[0];
+    println!("INACTIVE = STATIC: static x = {x:.12} m (F/K = 0.01)");
+    assert!((x - 0.01).abs() < 1e-9, "x = {x}");
+}
+
+/// A FORCE request between the joint's markers reports the friction acting
+/// in the joint with its reaction, as Adams' joint results do: the block
+/// sliding at 2 m/s has −μd·m·g = −4.905 N along the joint axis (ground
+/// x), where the constraint reaction has nothing, and +m·g across it.
+#[test]
+fn joint_force_request_includes_the_friction() {
+    let deck = block_deck(2.0, "REQUEST/1, FORCE, I = 21, J = 11\n");
+    let m = model(&deck);
+    let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    let settings = IntegratorSettings {
+        error: Some(1e-6),
+        ..Default::default()
+    };
+    sim.dynamic(0.5, Some(10), None, &settings)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let (friction, weight) = (0.25 * 2.0 * G, 2.0 * G);
+    let mut worst = 0.0f64;
+    for f in &sim.frames {
+        let r = mbsolve_solver::requests::evaluate(&sim.sys, &sim.model, f, &m.requests[0]);
+        worst = worst
+            .max((r[0] + friction).abs())
+            .max((r[1] - weight).abs())
+            .max(r[2].abs());
+    }
+    println!("FORCE request: worst deviation from (−μd m g, m g, 0): {worst:.2e} N");
+    assert!(worst < 1e-6, "{worst} N");
+}
+
+/// `check` counts FRICTION (and CONTACT) elements.
+#[test]
+fn check_counts_friction_elements() {
+    let dir = std::env::temp_dir().join(format!("mbsolve-friction-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let adm = dir.join("block.adm");
+    std::fs::write(&adm, format!("{HEAD}{}END\n", block_deck(0.0, ""))).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mbsolve"))
+        .args(["check", adm.to_str().unwrap()])
+        .output()
+        .expect("mbsolve runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(s.lines().any(|l| l == "frictions: 1, contacts: 0"), "{s}");
+}
+
 /// The reader's rules, each an exact message: arguments that do not apply
 /// to the joint's type, inputs the joint has not, arguments refused with a
 /// reason, a joint type without friction.
@@ -279,6 +348,10 @@ fn reader_refuses_what_it_does_not_honour_by_name() {
         (
             "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, MAX_STICTION_DEFORMATION = 0.01\n",
             "f.adm:10:59: FRICTION/1: MAX_STICTION_DEFORMATION (the bound of Adams' stiction creep state) is not supported yet: mbsolve's stiction is velocity-based (below STICTION_TRANSITION_VELOCITY) and has no creep state; leave it out to run with that stiction",
+        ),
+        (
+            "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, INACTIVE = DYNAMIC\n",
+            "f.adm:10:70: FRICTION/1: bad INACTIVE 'DYNAMIC' (STATIC)",
         ),
         (
             "FRICTION/1, JOINT = 2, MU_STATIC = 0.3, MU_DYNAMIC = 0.2\n",

@@ -1,5 +1,6 @@
 //! MotionSolve `<Command>` modify commands by id (Motion_Joint,
-//! Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable), the
+//! Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable,
+//! Reference_Marker, Body_Rigid), the
 //! Param_Transient / Param_Static command forms and Param_Simulation:
 //! before the first Simulate they edit the model, after it they switch the
 //! running model from the next analysis on.
@@ -88,6 +89,52 @@ fn force_expression_modified_between_runs() {
         .any(|l| l.starts_with("Force_Scalar_TwoBody id=1 modified by the command at c.xml:15:5")));
 }
 
+/// Force_Vector_TwoBody and Force_Vector_OneBody expressions changed
+/// between runs (both 0 at first, beside the 2 N scalar force): the
+/// TwoBody force to −2 at t = 1 cancels it, z = 2 + 2 (t − 1); the OneBody
+/// force to 2 at t = 2 restores 2 N, z = 4 + 2 (t − 2) + (t − 2)². (Both
+/// are VFORCEs here, so their ids must differ.)
+#[test]
+fn vector_force_expressions_modified_between_runs() {
+    let text = slider(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    <Force_Vector_TwoBody id="4" fz_expression="-2"/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>
+    <Force_Vector_OneBody id="5" fz_expression="2"/>
+    <Simulate analysis_type="Transient" end_time="3." num_steps="10"/>"#,
+    )
+    .replace(
+        "  </Model>",
+        r#"    <Reference_Marker id="11" body_id="1"/>
+    <Force_Vector_TwoBody id="4" type="ForceOnly" i_marker_id="20" j_floating_marker_id="11" ref_marker_id="10" fz_expression="0"/>
+    <Force_Vector_OneBody id="5" type="ForceOnly" marker_id="20" ref_marker_id="10" fz_expression="0"/>
+  </Model>"#,
+    );
+    let sim = run(&text).unwrap();
+    assert_eq!(sim.frames.last().unwrap().t, 3.0);
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            1.0 + t * t
+        } else if t <= 2.0 {
+            2.0 + 2.0 * (t - 1.0)
+        } else {
+            4.0 + 2.0 * (t - 2.0) + (t - 2.0).powi(2)
+        }
+    });
+    assert!(w < 1e-6, "deviation {w:e}");
+    // A component the element's type does not have is named.
+    let e = mbsolve_msxml::read_xml_str(
+        &text.replace(r#"fz_expression="-2"/>"#, r#"tz_expression="1"/>"#),
+        "c.xml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "c.xml:18:49: Force_Vector_TwoBody id=4: tz_expression does not apply to type = \"ForceOnly\""
+    );
+}
+
 /// A Reference_Variable modified before the first Simulate edits the model:
 /// VARVAL(5) = 4 from the start, z = 1 + 2 t². After a Simulate it acts
 /// from then on: 6 N from t = 1, z = 3 + 4 (t − 1) + 3 (t − 1)².
@@ -163,6 +210,88 @@ fn springdamper_values_modified() {
     assert!(w < 1e-5, "deviation {w:e}");
 }
 
+/// The slider on a spring (k = 9, free length 2, no damping) from z = 1,
+/// running `commands`.
+fn spring(commands: &str) -> String {
+    slider(commands).replace(
+        "<Reference_Variable id=\"5\" type=\"EXPRESSION\" expr=\"2\"/>",
+        "<Reference_Variable id=\"5\" type=\"EXPRESSION\" expr=\"0\"/>\n    <Force_SpringDamper id=\"3\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" j_marker_id=\"10\" stiffness=\"9.\" damping=\"0.\" length=\"2.\"/>",
+    )
+}
+
+/// Free oscillation about `centre` at angular frequency `w` from (z1, v1)
+/// at t1.
+fn oscillation(centre: f64, w: f64, t1: f64, z1: f64, v1: f64) -> impl Fn(f64) -> f64 {
+    move |t| centre + (z1 - centre) * (w * (t - t1)).cos() + v1 / w * (w * (t - t1)).sin()
+}
+
+/// Runs the spring slider to t = 1 (z = 2 − cos 3t), then `command`, then
+/// on to t = 3, and returns the largest deviation from the free
+/// oscillation about `centre` at `w` from the state at t = 1.
+fn modified_at_one(command: &str, centre: f64, w: f64) -> (f64, Simulation) {
+    let sim = run(&spring(&format!(
+        r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>
+    {command}
+    <Simulate analysis_type="Transient" end_time="3." num_steps="20"/>"#
+    )))
+    .unwrap();
+    assert_eq!(sim.frames.last().unwrap().t, 3.0);
+    let (z1, v1) = (2.0 - 3f64.cos(), 3.0 * 3f64.sin());
+    let after = oscillation(centre, w, 1.0, z1, v1);
+    let d = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            2.0 - (3.0 * t).cos()
+        } else {
+            after(t)
+        }
+    });
+    (d, sim)
+}
+
+/// Body_Rigid mass 1 → 4 at t = 1: the oscillation goes on at
+/// ω = √(9/4) = 1.5. Before the first Simulate the command changes the
+/// model itself: ω = 1.5 from t = 0.
+#[test]
+fn body_mass_modified() {
+    let (w, sim) = modified_at_one(r#"<Body_Rigid id="2" mass="4."/>"#, 2.0, 1.5);
+    assert!(w < 1e-5, "deviation {w:e}");
+    assert!(
+        sim.log
+            .iter()
+            .any(|l| l.contains("Body_Rigid id=2 modified")),
+        "{:?}",
+        sim.log
+    );
+    let sim = run(&spring(
+        r#"    <Body_Rigid id="2" mass="4."/>
+    <Simulate analysis_type="Transient" end_time="2." num_steps="20"/>"#,
+    ))
+    .unwrap();
+    let w = worst(&sim.frames, |t| 2.0 - (1.5 * t).cos());
+    assert!(w < 1e-5, "deviation {w:e}");
+}
+
+/// The ground end of the spring (marker 10, also the joint's J marker, so
+/// the joint still holds) moved from z = 0 to z = 0.5 at t = 1: the
+/// oscillation is about z = 2.5 from then on. Ground markers only: the
+/// command's position is global, and a moving body's pose at that time is
+/// not known when the deck is read.
+#[test]
+fn marker_moved_between_runs() {
+    let (w, _) = modified_at_one(r#"<Reference_Marker id="10" pos_z="0.5"/>"#, 2.5, 3.0);
+    assert!(w < 1e-5, "deviation {w:e}");
+    // Before the first Simulate any marker may move (the body frames are
+    // still the global frame): body 2's CM marker to z = 1.5 starts the
+    // oscillation there, z = 2 − 0.5 cos 3t.
+    let sim = run(&spring(
+        r#"    <Reference_Marker id="20" pos_z="1.5"/>
+    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#,
+    ))
+    .unwrap();
+    let w = worst(&sim.frames, |t| 2.0 - 0.5 * (3.0 * t).cos());
+    assert!(w < 1e-5, "deviation {w:e}");
+}
+
 fn read_err(commands: &str) -> String {
     mbsolve_msxml::read_xml_str(&slider(commands), "c.xml")
         .unwrap_err()
@@ -183,10 +312,41 @@ fn bad_modify_commands_are_named() {
         read_err(r#"    <Force_Scalar_TwoBody val_expression="0"/>"#),
         "c.xml:14:5: Force_Scalar_TwoBody: a modify command needs the id of the element it changes"
     );
-    assert_eq!(
-        read_err(r#"    <Body_Rigid id="2" mass="3"/>"#),
-        "c.xml:14:5: Body_Rigid id=2: <Body_Rigid> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable)"
-    );
+    let simulate = r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#;
+    for (command, want) in [
+        (
+            r#"    <Reference_Array id="2" num_element="3"/>"#.to_string(),
+            "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
+        ),
+        (
+            r#"    <Post_Request id="1" comment="x"/>"#.to_string(),
+            "c.xml:14:5: Post_Request id=1: <Post_Request> as a command is not supported: the result file's columns are fixed when the run starts",
+        ),
+        (
+            r#"    <Body_Rigid id="2" cg_id="10"/>"#.to_string(),
+            "c.xml:14:31: Body_Rigid id=2: attribute cg_id cannot be changed by a command (it can change: mass, inertia_xx, inertia_yy, inertia_zz, inertia_xy, inertia_xz, inertia_yz)",
+        ),
+        (
+            r#"    <Reference_Marker id="10" body_id="2"/>"#.to_string(),
+            "c.xml:14:40: Reference_Marker id=10: attribute body_id cannot be changed by a command (it can change: pos_x, pos_y, pos_z, a00, a01, a02, a10, a11, a12, a20, a21, a22)",
+        ),
+        // Marker 20 is on the moving body 2.
+        (
+            format!("{simulate}\n    <Reference_Marker id=\"20\" pos_z=\"3.\"/>"),
+            "c.xml:15:5: Reference_Marker id=20: marker 20 is on Body_Rigid 2: after a Simulate only markers on ground can be moved (the command's position is global, and where the body is then is known only while running)",
+        ),
+        (
+            r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0."/>"#.to_string(),
+            "c.xml:14:5: Reference_Marker id=10: the orientation needs the x axis (a00 a10 a20) and the z axis (a02 a12 a22)",
+        ),
+        // x and z along the same line: not a rotation.
+        (
+            r#"    <Reference_Marker id="10" a00="0." a10="1." a20="0." a02="0." a12="1." a22="0."/>"#.to_string(),
+            "c.xml:14:5: Reference_Marker id=10: the direction cosines a00…a22 are not a rotation (orthonormality off by 1.0e0)",
+        ),
+    ] {
+        assert_eq!(read_err(&command), want, "for {command}");
+    }
     // An expression naming a missing marker, after a Simulate: the error
     // points into the command.
     assert_eq!(
@@ -278,10 +438,10 @@ fn xml_deactivate_runs_and_bad_ids_are_named() {
         e.to_string(),
         "p.xml:23:61: Deactivate: no Constraint_Joint with id 7 in the model"
     );
-    let bad = text.replace(r#""Constraint_Joint""#, r#""Force_Beam""#);
+    let bad = text.replace(r#""Constraint_Joint""#, r#""Control_Diff""#);
     let e = mbsolve_msxml::read_xml_str(&bad, "p.xml").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "p.xml:23:31: Deactivate: element_type = \"Force_Beam\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper)"
+        "p.xml:23:31: Deactivate: element_type = \"Control_Diff\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Bushing, Force_Field, Force_Beam)"
     );
 }

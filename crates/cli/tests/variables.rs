@@ -118,23 +118,55 @@ fn varval_in_gcon_and_motion() {
     assert!(ed < 1e-8 && ea < 1e-9, "{ed} {ea}");
 }
 
-/// An implicit VARIABLE (a cycle through VARVAL) stops the run with the
-/// chain, file, line and column.
+/// An implicit VARIABLE (a cycle through VARVAL) is solved with the
+/// system: v1 = sin t + v2, v2 = v1/2 ⇒ v1 = 2 sin t, v2 = sin t; VARIABLE/3
+/// = 3·v1 only reads the loop (explicit, inlined). REQUEST F2…F4 read all
+/// three through VARVAL, to 1e-12 (the loop is linear, Newton exact).
 #[test]
-fn implicit_variable_is_refused() {
-    let d = common::scratch("var", "implicit");
-    let adm = &d.join("cycle.adm");
-    std::fs::write(
-        adm,
-        "cycle\nPART/1, GROUND\nVARIABLE/1, FUNCTION = 1 + VARVAL(2)\nVARIABLE/2, FUNCTION = VARVAL(1)/2\nEND\n",
-    )
-    .unwrap();
-    let o = common::mbsolve(&["check", adm.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    let e = String::from_utf8_lossy(&o.stderr);
-    let want = format!(
-        "{}:3:28: VARIABLE/1: implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/1)",
-        adm.display()
+fn implicit_variables_are_solved() {
+    let adm = "loop\nPART/1, GROUND\n\
+        VARIABLE/1, IC = 0.3, FUNCTION = SIN(TIME) + VARVAL(2)\n\
+        VARIABLE/2, FUNCTION = VARVAL(1)/2\n\
+        VARIABLE/3, FUNCTION = 3*VARVAL(1)\n\
+        REQUEST/1, F2 = VARVAL(1)\\F3 = VARVAL(2)\\F4 = VARVAL(3)\n\
+        END\n";
+    let (h, rows) = run("implicit", adm, 1.0, 1e-6);
+    let (v1, v2, v3) = (
+        col(&h, "request_1.f2"),
+        col(&h, "request_1.f3"),
+        col(&h, "request_1.f4"),
     );
-    assert!(e.contains(&want), "{e}");
+    assert_eq!(rows.len(), 101);
+    let mut e = 0.0f64;
+    for r in &rows {
+        let s = r[0].sin();
+        e = e
+            .max((r[v1] - 2.0 * s).abs())
+            .max((r[v2] - s).abs())
+            .max((r[v3] - 6.0 * s).abs());
+    }
+    println!("implicit VARIABLE loop through requests: {e:.1e}");
+    assert!(e < 1e-12, "{e}");
+}
+
+/// A command that turns an explicit VARIABLE into an implicit one between
+/// analyses would add a user state: refused by name, not run.
+#[test]
+fn redefinition_that_makes_a_loop_between_analyses_is_refused() {
+    let adm = "loop\nPART/1, GROUND\n\
+        VARIABLE/1, FUNCTION = TIME\n\
+        VARIABLE/2, FUNCTION = 2*VARVAL(1)\n\
+        REQUEST/1, F2 = VARVAL(2)\n\
+        END\n";
+    let acf = "t.adm\nt\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 2\n\
+        VARIABLE/1, FUNCTION = 1 - 0.5*VARVAL(2)\n\
+        SIMULATE/DYNAMIC, END = 0.2, STEPS = 2\n";
+    let (sim, r) = common::run_in_process(adm, acf);
+    let e = r.unwrap_err();
+    assert!(
+        e.contains("t.acf:4: VARIABLE/1: the change alters the model's coordinates, constraint equations, force elements or user states (an implicit VARIABLE is one), which a command cannot do between analyses"),
+        "{e}"
+    );
+    // The first analysis ran to its end.
+    assert_eq!(sim.frames.last().map(|f| f.t), Some(0.1));
 }

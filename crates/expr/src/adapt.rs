@@ -190,7 +190,8 @@ impl StateFunction for ExprStateFunction {
 }
 
 /// DIF(id) and DIF1(id): the value and the time derivative of DIFF/id;
-/// ARYVAL(id, k): an LSE/TFSISO state or output.
+/// ARYVAL(id, k): an LSE/TFSISO state or output; VARVAL(id): an implicit
+/// VARIABLE's value.
 fn user_state_measure(call: &crate::MeasureCall) -> Option<Measure> {
     let rate = match call.kind {
         MeasureKind::Dif => false,
@@ -205,6 +206,17 @@ fn user_state_measure(call: &crate::MeasureCall) -> Option<Measure> {
                     .get(1)
                     .and_then(|k| k.checked_sub(1))
                     .unwrap_or(u32::MAX),
+                rate: false,
+            });
+        }
+        // VARVAL left in an expression reads an implicit VARIABLE, an
+        // unknown of the system (`implicit.rs`).
+        MeasureKind::Varval => {
+            return Some(Measure::UserState {
+                element: mbsolve_model::ElementRef::Variable(
+                    call.args.first().copied().unwrap_or(0),
+                ),
+                component: 0,
                 rate: false,
             });
         }

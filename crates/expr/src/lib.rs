@@ -18,6 +18,7 @@
 mod adapt;
 mod contact_laws;
 mod eval;
+mod implicit;
 mod jet;
 mod names;
 mod parse;
@@ -26,6 +27,7 @@ mod spline;
 mod subst;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
+pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 
 use eval::Leaves;

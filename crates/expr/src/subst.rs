@@ -126,8 +126,14 @@ impl<'a> Inliner<'a> {
         let mut leaves = Vec::with_capacity(e.measures.len());
         for (slot, call) in e.measures.iter().enumerate() {
             let span = at.unwrap_or_else(|| e.measure_span(slot));
-            leaves.push(if call.kind == MeasureKind::Varval {
-                let id = call.args.first().copied().unwrap_or(0);
+            let id = call.args.first().copied().unwrap_or(0);
+            // An implicit VARIABLE (placeholder body, `implicit.rs`) is an
+            // unknown of the system: its VARVAL stays a measure.
+            let unknown = self
+                .variables
+                .get(&id)
+                .is_some_and(|v| v.is_unknown_variable(id));
+            leaves.push(if call.kind == MeasureKind::Varval && !unknown {
                 Node::Var(self.variable(id, span)?)
             } else {
                 Node::Measure(self.intern(call, span))

@@ -389,10 +389,16 @@ fn state_function_adapter() {
     let err = ExprStateFunction::new(Expr::parse("2*ACCX(1,2)").unwrap()).unwrap_err();
     assert_eq!(err.message, "ACCX is not supported yet in a force function");
     assert_eq!((err.span.start, err.span.end), (2, 11));
-    let err = ExprStateFunction::new(Expr::parse("VARVAL(1)").unwrap()).unwrap_err();
+    // VARVAL left after substitution reads an implicit VARIABLE: the
+    // user-state measure of VARIABLE/1 (`implicit.rs`).
+    let f = ExprStateFunction::new(Expr::parse("VARVAL(1)").unwrap()).unwrap();
     assert_eq!(
-        err.message,
-        "VARVAL is not supported yet in a force function"
+        StateFunction::measures(&f),
+        [Measure::UserState {
+            element: mbsolve_model::ElementRef::Variable(1),
+            component: 0,
+            rate: false,
+        }]
     );
     let err = ExprStateFunction::new(Expr::parse("VX(1,2,3,4)").unwrap()).unwrap_err();
     assert_eq!(
@@ -563,14 +569,14 @@ fn variable_cycles_and_unknown_ids_are_reported() {
         "implicit VARIABLE not supported yet: VARIABLE/1 depends on itself (VARIABLE/1 → VARIABLE/2 → VARIABLE/3 → VARIABLE/1)"
     );
     assert_eq!(&src[err.span.start..err.span.end], "VARVAL(1)");
-    let err = Expr::parse("VARVAL(4)")
+    // A body that is exactly VARVAL(4) is the placeholder of an implicit
+    // VARIABLE (`implicit.rs`): VARVAL(4) stays a measure.
+    let kept = Expr::parse("2*VARVAL(4)")
         .unwrap()
         .with_variables(&v)
-        .unwrap_err();
-    assert_eq!(
-        err.message,
-        "implicit VARIABLE not supported yet: VARIABLE/4 depends on itself (VARIABLE/4 → VARIABLE/4)"
-    );
+        .unwrap();
+    assert_eq!(kept.measures().len(), 1);
+    assert!(kept.measures()[0].kind == MeasureKind::Varval && kept.measures()[0].args == [4]);
     let src = "1 + VARVAL(77)";
     let err = Expr::parse(src).unwrap().with_variables(&v).unwrap_err();
     assert_eq!(err.message, "VARVAL(77): VARIABLE/77 does not exist");

@@ -33,6 +33,12 @@ impl MechData {
         self.forces_off.get(k).copied().unwrap_or(false)
     }
 
+    /// Whether CONTACT `k` (index into `System::contacts`) is switched off.
+    #[inline]
+    pub fn contact_is_off(&self, k: usize) -> bool {
+        self.contacts_off.get(k).copied().unwrap_or(false)
+    }
+
     /// Whether equation `k` belongs to a deactivated element.
     #[inline]
     pub fn equation_is_off(&self, k: usize) -> bool {
@@ -56,6 +62,15 @@ impl System {
             equations: 0,
             forces: 0,
         };
+        // A CONTACT is a force element of its own list (`contact.rs`).
+        if let ElementRef::Contact(id) = e {
+            for (k, c) in self.contacts.iter().enumerate() {
+                if c.id == id {
+                    data.contacts_off[k] = !on;
+                    sw.forces += 1;
+                }
+            }
+        }
         for (k, eq) in self.equations.iter().enumerate() {
             if eq.element == e {
                 data.off[k] = !on;

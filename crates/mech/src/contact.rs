@@ -30,10 +30,16 @@ use parry3d_f64::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
 use parry3d_f64::shape::{Ball, ConvexPolyhedron, Cuboid, Cylinder, SharedShape, TriMesh};
+use std::sync::{Mutex, MutexGuard};
 
 /// Sides of the polygon that tessellates a FRUSTUM and rings of an
 /// ELLIPSOID with unequal axes (Adams tessellates for RAPID as well).
 const SIDES: usize = 48;
+
+/// A CONTACT's Jacobian blocks are in the sparsity pattern while its
+/// solids' bounding boxes, each loosened by this fraction of its largest
+/// extent, overlap.
+const PATTERN_MARGIN: f64 = 0.25;
 
 /// A solid fixed in a body (or ground): its parry shape and its pose in the
 /// body frame (ground frame for ground).
@@ -65,7 +71,7 @@ pub struct ContactPoint {
 }
 
 /// A CONTACT resolved to its two bodies (slot 0 = I part, 1 = J part).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ContactElement {
     pub id: u32,
     pub bodies: [Option<usize>; 2],
@@ -73,6 +79,57 @@ pub struct ContactElement {
     pub jgeom: Vec<PlacedShape>,
     pub normal: NormalForce,
     pub friction: Option<ContactFriction>,
+    /// Buffers the narrow phase reuses, so that an evaluation inside the
+    /// step loop allocates nothing once they are sized (issue 17; the
+    /// no-alloc test measures it). Behind a mutex because the System is
+    /// shared read-only; contacts are evaluated one at a time, so the lock
+    /// is never contended.
+    scratch: Mutex<Scratch>,
+}
+
+impl Clone for ContactElement {
+    /// A clone starts with empty buffers (they hold no state between
+    /// evaluations, see [`Scratch`]).
+    fn clone(&self) -> Self {
+        ContactElement {
+            id: self.id,
+            bodies: self.bodies,
+            igeom: self.igeom.clone(),
+            jgeom: self.jgeom.clone(),
+            normal: self.normal,
+            friction: self.friction,
+            scratch: Mutex::new(Scratch::default()),
+        }
+    }
+}
+
+/// The narrow phase's buffers. They carry capacity, not state: every
+/// manifold's points are cleared before parry fills it again, so parry's
+/// temporal-coherence shortcut (`try_update_contacts`, which reuses the
+/// previous contact features when the pose moved little) never fires and
+/// an evaluation is a pure function of q, as the Newton iteration and the
+/// FD Jacobian checks need.
+#[derive(Default)]
+struct Scratch {
+    /// The contact points of the last evaluation.
+    points: Vec<ContactPoint>,
+    /// World poses and bounding boxes of the J solids.
+    jposes: Vec<(PPose, Aabb)>,
+    /// Per (I solid, J solid) pair, row-major: parry's manifolds and its
+    /// workspace (used by meshes).
+    pairs: Vec<PairScratch>,
+}
+
+#[derive(Default)]
+struct PairScratch {
+    manifolds: Vec<ContactManifold<(), ()>>,
+    workspace: Option<ContactManifoldsWorkspace>,
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scratch({} pairs)", self.pairs.len())
+    }
 }
 
 fn to_p(v: &Vector3<f64>) -> PVec {
@@ -273,6 +330,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ContactElement>, 
             jgeom,
             normal: c.normal,
             friction: c.friction,
+            scratch: Mutex::new(Scratch::default()),
         });
     }
     Ok(out)
@@ -306,35 +364,65 @@ impl ContactElement {
     /// Every contact point at q, each solid pair tested first on its
     /// bounding boxes (the broad phase), then by parry's manifolds.
     pub fn points(&self, q: &[f64], out: &mut Vec<ContactPoint>) {
+        let mut scratch = self.scratch();
+        self.find_points(q, &mut scratch);
         out.clear();
+        out.extend_from_slice(&scratch.points);
+    }
+
+    fn scratch(&self) -> MutexGuard<'_, Scratch> {
+        // A panic elsewhere while the lock was held leaves only buffers.
+        self.scratch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// [`ContactElement::points`] into `scratch.points`, on reused buffers.
+    fn find_points(&self, q: &[f64], scratch: &mut Scratch) {
+        let Scratch {
+            points,
+            jposes,
+            pairs,
+        } = scratch;
+        points.clear();
         let poses = self.poses(q);
         let dispatcher = DefaultQueryDispatcher;
-        let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
-        let jposes: Vec<(PPose, Aabb)> = self
-            .jgeom
-            .iter()
-            .map(|g| {
-                let p = self.world(1, &poses, g);
-                (p, g.shape.compute_aabb(&p))
-            })
-            .collect();
-        for gi in &self.igeom {
+        jposes.clear();
+        jposes.extend(self.jgeom.iter().map(|g| {
+            let p = self.world(1, &poses, g);
+            (p, g.shape.compute_aabb(&p))
+        }));
+        let npairs = self.igeom.len() * self.jgeom.len();
+        if pairs.len() != npairs {
+            pairs.resize_with(npairs, PairScratch::default);
+        }
+        for (a, gi) in self.igeom.iter().enumerate() {
             let pi = self.world(0, &poses, gi);
             let bi = gi.shape.compute_aabb(&pi);
-            for (gj, (pj, bj)) in self.jgeom.iter().zip(&jposes) {
+            for (b, (gj, (pj, bj))) in self.jgeom.iter().zip(jposes.iter()).enumerate() {
                 if !bi.intersects(bj) {
                     continue;
                 }
+                let pair = &mut pairs[a * self.jgeom.len() + b];
+                // No temporal coherence (see `Scratch`): recompute afresh.
+                for m in pair.manifolds.iter_mut() {
+                    m.points.clear();
+                    m.local_n1 = PVec::new(0.0, 0.0, 0.0);
+                    m.local_n2 = PVec::new(0.0, 0.0, 0.0);
+                }
                 let pos12 = pi.inv_mul(pj);
-                let mut ws: Option<ContactManifoldsWorkspace> = None;
-                manifolds.clear();
                 if dispatcher
-                    .contact_manifolds(&pos12, &*gi.shape, &*gj.shape, 0.0, &mut manifolds, &mut ws)
+                    .contact_manifolds(
+                        &pos12,
+                        &*gi.shape,
+                        &*gj.shape,
+                        0.0,
+                        &mut pair.manifolds,
+                        &mut pair.workspace,
+                    )
                     .is_err()
                 {
                     continue;
                 }
-                for m in &manifolds {
+                for m in &pair.manifolds {
                     // subshape poses (meshes): points and normals are in the
                     // subshape frames, which are the shapes' own for
                     // triangle meshes and convex solids.
@@ -345,7 +433,7 @@ impl ContactElement {
                         }
                         let p1 = from_p(pi.transform_point(c.local_p1));
                         let p2 = from_p(pi.transform_point(pos12.transform_point(c.local_p2)));
-                        out.push(ContactPoint {
+                        points.push(ContactPoint {
                             on_i: p1,
                             on_j: p2,
                             normal: n,
@@ -371,25 +459,29 @@ impl ContactElement {
         w
     }
 
-    fn local(
-        &self,
-        q: &[f64],
-        u: &[f64],
-        jac: bool,
-        scratch: &mut Vec<ContactPoint>,
-    ) -> LocalContact {
+    /// The friction law acting in this analysis: none for
+    /// COULOMB_FRICTION = DYNAMICS_ONLY outside dynamics (`non_dynamic`).
+    fn friction_in(&self, non_dynamic: bool) -> Option<&ContactFriction> {
+        self.friction
+            .as_ref()
+            .filter(|f| !(non_dynamic && f.dynamics_only))
+    }
+
+    fn local(&self, q: &[f64], u: &[f64], non_dynamic: bool, jac: bool) -> LocalContact {
+        let friction = self.friction_in(non_dynamic);
         let mut out = LocalContact {
             q: Grad::zeros(),
             jq: Hess::zeros(),
             ju: Hess::zeros(),
         };
-        self.points(q, scratch);
-        if scratch.is_empty() {
+        let mut scratch = self.scratch();
+        self.find_points(q, &mut scratch);
+        if scratch.points.is_empty() {
             return out;
         }
         let poses = self.poses(q);
         let ul = gather(&self.bodies, u);
-        for cp in scratch.iter() {
+        for cp in scratch.points.iter() {
             let w = Self::w_matrix(&poses, cp);
             let n = cp.normal;
             let v = w * ul;
@@ -401,7 +493,7 @@ impl ContactElement {
             // friction direction t (F_t = f t) and ∂t/∂v
             let mut t = Vector3::zeros();
             let mut dt = Matrix3::zeros();
-            if let Some(fr_law) = &self.friction {
+            if let Some(fr_law) = friction {
                 let proj = Matrix3::identity() - n * n.transpose();
                 let vt = proj * v;
                 let speed = vt.norm();
@@ -427,7 +519,7 @@ impl ContactElement {
                 // ∂f/∂q = −f_δ nᵀW (δ grows as I moves along n), ∂f/∂u likewise
                 out.jq -= wt_dir * ndot * fd;
                 out.ju -= wt_dir * ndot * fr;
-                if self.friction.is_some() {
+                if friction.is_some() {
                     out.ju += w.transpose() * dt * w * f;
                 }
             }
@@ -435,10 +527,10 @@ impl ContactElement {
         out
     }
 
-    /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ).
-    pub fn add_residual(&self, q: &[f64], u: &[f64], out: &mut [f64]) {
-        let mut scratch = Vec::new();
-        let lc = self.local(q, u, false, &mut scratch);
+    /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ); `non_dynamic`:
+    /// a kinematic analysis (DYNAMICS_ONLY friction off).
+    pub fn add_residual(&self, q: &[f64], u: &[f64], non_dynamic: bool, out: &mut [f64]) {
+        let lc = self.local(q, u, non_dynamic, false);
         for l in 0..NL {
             if let Some(g) = global_index(&self.bodies, l) {
                 out[g] -= lc.q[l];
@@ -446,21 +538,45 @@ impl ContactElement {
         }
     }
 
-    /// The 14×14 blocks at (row0, col_q) and (row0, col_u), always emitted
-    /// (zeros out of contact) so the sparsity pattern stays fixed.
+    /// Whether any (I solid, J solid) pair has bounding boxes within
+    /// [`PATTERN_MARGIN`] of each other at q: the pairs that may touch
+    /// soon. Only these emit Jacobian blocks, so a model with many
+    /// CONTACTs far apart keeps a sparse Jacobian; as parts approach, the
+    /// pattern grows and the assembler re-records it (a symbolic
+    /// refactorization). The margin keeps that rare: a pair enters the
+    /// pattern well before its contact force can be nonzero.
+    fn near(&self, q: &[f64]) -> bool {
+        let poses = self.poses(q);
+        let box_of = |slot: usize, g: &PlacedShape| {
+            let b = g.shape.compute_aabb(&self.world(slot, &poses, g));
+            let margin = PATTERN_MARGIN * (b.maxs - b.mins).max_element();
+            b.loosened(margin)
+        };
+        self.igeom.iter().any(|gi| {
+            let bi = box_of(0, gi);
+            self.jgeom.iter().any(|gj| bi.intersects(&box_of(1, gj)))
+        })
+    }
+
+    /// The 14×14 blocks at (row0, col_q) and (row0, col_u) while the two
+    /// parts are near (see [`ContactElement::near`]); nothing otherwise:
+    /// the force and its Jacobian are zero there.
     #[allow(clippy::too_many_arguments)]
     pub fn add_jacobian(
         &self,
         q: &[f64],
         u: &[f64],
+        non_dynamic: bool,
         sink: &mut dyn Sink,
         row0: usize,
         col_q: Option<usize>,
         col_u: usize,
         cu: f64,
     ) {
-        let mut scratch = Vec::new();
-        let lc = self.local(q, u, true, &mut scratch);
+        if !self.near(q) {
+            return;
+        }
+        let lc = self.local(q, u, non_dynamic, true);
         if let Some(cq) = col_q {
             scatter_hess(&self.bodies, &(-lc.jq), sink, row0, cq);
         }
@@ -469,7 +585,7 @@ impl ContactElement {
 
     /// Generalized force on the local coordinates (for tests and reports).
     pub fn local_force(&self, q: &[f64], u: &[f64]) -> Grad {
-        self.local(q, u, false, &mut Vec::new()).q
+        self.local(q, u, false, false).q
     }
 
     /// Total force on the J part (ground axes) and the number of points:

@@ -28,6 +28,9 @@ pub type StateKey = (ElementRef, u32);
 pub struct StateValues {
     pub w: Vec<f64>,
     pub wp: Vec<f64>,
+    /// The last sample instant whose discrete-LSE update was applied
+    /// (`discrete.rs`), so that a restart never applies one twice.
+    pub sampled: Option<f64>,
 }
 
 impl StateValues {
@@ -35,6 +38,7 @@ impl StateValues {
         StateValues {
             w: vec![0.0; n],
             wp: vec![0.0; n],
+            sampled: None,
         }
     }
     /// Copy w and w' in (lengths must match the model's state count).
@@ -124,8 +128,12 @@ pub enum StateForm {
     Explicit,
     /// f = 0 (DIFF IMPLICIT).
     Implicit,
-    /// w − f = 0: an algebraic output (LSE/TFSISO Y), no derivative.
+    /// w − f = 0: an algebraic output (LSE/TFSISO Y, implicit VARIABLE),
+    /// no derivative.
     Output,
+    /// w' = 0: a discrete-LSE state, held between its sample instants,
+    /// where w ← f (`discrete.rs`).
+    Held,
 }
 
 /// One user state's equation.
@@ -140,6 +148,8 @@ pub struct StateEquation {
     law: Law,
     /// The states the function reads (DIF or DIF1), sorted.
     reads: Vec<usize>,
+    /// SAMPLE_PERIOD and SAMPLE_OFFSET of a `Held` state.
+    pub sampling: Option<mbsolve_model::Sampling>,
 }
 
 /// The model's user states as the mechanics sees them.
@@ -225,6 +235,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             bodies,
             law,
             reads: states_read(&keys, spec.function.measures()),
+            sampling: spec.sampling,
         });
     }
     let force_reads = sys
@@ -312,6 +323,7 @@ impl System {
                 StateForm::Implicit => f,
                 StateForm::Explicit => data.states.wp[k] - f,
                 StateForm::Output => data.states.w[k] - f,
+                StateForm::Held => data.states.wp[k],
             };
         }
     }
@@ -336,6 +348,10 @@ impl System {
     ) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
+            if eq.form == StateForm::Held {
+                sink.add(row0 + k, col_w + k, cw);
+                continue;
+            }
             let sign = eq.sign();
             let (_, fq, fu) = eq.eval(q, u, t, &st);
             for l in 0..crate::local::NL {
@@ -349,7 +365,7 @@ impl System {
             match eq.form {
                 StateForm::Explicit => sink.add(row0 + k, col_w + k, cw),
                 StateForm::Output => sink.add(row0 + k, col_w + k, 1.0),
-                StateForm::Implicit => {}
+                StateForm::Implicit | StateForm::Held => {}
             }
             for &j in &eq.reads {
                 let d = eq.eval(q, u, t, &st.seeded(j, cw)).0;
@@ -435,6 +451,9 @@ impl System {
                 if eq.form != StateForm::Implicit {
                     jac[(k, k)] += 1.0;
                 }
+                if eq.form == StateForm::Held {
+                    continue;
+                }
                 for &j in &eq.reads {
                     let with_w = eq.eval(q, u, t, &st.seeded(j, 1.0)).0;
                     let w_only = eq.eval(q, u, t, &st.seeded(j, 0.0)).0;
@@ -499,10 +518,12 @@ struct StateSpec<'m> {
     ic: f64,
     ic_rate: Option<f64>,
     static_hold: bool,
+    sampling: Option<mbsolve_model::Sampling>,
 }
 
 /// The model's user states in layout order: DIFFs, then each LSE/TFSISO's
-/// states (keyed by its X array) and outputs (keyed by its Y array).
+/// states (keyed by its X array) and outputs (keyed by its Y array), then
+/// the implicit VARIABLEs (keyed by their VARIABLE).
 fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
     let mut specs = Vec::new();
     for d in &model.diffs {
@@ -518,18 +539,31 @@ fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
             ic: d.ic,
             ic_rate: d.ic_rate,
             static_hold: d.static_hold,
+            sampling: None,
         });
     }
     for l in &model.linear_systems {
+        // A sampled (discrete) LSE holds its states between samples and
+        // is held in statics too.
+        let sampling = model
+            .samplings
+            .iter()
+            .find(|s| s.element == l.element)
+            .copied();
         for (k, f) in l.states.iter().enumerate() {
             specs.push(StateSpec {
                 element: l.element,
                 key: (ElementRef::Array(l.x), k as u32),
                 function: f,
-                form: StateForm::Explicit,
+                form: if sampling.is_some() {
+                    StateForm::Held
+                } else {
+                    StateForm::Explicit
+                },
                 ic: l.x0.get(k).copied().unwrap_or(0.0),
                 ic_rate: None,
-                static_hold: l.static_hold,
+                static_hold: l.static_hold || sampling.is_some(),
+                sampling,
             });
         }
         for (k, f) in l.outputs.iter().enumerate() {
@@ -541,8 +575,75 @@ fn state_specs(model: &Model) -> Vec<StateSpec<'_>> {
                 ic: 0.0,
                 ic_rate: None,
                 static_hold: false,
+                sampling: None,
             });
         }
     }
+    // Implicit VARIABLEs: v − f(v, …) = 0, algebraic like an output; IC is
+    // the starting guess of the first solve (Adams VARIABLE IC).
+    for v in &model.implicit_variables {
+        specs.push(StateSpec {
+            element: v.element(),
+            key: (v.element(), 0),
+            function: &v.function,
+            form: StateForm::Output,
+            ic: v.ic,
+            ic_rate: None,
+            static_hold: false,
+            sampling: None,
+        });
+    }
     specs
+}
+
+impl System {
+    /// The first sample instant of a discrete LSE strictly after `t`.
+    pub fn next_sample_after(&self, t: f64) -> Option<f64> {
+        self.states
+            .equations
+            .iter()
+            .filter_map(|e| e.sampling.map(|s| s.next_after(t)))
+            .min_by(f64::total_cmp)
+    }
+
+    /// At a sample instant t of a discrete LSE not yet applied
+    /// (`StateValues::sampled`): its states take x ← A x + B u(t) (their
+    /// functions, evaluated with the values before the update, so the
+    /// update is simultaneous), then the outputs and rates are made
+    /// consistent again. Ok(true) when an update was applied.
+    pub fn apply_samples(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+    ) -> Result<bool, String> {
+        let due: Vec<usize> = (0..self.nw())
+            .filter(|&k| {
+                let eq = &self.states.equations[k];
+                eq.sampling.is_some_and(|s| {
+                    s.is_instant(t)
+                        && data
+                            .states
+                            .sampled
+                            .is_none_or(|last| t - last > 1e-9 * s.period)
+                })
+            })
+            .collect();
+        if due.is_empty() {
+            return Ok(false);
+        }
+        let st = self.state_context(&data.states);
+        let next: Vec<f64> = due
+            .iter()
+            .map(|&k| self.states.equations[k].eval(q, u, t, &st).0)
+            .collect();
+        for (&k, v) in due.iter().zip(next) {
+            data.states.w[k] = v;
+        }
+        data.states.sampled = Some(t);
+        data.invalidate_cache();
+        self.solve_state_rates(data, q, u, t)?;
+        Ok(true)
+    }
 }

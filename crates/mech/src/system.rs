@@ -274,6 +274,9 @@ pub struct MechData {
     /// true = force element (index into `System::forces`) switched off by
     /// DEACTIVATE: it adds nothing to the residual or the Jacobian.
     pub forces_off: Vec<bool>,
+    /// true = CONTACT (index into `System::contacts`) switched off by
+    /// DEACTIVATE (`activation.rs`).
+    pub contacts_off: Vec<bool>,
     /// Evaluate elements in parallel (default: at least
     /// [`PARALLEL_MIN_BODIES`] bodies). Either way the results are
     /// bit-identical: elements fill their own slots, summed in a fixed order.
@@ -290,6 +293,10 @@ pub struct MechData {
     /// The user states (DIFF) forces and DIFF functions read: set by the
     /// formulation before each evaluation.
     pub states: crate::states::StateValues,
+    /// A kinematic analysis is evaluating the forces (not a dynamic one):
+    /// CONTACT friction declared COULOMB_FRICTION = DYNAMICS_ONLY is left
+    /// out (see `contact.rs`).
+    pub non_dynamic: bool,
 }
 
 impl MechData {
@@ -418,12 +425,14 @@ impl System {
             singular: vec![false; self.neq()],
             off: vec![false; self.neq()],
             forces_off: vec![false; self.forces.len()],
+            contacts_off: vec![false; self.contacts.len()],
             parallel: self.nb() >= PARALLEL_MIN_BODIES,
             multipliers: Vec::new(),
             cache: EvalCache::default(),
             hess: Vec::new(),
             blocks: Vec::new(),
             states: crate::states::StateValues::zeros(self.nw()),
+            non_dynamic: false,
         }
     }
 
@@ -813,8 +822,10 @@ impl System {
         for fr in &self.frictions {
             fr.add_residual(self, &at, out);
         }
-        for c in &self.contacts {
-            c.add_residual(q, u, out);
+        for (k, c) in self.contacts.iter().enumerate() {
+            if !data.contact_is_off(k) {
+                c.add_residual(q, u, data.non_dynamic, out);
+            }
         }
     }
 
@@ -1038,8 +1049,14 @@ impl System {
         for fr in &self.frictions {
             fr.add_jacobian(self, &at, sink, place);
         }
-        for c in &self.contacts {
-            c.add_jacobian(q, u, sink, row0, col_q, col_u, cu);
+        for (k, c) in self.contacts.iter().enumerate() {
+            let nd = data.non_dynamic;
+            if data.contact_is_off(k) {
+                let mut zero = crate::activation::ZeroSink(sink);
+                c.add_jacobian(q, u, nd, &mut zero, row0, col_q, col_u, cu);
+            } else {
+                c.add_jacobian(q, u, nd, sink, row0, col_q, col_u, cu);
+            }
         }
         if let (Some(cq), Some(lam)) = (col_q, lam) {
             self.constraint_force_jacobian(data, q, t, lam, sink, row0, cq);

@@ -108,7 +108,7 @@ fn check_jacobian(model: &Model, u_set: &[(usize, f64)]) {
     let c = &sys.contacts[0];
     let resid = |q: &[f64], u: &[f64]| {
         let mut r = vec![0.0; n];
-        c.add_residual(q, u, &mut r);
+        c.add_residual(q, u, false, &mut r);
         r
     };
     let h = 1e-7;
@@ -121,9 +121,9 @@ fn check_jacobian(model: &Model, u_set: &[(usize, f64)]) {
         (0..n).map(|r| (rp[r] - rm[r]) / (2.0 * h)).collect()
     };
     let mut jq = Dense(DMatrix::zeros(n, n));
-    c.add_jacobian(&q, &u, &mut jq, 0, Some(0), 0, 0.0);
+    c.add_jacobian(&q, &u, false, &mut jq, 0, Some(0), 0, 0.0);
     let mut ju = Dense(DMatrix::zeros(n, n));
-    c.add_jacobian(&q, &u, &mut ju, 0, None, 0, 1.0);
+    c.add_jacobian(&q, &u, false, &mut ju, 0, None, 0, 1.0);
     let scale = jq.0.amax().max(ju.0.amax());
     assert!(scale > 0.0, "the contact is active");
     // ∂R/∂u, every column; ∂R/∂r, the translation columns
@@ -259,4 +259,36 @@ fn every_solid_is_placed_by_its_marker() {
             );
         }
     }
+}
+
+/// Counts the entries a Jacobian emits.
+struct Count(usize);
+impl Sink for Count {
+    fn add(&mut self, _r: usize, _c: usize, _v: f64) {
+        self.0 += 1;
+    }
+}
+
+/// The sparsity pattern holds a CONTACT's blocks only while its solids are
+/// near: a ball 1 m above the box emits nothing (a model of many far-apart
+/// CONTACTs stays sparse), one within the margin emits its 7×7 q and u
+/// blocks (the ground side has no coordinates) though its force is still
+/// zero, and one in contact emits the same entries.
+#[test]
+fn jacobian_pattern_holds_only_near_pairs() {
+    let emitted = |z: f64| {
+        let sys = System::new(&ball_on_box(z, IMPACT, true)).unwrap();
+        let (q, u) = sys.initial_state();
+        let mut count = Count(0);
+        sys.contacts[0].add_jacobian(&q, &u, false, &mut count, 0, Some(0), 0, 1.0);
+        (count.0, sys.contacts[0].local_force(&q, &u).norm())
+    };
+    let (far, far_force) = emitted(R + 1.0);
+    let (near, near_force) = emitted(R + 0.02);
+    let (touching, touching_force) = emitted(R - 0.001);
+    assert_eq!((far, far_force), (0, 0.0));
+    assert_eq!(near_force, 0.0);
+    assert!(touching_force > 0.0);
+    assert_eq!(near, 2 * 7 * 7);
+    assert_eq!(touching, near);
 }

@@ -121,7 +121,9 @@ pub enum NormalForce {
 /// COULOMB_FRICTION = ON / DYNAMICS_ONLY with its coefficients.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactFriction {
-    /// DYNAMICS_ONLY: no friction in static and quasi-static analyses.
+    /// DYNAMICS_ONLY: friction only in dynamic analyses (not in kinematic
+    /// ones; static and quasi-static ones evaluate forces at rest, where
+    /// the velocity-regularized friction is zero either way).
     pub dynamics_only: bool,
     pub mu_static: f64,
     pub mu_dynamic: f64,

@@ -7,10 +7,12 @@
 
 mod contact;
 mod coupler;
+mod discrete;
 mod elastic;
 mod elements;
 mod friction;
 mod function;
+mod implicit_vars;
 mod initial;
 mod sensor;
 mod settings;
@@ -20,10 +22,12 @@ mod validate;
 
 pub use contact::*;
 pub use coupler::{Coupler, CouplerFreedom, Gear};
+pub use discrete::Sampling;
 pub use elastic::*;
 pub use elements::*;
 pub use friction::*;
 pub use function::*;
+pub use implicit_vars::ImplicitVariable;
 pub use initial::*;
 pub use sensor::{Sensor, SensorAction, SensorCompare, SensorValues, SenvalCell, DEFAULT_TERROR};
 pub use settings::*;
@@ -138,6 +142,9 @@ pub struct Model {
     pub frictions: Vec<Friction>,
     /// Explicit algebraic variables (VARIABLE), read by VARVAL(id).
     pub variables: Vec<Variable>,
+    /// The VARIABLEs on algebraic loops, solved as unknowns (VARVAL of
+    /// them reads a user state).
+    pub implicit_variables: Vec<ImplicitVariable>,
     /// User states (DIFF), read by DIF(id) and DIF1(id).
     pub diffs: Vec<Diff>,
     /// ARRAY and MATRIX data, read by LSE/TFSISO and ARYVAL(id, k).
@@ -145,6 +152,8 @@ pub struct Model {
     pub matrices: Vec<Matrix>,
     /// LSE and TFSISO: linear state equations (user states too).
     pub linear_systems: Vec<LinearSystem>,
+    /// The discrete LSEs' sampling (SAMPLE_PERIOD/SAMPLE_OFFSET).
+    pub samplings: Vec<Sampling>,
     pub requests: Vec<Request>,
     /// Function requests (REQUEST/id, F1=…\…\F8=…), output only.
     pub function_requests: Vec<FunctionRequest>,

@@ -63,6 +63,8 @@ pub(crate) fn check_state_reference(
 ) -> Result<(), ModelError> {
     let exists = match state {
         ElementRef::Diff(id) => model.diffs.iter().any(|d| d.id == id),
+        // VARVAL of an implicit VARIABLE (`implicit_vars.rs`).
+        ElementRef::Variable(id) => model.implicit_variables.iter().any(|v| v.id == id),
         // The X (states) or Y (outputs) array of an LSE/TFSISO.
         ElementRef::Array(id) => {
             let owner = model

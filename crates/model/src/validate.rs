@@ -89,6 +89,8 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         });
     }
     crate::states::validate_states(model)?;
+    crate::implicit_vars::validate_implicit_variables(model)?;
+    crate::discrete::validate_samplings(model)?;
     let mut seen = HashSet::new();
     for p in &model.parts {
         let e = ElementRef::Part(p.id);
@@ -411,6 +413,35 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         }
         if let Some(rm) = r.rm {
             marker_part(e, rm, "RM")?;
+        }
+    }
+    // A CONTACT acts between two parts: a solid touching another solid of
+    // its own part would exert a force on that part and its reaction on the
+    // same part (Adams: IGEOM and JGEOM belong to different parts).
+    for c in &model.contacts {
+        let e = ElementRef::Contact(c.id);
+        let part_of = |g: Id| {
+            model
+                .geometries
+                .iter()
+                .find(|s| s.id == g)
+                .and_then(|s| model.marker(s.marker))
+                .map(|m| m.part)
+        };
+        for &ig in &c.igeom {
+            for &jg in &c.jgeom {
+                if let (Some(pi), Some(pj)) = (part_of(ig), part_of(jg)) {
+                    if pi == pj {
+                        return Err(err(
+                            model,
+                            e,
+                            format!(
+                                "IGEOM GRAPHICS/{ig} and JGEOM GRAPHICS/{jg} are both on PART/{pi}; a contact acts between two parts"
+                            ),
+                        ));
+                    }
+                }
+            }
         }
     }
     Ok(())

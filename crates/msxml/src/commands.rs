@@ -23,6 +23,12 @@ const TYPES: &[(&str, &[&str])] = &[
     ("FORCE_SCALAR_TWOBODY", &["SFORCE"]),
     ("SPRINGDAMPER", &["SPRINGDAMPER"]),
     ("FORCE_SPRINGDAMPER", &["SPRINGDAMPER"]),
+    ("BUSHING", &["BUSHING"]),
+    ("FORCE_BUSHING", &["BUSHING"]),
+    ("FIELD", &["FIELD"]),
+    ("FORCE_FIELD", &["FIELD"]),
+    ("BEAM", &["BEAM"]),
+    ("FORCE_BEAM", &["BEAM"]),
 ];
 
 /// `<Deactivate element_type="MOTION" element_id="303003"/>` (and
@@ -41,7 +47,7 @@ pub(crate) fn activation(
         return Err(e.err(
             tpos,
             format!(
-                "element_type = \"{}\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper)",
+                "element_type = \"{}\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Bushing, Force_Field, Force_Beam)",
                 ty.trim()
             ),
         ));
@@ -57,6 +63,9 @@ pub(crate) fn activation(
         "JPRIM" => ElementRef::Jprim(id),
         "MOTION" => ElementRef::Motion(id),
         "SFORCE" => ElementRef::Force(id),
+        "BUSHING" => ElementRef::Bushing(id),
+        "FIELD" => ElementRef::Field(id),
+        "BEAM" => ElementRef::Beam(id),
         _ => ElementRef::Springdamper(id),
     };
     Ok(Command::Activate {
@@ -77,16 +86,22 @@ const MODIFIABLE: &[(&str, &[&str])] = &[
         &["stiffness", "damping", "length", "preload", "angle"],
     ),
     ("reference_variable", &["expr"]),
+    (
+        "reference_marker",
+        &[
+            "pos_x", "pos_y", "pos_z", "a00", "a01", "a02", "a10", "a11", "a12", "a20", "a21",
+            "a22",
+        ],
+    ),
+    ("body_rigid", &crate::elements::BODY_MASS),
+    ("force_vector_twobody", &crate::vector_forces::EXPRESSIONS),
+    ("force_vector_onebody", &crate::vector_forces::EXPRESSIONS),
 ];
 
 /// Command forms the docs list that we do not run: refused by name.
 const NOT_MODIFIABLE: &[&str] = &[
-    "reference_marker",
     "reference_array",
-    "body_rigid",
     "post_request",
-    "force_vector_twobody",
-    "force_vector_onebody",
     "force_bushing",
     "force_beam",
     "force_contact",
@@ -118,6 +133,10 @@ pub(crate) struct Walk<'a> {
     /// (index in the command list, statements to build) of each
     /// Command::Redefine to fill once the model has been built.
     pub pending: Vec<(usize, Vec<Statement>)>,
+    /// The marker poses as read and as modified since (a modified
+    /// Reference_Marker's statement is written from its pose, a
+    /// Body_Rigid's inertia and spin are rotated with them).
+    pub poses: crate::elements::Poses,
 }
 
 /// A modify command `<Motion_Joint id="3" expr="…"/>`: the element's
@@ -131,9 +150,16 @@ pub(crate) fn modify(
     statements: &mut [Statement],
 ) -> Result<Option<String>, XmlError> {
     let tag = e.tag.to_ascii_lowercase();
+    if tag == "post_request" {
+        // The result file's columns are laid out once, from the requests
+        // of the model the run starts with.
+        return Err(e.err_here(
+            "<Post_Request> as a command is not supported: the result file's columns are fixed when the run starts",
+        ));
+    }
     let Some((_, allowed)) = MODIFIABLE.iter().find(|(n, _)| *n == tag) else {
         return Err(e.err_here(format!(
-            "<{}> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Reference_Variable)",
+            "<{}> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
             e.tag
         )));
     };
@@ -171,13 +197,33 @@ pub(crate) fn modify(
         }
     }
     let merged = base.overridden(&given, &dropped, added, e.pos);
+    if tag == "reference_marker" {
+        if walk.poses.first.floating.contains(&id) {
+            return Err(e.err_here(
+                "a floating marker (a Force_Vector_TwoBody's j_floating_marker_id) has no pose of its own to change",
+            ));
+        }
+        // The command's pos_* and a** are global (MotionSolve Reference
+        // Guide, "Reference: Marker" command element). Before the first
+        // Simulate every body frame is the global frame (the design
+        // configuration); after it, that holds for ground only, and where
+        // a moving body is when the command runs is not known here.
+        let body = base
+            .peek("body_id")
+            .and_then(|b| b.trim().parse::<u32>().ok());
+        if walk.running.is_some() && body != walk.poses.first.ground {
+            return Err(e.err_here(format!(
+                "marker {id} is on Body_Rigid {}: after a Simulate only markers on ground can be moved (the command's position is global, and where the body is then is known only while running)",
+                body.map_or("?".to_string(), |b| b.to_string())
+            )));
+        }
+        if let Some((_, pose)) = crate::elements::marker_pose(&mut merged.clone())? {
+            walk.poses.set_marker(id, pose);
+        }
+    }
     let mut out = crate::elements::Output::default();
     let mut translated = merged.clone();
-    crate::elements::translate(
-        &mut translated,
-        &crate::elements::Poses::default(),
-        &mut out,
-    )?;
+    crate::elements::translate(&mut translated, &walk.poses, &mut out)?;
     let Some(st) = out.statements.pop() else {
         return Err(e.err_here("the modified element translates to nothing"));
     };

@@ -9,11 +9,13 @@ use std::collections::HashMap;
 
 /// Marker poses in the global frame (the XML's own), by marker id.
 /// A marker's origin and axes (columns) in the global frame.
-type Pose = (Vector3<f64>, Matrix3<f64>);
+pub(crate) type Pose = (Vector3<f64>, Matrix3<f64>);
 
 #[derive(Default)]
 pub(crate) struct Poses {
     markers: HashMap<u32, Pose>,
+    /// What the added elements need from the whole model (added.rs).
+    pub first: crate::added::FirstPass,
 }
 
 /// Tolerance on the direction cosines: the axes written must be unit and
@@ -45,12 +47,17 @@ impl Poses {
         }
     }
 
+    /// A modify command's new pose for marker `id`.
+    pub fn set_marker(&mut self, id: u32, pose: Pose) {
+        self.markers.insert(id, pose);
+    }
+
     fn rotation(&self, id: u32) -> Option<Matrix3<f64>> {
         self.markers.get(&id).map(|(_, r)| *r)
     }
 }
 
-fn marker_pose(e: &mut Elem) -> Result<Option<(u32, Pose)>, XmlError> {
+pub(crate) fn marker_pose(e: &mut Elem) -> Result<Option<(u32, Pose)>, XmlError> {
     let Some(id) = e.id else { return Ok(None) };
     let pos = Vector3::new(
         e.number_or("pos_x", 0.0)?,
@@ -115,14 +122,7 @@ const NAMES: &[&str] = &["label", "full_label"];
 const NOT_YET: &[&str] = &[
     "Body_Flexible",
     "Body_Point",
-    "Force_Vector_TwoBody",
-    "Force_Vector_OneBody",
-    "Force_Contact",
-    "Reference_Array",
     "Reference_Curve",
-    "Reference_Matrix",
-    "Control_StateEqn",
-    "Control_SISO",
     "Control_PlantInput",
     "Control_PlantOutput",
     "Reference_FlexData",
@@ -156,6 +156,15 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
     }
     let tag = e.tag.clone();
     let is = |name: &str| tag.eq_ignore_ascii_case(name);
+    if let Some(sts) = crate::added::translate(e, &poses.first)? {
+        e.ignore(NAMES);
+        e.finish()?;
+        for st in sts {
+            out.labels.insert(st.label(), e.label());
+            out.statements.push(st);
+        }
+        return Ok(());
+    }
     if let Some((_, why)) = NO_EFFECT.iter().find(|(n, _)| is(n)) {
         out.skipped.push(mbsolve_adm::Skipped {
             statement: e.label(),
@@ -283,6 +292,9 @@ fn gravity(e: &mut Elem) -> Result<Statement, XmlError> {
 /// global position and its axes are given by two points, ZP and XP.
 fn marker(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     let id = e.id.unwrap_or(0);
+    if poses.first.floating.contains(&id) {
+        return crate::vector_forces::floating_marker(e, id);
+    }
     let mut st = e.statement("MARKER", Some(id));
     let (body, bp) = e.required_id("body_id")?;
     if let Some((t, p)) = e.get("body_type") {
@@ -324,6 +336,18 @@ fn marker(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     Ok(st)
 }
 
+/// A Body_Rigid's mass and its inertia attributes (IP order), also what a
+/// modify command may change.
+pub(crate) const BODY_MASS: [&str; 7] = [
+    "mass",
+    "inertia_xx",
+    "inertia_yy",
+    "inertia_zz",
+    "inertia_xy",
+    "inertia_xz",
+    "inertia_yz",
+];
+
 fn body(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     let id = e.id.unwrap_or(0);
     let mut st = e.statement("PART", Some(id));
@@ -340,14 +364,7 @@ fn body(e: &mut Elem, poses: &Poses) -> Result<Statement, XmlError> {
     // lprf_id names the body's local reference frame for post-processing;
     // marker poses are global, so it does not change the solution.
     e.ignore(&["lprf_id"]);
-    let ip = [
-        "inertia_xx",
-        "inertia_yy",
-        "inertia_zz",
-        "inertia_xy",
-        "inertia_xz",
-        "inertia_yz",
-    ];
+    let ip = &BODY_MASS[1..];
     let mut i6 = [0.0; 6];
     for (k, key) in ip.iter().enumerate() {
         i6[k] = e.number_or(key, 0.0)?;

@@ -14,7 +14,11 @@
 //! here. An element or attribute we do not support is an error naming it
 //! with its line and column; `check` gets all of them at once.
 
+mod added;
+mod arrays;
 mod commands;
+mod contact;
+mod control;
 mod data;
 mod edit;
 mod elastic;
@@ -22,6 +26,7 @@ mod elements;
 mod reader;
 mod sensor;
 mod states;
+mod vector_forces;
 mod write;
 
 pub use edit::set_attribute;

@@ -171,6 +171,15 @@ impl<'a> Elem<'a> {
         Some((v.clone(), *p))
     }
 
+    /// The attribute `key` (any case) without marking it used (a first
+    /// pass over the whole model).
+    pub fn peek(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(key))
+            .map(|(_, v, _)| v.as_str())
+    }
+
     pub fn has(&self, key: &str) -> bool {
         self.attrs
             .iter()
@@ -304,6 +313,39 @@ pub(crate) fn list(st: &mut Statement, key: &str, values: &[String], pos: Pos) {
     });
 }
 
+/// A whitespace- or comma-separated list attribute `key` whose words
+/// `parse` reads (`bad` says what a word that does not read is not), and
+/// its optional `count_key` ("num_…"), which must equal its length
+/// (`noun`: "ids", "values").
+pub(crate) fn counted_list<T>(
+    e: &mut Elem,
+    key: &str,
+    count_key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    (bad, verb, noun): (&str, &str, &str),
+) -> Result<(Vec<T>, Pos), XmlError> {
+    let (text, p) = e.required(key)?;
+    let mut out = Vec::new();
+    for w in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+    {
+        match parse(w) {
+            Some(x) => out.push(x),
+            None => return Err(e.err(p, format!("{key}: '{w}' {bad}"))),
+        }
+    }
+    if let Some((n, np)) = e.number(count_key)? {
+        if n != out.len() as f64 {
+            return Err(e.err(
+                np,
+                format!("{count_key} = {n} but {key} {verb} {} {noun}", out.len()),
+            ));
+        }
+    }
+    Ok((out, p))
+}
+
 pub(crate) fn numbers(st: &mut Statement, key: &str, values: &[f64], pos: Pos) {
     let v: Vec<String> = values.iter().map(|x| format!("{x:e}")).collect();
     list(st, key, &v, pos);
@@ -427,13 +469,14 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
             Err(e) => errors.push(e),
         }
     }
-    let poses = match Poses::collect(&mut elems) {
+    let mut poses = match Poses::collect(&mut elems) {
         Ok(p) => p,
         Err(mut e) => {
             errors.append(&mut e);
             Poses::default()
         }
     };
+    poses.first = crate::added::FirstPass::collect(&elems);
 
     // Modify commands override the attributes as read.
     let originals = elems
@@ -458,12 +501,17 @@ pub(crate) fn read(text: &str, file: &str) -> Result<XmlRead, XmlErrors> {
         }
     }
     skipped.append(&mut out.skipped);
+    // A VFORCE/VTORQUE/GFORCE needs its FLOATING marker defined before it:
+    // those markers go first (a stable sort keeps every other order).
+    out.statements
+        .sort_by_key(|st| !(st.name == "MARKER" && st.args.iter().any(|a| a.key == "FLOATING")));
     let mut commands = Vec::new();
     let mut walk = crate::commands::Walk {
         originals,
         transient: out.transient.clone().unwrap_or_default(),
         running: None,
         pending: Vec::new(),
+        poses,
     };
     if let Some(c) = command {
         for n in element_children(c) {

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 mod elastic;
 
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
         format!("{}.", x as i64)
     } else {
@@ -20,7 +20,7 @@ fn num(x: f64) -> String {
     }
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -32,12 +32,6 @@ fn esc(s: &str) -> String {
 pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
-    if let Some(c) = m.contacts.first() {
-        return Err(format!(
-            "CONTACT/{}: CONTACT elements have no MotionSolve XML form here",
-            c.id
-        ));
-    }
     if let Some(io) = m.plant_inputs.iter().chain(&m.plant_outputs).next() {
         return Err(format!(
             "PINPUT/POUTPUT {}: Adams/Controls plant inputs and outputs have no MotionSolve XML form here",
@@ -58,24 +52,6 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
         return Err(format!(
             "MOTION/{}: a VELOCITY or ACCELERATION motion has no MotionSolve XML form here",
             mo.id
-        ));
-    }
-    if let Some(l) = m.linear_systems.first() {
-        return Err(format!(
-            "{}: linear state equations (LSE, TFSISO) have no MotionSolve XML form here",
-            l.element
-        ));
-    }
-    if let Some(a) = m.arrays.first() {
-        return Err(format!(
-            "ARRAY/{}: arrays have no MotionSolve XML form here",
-            a.id
-        ));
-    }
-    if let Some(x) = m.matrices.first() {
-        return Err(format!(
-            "MATRIX/{}: matrices have no MotionSolve XML form here",
-            x.id
         ));
     }
     if m.kinematics.hmax.is_some() {
@@ -250,6 +226,10 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
         );
     }
     crate::states::write_diffs(&mut o, &m.diffs, esc)?;
+    crate::arrays::write(&mut o, m);
+    crate::control::write(&mut o, &m.linear_systems)?;
+    crate::vector_forces::write(&mut o, m)?;
+    crate::contact::write(&mut o, m)?;
     for mo in &m.motions {
         let label = format!("MOTION/{}", mo.id);
         let f = esc(mbsolve_adm::function_source(mo.function.source(), &label)?);
@@ -277,14 +257,6 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     }
     for f in &m.forces {
         let (i, j) = (f.i, f.j);
-        if let ForceKind::Vector { statement, .. } = &f.kind {
-            return Err(format!(
-                "{}/{}: {} has no element in the MotionSolve XML we write yet",
-                statement.name(),
-                f.id,
-                statement.name()
-            ));
-        }
         if let ForceKind::Elastic(e) = &f.kind {
             let _ = writeln!(o, "{}", elastic::element(f.id, i, j, e)?);
             continue;

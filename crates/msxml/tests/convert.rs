@@ -149,6 +149,37 @@ fn canonical(m: &Model) -> Vec<String> {
         };
         l.push(format!("force {} {} {} {k}", f.id, f.i, f.j));
     }
+    for g in &m.geometries {
+        l.push(format!("geometry {g:?}"));
+    }
+    for c in &m.contacts {
+        l.push(format!("contact {c:?}"));
+    }
+    for a in &m.arrays {
+        l.push(format!("array {a:?}"));
+    }
+    // The values only: write_adm writes a SPARSE matrix as FULL.
+    for x in &m.matrices {
+        l.push(format!(
+            "matrix {} {} {} {:?}",
+            x.id, x.rows, x.columns, x.values
+        ));
+    }
+    for s in &m.linear_systems {
+        l.push(format!(
+            "linear {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {:?}",
+            s.element,
+            s.x,
+            s.u,
+            s.y,
+            s.matrices,
+            s.ic,
+            s.numerator,
+            s.denominator,
+            s.static_hold,
+            s.x0
+        ));
+    }
     for c in &m.gcons {
         l.push(format!("gcon {} {} {:?}", c.id, c.i, c.function.source()));
     }
@@ -281,11 +312,10 @@ fn corpus_decks_round_trip() {
     assert!(built >= 20, "only {built} corpus decks build");
 }
 
-/// VFORCE, VTORQUE and GFORCE (with their FLOATING marker) survive the
-/// dataset writer; the XML writer refuses them by name instead of dropping
-/// them.
+/// VFORCE, VTORQUE and GFORCE (with their FLOATING marker) survive both
+/// writers; the XML writer refuses two of them with one id by name.
 #[test]
-fn vector_forces_round_trip_through_adm_and_are_refused_by_xml() {
+fn vector_forces_round_trip_through_both_formats() {
     let m = read_adm_str(
         "t\nPART/1, GROUND\nMARKER/10, PART = 1\n\
          PART/2, MASS = 1, CM = 20, IP = 1, 1, 1\nMARKER/20, PART = 2\n\
@@ -299,8 +329,13 @@ fn vector_forces_round_trip_through_adm_and_are_refused_by_xml() {
     assert_eq!(m.forces.len(), 3);
     let back = via_adm(&m, "vector forces");
     assert_same(&m, &back, "vector forces");
+    // Both a VFORCE/1 and a VTORQUE/1 would be Force_Vector_TwoBody id=1.
     assert_eq!(
         via_xml(&m, "vector forces").err().as_deref(),
-        Some("VFORCE/1: VFORCE has no element in the MotionSolve XML we write yet")
+        Some("VTORQUE/1: VFORCE/1 has the same id, and both are a Force_Vector_TwoBody in MotionSolve XML (ids are unique per element type)")
     );
+    let mut renumbered = m.clone();
+    renumbered.forces[1].id = 2;
+    let x = via_xml(&renumbered, "vector forces").unwrap_or_else(|e| panic!("{e}"));
+    assert_same(&renumbered, &x, "vector forces via .xml");
 }

@@ -352,7 +352,8 @@ fn readers_are_chosen_by_content() {
 }
 
 /// A fixed-seed mutation pass: thousands of byte-level edits of the
-/// example decks never panic the reader (each gives a model or an error).
+/// example decks and of added.xml never panic the reader (each gives a
+/// model or an error).
 #[test]
 fn mutated_decks_never_panic() {
     let mut seed: u64 = 0x9e3779b97f4a7c15;
@@ -363,8 +364,11 @@ fn mutated_decks_never_panic() {
         seed
     };
     let alphabet = b"<>/=\"' 0123456789.eE-+aAzZ_!?&;\n";
-    for name in ["pendulum.xml", "slider_crank.xml"] {
-        let base = std::fs::read(example(name)).unwrap();
+    // added.xml holds one of each element read since stop 12 (vector
+    // forces, contact and its graphics, arrays, matrices, controls).
+    let added = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/added.xml");
+    for path in [example("pendulum.xml"), example("slider_crank.xml"), added] {
+        let base = std::fs::read(path).unwrap();
         for _ in 0..1500 {
             let mut b = base.clone();
             for _ in 0..1 + next() % 4 {

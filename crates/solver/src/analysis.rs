@@ -394,6 +394,19 @@ impl Simulation {
         steps: Option<u64>,
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
+        // Not a dynamic analysis: DYNAMICS_ONLY contact friction is off.
+        self.data.non_dynamic = true;
+        let done = self.kinematic_run(end, steps, dtout);
+        self.data.non_dynamic = false;
+        done
+    }
+
+    fn kinematic_run(
+        &mut self,
+        end: f64,
+        steps: Option<u64>,
+        dtout: Option<f64>,
+    ) -> Result<(), SolverError> {
         self.ensure_ic()?;
         if self.sys.nw() > 0 {
             return Err(SolverError::Settings(format!(
@@ -527,19 +540,27 @@ impl Simulation {
             } else {
                 " at order 1"
             },
+            near_singular_tol: form.near_singular_tol(),
             ..Default::default()
         };
         let mut next = 0usize;
         let sensors =
             crate::sensors::Sensors::compile(&self.model).map_err(SolverError::Settings)?;
         let initial_q = self.sys.initial_state().0;
-        // A SENSOR trip that continues: the state to restart from, and a
-        // STEPSIZE for the first step there.
+        // A SENSOR trip that continues: a STEPSIZE (sensor id, h) for the
+        // first step of the next segment.
         let mut first_step: Option<(u32, f64)> = None;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
         loop {
+            // A discrete LSE's update due where this segment starts.
+            if let Err(message) = self.apply_due_samples() {
+                let t = self.state.t;
+                failure = Some(SolverError::Integration { t, message });
+                break;
+            }
+            let mut resample = false;
             let s = &self.state;
             let mut segment = form.segment(&self.sys, &self.data, s, plan.constraint_tolerance());
             let mut frames = segment.frame_map();
@@ -588,14 +609,18 @@ impl Simulation {
                     break;
                 }
             };
-            let mut resume = None;
+            let mut trip_resume = None;
             while next < times.len() {
-                let t = times[next];
+                // A discrete LSE's sample instant before the output time
+                // ends the segment there (`discrete.rs`).
+                let sample = crate::discrete::sample_before(&self.sys, integ.time(), times[next]);
+                let t = sample.unwrap_or(times[next]);
+                let land = !interpolate || sample.is_some();
                 let advanced = match &watch {
                     Some(w) if !w.wants_step(&*integ, t) => Ok(()),
-                    Some(_) => integ.step_toward(t, !interpolate),
-                    None if interpolate => integ.advance_past(t),
-                    None => integ.advance_to(t),
+                    Some(_) => integ.step_toward(t, land),
+                    None if land => integ.advance_to(t),
+                    None => integ.advance_past(t),
                 };
                 if let Err(e) = advanced {
                     let y = integ.accepted();
@@ -626,7 +651,7 @@ impl Simulation {
                         next: &mut next,
                         end,
                     };
-                    match w.after_step(&sensors, hooks, run) {
+                    match w.after_step(&sensors, hooks, run, t) {
                         AfterStep::Output => {}
                         AfterStep::StepOn => continue,
                         AfterStep::Stop(err) => {
@@ -634,10 +659,20 @@ impl Simulation {
                             break;
                         }
                         AfterStep::Resume(frame, step) => {
-                            (resume, first_step) = (Some(frame), step);
+                            (trip_resume, first_step) = (Some(frame), step);
                             break;
                         }
                     }
+                }
+                if sample.is_some() {
+                    let (y, yp) = integ.solution();
+                    let mut frame = frames.frame(&self.sys, t, y, yp, integ.multipliers());
+                    let project = !frames.keeps_velocities();
+                    let (sys, data) = (&self.sys, &mut self.data);
+                    consistent_output(sys, data, &mut frame, &mut kkt_v, &mut kkt_a, project);
+                    self.state = frame;
+                    resample = true;
+                    break;
                 }
                 if yi.len() != integ.solution().0.len() {
                     yi.resize(integ.solution().0.len(), 0.0);
@@ -663,10 +698,18 @@ impl Simulation {
                     inconsistent_outputs += 1;
                 }
                 next += 1;
+                // A sample at this output time: the update follows it.
+                let resume = (next < times.len() && crate::discrete::is_sample(&self.sys, t))
+                    .then(|| frame.clone());
                 if !self
                     .output
                     .emit(&self.sys, &self.model, &self.log, frame, &mut new_frames)
                 {
+                    break;
+                }
+                if let Some(frame) = resume {
+                    self.state = frame;
+                    resample = true;
                     break;
                 }
             }
@@ -684,7 +727,10 @@ impl Simulation {
                 None => total = Some(stats),
                 Some(tot) => tot.accumulate(&stats),
             }
-            if let Some(frame) = resume {
+            if resample && failure.is_none() {
+                continue;
+            }
+            if let Some(frame) = trip_resume {
                 // A SENSOR trip that continues: a new integrator from the
                 // trip state, at order 1 (RESTART), with a new matrix
                 // pattern (CODGEN).
@@ -868,7 +914,7 @@ impl Simulation {
         let rel_tol = if structural {
             RANK_TOL
         } else {
-            NEAR_SINGULAR_TOL
+            NEAR_SINGULAR_TOL.max(guard.near_singular_tol)
         };
         if !self.recheck_redundancy_with(t, q, rel_tol) {
             return match drift {
@@ -962,6 +1008,8 @@ pub(crate) struct RestartGuard {
     /// How the log describes the restart's order (" at order 1" for the
     /// variable-order BDF family, empty for the constant-order HHT).
     pub restart_order: &'static str,
+    /// The formulation's `near_singular_tol` (at least NEAR_SINGULAR_TOL).
+    pub near_singular_tol: f64,
 }
 
 const MAX_RANK_RESTARTS: usize = 100;

@@ -411,6 +411,10 @@ pub fn switchable(e: mbsolve_model::ElementRef) -> bool {
             | E::Vforce(_)
             | E::Vtorque(_)
             | E::Gforce(_)
+            | E::Bushing(_)
+            | E::Field(_)
+            | E::Beam(_)
+            | E::Contact(_)
     )
 }
 
@@ -424,7 +428,7 @@ fn switch_element(
     let verb = if active { "ACTIVATE" } else { "DEACTIVATE" };
     if !switchable(element) {
         return Err(SolverError::Settings(format!(
-            "{origin}: {verb} of {element} is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE and GFORCE can be switched)"
+            "{origin}: {verb} of {element} is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM and CONTACT can be switched)"
         )));
     }
     let Some(sw) = sim.sys.set_element_active(&mut sim.data, element, active) else {
@@ -460,9 +464,10 @@ fn redefine(
     if sys.nq() != sim.sys.nq()
         || sys.neq() != sim.sys.neq()
         || sys.forces.len() != sim.sys.forces.len()
+        || sys.nw() != sim.sys.nw()
     {
         return Err(SolverError::Settings(format!(
-            "{origin}: {what}: the change alters the model's coordinates, constraint equations or force elements, which a command cannot do between analyses"
+            "{origin}: {what}: the change alters the model's coordinates, constraint equations, force elements or user states (an implicit VARIABLE is one), which a command cannot do between analyses"
         )));
     }
     sys.gravity = sim.sys.gravity;

@@ -9,7 +9,10 @@ use mbsolve_model::{CorrectorKind, IntegratorKind, IntegratorSettings, Model, No
 ///   model has CONTACT elements ("Upon reading the model data, if the
 ///   ORIGINAL corrector setting is set, Adams Solver (C++) will
 ///   automatically switch to using the MODIFIED corrector"); ORIG_CONSTANT
-///   and MODIFIED are kept;
+///   and MODIFIED are kept. Integrators without a CORRECTOR argument
+///   (DSTIFF and the ODE-form integrators, which have no ORIGINAL/MODIFIED
+///   choice) are left as they are, so that their validation does not
+///   reject a corrector the user never wrote;
 /// - HHT with a restitution (POISSON) contact is an error ("The HHT
 ///   integrator is incompatible with restitution (POISSON) contact").
 pub fn for_contacts(
@@ -32,15 +35,18 @@ pub fn for_contacts(
             ));
         }
     }
+    let takes_corrector = crate::settings::pair_of(&s)
+        .map(|p| p.args.contains(crate::settings::Arg::Corrector))
+        .unwrap_or(false);
     let note = match s.corrector {
-        None | Some(CorrectorKind::Original) => {
+        None | Some(CorrectorKind::Original) if takes_corrector => {
             s.corrector = Some(CorrectorKind::Modified);
             Some(format!(
                 "CORRECTOR switched from ORIGINAL to MODIFIED: the model has {} CONTACT element(s) (ORIG_CONSTANT prevents the switch)",
                 model.contacts.len()
             ))
         }
-        Some(CorrectorKind::Modified) | Some(CorrectorKind::OrigConstant) => None,
+        _ => None,
     };
     Ok((s, note))
 }

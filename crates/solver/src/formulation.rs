@@ -51,6 +51,12 @@ pub trait DaeFormulation: Sync {
     fn failure_hint(&self, _sys: &System, _model: &Model, _t: f64) -> Option<String> {
         None
     }
+    /// The relative rank threshold of the re-check after an integration
+    /// failure: rows about to become dependent (a singular configuration
+    /// ahead) are deactivated below it.
+    fn near_singular_tol(&self) -> f64 {
+        crate::redundancy::NEAR_SINGULAR_TOL
+    }
     /// The classes of the temporary switch to MODIFIED after a restart
     /// (seeds: "Automatic corrector algorithm switches"); None where the
     /// two correctors converge the same variables.
@@ -319,6 +325,9 @@ pub struct Stabilized {
     /// The segment's problem starting at s, watching the equations
     /// deactivated in the system, with the corrector's constraint tolerance.
     pub segment: for<'a> fn(&'a System, &MechData, &Frame, f64) -> Box<dyn Segment<'a> + 'a>,
+    /// `DaeFormulation::near_singular_tol`: looser where the problem holds
+    /// branch rows (`redundancy::BRANCH_ENTRY`).
+    pub near_singular_tol: f64,
 }
 
 impl DaeFormulation for Stabilized {
@@ -339,6 +348,9 @@ impl DaeFormulation for Stabilized {
         constraint_tol: f64,
     ) -> Box<dyn Segment<'a> + 'a> {
         (self.segment)(sys, data, s, constraint_tol)
+    }
+    fn near_singular_tol(&self) -> f64 {
+        self.near_singular_tol
     }
     /// Velocity constraints (and SI1's Φ̈ with its Φ_tt) make a MOTION
     /// whose velocity jumps fail (si2.rs, `non_smooth_motion`).
@@ -373,10 +385,16 @@ pub(crate) trait BdfOnlyProblem: DaeProblem {
 /// `constraint_tol` fields (si2.rs, si1.rs).
 macro_rules! stabilized_formulation {
     ($(#[$doc:meta])* $static:ident = $name:literal, $problem:ident,
-     acceleration at $a:literal, multipliers at $l:literal) => {
+     acceleration at $a:literal, multipliers at $l:literal $(, $branches:ident rows)?) => {
         $(#[$doc])*
         pub static $static: $crate::formulation::Stabilized = $crate::formulation::Stabilized {
             name: $name,
+            // (`branch rows` given: the problem holds branch rows.)
+            near_singular_tol: if false $(|| !stringify!($branches).is_empty())? {
+                $crate::redundancy::BRANCH_ENTRY
+            } else {
+                $crate::redundancy::NEAR_SINGULAR_TOL
+            },
             segment: {
                 fn segment<'a>(
                     sys: &'a ::mbsolve_mech::System,
@@ -387,6 +405,13 @@ macro_rules! stabilized_formulation {
                     let mut problem = $problem::new(sys, data.clone());
                     problem.watch =
                         $crate::formulation::RedundancyWatch::new(sys, data, &s.q, s.t);
+                    // Only a problem that puts the branch rows in its
+                    // equations (`branch rows`) asks for them.
+                    $(
+                        if !stringify!($branches).is_empty() {
+                            problem.watch = problem.watch.with_branch_rows(sys, data, s);
+                        }
+                    )?
                     problem.constraint_tol = constraint_tol;
                     Box::new($crate::formulation::BdfOnlySegment(problem))
                 }
@@ -603,6 +628,11 @@ pub struct RedundancyWatch {
     /// gradient buffer).
     singular: Vec<usize>,
     probe: Option<SingularProbe>,
+    /// The branch rows standing in for the singular-configuration
+    /// equations (`with_branch_rows`), and each equation's index into
+    /// them (empty when there are none).
+    pub branches: Vec<crate::redundancy::BranchRow>,
+    branch_of: Vec<Option<usize>>,
     /// The equation (and its residual) that broke the watch.
     pub drift: Option<(usize, f64)>,
 }
@@ -643,8 +673,33 @@ impl RedundancyWatch {
             allowed,
             singular,
             probe,
+            branches: Vec::new(),
+            branch_of: Vec::new(),
             drift: None,
         }
+    }
+
+    /// Hold each singular-configuration equation's branch by its linear
+    /// continuation (`redundancy::branch_rows`) while it is inactive; the
+    /// formulation that reads `branches` puts them in the inactive rows.
+    pub fn with_branch_rows(mut self, sys: &System, data: &MechData, s: &Frame) -> Self {
+        self.branches = crate::redundancy::branch_rows(sys, data, &s.q, &s.u, &s.a, s.t);
+        if !self.branches.is_empty() {
+            self.branch_of = vec![None; sys.neq()];
+            for (i, b) in self.branches.iter().enumerate() {
+                self.branch_of[b.k] = Some(i);
+            }
+        }
+        self
+    }
+
+    /// The branch row standing in for inactive equation k, if any.
+    pub fn branch_row(&self, k: usize) -> Option<&crate::redundancy::BranchRow> {
+        self.branch_of
+            .get(k)
+            .copied()
+            .flatten()
+            .map(|i| &self.branches[i])
     }
 
     /// False (and `drift` set) if a watched equation left its band at q,
@@ -658,9 +713,15 @@ impl RedundancyWatch {
             }
         }
         if let Some(p) = &mut self.probe {
+            let mut factored = false;
             for &k in &self.singular {
-                let r = crate::redundancy::independence(sys, p, q, t, k);
-                if r >= crate::redundancy::SINGULAR_RELEASE {
+                let r = crate::redundancy::independence(sys, p, q, t, k, &mut factored);
+                let release = if self.branch_of.get(k).copied().flatten().is_some() {
+                    crate::redundancy::BRANCH_RELEASE
+                } else {
+                    crate::redundancy::SINGULAR_RELEASE
+                };
+                if r >= release {
                     self.drift = Some((k, sys.equation::<NoHess>(k, q, t).s.val));
                     return false;
                 }

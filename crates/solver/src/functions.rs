@@ -316,10 +316,9 @@ impl EvalContext for FrameContext<'_> {
             K::Dif | K::Dif1 | K::Aryval => {
                 crate::user_states::request_value(self.sys, self.frame, m)
             }
-            // Function requests inline their VARIABLEs when compiled.
-            K::Varval => Err(EvalError::new(format!(
-                "{m}: VARIABLEs are substituted when a request is compiled; this expression was not"
-            ))),
+            // Function requests inline their explicit VARIABLEs when
+            // compiled; VARVAL left reads an implicit one's value.
+            K::Varval => crate::implicit_vars::request_value(self.sys, self.frame, m),
         }
     }
 }
@@ -333,16 +332,20 @@ pub struct CompiledFunctionRequest {
     names: Vec<String>,
 }
 
-/// The model's VARIABLEs compiled, by id, for [`Expr::with_variables`].
+/// The model's VARIABLEs compiled, by id, for [`Expr::with_variables`]; the
+/// implicit ones (on algebraic loops) as placeholders, so VARVAL of them
+/// stays and reads their solved value.
 pub fn compile_variables(variables: &[Variable]) -> Result<HashMap<u32, Expr>, String> {
-    variables
+    let parsed = variables
         .iter()
         .map(|v| {
             Expr::parse(&v.function)
                 .map(|e| (v.id, e))
                 .map_err(|e| format!("VARIABLE/{}: {e}", v.id))
         })
-        .collect()
+        .collect::<Result<HashMap<u32, Expr>, String>>()?;
+    let implicit = mbsolve_expr::implicit_variables(&parsed);
+    Ok(mbsolve_expr::with_unknowns(&parsed, &implicit))
 }
 
 impl CompiledFunctionRequest {

@@ -61,9 +61,15 @@ impl Kkt {
             }
         }
         self.lu.factor(&self.asm).map_err(|s| s.row)?;
+        self.solve_again(r1, r2)
+    }
+
+    /// `solve` with the matrix of the last successful `solve` (the same
+    /// system, active set, q and block): no assembly, no factorization.
+    pub fn solve_again(&mut self, r1: &[f64], r2: &[f64]) -> Result<(Vec<f64>, Vec<f64>), usize> {
         let mut rhs: Vec<f64> = r1.iter().chain(r2.iter()).copied().collect();
         self.lu.solve(&mut rhs).map_err(|s| s.row)?;
-        let mu = rhs.split_off(n);
+        let mu = rhs.split_off(r1.len());
         Ok((rhs, mu))
     }
 }

@@ -106,7 +106,7 @@ pub(crate) enum Source {
 /// For ground, Newton's third law: minus the wrench on the other body, unless
 /// the element has no reaction (`reaction = false`: action-only forces).
 #[allow(clippy::too_many_arguments)]
-fn add_generalized(
+pub(crate) fn add_generalized(
     frame: &Frame,
     bodies: [Option<usize>; 2],
     target: Option<usize>,
@@ -225,6 +225,9 @@ pub(crate) fn wrench(
         }
         add_generalized(frame, eq.bodies(), target, true, &gen, &x, &mut f, &mut n);
     }
+    crate::friction_result::add_joint_friction(sys, frame, target, &x, &mut f, &mut n, |id| {
+        selected(ElementRef::Joint(id), joint_markers(id))
+    });
     for fe in &sys.forces {
         if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;

@@ -430,11 +430,17 @@ impl SegmentWatch {
         self.located.is_none() && integ.time() < t
     }
 
-    /// After a step (or at the segment start): check the sensors on the
-    /// new step, and act on a located trip once the outputs before it are
-    /// written.
-    pub(crate) fn after_step(&mut self, sensors: &Sensors, h: Hooks, mut run: Run) -> AfterStep {
-        let t = run.times[*run.next];
+    /// After a step toward `t` (the next output time, or a discrete
+    /// sample instant before it), or at the segment start: check the
+    /// sensors on the new step, and act on a located trip once the outputs
+    /// before it are written.
+    pub(crate) fn after_step(
+        &mut self,
+        sensors: &Sensors,
+        h: Hooks,
+        mut run: Run,
+        t: f64,
+    ) -> AfterStep {
         let integ = run.integ;
         if self.located.is_none() && integ.time() > self.watch.t {
             let tb = integ.time();
@@ -479,7 +485,8 @@ impl SegmentWatch {
             }
         };
         // The trip frame stands for an output time it falls on.
-        if trip.writes_frame && at.t >= t * (1.0 - 1e-12) {
+        let t_out = run.times[*run.next];
+        if trip.writes_frame && at.t >= t_out * (1.0 - 1e-12) {
             *run.next += 1;
         }
         if trip.output_stopped || trip.action != SensorAction::Continue {

@@ -4,7 +4,10 @@
 //!   Φ(q,t) = 0,   Φ_q u + Φ_t = 0.
 //! Both the position and the velocity constraints hold at every corrected
 //! step; μ is zero in the exact solution and only absorbs the discretization
-//! error of q' = u. Deactivated (redundant) rows pin their λ_k and μ_k to 0.
+//! error of q' = u. Deactivated (redundant) rows pin their λ_k and μ_k to 0,
+//! except a row deactivated only near a singular configuration: its place
+//! (Φ row, velocity row, λ_k and μ_k) is taken by the linear branch row
+//! Ψ = g·(q − q₀), g·u = 0 (`redundancy::BranchRow`) until it is released.
 //!
 //! Conditioning (seeds: "the Jacobian of (36) does not become ill-conditioned
 //! as h → 0"). With c = 1/(h·l0) the plain iteration matrix has O(c) entries
@@ -159,11 +162,23 @@ impl DaeProblem for Si2Problem<'_> {
                 r4[k] = eta[k];
             }
         }
+        // Branch rows of inactive singular-configuration equations
+        // (`redundancy::BranchRow`): Ψ and Ψ_q u with multipliers λ_k, μ_k.
+        for b in &self.watch.branches {
+            r4[b.k] = b.rate(u);
+            for (&c, &g) in b.cols.iter().zip(&b.grad) {
+                r1[c] += mu[b.k] * g;
+                r2[c] += lam[b.k] * g;
+            }
+        }
         let s = self.row_scale;
         for v in r1.iter_mut().chain(r2.iter_mut()) {
             *v *= s;
         }
         rows_from_values(&data.active, &self.phi, nu, 1.0, r3);
+        for b in &self.watch.branches {
+            r3[b.k] = b.value(q);
+        }
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -231,9 +246,17 @@ impl DaeProblem for Si2Problem<'_> {
                 a.add(row_vel + k, n + gi, g);
                 a.add(gi, col_eta + k, sc * g);
             }
-            let pin = if on { 0.0 } else { 1.0 };
+            let branch = self.watch.branch_row(k);
+            let pin = if on || branch.is_some() { 0.0 } else { 1.0 };
             a.add(2 * n + k, col_nu + k, pin);
             a.add(row_vel + k, col_eta + k, pin);
+            // A branch row is linear: g in its rows and multiplier columns.
+            for (&c, &g) in branch.iter().flat_map(|b| b.cols.iter().zip(&b.grad)) {
+                a.add(2 * n + k, c, g);
+                a.add(row_vel + k, n + c, g);
+                a.add(n + c, col_nu + k, sc * g);
+                a.add(c, col_eta + k, sc * g);
+            }
             // s·μ_k ∇²Φ_k in the q rows (fixed pattern: zeros when μ_k = 0).
             let h = match &v {
                 Some(v) if mu[k] != 0.0 => v.s.hess * (s * mu[k]),
@@ -338,5 +361,5 @@ pub fn non_smooth_motion(model: &Model, t: f64) -> Option<String> {
 
 stabilized_formulation! {
     /// The SI2 formulation (y′ = (u, a, λ, μ): a = u′, λ = ν′.)
-    SI2 = "SI2", Si2Problem, acceleration at 1, multipliers at 2
+    SI2 = "SI2", Si2Problem, acceleration at 1, multipliers at 2, branch rows
 }

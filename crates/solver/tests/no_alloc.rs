@@ -11,7 +11,8 @@
 
 use mbsolve_expr::{Expr, ExprConstraintFunction};
 use mbsolve_model::{
-    Formulation, Gcon, IntegratorKind, IntegratorSettings, Marker, Model, Placement,
+    Contact, ContactFriction, Formulation, Gcon, Geometry, Inertia, IntegratorKind,
+    IntegratorSettings, Marker, Model, NormalForce, Part, Placement, Shape,
 };
 use mbsolve_solver::formulation::constraint_tolerance;
 use mbsolve_solver::{models, settings, Simulation};
@@ -119,6 +120,17 @@ fn step_loop_allocations(
     settings: &IntegratorSettings,
     parallel: bool,
 ) -> (usize, u64) {
+    step_loop_allocations_then(model, settings, parallel, |_, _| {})
+}
+
+/// [`step_loop_allocations`], then `at_end` sees the simulation and the
+/// coordinates q at t = 2.0 (every layout starts with q).
+fn step_loop_allocations_then(
+    model: &Model,
+    settings: &IntegratorSettings,
+    parallel: bool,
+    at_end: impl FnOnce(&Simulation, &[f64]),
+) -> (usize, u64) {
     let mut sim = Simulation::new(model).expect("a valid model");
     sim.data.parallel = parallel;
     sim.initial_conditions()
@@ -138,6 +150,7 @@ fn step_loop_allocations(
     let before = integrator.statistics().steps;
     let count = allocations_in(|| integrator.advance_to(2.0).expect("the run integrates"));
     let steps = integrator.statistics().steps - before;
+    at_end(&sim, &integrator.solution().0[..sim.sys.nq()]);
     (count, steps)
 }
 
@@ -174,6 +187,109 @@ fn assert_no_allocation(name: &str, model: &Model) {
             count, 0,
             "{name}, {run}: {count} allocations in {steps} steps after warm-up"
         );
+    }
+}
+
+/// Two CONTACTs on a long ground box (top face z = 0) under gravity
+/// tilted 30° towards +x: a 0.2 × 0.2 × 0.1 block sliding down the face
+/// with Coulomb friction (box–box, four points; tan 30° > μ_d, so it keeps
+/// sliding and the friction stays in its dynamic range) and a frictionless
+/// ball (IMPACT k = 1e6, e = 1.5) started at its static penetration
+/// (m g cos 30° / k)^(1/1.5) = 4.16e-4 m, sliding along (ball–box, one
+/// point). Steady contact keeps the window free of error-test rejections,
+/// whose diagnostics name variables and so allocate by design; every step
+/// runs the narrow phase (parry's manifolds), the contact forces and their
+/// Jacobians with points in contact.
+fn contact_pair() -> Model {
+    let (g, tilt) = (9.81, 30f64.to_radians());
+    let mut m = Model::new("contact no-alloc");
+    m.gravity = nalgebra::Vector3::new(g * tilt.sin(), 0.0, -g * tilt.cos());
+    m.parts.push(Part::ground(1));
+    let mut marker = |id, part, placement| {
+        m.markers.push(Marker {
+            id,
+            part,
+            placement,
+        })
+    };
+    marker(10, 1, Placement::at(-1.0, -1.0, -0.5));
+    marker(20, 2, Placement::default());
+    marker(21, 2, Placement::at(-0.1, -0.1, -0.05));
+    marker(30, 3, Placement::default());
+    m.geometries.push(Geometry::cuboid(1, 10, [15.0, 2.0, 0.5]));
+    m.geometries.push(Geometry {
+        id: 2,
+        marker: 21,
+        shape: Shape::Box {
+            x: 0.2,
+            y: 0.2,
+            z: 0.1,
+        },
+    });
+    m.geometries.push(Geometry::sphere(3, 30, 0.05));
+    let mut block = Part::body(
+        2,
+        2.0,
+        Inertia::diagonal(0.0083, 0.0083, 0.0133),
+        Placement::at(-0.5, 0.5, 0.05),
+    );
+    block.cm = Some(20);
+    block.velocity = nalgebra::Vector3::new(1.0, 0.0, 0.0);
+    m.parts.push(block);
+    let mut ball = Part::body(
+        3,
+        1.0,
+        Inertia::diagonal(1e-3, 1e-3, 1e-3),
+        Placement::at(-0.5, -0.5, 0.05 - 4.16e-4),
+    );
+    ball.cm = Some(30);
+    m.parts.push(ball);
+    let impact = NormalForce::Impact {
+        stiffness: 1.0e6,
+        exponent: 1.5,
+        damping: 2.0e3,
+        dmax: 1e-4,
+    };
+    m.contacts.push(Contact {
+        id: 1,
+        igeom: vec![2],
+        jgeom: vec![1],
+        normal: impact,
+        friction: Some(ContactFriction {
+            dynamics_only: false,
+            mu_static: 0.6,
+            mu_dynamic: 0.5,
+            stiction_transition_velocity: 0.005,
+            friction_transition_velocity: 0.01,
+        }),
+    });
+    m.contacts.push(Contact {
+        id: 2,
+        igeom: vec![3],
+        jgeom: vec![1],
+        normal: impact,
+        friction: None,
+    });
+    m
+}
+
+#[test]
+fn contact_step_loop_does_not_allocate() {
+    let model = contact_pair();
+    for (run, settings) in runs() {
+        let mut points = Vec::new();
+        let (count, steps) = step_loop_allocations_then(&model, &settings, false, |sim, q| {
+            let mut found = Vec::new();
+            for c in &sim.sys.contacts {
+                c.points(q, &mut found);
+                points.push(found.len());
+            }
+        });
+        // The window ends with the block on its face (four corners) and
+        // the ball on the box (one point): the contacts were live in it.
+        assert_eq!(points, [4, 1], "{run}: contact points at t = 2");
+        assert!(steps >= 300, "{run}: only {steps} steps in the window");
+        assert_eq!(count, 0, "{run}: {count} allocations in {steps} steps");
     }
 }
 

@@ -6,22 +6,13 @@
 
 mod common;
 use common::{
-    assert_jacobian_matches_differences, condition, damped_slider_crank, dense_jacobian, Lcg,
+    assert_jacobian_matches_differences, condition, damped_slider_crank, dense_jacobian, settings,
+    Lcg,
 };
 
 use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
 use mbsolve_solver::si1::Si1Problem;
 use mbsolve_solver::{models, Frame, Simulation};
-
-fn settings(kind: IntegratorKind, formulation: Formulation, error: f64) -> IntegratorSettings {
-    IntegratorSettings {
-        kind,
-        kind_given: true,
-        formulation: Some(formulation),
-        error: Some(error),
-        ..Default::default()
-    }
-}
 
 /// The whole SI1 iteration matrix against central differences of the
 /// residual along (e_j, c·e_j) — exactly ∂G/∂y_j + c ∂G/∂y′_j. Model: the

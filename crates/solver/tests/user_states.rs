@@ -9,11 +9,7 @@ mod common;
 use common::*;
 
 use mbsolve_expr::{Expr, ExprStateFunction};
-use mbsolve_integrate::DaeProblem;
 use mbsolve_model::*;
-use mbsolve_solver::formulation::I3Problem;
-use mbsolve_solver::si1::Si1Problem;
-use mbsolve_solver::si2::Si2Problem;
 use mbsolve_solver::Simulation;
 use std::sync::Arc;
 
@@ -55,16 +51,6 @@ fn lag_model(implicit: bool) -> Model {
     };
     m.diffs.push(d);
     m
-}
-
-fn settings(kind: IntegratorKind, formulation: Formulation, error: f64) -> IntegratorSettings {
-    IntegratorSettings {
-        kind,
-        kind_given: true,
-        formulation: Some(formulation),
-        error: Some(error),
-        ..Default::default()
-    }
 }
 
 /// Largest |y − y_exact| over 40 outputs to t = 2 and the last frame's y'.
@@ -235,20 +221,6 @@ fn coupled_model() -> Simulation {
     sim
 }
 
-/// Off-manifold (y, y') with nonzero multipliers, rates and states.
-fn perturbed(sim: &Simulation, size: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
-    let mut rng = Lcg(seed);
-    let n = sim.sys.nq();
-    let s = &sim.state;
-    let mut y: Vec<f64> = (0..size).map(|_| 0.3 * rng.next()).collect();
-    let yp: Vec<f64> = (0..size).map(|_| 0.5 * rng.next()).collect();
-    for i in 0..n {
-        y[i] = s.q[i] + 0.01 * rng.next();
-        y[n + i] = s.u[i] + 0.1 * rng.next();
-    }
-    (y, yp)
-}
-
 /// I3, SI2 and SI1 iteration matrices (∂G/∂y + c ∂G/∂y') against central
 /// differences of the residual, with the user-state columns of the force
 /// rows (SFORCE reading DIF and DIF1), the DIFF rows' q, u, w and w'
@@ -256,21 +228,8 @@ fn perturbed(sim: &Simulation, size: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
 #[test]
 fn jacobians_with_user_states_match_finite_differences() {
     let sim = coupled_model();
-    let (n, m, nw) = (sim.sys.nq(), sim.sys.neq(), sim.sys.nw());
-    assert_eq!(nw, 2);
-    let t = 0.3;
-    let c = 40.0;
-    let mut i3 = I3Problem::new(&sim.sys, sim.data.clone());
-    let (y, yp) = perturbed(&sim, 2 * n + m + nw, 3);
-    assert_jacobian_matches_differences("I3 + DIFF", &mut i3, (t, c), &y, &yp, 1e-6);
-    let mut si2 = Si2Problem::new(&sim.sys, sim.data.clone());
-    let (y, yp) = perturbed(&sim, si2.size(), 5);
-    assert_jacobian_matches_differences("SI2 + DIFF", &mut si2, (t, c), &y, &yp, 1e-6);
-    let mut si1 = Si1Problem::new(&sim.sys, sim.data.clone());
-    let (y, yp) = perturbed(&sim, si1.size(), 9);
-    // SI1's ∂Φ̈/∂q is itself a central difference (si1.rs): the same
-    // tolerance as its own Jacobian test.
-    assert_jacobian_matches_differences("SI1 + DIFF", &mut si1, (t, c), &y, &yp, 1e-5);
+    assert_eq!(sim.sys.nw(), 2);
+    assert_formulation_jacobians("DIFF", &sim);
 }
 
 /// The coupled model integrates with GSTIFF I3 and SI2 to the same answer
@@ -322,12 +281,7 @@ fn statics_solve_user_states_or_hold_them() {
         model.diffs.push(lag);
         model.diffs.push(diff(2, "DM(20,10) - 1", false, 3.0, None));
         let mut sim = Simulation::new(&model).unwrap();
-        let set = StaticSettings {
-            method: Some(StaticMethod::FimS),
-            max_imbalance: Some(1e-10),
-            max_error: Some(1e-10),
-            ..Default::default()
-        };
+        let set = fim_s(1e-10);
         sim.static_equilibrium(&set).unwrap();
         let x = sim.state.q[0] - 1.0;
         let last = sim.frames.last().unwrap();

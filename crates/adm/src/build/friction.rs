@@ -9,8 +9,9 @@
 //!
 //! Arguments of the Adams statement that mbsolve does not honour are
 //! refused by name with the reason: MAX_STICTION_DEFORMATION (the stiction
-//! creep state), INACTIVE = STATIC, OVERLAP_DELTA = INCREASE/DECREASE,
-//! TRANSITION_VELOCITY_COEFFICIENT. An argument that does not apply to the
+//! creep state), OVERLAP_DELTA = INCREASE/DECREASE,
+//! TRANSITION_VELOCITY_COEFFICIENT. INACTIVE = STATIC is accepted: friction
+//! never acts in mbsolve's static and quasi-static solutions. An argument that does not apply to the
 //! joint's type (BALL_RADIUS on a REVOLUTE joint) is an error, checked once
 //! every statement is read (the JOINT may come later in the file).
 
@@ -141,11 +142,14 @@ impl Builder<'_> {
                 "TRANSITION_VELOCITY_COEFFICIENT is not supported: the transition to dynamic friction ends at 1.5 × STICTION_TRANSITION_VELOCITY (Adams' friction regime determination)",
             ));
         }
-        if a.has("INACTIVE") {
-            return Err(a.err(
-                a.pos_of("INACTIVE"),
-                "INACTIVE = STATIC is not supported yet: friction acts in every analysis (at zero slip its force is zero, so a static equilibrium sees only its slope)",
-            ));
+        // INACTIVE = STATIC (Adams: no friction in static and quasi-static
+        // solutions) is what mbsolve does for every FRICTION: its statics
+        // evaluate the forces at u = 0, where the slip and so the friction
+        // force vanish, and the force balance's Jacobian has no u columns.
+        if let Some((w, p)) = a.word("INACTIVE")? {
+            if w != "STATIC" {
+                return Err(a.err(p, format!("bad INACTIVE '{w}' (STATIC)")));
+            }
         }
         let number = |a: &mut Args, key: &str| -> Result<Option<(f64, Pos)>, AdmError> {
             let pos = a.pos_of(key);

@@ -190,6 +190,20 @@ impl Builder<'_> {
         };
         let rows = dim(&mut a, "ROWS")?;
         let columns = dim(&mut a, "COLUMNS")?;
+        // The model stores a matrix dense: rows × columns numbers are
+        // allocated whatever VALUES holds, so an absurd size is refused
+        // before it is allocated (or overflows).
+        if rows
+            .checked_mul(columns)
+            .is_none_or(|n| n > MAX_MATRIX_ENTRIES)
+        {
+            return Err(a.err(
+                a.pos_of("ROWS"),
+                format!(
+                    "ROWS × COLUMNS = {rows} × {columns} is too large (at most {MAX_MATRIX_ENTRIES} entries; matrices are stored dense)"
+                ),
+            ));
+        }
         let values = a
             .numbers_range("VALUES", 1, usize::MAX)?
             .unwrap_or_default();
@@ -293,15 +307,26 @@ impl Builder<'_> {
             &[],
         )?;
         self.define(Space::Lse, id, st.pos, &a.label)?;
-        for key in ["SAMPLE_PERIOD", "SAMPLE_OFFSET"] {
-            if a.has(key) {
+        // A discrete LSE: x_{k+1} = A x_k + B u_k at offset + k·period
+        // (mbsolve-model `discrete.rs`).
+        let period = a.number("SAMPLE_PERIOD")?;
+        let offset = a.number("SAMPLE_OFFSET")?;
+        match (period, offset) {
+            (Some(p), _) if !(p.is_finite() && p > 0.0) => {
+                return Err(a.err(a.pos_of("SAMPLE_PERIOD"), "SAMPLE_PERIOD must be positive"));
+            }
+            (Some(period), offset) => self.model.samplings.push(mbsolve_model::Sampling {
+                element: ElementRef::Lse(id),
+                period,
+                offset: offset.unwrap_or(0.0),
+            }),
+            (None, Some(_)) => {
                 return Err(a.err(
-                    a.pos_of(key),
-                    format!(
-                        "{key} (a discrete LSE, sampled difference equations) is not supported yet"
-                    ),
+                    a.pos_of("SAMPLE_OFFSET"),
+                    "SAMPLE_OFFSET applies to a discrete LSE: give SAMPLE_PERIOD too",
                 ));
             }
+            (None, None) => {}
         }
         let x = self.array_ref(&mut a, "X", Space::Array)?;
         let x = a.require(x, "X")?;
@@ -587,6 +612,9 @@ impl Builder<'_> {
 /// The controllable canonical form (A, B, C, D) of N(s)/D(s), coefficients
 /// in ascending powers of s, D of degree n ≥ 1 and N of degree ≤ n
 /// (Ogata, Modern Control Engineering, §2-4): with a = d/d_n and
+/// The most entries a MATRIX may have (stored dense).
+const MAX_MATRIX_ENTRIES: usize = 10_000_000;
+
 /// b = num/d_n padded to n + 1 terms, A is the companion matrix (ones on
 /// the superdiagonal, last row −a_0 … −a_{n−1}), B = e_n, D = b_n and
 /// C_i = b_i − b_n a_i.

@@ -7,8 +7,10 @@
 //! ([`mbsolve_expr::Expr::with_variables`]), so values and exact
 //! derivatives flow through the usual measures. Function REQUESTs keep
 //! their text; the solver inlines the model's variables when it compiles
-//! them. A VARIABLE that depends on itself is an implicit VARIABLE, reported
-//! as not supported yet.
+//! them. A VARIABLE that depends on itself (directly or through other
+//! VARIABLEs) is an implicit VARIABLE: an algebraic unknown v of the
+//! system with the row v − f(v, …) = 0 ([`mbsolve_model::ImplicitVariable`]);
+//! VARVAL of it is not inlined but reads that unknown.
 
 use super::{Builder, Space};
 use crate::args::Args;
@@ -16,7 +18,7 @@ use crate::error::Pos;
 use crate::syntax::{ExprText, Statement};
 use crate::AdmError;
 use mbsolve_expr::{
-    Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction, MeasureCall,
+    Expr, ExprConstraintFunction, ExprStateFunction, ExprTimeFunction, MeasureCall, MeasureKind,
 };
 use mbsolve_model::{
     ConstraintFunction, ElementRef, ForceKind, Id, Measure, StateFunction, TimeFunction, Variable,
@@ -168,11 +170,12 @@ impl Builder<'_> {
         let label = a.label.clone();
         let expr = self.compile(e, &label)?;
         // IC = the initial guess of an implicit VARIABLE's value (Adams
-        // VARIABLE: "an approximate initial value … may help converge").
-        // Every VARIABLE mbsolve accepts is explicit (an implicit one is
-        // rejected at the end of reading), so its value is computed exactly
-        // and, as in Adams, the guess cannot change it: read and checked.
-        a.number("IC")?;
+        // VARIABLE: "an approximate initial value … may help converge"):
+        // the start of the loop's first solve. An explicit VARIABLE's value
+        // is computed exactly, so, as in Adams, the guess cannot change it.
+        if let Some(ic) = a.number("IC")? {
+            self.variable_ics.insert(id, ic);
+        }
         a.finish()?;
         self.model.variables.push(Variable {
             id,
@@ -184,23 +187,33 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// Every VARIABLE must be explicit (no cycle through VARVAL); then the
+    /// The VARIABLEs on algebraic loops become implicit (unknowns of the
+    /// system); every other one is inlined where VARVAL reads it. Then the
     /// pending functions are inlined and converted.
     pub(super) fn resolve_variables(&mut self) -> Result<(), AdmError> {
-        let map: HashMap<Id, Expr> = self
+        let parsed: HashMap<Id, Expr> = self
             .variables
             .iter()
             .map(|(id, e, ..)| (*id, e.clone()))
             .collect();
-        for (id, _, text, label, file) in &self.variables {
-            if let Err(x) = Expr::variable_with_variables(*id, &map) {
-                return Err(super::err_in(
-                    file,
-                    text.pos_at(x.span.start),
-                    label,
-                    &x.message,
-                ));
+        let implicit = mbsolve_expr::implicit_variables(&parsed);
+        let map = mbsolve_expr::with_unknowns(&parsed, &implicit);
+        for (id, expr, text, label, file) in &self.variables {
+            let at = |x: mbsolve_expr::ExprError| {
+                super::err_in(file, text.pos_at(x.span.start), label, &x.message)
+            };
+            if !implicit.contains(id) {
+                Expr::variable_with_variables(*id, &map).map_err(at)?;
+                continue;
             }
+            let function = compile_implicit(*id, expr, &map).map_err(at)?;
+            self.model
+                .implicit_variables
+                .push(mbsolve_model::ImplicitVariable {
+                    id: *id,
+                    function,
+                    ic: self.variable_ics.get(id).copied().unwrap_or(0.0),
+                });
         }
         for p in std::mem::take(&mut self.pending_functions) {
             let inlined = expr_result(p.expr.with_variables(&map), &p)?;
@@ -234,40 +247,75 @@ impl Builder<'_> {
         self.resolve_linear_systems(&map)
     }
 
-    /// SFORCE(id, jflag, comp, rm) must name a component the SFORCE has: a
-    /// ROTATIONAL SFORCE applies a torque only, so its force components
-    /// (1–4) are rejected as Adams rejects them ("Wrong component: 2. No
-    /// force in corresponding object.", ADM-GRAMMAR §6, chrono RotSpring).
+    /// Element results are checked when read, as Adams does ("illegal
+    /// function expression"): SFORCE, SPDP, BUSH, FIELD and BEAM (id,
+    /// jflag, comp, rm) need jflag 0 or 1 and comp 1…8, and a ROTATIONAL
+    /// SFORCE or SPRINGDAMPER applies a torque only, so its force
+    /// components (1–4) are rejected ("Wrong component: 2. No force in
+    /// corresponding object.", ADM-GRAMMAR §6, chrono RotSpring).
     pub(super) fn check_element_calls(&self) -> Result<(), AdmError> {
         for c in &self.element_calls {
-            let id = c.call.args.first().copied().unwrap_or(0);
-            let comp = c.call.args.get(2).copied().unwrap_or(0);
-            let Some(f) = self
-                .model
-                .forces
-                .iter()
-                .find(|f| f.element() == mbsolve_model::ElementRef::Force(id))
-            else {
-                continue;
-            };
-            let rotational = matches!(
-                f.kind,
-                ForceKind::RotationalActionReaction { .. } | ForceKind::RotationalActionOnly { .. }
-            );
-            if rotational && (1..=4).contains(&comp) {
+            if let Some(why) = element_call_error(&self.model, &c.call) {
                 return Err(super::err_in(
                     &c.file,
                     c.pos,
                     &c.label,
-                    format!(
-                        "illegal function expression {}: Wrong component: {comp}. No force in corresponding object (SFORCE/{id} is ROTATIONAL: it applies a torque only)",
-                        c.call
-                    ),
+                    format!("illegal function expression {}: {why}", c.call),
                 ));
             }
         }
         Ok(())
     }
+}
+
+/// The element results [`Builder::check_element_calls`] checks at read
+/// time (JOINT, JPRIM and MOTION results are checked when evaluated).
+pub(super) fn checked_at_read(kind: MeasureKind) -> bool {
+    matches!(
+        kind,
+        MeasureKind::Sforce
+            | MeasureKind::Spdp
+            | MeasureKind::Bush
+            | MeasureKind::Field
+            | MeasureKind::Beam
+    )
+}
+
+/// Why an element-result call cannot be evaluated, if it cannot: the
+/// solver's rules (`solver/src/functions.rs`, `element_result`) applied to
+/// the call's constant arguments. A missing element is reported by the
+/// id check, so it passes here.
+fn element_call_error(model: &mbsolve_model::Model, call: &MeasureCall) -> Option<String> {
+    use mbsolve_model::ElementRef as E;
+    let id = call.args.first().copied().unwrap_or(0);
+    let jflag = call.args.get(1).copied().unwrap_or(0);
+    let comp = call.args.get(2).copied().unwrap_or(0);
+    let name = call.kind.name();
+    if jflag > 1 {
+        return Some(format!(
+            "{name}: jflag must be 0 (I marker) or 1 (J marker), got {jflag}"
+        ));
+    }
+    if !(1..=8).contains(&comp) {
+        return Some(format!(
+            "{name}: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got {comp}"
+        ));
+    }
+    let element = match call.kind {
+        MeasureKind::Spdp => E::Springdamper(id),
+        MeasureKind::Sforce => E::Force(id),
+        _ => return None,
+    };
+    let f = model.forces.iter().find(|f| f.element() == element)?;
+    let rotational = matches!(
+        f.kind,
+        ForceKind::RotationalActionReaction { .. }
+            | ForceKind::RotationalActionOnly { .. }
+            | ForceKind::RotationalSpringDamper { .. }
+    );
+    (rotational && comp <= 4).then(|| {
+        format!("Wrong component: {comp}. No force in corresponding object ({element} is ROTATIONAL: it applies a torque only)")
+    })
 }
 
 /// The function of an SFORCE (any of its four kinds); `None` for the
@@ -289,4 +337,25 @@ fn expr_result<T>(
     p: &PendingFunction,
 ) -> Result<T, AdmError> {
     r.map_err(|x| super::err_in(&p.file, p.text.pos_at(x.span.start), &p.label, &x.message))
+}
+
+/// The function f of implicit VARIABLE/id (its row is v − f = 0): its
+/// expression with the explicit VARIABLEs inlined and VARVAL of the loop's
+/// VARIABLEs kept as unknowns (`map` from [`mbsolve_expr::with_unknowns`]).
+/// "VARVAL(id)" alone is refused: v = v determines no value.
+fn compile_implicit(
+    id: Id,
+    expr: &Expr,
+    map: &HashMap<Id, Expr>,
+) -> Result<Arc<dyn StateFunction>, mbsolve_expr::ExprError> {
+    if expr.is_unknown_variable(id) {
+        return Err(mbsolve_expr::ExprError {
+            message: format!(
+                "VARIABLE/{id} = VARVAL({id}) determines no value (an implicit VARIABLE needs an equation v = f(v, …) that fixes v)"
+            ),
+            span: Default::default(),
+        });
+    }
+    let inlined = expr.with_variables(map)?;
+    Ok(Arc::new(ExprStateFunction::new(inlined)?))
 }

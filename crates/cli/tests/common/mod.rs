@@ -78,3 +78,12 @@ pub fn run_in_process(
     }
     (sim, result)
 }
+
+/// The last frame at time `t` (to 1e-9); panics naming `t` if none.
+pub fn at(frames: &[mbsolve_solver::analysis::Frame], t: f64) -> &mbsolve_solver::analysis::Frame {
+    frames
+        .iter()
+        .rev()
+        .find(|f| (f.t - t).abs() < 1e-9)
+        .unwrap_or_else(|| panic!("no frame at t = {t}"))
+}

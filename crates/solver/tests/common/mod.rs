@@ -238,3 +238,66 @@ pub fn damped_slider_crank() -> Simulation {
     sim.initial_conditions().unwrap();
     sim
 }
+
+/// A first-order integrator with its formulation at ERROR `error`.
+pub fn settings(
+    kind: mbsolve_model::IntegratorKind,
+    formulation: mbsolve_model::Formulation,
+    error: f64,
+) -> mbsolve_model::IntegratorSettings {
+    mbsolve_model::IntegratorSettings {
+        kind,
+        kind_given: true,
+        formulation: Some(formulation),
+        error: Some(error),
+        ..Default::default()
+    }
+}
+
+/// Off-manifold (y, y') with nonzero multipliers, rates and states.
+#[allow(clippy::needless_range_loop)]
+pub fn perturbed(sim: &Simulation, size: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
+    let mut rng = Lcg(seed);
+    let n = sim.sys.nq();
+    let s = &sim.state;
+    let mut y: Vec<f64> = (0..size).map(|_| 0.3 * rng.next()).collect();
+    let yp: Vec<f64> = (0..size).map(|_| 0.5 * rng.next()).collect();
+    for i in 0..n {
+        y[i] = s.q[i] + 0.01 * rng.next();
+        y[n + i] = s.u[i] + 0.1 * rng.next();
+    }
+    (y, yp)
+}
+
+/// The I3, SI2 and SI1 iteration matrices (∂G/∂y + c ∂G/∂y') of `sim`
+/// against central differences of their residuals at t = 0.3, c = 40, each
+/// at its own off-manifold point (`perturbed`). Tolerance 1e-6 relative;
+/// SI1's ∂Φ̈/∂q is itself a central difference (si1.rs): 1e-5, as in its
+/// own Jacobian test. `what` names the user states in the messages.
+pub fn assert_formulation_jacobians(what: &str, sim: &Simulation) {
+    use mbsolve_integrate::DaeProblem;
+    use mbsolve_solver::formulation::I3Problem;
+    use mbsolve_solver::si1::Si1Problem;
+    use mbsolve_solver::si2::Si2Problem;
+    let (n, m, nw) = (sim.sys.nq(), sim.sys.neq(), sim.sys.nw());
+    let tc = (0.3, 40.0);
+    let mut i3 = I3Problem::new(&sim.sys, sim.data.clone());
+    let (y, yp) = perturbed(sim, 2 * n + m + nw, 3);
+    assert_jacobian_matches_differences(&format!("I3 + {what}"), &mut i3, tc, &y, &yp, 1e-6);
+    let mut si2 = Si2Problem::new(&sim.sys, sim.data.clone());
+    let (y, yp) = perturbed(sim, si2.size(), 5);
+    assert_jacobian_matches_differences(&format!("SI2 + {what}"), &mut si2, tc, &y, &yp, 1e-6);
+    let mut si1 = Si1Problem::new(&sim.sys, sim.data.clone());
+    let (y, yp) = perturbed(sim, si1.size(), 9);
+    assert_jacobian_matches_differences(&format!("SI1 + {what}"), &mut si1, tc, &y, &yp, 1e-5);
+}
+
+/// FIM_S statics converged to `tol` in imbalance and error.
+pub fn fim_s(tol: f64) -> mbsolve_model::StaticSettings {
+    mbsolve_model::StaticSettings {
+        method: Some(mbsolve_model::StaticMethod::FimS),
+        max_imbalance: Some(tol),
+        max_error: Some(tol),
+        ..Default::default()
+    }
+}

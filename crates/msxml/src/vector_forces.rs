@@ -1,0 +1,187 @@
+//! Force_Vector_TwoBody and Force_Vector_OneBody → the Adams VFORCE,
+//! VTORQUE or GFORCE they mean (MotionSolve Reference Guide, "Force: Two
+//! Body Vector" and "Force: One Body Vector": `type = ForceOnly |
+//! TorqueOnly | ForceAndTorque`, `fx_expression` … `tz_expression`,
+//! `i_marker_id`, `j_floating_marker_id` (TwoBody) or `marker_id`
+//! (OneBody), `ref_marker_id`).
+//!
+//! The XML has no floating-marker flag: a Reference_Marker becomes an
+//! Adams FLOATING marker because a Force_Vector_TwoBody names it as its
+//! `j_floating_marker_id` (collected in the first pass, [`floating_ids`]).
+//! A OneBody force has no reaction; it becomes the same statement with a
+//! floating marker on ground, whose id is above every Reference_Marker id
+//! (ground takes no force; [`FirstPass::onebody_floating`]).
+
+use crate::added::FirstPass;
+use crate::reader::{expr, flag, list, Elem};
+use crate::XmlError;
+use mbsolve_adm::syntax::Statement;
+use std::collections::HashSet;
+
+/// The six component attributes, in the Adams order FX … TZ (also what
+/// a modify command may change).
+pub(crate) const EXPRESSIONS: [&str; 6] = [
+    "fx_expression",
+    "fy_expression",
+    "fz_expression",
+    "tx_expression",
+    "ty_expression",
+    "tz_expression",
+];
+
+/// The Adams keys of the components, in the same order.
+const KEYS: [&str; 6] = ["FX", "FY", "FZ", "TX", "TY", "TZ"];
+
+/// Marker ids that Force_Vector_TwoBody elements name as
+/// `j_floating_marker_id`.
+pub(crate) fn floating_ids(elems: &[Elem]) -> HashSet<u32> {
+    elems
+        .iter()
+        .filter(|e| e.tag.eq_ignore_ascii_case("Force_Vector_TwoBody"))
+        .filter_map(|e| e.peek("j_floating_marker_id"))
+        .filter_map(|v| v.trim().parse::<u32>().ok())
+        .collect()
+}
+
+/// The statements for a Force_Vector_TwoBody or Force_Vector_OneBody, or
+/// None for any other tag.
+pub(crate) fn statements(
+    e: &mut Elem,
+    first: &FirstPass,
+) -> Result<Option<Vec<Statement>>, XmlError> {
+    let two = e.tag.eq_ignore_ascii_case("Force_Vector_TwoBody");
+    if !two && !e.tag.eq_ignore_ascii_case("Force_Vector_OneBody") {
+        return Ok(None);
+    }
+    let id = e.id.unwrap_or(0);
+    let (ty, tp) = e.required("type")?;
+    let (name, own): (&str, std::ops::Range<usize>) = match ty.trim().to_ascii_uppercase().as_str()
+    {
+        "FORCEONLY" => ("VFORCE", 0..3),
+        "TORQUEONLY" => ("VTORQUE", 3..6),
+        "FORCEANDTORQUE" => ("GFORCE", 0..6),
+        other => {
+            return Err(e.err(
+                tp,
+                format!("type = \"{other}\" must be ForceOnly, TorqueOnly or ForceAndTorque"),
+            ))
+        }
+    };
+    let mut st = e.statement(name, Some(id));
+    let mut out = Vec::new();
+    let i_key = if two { "i_marker_id" } else { "marker_id" };
+    let (i, ip) = e.required_id(i_key)?;
+    list(&mut st, "I", &[i.to_string()], ip);
+    if two {
+        let (j, jp) = e.required_id("j_floating_marker_id")?;
+        list(&mut st, "JFLOAT", &[j.to_string()], jp);
+    } else {
+        let Some(ground) = first.ground else {
+            return Err(e.err_here(
+                "a Force_Vector_OneBody needs a ground Body_Rigid (IsGround = TRUE) to stand for its missing reaction",
+            ));
+        };
+        let Some(&m) = first.onebody_floating.get(&id) else {
+            return Err(e.err_here(
+                "no marker id is left above the Reference_Marker ids for the floating marker this force needs",
+            ));
+        };
+        let mut fm = e.statement("MARKER", Some(m));
+        list(&mut fm, "PART", &[ground.to_string()], e.pos);
+        flag(&mut fm, "FLOATING", e.pos);
+        out.push(fm);
+        list(&mut st, "JFLOAT", &[m.to_string()], e.pos);
+    }
+    // The docs bracket ref_marker_id as optional without saying what it
+    // defaults to; Adams needs RM, so it is required here.
+    let (rm, rp) = e.required_id("ref_marker_id")?;
+    list(&mut st, "RM", &[rm.to_string()], rp);
+    let mut any = false;
+    for (k, (attr, key)) in EXPRESSIONS.iter().zip(KEYS).enumerate() {
+        let Some((x, p)) = e.get(attr) else { continue };
+        if !own.contains(&k) {
+            return Err(e.err(
+                p,
+                format!("{attr} does not apply to type = \"{}\"", ty.trim()),
+            ));
+        }
+        expr(&mut st, key, x.trim(), p);
+        any = true;
+    }
+    if !any {
+        let names = &EXPRESSIONS[own];
+        return Err(e.err_here(format!("needs at least one of {}", names.join(", "))));
+    }
+    out.push(st);
+    Ok(Some(out))
+}
+
+/// A Reference_Marker named as a `j_floating_marker_id`: an Adams
+/// FLOATING marker on its body (its pose is given by the force that uses
+/// it, so the written one is read and not used).
+pub(crate) fn floating_marker(e: &mut Elem, id: u32) -> Result<Statement, XmlError> {
+    let mut st = e.statement("MARKER", Some(id));
+    let (body, bp) = e.required_id("body_id")?;
+    list(&mut st, "PART", &[body.to_string()], bp);
+    e.ignore(&["body_type", "pos_x", "pos_y", "pos_z"]);
+    for i in 0..3 {
+        for j in 0..3 {
+            e.ignore(&[&format!("a{i}{j}")]);
+        }
+    }
+    flag(&mut st, "FLOATING", e.pos);
+    Ok(st)
+}
+
+/// The model's VFORCE, VTORQUE and GFORCE as Force_Vector_TwoBody, each
+/// floating marker once as a Reference_Marker on its part. XML ids are
+/// unique per element type, so a VFORCE and a GFORCE with the same id
+/// cannot both be written: refused by name.
+pub(crate) fn write(o: &mut String, m: &mbsolve_model::Model) -> Result<(), String> {
+    use mbsolve_model::{ForceKind, VectorStatement};
+    use std::fmt::Write as _;
+    let mut seen: std::collections::HashMap<u32, &str> = Default::default();
+    let mut floating = HashSet::new();
+    for f in &m.forces {
+        let ForceKind::Vector {
+            statement,
+            jfloat,
+            reaction_part,
+            components,
+        } = &f.kind
+        else {
+            continue;
+        };
+        let label = format!("{}/{}", statement.name(), f.id);
+        if let Some(other) = seen.insert(f.id, statement.name()) {
+            return Err(format!(
+                "{label}: {other}/{} has the same id, and both are a Force_Vector_TwoBody in MotionSolve XML (ids are unique per element type)",
+                f.id
+            ));
+        }
+        if floating.insert(*jfloat) {
+            let _ = writeln!(
+                o,
+                "  <Reference_Marker id=\"{jfloat}\" body_id=\"{reaction_part}\" body_type=\"RigidBody\"/>"
+            );
+        }
+        let ty = match statement {
+            VectorStatement::Vforce => "ForceOnly",
+            VectorStatement::Vtorque => "TorqueOnly",
+            VectorStatement::Gforce => "ForceAndTorque",
+        };
+        let _ = write!(
+            o,
+            "  <Force_Vector_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{}\" j_floating_marker_id=\"{jfloat}\" ref_marker_id=\"{}\"",
+            f.id, f.i, f.j
+        );
+        for (attr, c) in EXPRESSIONS.iter().zip(components) {
+            if let Some(c) = c {
+                let text = mbsolve_adm::function_source(c.source(), &label)?;
+                let _ = write!(o, " {attr}=\"{}\"", crate::write::esc(text));
+            }
+        }
+        let _ = writeln!(o, "/>");
+    }
+    Ok(())
+}
