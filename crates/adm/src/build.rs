@@ -768,7 +768,7 @@ impl<'a> Builder<'a> {
                 });
             }
         }
-        Ok(expr)
+        Ok(self.bind_senvals(expr, e, label))
     }
 
     fn units(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {

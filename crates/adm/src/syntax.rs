@@ -280,6 +280,7 @@ fn parse_statements(
 /// Keys whose value is a function expression, in any statement.
 pub fn is_expression_key(key: &str) -> bool {
     (key.len() >= 3 && "FUNCTION".starts_with(key))
+        || key == "EVALUATE"
         || matches!(
             key,
             "F1" | "F2"

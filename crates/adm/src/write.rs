@@ -170,16 +170,34 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         );
     }
     for s in &m.sensors {
-        let _ = writeln!(
-            o,
-            "SENSOR/{}, FUNCTION = {}, VALUE = {}, ERROR = {}, {}, {}",
+        let mut line = format!(
+            "SENSOR/{}, FUNCTION = {}, VALUE = {}, ERROR = {}, {}, TERROR = {}",
             s.id,
             one_line(&s.function),
             num(s.value),
             num(s.error),
             s.compare.keyword(),
-            s.action.keyword()
+            num(s.terror)
         );
+        let flags = [
+            (true, s.action.keyword()),
+            (s.print, "PRINT"),
+            (s.restart, "RESTART"),
+            (s.codgen, "CODGEN"),
+            (s.bisection, "BISECTION"),
+        ];
+        for (_, k) in flags.iter().filter(|(on, k)| *on && !k.is_empty()) {
+            line.push_str(&format!(", {k}"));
+        }
+        for (k, v) in [("STEPSIZE", s.stepsize), ("DT", s.dt)] {
+            if let Some(v) = v {
+                line.push_str(&format!(", {k} = {}", num(v)));
+            }
+        }
+        if let Some(g) = &s.evaluate {
+            line.push_str(&format!(", EVALUATE = {}", one_line(g)));
+        }
+        let _ = writeln!(o, "{line}");
     }
     for d in &m.diffs {
         let label = format!("DIFF/{}", d.id);

@@ -115,6 +115,7 @@ pub(crate) fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, E
         Node::Call { f, args, span } => call(*f, args, l, vars, *span)?,
         Node::Spline(c) => crate::spline::eval(c, l, vars)?,
         Node::Curve(c) => crate::curve::eval(c, l, vars)?,
+        Node::Senval(c) => crate::senval::eval(c)?,
     })
 }
 

@@ -23,6 +23,7 @@ mod implicit;
 mod jet;
 mod names;
 mod parse;
+mod senval;
 mod spline;
 mod subst;
 

@@ -289,9 +289,8 @@ impl MeasureKind {
 /// Adams functions that exist but that this crate does not implement yet:
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
-    "USER", "CURVE", "INTERP", "SWEEP", "DELAY", "INVPSD", "PINVAL", "POUVAL", "SENVAL", "GFORCE",
-    "VFORCE", "VTORQ", "CVCV", "PTCV", "FRICTION", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV",
-    "MODE",
+    "USER", "INTERP", "SWEEP", "DELAY", "INVPSD", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ",
+    "CVCV", "PTCV", "FRICTION", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
 ];
 
 /// A measure with its integer arguments as written (0 = ground / default).

@@ -62,6 +62,8 @@ pub(crate) enum Node {
     Spline(Box<crate::spline::SplineCall>),
     /// CURVE(alpha, iord, comp, id) (see `curve`).
     Curve(Box<crate::curve::CurveCall>),
+    /// SENVAL(id) (see `senval`).
+    Senval(Box<crate::senval::SenvalCall>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -638,6 +640,9 @@ impl<'a> Parser<'a> {
             };
             return crate::curve::parse(args, full, |s| self.text(s).to_string());
         }
+        if name == "SENVAL" {
+            return self.senval_call(name_span);
+        }
         if NOT_SUPPORTED.contains(&name) {
             return Err(err(
                 format!("function {shown} is not supported yet"),
@@ -807,6 +812,45 @@ impl Parser<'_> {
                 span: full,
             })),
             depth,
+        ))
+    }
+}
+
+impl Parser<'_> {
+    /// SENVAL(id): id is an integer constant, bound to the sensor later
+    /// (`Expr::with_sensor_values`).
+    fn senval_call(&mut self, name_span: Span) -> Res {
+        let (args, span) = self.args(false)?;
+        let full = Span {
+            start: name_span.start,
+            end: span.end,
+        };
+        check_count("SENVAL", args.len(), 1, 1, full)?;
+        let id = match args.into_iter().next() {
+            Some((Node::Const(v), _, _))
+                if v >= 1.0 && v.fract() == 0.0 && v <= u32::MAX as f64 =>
+            {
+                v as u32
+            }
+            Some((_, _, s)) => {
+                return Err(err(
+                    format!(
+                        "SENVAL: the SENSOR id must be a positive integer, found '{}'",
+                        self.text(s)
+                    ),
+                    s.start,
+                    s.end,
+                ))
+            }
+            None => 0,
+        };
+        Ok((
+            Node::Senval(Box::new(crate::senval::SenvalCall {
+                id,
+                cell: None,
+                span: full,
+            })),
+            0,
         ))
     }
 }

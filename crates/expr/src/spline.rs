@@ -181,6 +181,6 @@ pub(crate) fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
             walk_mut(&mut c.z, f);
         }
         Node::Curve(c) => walk_mut(&mut c.alpha, f),
-        Node::Const(_) | Node::Time | Node::Measure(_) | Node::Var(_) => {}
+        Node::Const(_) | Node::Time | Node::Measure(_) | Node::Var(_) | Node::Senval(_) => {}
     }
 }

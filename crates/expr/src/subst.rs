@@ -218,5 +218,9 @@ fn rebuild(node: &Node, leaves: &[Node], at: Option<Span>) -> Node {
         Node::If(n) => Node::If(Box::new([go(&n[0]), go(&n[1]), go(&n[2]), go(&n[3])])),
         Node::Spline(c) => c.map(go, sp(&c.span)),
         Node::Curve(c) => c.map(go, sp(&c.span)),
+        Node::Senval(c) => Node::Senval(Box::new(crate::senval::SenvalCall {
+            span: sp(&c.span),
+            ..(**c).clone()
+        })),
     }
 }

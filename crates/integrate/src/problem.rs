@@ -112,6 +112,23 @@ pub trait DaeIntegrator {
     fn multipliers(&self) -> Option<&[f64]> {
         None
     }
+    /// One accepted step toward `tout` (landing on it when `land` and the
+    /// step reaches it; else as `advance_past`), so a caller can watch
+    /// every step (SENSORs). Default: the whole way, for integrators that
+    /// cannot stop after one step.
+    fn step_toward(&mut self, tout: f64, land: bool) -> Result<(), crate::IntegrationError> {
+        if land {
+            self.advance_to(tout)
+        } else {
+            self.advance_past(tout)
+        }
+    }
+    /// Take `h` as the first step (before any step is taken; SENSOR
+    /// STEPSIZE). False when the integrator cannot (fixed step sizes, h
+    /// below HMIN, or it has stepped already).
+    fn set_first_step(&mut self, _h: f64) -> bool {
+        false
+    }
 }
 
 /// A second-order index-3 system: n coordinates q (with u = q̇, a = q̈) and

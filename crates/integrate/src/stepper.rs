@@ -173,6 +173,12 @@ pub struct Stepper<M> {
     pub rti: Option<RtiMeter>,
     pub stats: Statistics,
     pub events: Vec<Event>,
+    /// Stop after one accepted step (`DaeIntegrator::step_toward`: the
+    /// driver checks SENSORs after every step).
+    single_step: bool,
+    /// The first step after `begin`, when a caller set one
+    /// (`DaeIntegrator::set_first_step`: SENSOR STEPSIZE).
+    first_step: Option<f64>,
 }
 
 // `Method` is crate-internal: every method lives in this crate, and the
@@ -195,6 +201,8 @@ impl<M: Method> Stepper<M> {
                 ..Default::default()
             },
             events: Vec::new(),
+            single_step: false,
+            first_step: None,
         }
     }
 
@@ -344,6 +352,9 @@ impl<M: Method> Stepper<M> {
             if let Some(h) = self.method.begin(self.t, tout) {
                 self.h = h;
             }
+            if let Some(h) = self.first_step.take() {
+                self.h = h;
+            }
         }
         let mut failures = Failures::default();
         let mut after_failure = false;
@@ -446,6 +457,9 @@ impl<M: Method> Stepper<M> {
             after_failure = false;
             self.h = self.method.next_step(&step, &tol, &self.limits);
             self.check_structure()?;
+            if self.single_step {
+                break;
+            }
         }
         Ok(())
     }
@@ -503,6 +517,9 @@ impl<M: Method> Stepper<M> {
                 m.record(self.t, started.elapsed());
             }
             self.check_structure()?;
+            if self.single_step {
+                break;
+            }
         }
         Ok(())
     }
@@ -564,5 +581,26 @@ impl<M: Method> DaeIntegrator for Stepper<M> {
     }
     fn interpolate(&self, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
         Stepper::interpolate(self, t, y, yp)
+    }
+    fn step_toward(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
+        self.single_step = true;
+        let result = if land {
+            Stepper::advance_to(self, tout)
+        } else {
+            Stepper::advance_past(self, tout)
+        };
+        self.single_step = false;
+        result
+    }
+    fn set_first_step(&mut self, h: f64) -> bool {
+        if self.begun
+            || self.limits.fixed.is_some()
+            || self.limits.constant_step
+            || h < self.limits.hmin
+        {
+            return false;
+        }
+        self.first_step = Some(h);
+        true
     }
 }

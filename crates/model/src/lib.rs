@@ -31,7 +31,7 @@ pub use friction::*;
 pub use function::*;
 pub use implicit_vars::ImplicitVariable;
 pub use initial::*;
-pub use sensor::{Sensor, SensorAction, SensorCompare};
+pub use sensor::{Sensor, SensorAction, SensorCompare, SensorValues, SenvalCell, DEFAULT_TERROR};
 pub use settings::*;
 pub use spline::*;
 pub use states::*;
@@ -186,6 +186,9 @@ pub struct Model {
     pub contacts: Vec<Contact>,
     /// SENSORs, checked at the output times of dynamic analyses.
     pub sensors: Vec<Sensor>,
+    /// The sensors' run-time state (SENVAL values, held conditions),
+    /// shared by the copies of one read model; SENVAL calls bind to it.
+    pub sensor_values: std::sync::Arc<SensorValues>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,

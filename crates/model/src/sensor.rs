@@ -1,8 +1,15 @@
 //! SENSOR: a condition on a function of the state, checked during a
-//! dynamic analysis, and what the analysis does when it holds (Adams
-//! Solver SENSOR statement).
+//! dynamic analysis after every accepted integration step, and what the
+//! analysis does when it becomes true (Adams Solver SENSOR statement).
 
 use crate::Id;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The default TERROR, the tolerance on a located trip time (model time
+/// units). The Adams reference at hand does not state one; this is ours.
+pub const DEFAULT_TERROR: f64 = 1e-6;
 
 /// How FUNCTION is compared with VALUE (Adams SENSOR: EQ is the default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +41,8 @@ impl SensorCompare {
     }
 }
 
-/// What the analysis does when the sensor trips.
+/// Whether the analysis goes on after the trip (Adams SENSOR HALT and
+/// RETURN; neither: the analysis continues with the other actions done).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SensorAction {
     /// End the analysis: the current SIMULATE stops at the trip and no
@@ -42,6 +50,8 @@ pub enum SensorAction {
     Halt,
     /// End the current SIMULATE at the trip; the next command runs.
     Return,
+    /// Go on integrating from the trip (the other actions apply).
+    Continue,
 }
 
 impl SensorAction {
@@ -49,11 +59,14 @@ impl SensorAction {
         match self {
             SensorAction::Halt => "HALT",
             SensorAction::Return => "RETURN",
+            SensorAction::Continue => "",
         }
     }
 }
 
-/// SENSOR/id, FUNCTION = f, VALUE = v, ERROR = e, EQ|GE|LE, HALT|RETURN.
+/// SENSOR/id, FUNCTION = f, VALUE = v, ERROR = e, EQ|GE|LE, the actions
+/// (HALT, RETURN, PRINT, RESTART, CODGEN, STEPSIZE = h, DT = dt) and
+/// EVALUATE = g, with TERROR and BISECTION for locating the trip.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sensor {
     pub id: Id,
@@ -65,4 +78,119 @@ pub struct Sensor {
     pub error: f64,
     pub compare: SensorCompare,
     pub action: SensorAction,
+    /// EVALUATE = g: evaluated at the trip; SENVAL(id) returns it.
+    pub evaluate: Option<String>,
+    /// TERROR: the tolerance on the located trip time (default 1e-6, ours:
+    /// the Adams reference at hand gives none).
+    pub terror: f64,
+    /// BISECTION: locate the trip by bisection instead of the secant-type
+    /// (Illinois) search.
+    pub bisection: bool,
+    /// PRINT: write an output frame at the trip.
+    pub print: bool,
+    /// RESTART: restart the integrator at order 1 at the trip.
+    pub restart: bool,
+    /// CODGEN: a new pivot sequence (symbolic factorization) at the trip.
+    pub codgen: bool,
+    /// STEPSIZE = h: the first step after the trip.
+    pub stepsize: Option<f64>,
+    /// DT = dt: the output interval from the trip on.
+    pub dt: Option<f64>,
+}
+
+impl Sensor {
+    /// A sensor with the defaults (EQ, ERROR 1e-3, TERROR 1e-6, secant
+    /// search) and no action besides `action`.
+    pub fn new(id: Id, function: &str, value: f64, action: SensorAction) -> Sensor {
+        Sensor {
+            id,
+            function: function.to_string(),
+            value,
+            error: 1e-3,
+            compare: SensorCompare::Eq,
+            action,
+            evaluate: None,
+            terror: DEFAULT_TERROR,
+            bisection: false,
+            print: false,
+            restart: false,
+            codgen: false,
+            stepsize: None,
+            dt: None,
+        }
+    }
+}
+
+/// The run-time state of a model's sensors, shared by every copy of the
+/// model that one read made (the session's copy, redefinitions): the
+/// SENVAL value of each sensor and whether a sensor's condition held at
+/// the last check (it trips again only after it has been false).
+/// SENVAL(id) in an expression is bound to its sensor's cell when the
+/// expression is compiled.
+#[derive(Debug, Default)]
+pub struct SensorValues {
+    table: Mutex<SensorTable>,
+}
+
+#[derive(Debug, Default)]
+struct SensorTable {
+    cells: BTreeMap<Id, Arc<SenvalCell>>,
+    held: BTreeSet<Id>,
+}
+
+/// One sensor's SENVAL: 0 until the sensor first trips, then the value of
+/// its EVALUATE at the last trip.
+#[derive(Debug, Default)]
+pub struct SenvalCell(AtomicU64);
+
+impl SenvalCell {
+    pub fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+    pub fn set(&self, v: f64) {
+        self.0.store(v.to_bits(), Ordering::Relaxed)
+    }
+}
+
+impl SensorValues {
+    fn table(&self) -> MutexGuard<'_, SensorTable> {
+        // A poisoned lock only means another thread panicked while holding
+        // it; the table (plain values) is still usable.
+        self.table.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    /// The SENVAL cell of sensor `id` (created at 0 on first use: an
+    /// expression may name a SENSOR that is read later).
+    pub fn cell(&self, id: Id) -> Arc<SenvalCell> {
+        self.table().cells.entry(id).or_default().clone()
+    }
+    /// The ids that SENVAL calls have named so far.
+    pub fn ids_read(&self) -> Vec<Id> {
+        self.table().cells.keys().copied().collect()
+    }
+    /// SENVAL(id) now.
+    pub fn get(&self, id: Id) -> f64 {
+        self.table().cells.get(&id).map_or(0.0, |c| c.get())
+    }
+    pub fn set(&self, id: Id, v: f64) {
+        self.cell(id).set(v)
+    }
+    /// Whether sensor `id`'s condition held at its last check.
+    pub fn held(&self, id: Id) -> bool {
+        self.table().held.contains(&id)
+    }
+    pub fn set_held(&self, id: Id, held: bool) {
+        let mut t = self.table();
+        if held {
+            t.held.insert(id);
+        } else {
+            t.held.remove(&id);
+        }
+    }
+    /// Back to the state before any analysis: every SENVAL 0, no
+    /// condition held.
+    pub fn reset(&self) {
+        let mut t = self.table();
+        t.cells.values().for_each(|c| c.set(0.0));
+        t.held.clear();
+    }
 }

@@ -125,7 +125,6 @@ const NOT_YET: &[&str] = &[
     "Reference_Curve",
     "Control_PlantInput",
     "Control_PlantOutput",
-    "Sensor_Event",
     "Reference_FlexData",
 ];
 
@@ -237,6 +236,8 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
         crate::data::string(e)?
     } else if is("Control_Diff") {
         crate::states::diff(e)?
+    } else if is("Sensor_Event") {
+        crate::sensor::sensor_event(e)?
     } else if is("Post_Request") {
         request(e)?
     } else {

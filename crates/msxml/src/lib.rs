@@ -24,6 +24,7 @@ mod edit;
 mod elastic;
 mod elements;
 mod reader;
+mod sensor;
 mod states;
 mod vector_forces;
 mod write;

@@ -196,12 +196,7 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             j.j
         );
     }
-    if let Some(s) = m.sensors.first() {
-        return Err(format!(
-            "SENSOR/{}: sensors are not written to MotionSolve XML (Sensor_Event) yet",
-            s.id
-        ));
-    }
+    crate::sensor::write_sensors(&mut o, &m.sensors, esc)?;
     if let Some(f) = m.frictions.first() {
         return Err(format!(
             "FRICTION/{}: joint friction is not written to MotionSolve XML yet (its Force_JointFriction element is not read by mbsolve either)",

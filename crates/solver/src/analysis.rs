@@ -3,12 +3,14 @@
 //! `settings::PAIRS`). A failed run keeps the frames it computed.
 
 use crate::formulation::equation_name;
+use crate::functions::FrameContext;
 use crate::linear::{Block, Kkt};
 use crate::output::{output_count, FrameOutput};
 use crate::redundancy::{
     find_redundant, find_redundant_with, singular_only, NEAR_SINGULAR_TOL, RANK_TOL,
 };
 use crate::rti_report::{rti_report, time_unit};
+use crate::sensors::{AfterStep, SegmentWatch};
 use crate::settings::{validate, Family, ParamTransient, Plan};
 use mbsolve_integrate::{IntegrationError, RtiMeter, Statistics, StopKind};
 use mbsolve_mech::{MechData, System};
@@ -100,6 +102,8 @@ const POS_TOL: f64 = 1e-10;
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
         let sys = System::new(model).map_err(SolverError::Model)?;
+        // SENVALs start at 0 and no SENSOR condition is held (a new run).
+        model.sensor_values.reset();
         let mut data = sys.new_data();
         data.states.w = sys.state_initial_values();
         let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
@@ -509,7 +513,7 @@ impl Simulation {
         settings: &IntegratorSettings,
     ) -> Result<Statistics, SolverError> {
         self.ensure_ic()?;
-        let times = self.output_times(end, steps, dtout)?;
+        let mut times = self.output_times(end, steps, dtout)?;
         let dt = times[0] - self.state.t;
         let plan = plan_of(dt).map_err(SolverError::Settings)?;
         let form = plan.formulation();
@@ -543,6 +547,9 @@ impl Simulation {
         let sensors =
             crate::sensors::Sensors::compile(&self.model).map_err(SolverError::Settings)?;
         let initial_q = self.sys.initial_state().0;
+        // A SENSOR trip that continues: a STEPSIZE (sensor id, h) for the
+        // first step of the next segment.
+        let mut first_step: Option<(u32, f64)> = None;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
@@ -578,16 +585,42 @@ impl Simulation {
                     integ.use_corrector_classes(classes, MODIFIED_STEPS_AFTER_RESTART);
                 }
             }
+            if let Some((id, h)) = first_step.take() {
+                if !integ.set_first_step(h) {
+                    failure = Some(SolverError::Settings(format!(
+                        "SENSOR/{id}: STEPSIZE = {h} cannot be honoured: the integrator takes fixed steps or HMIN is larger"
+                    )));
+                    break;
+                }
+            }
             let mut stop = None;
+            // SENSORs: checked after every step (`sensors` module).
+            let ctx = FrameContext {
+                sys: &self.sys,
+                model: &self.model,
+                frame: &self.state,
+                initial_q: &initial_q,
+            };
+            let mut watch = match SegmentWatch::start(&sensors, &ctx) {
+                Ok(w) => w,
+                Err(message) => {
+                    let t = self.state.t;
+                    failure = Some(SolverError::Integration { t, message });
+                    break;
+                }
+            };
+            let mut trip_resume = None;
             while next < times.len() {
                 // A discrete LSE's sample instant before the output time
                 // ends the segment there (`discrete.rs`).
                 let sample = crate::discrete::sample_before(&self.sys, integ.time(), times[next]);
                 let t = sample.unwrap_or(times[next]);
-                let advanced = if interpolate && sample.is_none() {
-                    integ.advance_past(t)
-                } else {
-                    integ.advance_to(t)
+                let land = !interpolate || sample.is_some();
+                let advanced = match &watch {
+                    Some(w) if !w.wants_step(&*integ, t) => Ok(()),
+                    Some(_) => integ.step_toward(t, land),
+                    None if land => integ.advance_to(t),
+                    None => integ.advance_past(t),
                 };
                 if let Err(e) = advanced {
                     let y = integ.accepted();
@@ -599,6 +632,37 @@ impl Simulation {
                     }
                     stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
                     break;
+                }
+                if let Some(w) = &mut watch {
+                    let hooks = crate::sensors::Hooks {
+                        sys: &self.sys,
+                        data: &mut self.data,
+                        model: &self.model,
+                        output: &mut self.output,
+                        log: &mut self.log,
+                        halted: &mut self.halted,
+                        initial_q: &initial_q,
+                    };
+                    let run = crate::sensors::Run {
+                        integ: &*integ,
+                        frames: &mut *frames,
+                        kept: &mut new_frames,
+                        times: &mut times,
+                        next: &mut next,
+                        end,
+                    };
+                    match w.after_step(&sensors, hooks, run, t) {
+                        AfterStep::Output => {}
+                        AfterStep::StepOn => continue,
+                        AfterStep::Stop(err) => {
+                            failure = failure.or(err);
+                            break;
+                        }
+                        AfterStep::Resume(frame, step) => {
+                            (trip_resume, first_step) = (Some(frame), step);
+                            break;
+                        }
+                    }
                 }
                 if sample.is_some() {
                     let (y, yp) = integ.solution();
@@ -637,26 +701,10 @@ impl Simulation {
                 // A sample at this output time: the update follows it.
                 let resume = (next < times.len() && crate::discrete::is_sample(&self.sys, t))
                     .then(|| frame.clone());
-                let trip = match sensors.check(&self.sys, &self.model, &frame, &initial_q) {
-                    Ok(trip) => trip,
-                    Err(message) => {
-                        failure = Some(SolverError::Integration { t, message });
-                        next = times.len();
-                        break;
-                    }
-                };
                 if !self
                     .output
                     .emit(&self.sys, &self.model, &self.log, frame, &mut new_frames)
                 {
-                    break;
-                }
-                if let Some(trip) = trip {
-                    // HALT and RETURN both end this SIMULATE at the trip
-                    // frame; HALT also ends the command sequence.
-                    self.log.push(trip.describe());
-                    self.halted |= trip.action == mbsolve_model::SensorAction::Halt;
-                    next = times.len();
                     break;
                 }
                 if let Some(frame) = resume {
@@ -680,6 +728,14 @@ impl Simulation {
                 Some(tot) => tot.accumulate(&stats),
             }
             if resample && failure.is_none() {
+                continue;
+            }
+            if let Some(frame) = trip_resume {
+                // A SENSOR trip that continues: a new integrator from the
+                // trip state, at order 1 (RESTART), with a new matrix
+                // pattern (CODGEN).
+                self.data.states.set(&frame.w, &frame.wp);
+                self.state = frame;
                 continue;
             }
             match self.after_segment(&mut restarts, stop, fixed_step.is_some(), drift) {
@@ -978,7 +1034,7 @@ impl RestartGuard {
 /// [M Φ_qᵀ; Φ_q 0][a; λ] = [Q − (velocity terms); γ]. The integrator's own
 /// state is not changed. Returns false (frame untouched) if a matrix is
 /// singular.
-fn consistent_output(
+pub(crate) fn consistent_output(
     sys: &System,
     data: &mut MechData,
     fr: &mut Frame,

@@ -413,6 +413,14 @@ impl CompiledFunctionRequest {
         Ok(self)
     }
 
+    /// Every SENVAL of the components bound to the model's sensors.
+    pub fn bind_sensor_values(mut self, values: &mbsolve_model::SensorValues) -> Self {
+        for (_, e) in &mut self.components {
+            *e = e.with_sensor_values(values);
+        }
+        self
+    }
+
     /// Column names of the defined components: `request_<id>.f<n>` unless
     /// the REQUEST gives RESULTS_NAME, CNAMES or CLABELS.
     pub fn column_names(&self) -> Vec<String> {

@@ -1022,6 +1022,13 @@ impl DaeIntegrator for PartitionedIntegrator<'_, '_> {
         let r = self.inner.advance_past(tout);
         self.advanced(r)
     }
+    fn step_toward(&mut self, tout: f64, land: bool) -> Result<(), IntegrationError> {
+        let r = self.inner.step_toward(tout, land);
+        self.advanced(r)
+    }
+    fn set_first_step(&mut self, h: f64) -> bool {
+        self.inner.set_first_step(h)
+    }
     /// The reduced state at t from the method's dense output (VSTIFF's
     /// Nordsieck polynomial, MSTIFF's history polynomial, ABAM's and
     /// RKF45's interpolants), or, within a step that ended in a

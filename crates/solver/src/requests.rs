@@ -338,7 +338,8 @@ impl Outputs {
                 Item::Function(
                     CompiledFunctionRequest::new(f, &variables)?
                         .bind_splines(&model.splines)?
-                        .bind_curves(model)?,
+                        .bind_curves(model)?
+                        .bind_sensor_values(&model.sensor_values),
                 ),
             ));
         }

@@ -1,37 +1,111 @@
 //! SENSORs during a dynamic analysis (Adams Solver SENSOR statement).
 //!
-//! Adams checks a sensor after each successful integration step and
-//! locates the trip by a secant (or BISECTION) search. mbsolve checks it
-//! at each output time, on the output frame (after the velocities and
-//! accelerations are made consistent): the trip time reported is the
-//! first output time at which the condition holds, so it lags the true
-//! crossing by less than one output step.
+//! Adams checks a sensor after each successful integration step; when its
+//! condition has become true it locates the crossing inside the step and
+//! acts there. mbsolve does the same: after every accepted step each
+//! sensor's margin (≥ 0 exactly where the condition holds, see
+//! [`margin`]) is evaluated on the step-end state; a sensor whose margin
+//! went from negative to ≥ 0 is located on the integrator's interpolant
+//! by the Illinois variant of the secant method (regula falsi with the
+//! retained end's value halved; BISECTION: plain bisection) until the
+//! bracket is narrower than TERROR. The trip is the bracket's right end,
+//! where the condition holds. The driver (`analysis.rs`) then acts at the
+//! located time: the state there is made consistent and the analysis
+//! either ends (HALT, RETURN) or restarts the integrator from it (at order
+//! 1, with a fresh matrix pattern: RESTART and CODGEN are what every
+//! continued trip does).
+//!
+//! A sensor trips only when its condition becomes true: one that stays
+//! true does not trip again until it has been false at a check (also
+//! across SIMULATE commands: the held flags live in the model's
+//! `SensorValues`). A condition that holds at the start of the first
+//! analysis trips there.
 
 use crate::analysis::Frame;
 use crate::functions::{compile_variables, FrameContext};
+use crate::linear::Kkt;
 use mbsolve_expr::Expr;
-use mbsolve_mech::System;
-use mbsolve_model::{Model, Sensor, SensorAction};
+use mbsolve_model::{Model, Sensor, SensorAction, SensorCompare, SensorValues};
+use std::sync::Arc;
 
-/// The model's sensors with their functions compiled (VARIABLEs inlined,
-/// SPLINEs bound).
+/// Most secant (or bisection) iterations of one location; after them the
+/// bracket's right end is taken (2^-100 of a step is far below any TERROR).
+const MAX_LOCATE_ITERATIONS: usize = 100;
+
+/// The model's sensors with their FUNCTION and EVALUATE compiled
+/// (VARIABLEs inlined, SPLINEs and SENVALs bound).
 pub(crate) struct Sensors {
-    compiled: Vec<(Sensor, Expr)>,
+    compiled: Vec<Compiled>,
+    values: Arc<SensorValues>,
 }
 
-/// A sensor whose condition held at an output frame.
+struct Compiled {
+    sensor: Sensor,
+    function: Expr,
+    evaluate: Option<Expr>,
+}
+
+/// The sensors' margins at the last check (a step end or the segment
+/// start) and its time.
+pub(crate) struct Watch {
+    pub t: f64,
+    margins: Vec<f64>,
+}
+
+/// A located trip: sensor index and time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Located {
+    pub index: usize,
+    pub t: f64,
+}
+
+/// A sensor that tripped, with what the driver has to do.
 pub(crate) struct Trip {
     pub id: u32,
     pub action: SensorAction,
     pub t: f64,
     pub value: f64,
+    /// EVALUATE's value, now SENVAL(id).
+    pub evaluated: Option<f64>,
+    /// PRINT, HALT or RETURN: the trip state is an output frame.
+    pub writes_frame: bool,
+    pub stepsize: Option<f64>,
+    pub dt: Option<f64>,
+    /// The output path stopped the analysis on the trip frame.
+    pub output_stopped: bool,
+}
+
+/// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
+/// change is the crossing the search locates.
+fn margin(compare: SensorCompare, f: f64, value: f64, error: f64) -> f64 {
+    match compare {
+        SensorCompare::Eq => error - (f - value).abs(),
+        SensorCompare::Ge => f - (value - error),
+        SensorCompare::Le => (value + error) - f,
+    }
+}
+
+fn compile_one(
+    model: &Model,
+    variables: &std::collections::HashMap<u32, Expr>,
+    text: &str,
+) -> Result<Expr, String> {
+    let e = Expr::parse(text)
+        .and_then(|e| e.with_variables(variables))
+        .map_err(|e| e.to_string())?;
+    let e = e
+        .with_model_splines(&model.splines)
+        .map_err(|e| e.to_string())?;
+    Ok(e.with_sensor_values(&model.sensor_values))
 }
 
 impl Sensors {
     pub(crate) fn compile(model: &Model) -> Result<Sensors, String> {
+        let values = model.sensor_values.clone();
         if model.sensors.is_empty() {
             return Ok(Sensors {
                 compiled: Vec::new(),
+                values,
             });
         }
         let variables = compile_variables(&model.variables)?;
@@ -39,54 +113,209 @@ impl Sensors {
             .sensors
             .iter()
             .map(|s| {
-                Expr::parse(&s.function)
-                    .and_then(|e| e.with_variables(&variables))
-                    .map_err(|e| e.to_string())
-                    .and_then(|e| {
-                        e.with_model_splines(&model.splines)
-                            .map_err(|e| e.to_string())
-                    })
-                    .map(|e| (s.clone(), e))
-                    .map_err(|e| format!("SENSOR/{}: FUNCTION: {e}", s.id))
+                let function = compile_one(model, &variables, &s.function)
+                    .map_err(|e| format!("SENSOR/{}: FUNCTION: {e}", s.id))?;
+                let evaluate = match &s.evaluate {
+                    Some(g) => Some(
+                        compile_one(model, &variables, g)
+                            .map_err(|e| format!("SENSOR/{}: EVALUATE: {e}", s.id))?,
+                    ),
+                    None => None,
+                };
+                Ok(Compiled {
+                    sensor: s.clone(),
+                    function,
+                    evaluate,
+                })
             })
-            .collect::<Result<_, _>>()?;
-        Ok(Sensors { compiled })
+            .collect::<Result<_, String>>()?;
+        Ok(Sensors { compiled, values })
     }
 
-    /// The first sensor (in file order) whose condition holds on `frame`.
-    pub(crate) fn check(
-        &self,
-        sys: &System,
-        model: &Model,
-        frame: &Frame,
-        initial_q: &[f64],
-    ) -> Result<Option<Trip>, String> {
-        let ctx = FrameContext {
-            sys,
-            model,
-            frame,
-            initial_q,
-        };
-        for (s, e) in &self.compiled {
-            let f = e.eval_in(&ctx).map_err(|err| {
-                format!(
-                    "SENSOR/{}: FUNCTION = {} at t = {}: {err}",
-                    s.id,
-                    e.source(),
-                    frame.t
-                )
-            })?;
-            if s.compare.holds(f, s.value, s.error) {
-                return Ok(Some(Trip {
-                    id: s.id,
-                    action: s.action,
-                    t: frame.t,
-                    value: f,
-                }));
+    pub(crate) fn is_empty(&self) -> bool {
+        self.compiled.is_empty()
+    }
+
+    fn function(&self, k: usize, ctx: &FrameContext) -> Result<f64, String> {
+        let c = &self.compiled[k];
+        c.function.eval_in(ctx).map_err(|err| {
+            format!(
+                "SENSOR/{}: FUNCTION = {} at t = {}: {err}",
+                c.sensor.id,
+                c.function.source(),
+                ctx.frame.t
+            )
+        })
+    }
+
+    /// Every sensor's margin on one frame.
+    pub(crate) fn margins(&self, ctx: &FrameContext) -> Result<Vec<f64>, String> {
+        (0..self.compiled.len())
+            .map(|k| {
+                let s = &self.compiled[k].sensor;
+                Ok(margin(s.compare, self.function(k, ctx)?, s.value, s.error))
+            })
+            .collect()
+    }
+
+    /// The check at the start of a segment: the watch, and the first
+    /// sensor (file order) that holds there without having held at its
+    /// last check.
+    pub(crate) fn start(&self, ctx: &FrameContext) -> Result<(Watch, Option<Located>), String> {
+        let margins = self.margins(ctx)?;
+        let t = ctx.frame.t;
+        // A held sensor that is false here is released.
+        for (k, c) in self.compiled.iter().enumerate() {
+            if margins[k] < 0.0 {
+                self.values.set_held(c.sensor.id, false);
             }
         }
-        Ok(None)
+        let first = (0..margins.len())
+            .find(|&k| margins[k] >= 0.0 && !self.values.held(self.compiled[k].sensor.id))
+            .map(|index| Located { index, t });
+        Ok((Watch { t, margins }, first))
     }
+
+    /// The check after an accepted step ending at `tb`: `margins_at(τ)`
+    /// evaluates every margin on the integrator's state at τ in
+    /// [watch.t, tb] (the step end itself at τ = tb). Returns the earliest
+    /// located trip; without one, the held flags follow the step end.
+    pub(crate) fn after_step(
+        &self,
+        watch: &mut Watch,
+        tb: f64,
+        margins_at: &mut dyn FnMut(f64) -> Result<Vec<f64>, String>,
+    ) -> Result<Option<Located>, String> {
+        let now = margins_at(tb)?;
+        let mut best: Option<Located> = None;
+        for (k, c) in self.compiled.iter().enumerate() {
+            if now[k] < 0.0 || self.values.held(c.sensor.id) {
+                continue;
+            }
+            let t = if watch.margins[k] < 0.0 {
+                let s = &c.sensor;
+                locate(watch.t, watch.margins[k], tb, now[k], s, &mut |tau| {
+                    Ok(margins_at(tau)?[k])
+                })?
+            } else {
+                // True at the last check without being held: it was
+                // released there (DEACTIVATE/ACTIVATE, a new SIMULATE).
+                watch.t
+            };
+            if best.is_none_or(|b| t < b.t) {
+                best = Some(Located { index: k, t });
+            }
+        }
+        if best.is_none() {
+            for (k, c) in self.compiled.iter().enumerate() {
+                self.values.set_held(c.sensor.id, now[k] >= 0.0);
+            }
+        }
+        watch.t = tb;
+        watch.margins = now;
+        Ok(best)
+    }
+
+    /// The trip of sensor `at.index` on `frame` (the consistent state at
+    /// the located time): EVALUATE is evaluated and becomes SENVAL(id),
+    /// and every sensor's held flag is set from this state (the tripped
+    /// one is held).
+    pub(crate) fn trip(&self, at: Located, ctx: &FrameContext) -> Result<Trip, String> {
+        let margins = self.margins(ctx)?;
+        for (k, c) in self.compiled.iter().enumerate() {
+            self.values
+                .set_held(c.sensor.id, k == at.index || margins[k] >= 0.0);
+        }
+        let c = &self.compiled[at.index];
+        let s = &c.sensor;
+        let evaluated = match &c.evaluate {
+            Some(g) => {
+                let v = g.eval_in(ctx).map_err(|err| {
+                    format!(
+                        "SENSOR/{}: EVALUATE = {} at t = {}: {err}",
+                        s.id,
+                        g.source(),
+                        ctx.frame.t
+                    )
+                })?;
+                self.values.set(s.id, v);
+                Some(v)
+            }
+            None => None,
+        };
+        Ok(Trip {
+            id: s.id,
+            action: s.action,
+            t: ctx.frame.t,
+            value: self.function(at.index, ctx)?,
+            evaluated,
+            writes_frame: s.print || s.action != SensorAction::Continue,
+            stepsize: s.stepsize,
+            dt: s.dt,
+            output_stopped: false,
+        })
+    }
+}
+
+/// The crossing of one sensor's margin m in (ta, tb], m(ta) = ma < 0 ≤
+/// m(tb) = mb, to a bracket narrower than the sensor's TERROR: Illinois
+/// secant steps, or bisection with BISECTION. The right end (where the
+/// condition holds) is returned.
+fn locate(
+    ta: f64,
+    ma: f64,
+    tb: f64,
+    mb: f64,
+    s: &Sensor,
+    m: &mut dyn FnMut(f64) -> Result<f64, String>,
+) -> Result<f64, String> {
+    let (mut a, mut fa, mut b, mut fb) = (ta, ma, tb, mb);
+    // Which end the last iterate replaced: +1 the right, −1 the left.
+    let mut last = 0i8;
+    for _ in 0..MAX_LOCATE_ITERATIONS {
+        let width = b - a;
+        if width <= s.terror {
+            break;
+        }
+        let c = if s.bisection {
+            0.5 * (a + b)
+        } else {
+            // The secant point, kept a quarter TERROR inside the bracket
+            // so that a one-sided approach still closes it.
+            let c = b - fb * width / (fb - fa);
+            let inset = (0.25 * s.terror).min(0.25 * width);
+            if c.is_finite() {
+                c.clamp(a + inset, b - inset)
+            } else {
+                0.5 * (a + b)
+            }
+        };
+        let fc = m(c)?;
+        if fc >= 0.0 {
+            b = c;
+            fb = fc;
+            if last == 1 {
+                fa *= 0.5;
+            }
+            last = 1;
+        } else {
+            a = c;
+            fa = fc;
+            if last == -1 {
+                fb *= 0.5;
+            }
+            last = -1;
+        }
+    }
+    Ok(b)
+}
+
+/// The output times of a SIMULATE after a DT trip at `t`: every `dt` from
+/// `t` on, and `end`.
+pub(crate) fn times_after(t: f64, dt: f64, end: f64) -> Vec<f64> {
+    // An output within a millionth of dt of END is END itself.
+    let n = ((end - t) / dt - 1e-6).ceil().max(1.0) as u64;
+    (1..=n).map(|k| (t + k as f64 * dt).min(end)).collect()
 }
 
 impl Trip {
@@ -95,13 +324,287 @@ impl Trip {
         let what = match self.action {
             SensorAction::Halt => "the analysis halts (later SIMULATE commands are not run)",
             SensorAction::Return => "the current SIMULATE ends",
+            SensorAction::Continue => "the integration restarts at order 1 from the trip",
+        };
+        let evaluated = match self.evaluated {
+            Some(v) => format!(", SENVAL = {v:.6e}"),
+            None => String::new(),
+        };
+        let action = match self.action {
+            SensorAction::Continue => String::new(),
+            a => format!(", {}", a.keyword()),
         };
         format!(
-            "t = {:.6e}: SENSOR/{} tripped (FUNCTION = {:.6e}, {}): {what}",
-            self.t,
-            self.id,
-            self.value,
-            self.action.keyword()
+            "t = {:.6e}: SENSOR/{} tripped (FUNCTION = {:.6e}{evaluated}{action}): {what}",
+            self.t, self.id, self.value,
         )
+    }
+}
+
+/// The frame at τ from the integrator: its step-end state at τ ≥ its time,
+/// else its interpolant (None where it has none).
+pub(crate) fn frame_at(
+    sys: &mbsolve_mech::System,
+    integ: &dyn crate::formulation::Integrator,
+    frames: &mut dyn crate::formulation::FrameMap,
+    tau: f64,
+    yi: &mut Vec<f64>,
+    ypi: &mut Vec<f64>,
+) -> Option<Frame> {
+    let (y, yp) = integ.solution();
+    if tau >= integ.time() {
+        return Some(frames.frame(sys, integ.time(), y, yp, integ.multipliers()));
+    }
+    yi.resize(y.len(), 0.0);
+    ypi.resize(yp.len(), 0.0);
+    if !integ.interpolate(tau, yi, ypi) {
+        return None;
+    }
+    Some(frames.frame(sys, tau, yi, ypi, integ.multipliers()))
+}
+
+/// What the sensor checks need of the simulation (its fields, apart: the
+/// segment borrows the system meanwhile).
+pub(crate) struct Hooks<'a> {
+    pub sys: &'a mbsolve_mech::System,
+    pub data: &'a mut mbsolve_mech::MechData,
+    pub model: &'a Model,
+    pub output: &'a mut crate::FrameOutput,
+    pub log: &'a mut Vec<String>,
+    pub halted: &'a mut bool,
+    pub initial_q: &'a [f64],
+}
+
+/// The integrator of the segment and the SIMULATE's output plan.
+pub(crate) struct Run<'a> {
+    pub integ: &'a dyn crate::formulation::Integrator,
+    pub frames: &'a mut dyn crate::formulation::FrameMap,
+    /// Frames written so far.
+    pub kept: &'a mut Vec<Frame>,
+    pub times: &'a mut Vec<f64>,
+    /// Index of the next output time.
+    pub next: &'a mut usize,
+    pub end: f64,
+}
+
+/// What the driver does after a step (`SegmentWatch::after_step`).
+pub(crate) enum AfterStep {
+    /// No trip before the next output time: write it if reached.
+    Output,
+    /// No trip and the output time is not reached: step again.
+    StepOn,
+    /// The SIMULATE ends (HALT, RETURN; or the error).
+    Stop(Option<crate::SolverError>),
+    /// Restart the integration from this trip state, with a STEPSIZE
+    /// (sensor id, h) for its first step.
+    Resume(Frame, Option<(u32, f64)>),
+}
+
+/// The sensors during one segment: the last check and a trip located but
+/// not yet acted on (it waits for the outputs before it).
+pub(crate) struct SegmentWatch {
+    watch: Watch,
+    located: Option<Located>,
+    yi: Vec<f64>,
+    ypi: Vec<f64>,
+}
+
+impl SegmentWatch {
+    /// The check on the segment's start state (None without sensors).
+    pub(crate) fn start(sensors: &Sensors, ctx: &FrameContext) -> Result<Option<Self>, String> {
+        if sensors.is_empty() {
+            return Ok(None);
+        }
+        let (watch, located) = sensors.start(ctx)?;
+        Ok(Some(SegmentWatch {
+            watch,
+            located,
+            yi: Vec::new(),
+            ypi: Vec::new(),
+        }))
+    }
+
+    /// Whether the integrator should take another step toward output
+    /// time `t` (no trip is waiting and `t` is not reached).
+    pub(crate) fn wants_step(&self, integ: &dyn crate::formulation::Integrator, t: f64) -> bool {
+        self.located.is_none() && integ.time() < t
+    }
+
+    /// After a step toward `t` (the next output time, or a discrete
+    /// sample instant before it), or at the segment start: check the
+    /// sensors on the new step, and act on a located trip once the outputs
+    /// before it are written.
+    pub(crate) fn after_step(
+        &mut self,
+        sensors: &Sensors,
+        h: Hooks,
+        mut run: Run,
+        t: f64,
+    ) -> AfterStep {
+        let integ = run.integ;
+        if self.located.is_none() && integ.time() > self.watch.t {
+            let tb = integ.time();
+            let (sys, model, initial_q) = (h.sys, h.model, h.initial_q);
+            let (frames, yi, ypi) = (&mut *run.frames, &mut self.yi, &mut self.ypi);
+            let mut margins_at = |tau: f64| {
+                let fr = frame_at(sys, integ, frames, tau, yi, ypi).ok_or_else(|| {
+                    format!("no interpolant at t = {tau} to locate a SENSOR trip")
+                })?;
+                sensors.margins(&FrameContext {
+                    sys,
+                    model,
+                    frame: &fr,
+                    initial_q,
+                })
+            };
+            match sensors.after_step(&mut self.watch, tb, &mut margins_at) {
+                // A trip beyond END (INTERPOLATE stepped past it) belongs
+                // to a later SIMULATE.
+                Ok(l) => self.located = l.filter(|l| l.t <= run.end),
+                Err(message) => {
+                    *run.next = run.times.len();
+                    return AfterStep::Stop(Some(crate::SolverError::Integration {
+                        t: tb,
+                        message,
+                    }));
+                }
+            }
+        }
+        let Some(at) = self.located.filter(|l| l.t <= t) else {
+            return if integ.time() < t {
+                AfterStep::StepOn
+            } else {
+                AfterStep::Output
+            };
+        };
+        let (trip, frame) = match act(sensors, at, h, &mut run) {
+            Ok(r) => r,
+            Err(e) => {
+                *run.next = run.times.len();
+                return AfterStep::Stop(Some(e));
+            }
+        };
+        // The trip frame stands for an output time it falls on.
+        let t_out = run.times[*run.next];
+        if trip.writes_frame && at.t >= t_out * (1.0 - 1e-12) {
+            *run.next += 1;
+        }
+        if trip.output_stopped || trip.action != SensorAction::Continue {
+            *run.next = run.times.len();
+            return AfterStep::Stop(None);
+        }
+        if let Some(dt) = trip.dt {
+            run.times.truncate(*run.next);
+            run.times.extend(times_after(at.t, dt, run.end));
+        }
+        AfterStep::Resume(frame, trip.stepsize.map(|h| (trip.id, h)))
+    }
+}
+
+/// Sensor `at.index` trips at `at.t`: the state there (the integrator's
+/// step end or its interpolant, positions assembled, velocities and
+/// accelerations made consistent), EVALUATE and the held flags set, the
+/// output frame written when the sensor asks for one, the trip logged and
+/// HALT recorded.
+fn act(
+    sensors: &Sensors,
+    at: Located,
+    h: Hooks,
+    run: &mut Run,
+) -> Result<(Trip, Frame), crate::SolverError> {
+    let (sys, integ) = (h.sys, run.integ);
+    let (mut yi, mut ypi) = (Vec::new(), Vec::new());
+    let interpolated = at.t < integ.time();
+    let mut frame =
+        frame_at(sys, integ, &mut *run.frames, at.t, &mut yi, &mut ypi).ok_or_else(|| {
+            crate::SolverError::Integration {
+                t: at.t,
+                message: "the integrator has no interpolant to give the SENSOR trip state".into(),
+            }
+        })?;
+    if interpolated {
+        if let Ok(q) = crate::analysis::assemble_positions(sys, h.data, at.t, &frame.q) {
+            frame.q = q;
+        }
+    }
+    let (mut kkt_v, mut kkt_a) = (Kkt::new(sys), Kkt::new(sys));
+    let project = !run.frames.keeps_velocities() || interpolated;
+    let consistent = crate::analysis::consistent_output(
+        sys, h.data, &mut frame, &mut kkt_v, &mut kkt_a, project,
+    );
+    if !consistent {
+        return Err(crate::SolverError::Integration {
+            t: at.t,
+            message:
+                "the SENSOR trip state could not be made consistent (singular constraint Jacobian)"
+                    .into(),
+        });
+    }
+    let ctx = FrameContext {
+        sys,
+        model: h.model,
+        frame: &frame,
+        initial_q: h.initial_q,
+    };
+    let mut trip = sensors
+        .trip(at, &ctx)
+        .map_err(|message| crate::SolverError::Integration { t: at.t, message })?;
+    // A stop from the output path ends the analysis; it is reported when
+    // the analysis ends.
+    if trip.writes_frame {
+        trip.output_stopped = !h.output.emit(sys, h.model, h.log, frame.clone(), run.kept);
+    }
+    h.log.push(trip.describe());
+    *h.halted |= trip.action == SensorAction::Halt;
+    Ok((trip, frame))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sensor(bisection: bool, terror: f64) -> Sensor {
+        let mut s = Sensor::new(1, "TIME", 0.0, SensorAction::Return);
+        s.bisection = bisection;
+        s.terror = terror;
+        s
+    }
+
+    /// Both searches bracket the root of a curved margin to TERROR and
+    /// return the end where the condition holds; the secant search needs
+    /// far fewer evaluations than bisection.
+    #[test]
+    fn locate_brackets_the_root_within_terror() {
+        let root = 0.3f64.sqrt();
+        for (bisection, most) in [(false, 12), (true, 30)] {
+            let mut calls = 0;
+            let s = sensor(bisection, 1e-9);
+            let t = locate(0.0, -0.3, 1.0, 0.7, &s, &mut |x| {
+                calls += 1;
+                Ok(x * x - 0.3)
+            })
+            .unwrap();
+            assert!(t >= root && t - root <= 1e-9, "{bisection}: {t} vs {root}");
+            assert!(calls <= most, "{bisection}: {calls} evaluations");
+        }
+    }
+
+    #[test]
+    fn margins_are_nonnegative_exactly_where_the_comparison_holds() {
+        for compare in [SensorCompare::Eq, SensorCompare::Ge, SensorCompare::Le] {
+            for f in [-2.0, 0.9, 0.999, 1.0, 1.001, 1.2, 3.0] {
+                assert_eq!(
+                    margin(compare, f, 1.0, 0.1) >= 0.0,
+                    compare.holds(f, 1.0, 0.1),
+                    "{compare:?} {f}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn dt_times_run_from_the_trip_to_end() {
+        assert_eq!(times_after(0.25, 0.5, 1.5), vec![0.75, 1.25, 1.5]);
+        assert_eq!(times_after(0.25, 0.25, 1.0), vec![0.5, 0.75, 1.0]);
     }
 }
