@@ -61,7 +61,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",
-        Some(":16210:6: DIFF/2002: WM is not supported yet in a force function"),
+        Some(":16240:54: DIFF/2007: CONTACT is not supported yet in a force function"),
     ),
     ("adamspy-generic-model/generic_model.adm", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.adm", None),

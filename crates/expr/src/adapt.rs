@@ -142,6 +142,15 @@ impl ExprStateFunction {
                     k,
                     axis: axis(K::Wx, K::Wy),
                 },
+                K::Vm => {
+                    if k.is_some() {
+                        return Err(unsupported(
+                            "VM with a reference frame marker (third argument)".into(),
+                        ));
+                    }
+                    Measure::Speed { i, j }
+                }
+                K::Wm => Measure::AngSpeed { i, j },
                 K::Ax | K::Ay | K::Az => Measure::Angle {
                     i,
                     j,

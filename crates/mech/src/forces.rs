@@ -208,7 +208,10 @@ pub(crate) fn function_law(
     let mut ms = Vec::new();
     for m in f.measures() {
         let sm = match *m {
-            Measure::Dm { i, j } | Measure::Vr { i, j } => SlotMeasure {
+            Measure::Dm { i, j }
+            | Measure::Vr { i, j }
+            | Measure::Speed { i, j }
+            | Measure::AngSpeed { i, j } => SlotMeasure {
                 kind: *m,
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
@@ -375,6 +378,48 @@ impl SlotMeasure {
                     add(mj, *sj, -1.0);
                 }
                 gq += a.jac.tr_mul(&omega);
+                MeasureValue { val, gq, gu }
+            }
+            // |v| and |ω| from their three ground components: ∇|x| =
+            // Σ (x_a/|x|) ∇x_a, taken as 0 at |x| = 0 (a one-sided choice:
+            // the magnitude has no derivative there).
+            Measure::Speed { i, j } | Measure::AngSpeed { i, j } => {
+                let mut val = 0.0;
+                let mut comps = [(0.0, Grad::zeros(), Grad::zeros()); 3];
+                for (axis, c) in comps.iter_mut().enumerate() {
+                    let axis = axis as u8;
+                    let kind = match self.kind {
+                        Measure::Speed { .. } => Measure::Vel {
+                            i,
+                            j,
+                            k: None,
+                            axis,
+                        },
+                        _ => Measure::AngVel {
+                            i,
+                            j,
+                            k: None,
+                            axis,
+                        },
+                    };
+                    let part = SlotMeasure {
+                        kind,
+                        i: self.i,
+                        j: self.j,
+                        k: None,
+                    }
+                    .eval(poses, ul);
+                    val += part.val * part.val;
+                    *c = (part.val, part.gq, part.gu);
+                }
+                let val = val.sqrt();
+                let (mut gq, mut gu) = (Grad::zeros(), Grad::zeros());
+                if val > 0.0 {
+                    for (x, cq, cu) in &comps {
+                        gq.axpy(x / val, cq, 1.0);
+                        gu.axpy(x / val, cu, 1.0);
+                    }
+                }
                 MeasureValue { val, gq, gu }
             }
             Measure::Angle { axis: ax, .. } => {

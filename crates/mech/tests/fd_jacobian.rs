@@ -164,15 +164,18 @@ fn kitchen_sink() -> Model {
             j: Some(31),
             axis: 2,
         },
+        Measure::Speed { i: 31, j: Some(21) },
+        Measure::AngSpeed { i: 21, j: Some(31) },
     ];
-    // A nonlinear function of all measures: Σ c_k m_k + m_0 m_1 + sin(m_5) + t.
+    // A nonlinear function of all measures: Σ c_k m_k + m_0 m_1 + sin(m_5) + t
+    // (VM and WM last, at a state where both are nonzero).
     let func = || -> Arc<dyn StateFunction> {
         Arc::new(StateFn {
             measures: meas.clone(),
             f: |t: f64, m: &[f64], dm: &mut [f64]| {
-                let c = [1.5, -0.7, 2.0, 0.4, -1.1, 0.0];
+                let c = [1.5, -0.7, 2.0, 0.4, -1.1, 0.0, 0.9, -1.3];
                 let mut v = t + m[0] * m[1] + m[5].sin();
-                for k in 0..6 {
+                for k in 0..8 {
                     v += c[k] * m[k];
                     dm[k] = c[k];
                 }

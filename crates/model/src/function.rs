@@ -65,6 +65,10 @@ pub enum Measure {
     },
     /// Rotation of I about J's z axis, atan2 form (AZ); x and y likewise.
     Angle { i: Id, j: Option<Id>, axis: u8 },
+    /// Speed |v_I − v_J| in ground (VM without a reference frame).
+    Speed { i: Id, j: Option<Id> },
+    /// Angular speed |ω_I − ω_J| (WM).
+    AngSpeed { i: Id, j: Option<Id> },
     /// A user state (DIF(id): `element` DIFF/id, component 0) or its time
     /// derivative (`rate`, DIF1(id)); see `states.rs`.
     UserState {
@@ -78,9 +82,11 @@ impl Measure {
     /// The markers the measure reads (none for a user state).
     pub fn markers(&self) -> Vec<Id> {
         match *self {
-            Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
-                std::iter::once(i).chain(j).collect()
-            }
+            Measure::Dm { i, j }
+            | Measure::Vr { i, j }
+            | Measure::Angle { i, j, .. }
+            | Measure::Speed { i, j }
+            | Measure::AngSpeed { i, j } => std::iter::once(i).chain(j).collect(),
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),

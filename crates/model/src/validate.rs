@@ -514,9 +514,11 @@ fn check_measure_list(
 ) -> Result<(), ModelError> {
     for m in measures {
         let ids: Vec<Id> = match *m {
-            Measure::Dm { i, j } | Measure::Vr { i, j } | Measure::Angle { i, j, .. } => {
-                std::iter::once(i).chain(j).collect()
-            }
+            Measure::Dm { i, j }
+            | Measure::Vr { i, j }
+            | Measure::Angle { i, j, .. }
+            | Measure::Speed { i, j }
+            | Measure::AngSpeed { i, j } => std::iter::once(i).chain(j).collect(),
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),

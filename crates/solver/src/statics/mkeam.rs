@@ -37,7 +37,11 @@ struct AtRest {
 fn is_velocity(m: &Measure) -> bool {
     matches!(
         m,
-        Measure::Vr { .. } | Measure::Vel { .. } | Measure::AngVel { .. }
+        Measure::Vr { .. }
+            | Measure::Vel { .. }
+            | Measure::AngVel { .. }
+            | Measure::Speed { .. }
+            | Measure::AngSpeed { .. }
     )
 }
 
