@@ -237,6 +237,34 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             acf.commands.push(Command::Accgrav { components });
             Ok(true)
         }
+        // ENVIRONMENT/NAME = variable, VALUE = value sets an Adams Solver
+        // environment variable. The one real decks use,
+        // MDI_ADAMS_CONTACT_OUT = OFF, turns off the contact-incident
+        // output, which mbsolve does not write in the first place; every
+        // other name or value is refused by name.
+        "ENVIRONMENT" => {
+            let mut a = Args::new(file, st, label, &["NAME", "VALUE"], &[])?;
+            let Some((name, name_pos)) = a.word("NAME")? else {
+                return Err(a.err_here("missing NAME ="));
+            };
+            let Some((value, value_pos)) = a.word("VALUE")? else {
+                return Err(a.err_here("missing VALUE ="));
+            };
+            if name != "MDI_ADAMS_CONTACT_OUT" {
+                return Err(a.err(
+                    name_pos,
+                    format!("ENVIRONMENT variable {name} is not supported (supported: MDI_ADAMS_CONTACT_OUT = OFF)"),
+                ));
+            }
+            if value != "OFF" {
+                return Err(a.err(
+                    value_pos,
+                    format!("MDI_ADAMS_CONTACT_OUT = {value}: contact-incident output is not written by mbsolve; only OFF is accepted"),
+                ));
+            }
+            a.finish()?;
+            Ok(true)
+        }
         "SIMULATE" => {
             let mut a = Args::new(
                 file,

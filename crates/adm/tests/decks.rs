@@ -440,3 +440,30 @@ fn sparse_matrix_round_trips_sparse() {
     assert_eq!(back.matrices[0].values, [0.0, -1.5, 0.0, 0.0, 0.0, 5.0]);
     assert_eq!(back.matrices[1].values, [1.0, 3.0, 2.0, 4.0]);
 }
+
+/// ENVIRONMENT: MDI_ADAMS_CONTACT_OUT = OFF (FRS5's command file) is
+/// accepted, adding no command (mbsolve writes no contact incidents); any
+/// other variable or value is refused naming it.
+#[test]
+fn environment_contact_output_off_is_accepted_and_the_rest_refused() {
+    use mbsolve_adm::read_acf_str;
+    let acf = read_acf_str(
+        "\nENVIRONMENT/NAME=MDI_ADAMS_CONTACT_OUT, VALUE=off\nsim/stat\nstop\n",
+        "t.acf",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acf.commands.len(), 1);
+    for (text, want) in [
+        (
+            "ENVIRONMENT/NAME=MDI_ADAMS_CONTACT_OUT, VALUE=on\n",
+            "t.acf:2:47: ENVIRONMENT: MDI_ADAMS_CONTACT_OUT = ON: contact-incident output is not written by mbsolve; only OFF is accepted",
+        ),
+        (
+            "ENVIRONMENT/NAME=MSC_ADAMS_SOLVER_BEAM_MODEL, VALUE=LINEAR\n",
+            "t.acf:2:18: ENVIRONMENT: ENVIRONMENT variable MSC_ADAMS_SOLVER_BEAM_MODEL is not supported (supported: MDI_ADAMS_CONTACT_OUT = OFF)",
+        ),
+    ] {
+        let e = read_acf_str(&format!("\n{text}"), "t.acf").unwrap_err();
+        assert_eq!(e.to_string(), want, "{text}");
+    }
+}
