@@ -328,12 +328,10 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
                     }
                     (None, None) => return Err(a.err_here("missing END = or DURATION =")),
                 };
-                if end <= *now {
-                    return Err(a.err(
-                        a.pos_of("END"),
-                        format!("END = {end} is not after the current time {now}"),
-                    ));
-                }
+                // END at or before the previous SIMULATE's END is not an
+                // error here: a SENSOR with RETURN may have ended that one
+                // early (FRS5 repeats `sim/dyn, end=2.0` after such a
+                // sensor). The run checks END against the actual time.
                 let steps = match steps {
                     Some(s) if s <= 0 => {
                         return Err(a.err(
@@ -356,7 +354,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
                     }
                     _ => {}
                 }
-                *now = end;
+                *now = now.max(end);
                 Some(OutputSpec { end, steps, dtout })
             } else {
                 // STEPS/DTOUT without END on STATIC, or any on INITIAL_CONDITIONS
@@ -449,6 +447,7 @@ const SWITCHABLE: &[&str] = &[
     "FIELD",
     "BEAM",
     "CONTACT",
+    "SENSOR",
 ];
 
 /// The other element types the Adams commands name: refused by name.
@@ -463,7 +462,6 @@ const NOT_SWITCHABLE: &[&str] = &[
     "LSE",
     "NFORCE",
     "PTCV",
-    "SENSOR",
     "TFSISO",
 ];
 
@@ -536,6 +534,7 @@ fn activation(
             "FIELD" => E::Field(id),
             "BEAM" => E::Beam(id),
             "CONTACT" => E::Contact(id),
+            "SENSOR" => E::Sensor(id),
             _ => E::Gforce(id),
         };
         out.push(Command::Activate {

@@ -297,15 +297,14 @@ fn command_files() {
         e.to_string(),
         "e.acf:3:1: SIMULATE: missing STEPS = or DTOUT ="
     );
-    let e = read_acf_str(
+    // An END not after the previous one is checked when the command runs
+    // (a SENSOR RETURN may end a SIMULATE early), not when it is read.
+    let acf = read_acf_str(
         "m.adm\np\nsim/dyn, end = 2, steps = 5\nsim/dyn, end = 1, steps = 5\n",
         "e.acf",
     )
-    .unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "e.acf:4:10: SIMULATE: END = 1 is not after the current time 2"
-    );
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acf.commands.len(), 2);
     let acf = read_acf_str("m.adm\np\nACTIVATE/JOINT, ID=12, 13\n", "e.acf").unwrap();
     assert_eq!(
         acf.commands,
@@ -336,7 +335,7 @@ fn command_files() {
     let e = read_acf_str("m.adm\np\nDEACTIVATE/COUPLER, ID=12\n", "e.acf").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "e.acf:3:1: DEACTIVATE: DEACTIVATE/COUPLER is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)"
+        "e.acf:3:1: DEACTIVATE: DEACTIVATE/COUPLER is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT, SENSOR)"
     );
     let e = read_acf_str("m.adm\np\nFLY/AWAY\n", "e.acf").unwrap_err();
     assert_eq!(e.to_string(), "e.acf:3:1: unknown command FLY");

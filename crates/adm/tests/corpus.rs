@@ -337,11 +337,9 @@ const EXPECTED_ACF: &[(&str, Option<&str>)] = &[
     ("adamspy-drillsim-analysis/test_analysis_1.acf", None),
     ("adamspy-drillstring/test.acf", None),
     // `accg/kgrav=0` (the ACCGRAV command) is read; ENVIRONMENT turns the
-    // contact-incident output off (mbsolve writes none).
-    (
-        "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.acf",
-        Some(":17:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)"),
-    ),
+    // contact-incident output off (mbsolve writes none); DEACTIVATE/SENSOR
+    // switches its sensors; SIMULATE END = 2 repeats after a RETURN sensor.
+    ("adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.acf", None),
     ("adamspy-generic-model/generic_model.acf", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.acf", None),
     ("aview-hpc-contact/test_2.acf", None),

@@ -299,8 +299,8 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:1:19: DEACTIVATE: RANGE is not supported yet: list the ids with ID = id1, id2, …",
         ),
         (
-            "deactivate/sensor, ID=1000\n",
-            "t.acf:1:1: DEACTIVATE: DEACTIVATE/SENSOR is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT)",
+            "deactivate/tfsiso, ID=1000\n",
+            "t.acf:1:1: DEACTIVATE: DEACTIVATE/TFSISO is not supported yet (supported: JOINT, JPRIM, MOTION, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM, CONTACT, SENSOR)",
         ),
         (
             "sim/stat\nVARIABLE/9105, FUNCTION=1 + * 2\n",

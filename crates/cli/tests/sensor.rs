@@ -191,6 +191,55 @@ fn a_sensor_trips_again_only_after_it_was_false() {
     assert!(lines[1].contains("SENVAL = 1.08333"), "{}", lines[1]);
 }
 
+/// DEACTIVATE/SENSOR (FRS5's command file): the sensor is not checked
+/// while off, so SIN(2πt) ≥ 0.5 does not trip at 1/12; after
+/// ACTIVATE/SENSOR at t = 1 it trips at 13/12 as usual. An unknown id is
+/// an error naming the command's line.
+#[test]
+fn deactivated_sensor_is_not_checked_until_activated() {
+    let adm = falling(
+        "SENSOR/3, FUNCTION = SIN(2*PI*TIME), VALUE = 0.5, ERROR = 1E-12, GE, PRINT, EVALUATE = TIME, TERROR = 1E-8\nREQUEST/1, F2 = SENVAL(3)",
+    );
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-7\nDEACTIVATE/SENSOR, ID = 3\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nACTIVATE/SENSOR, ID = 3\nSIMULATE/DYNAMIC, END = 2, STEPS = 10\n";
+    let (sim, r) = run(&adm, acf);
+    r.unwrap();
+    let lines = trips(&sim);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("SENVAL = 1.08333"), "{}", lines[0]);
+    let acf = "t.adm\nt\nDEACTIVATE/SENSOR, ID = 4\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n";
+    let (_, r) = run(&adm, acf);
+    assert_eq!(
+        r.unwrap_err(),
+        "t.acf:3: DEACTIVATE: SENSOR/4 is not in the model"
+    );
+}
+
+/// A SIMULATE ended early by RETURN (TIME ≥ 0.3) leaves the time at the
+/// trip, so the next SIMULATE may repeat the same END (FRS5's command file
+/// does): it continues from 0.3 to 1 without tripping again (the sensor
+/// stays true). An END that is not after the actual time is refused when
+/// the command runs.
+#[test]
+fn a_simulate_after_return_may_repeat_the_end() {
+    let adm =
+        falling("SENSOR/5, FUNCTION = TIME, VALUE = 0.3, ERROR = 1E-12, GE, RETURN, TERROR = 1E-9");
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-7\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n";
+    let (sim, r) = run(&adm, acf);
+    r.unwrap();
+    assert_eq!(trips(&sim).len(), 1);
+    let last = sim.frames.last().unwrap();
+    assert!((last.t - 1.0).abs() < 1e-12, "{}", last.t);
+    let y = height(last);
+    assert!((y - (1.0 - G / 2.0)).abs() < 1e-5, "{y}");
+    let acf = "t.adm\nt\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\nSIMULATE/DYNAMIC, END = 0.2, STEPS = 10\n";
+    let (_, r) = run(&adm, acf);
+    let e = r.unwrap_err();
+    assert!(
+        e.contains("END = 0.2 must be after the current time"),
+        "{e}"
+    );
+}
+
 /// SENVAL read by a force: SFORCE/1 pushes marker 20 away from marker 10
 /// (straight below it) with 2 m g once SENSOR/1 has tripped (SENVAL =
 /// EVALUATE = TIME > 0), so from the trip at t* = sqrt(2·0.5/g) the body

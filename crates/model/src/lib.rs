@@ -228,6 +228,7 @@ pub enum ElementRef {
     Tfsiso(Id),
     Curve(Id),
     Ptcv(Id),
+    Sensor(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -263,6 +264,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Tfsiso(i) => write!(f, "TFSISO/{i}"),
             ElementRef::Curve(i) => write!(f, "CURVE/{i}"),
             ElementRef::Ptcv(i) => write!(f, "PTCV/{i}"),
+            ElementRef::Sensor(i) => write!(f, "SENSOR/{i}"),
         }
     }
 }

@@ -136,6 +136,9 @@ pub struct SensorValues {
 struct SensorTable {
     cells: BTreeMap<Id, Arc<SenvalCell>>,
     held: BTreeSet<Id>,
+    /// Sensors switched off by DEACTIVATE/SENSOR: not checked until an
+    /// ACTIVATE.
+    off: BTreeSet<Id>,
 }
 
 /// One sensor's SENVAL: 0 until the sensor first trips, then the value of
@@ -186,11 +189,25 @@ impl SensorValues {
             t.held.remove(&id);
         }
     }
+    /// Whether sensor `id` is switched off (DEACTIVATE/SENSOR).
+    pub fn is_off(&self, id: Id) -> bool {
+        self.table().off.contains(&id)
+    }
+    /// ACTIVATE (true) or DEACTIVATE (false) sensor `id`.
+    pub fn set_active(&self, id: Id, active: bool) {
+        let mut t = self.table();
+        if active {
+            t.off.remove(&id);
+        } else {
+            t.off.insert(id);
+        }
+    }
     /// Back to the state before any analysis: every SENVAL 0, no
-    /// condition held.
+    /// condition held, every sensor active.
     pub fn reset(&self) {
         let mut t = self.table();
         t.cells.values().for_each(|c| c.set(0.0));
         t.held.clear();
+        t.off.clear();
     }
 }

@@ -426,6 +426,20 @@ fn switch_element(
     origin: &str,
 ) -> Result<(), SolverError> {
     let verb = if active { "ACTIVATE" } else { "DEACTIVATE" };
+    // A sensor is switched in its run-time state: it is not checked while
+    // off, and when switched on it trips only on its condition becoming
+    // true (or holding at the next check without having held before).
+    if let mbsolve_model::ElementRef::Sensor(id) = element {
+        if !sim.model.sensors.iter().any(|s| s.id == id) {
+            return Err(SolverError::Settings(format!(
+                "{origin}: {verb}: {element} is not in the model"
+            )));
+        }
+        sim.model.sensor_values.set_active(id, active);
+        sim.log
+            .push(format!("{verb} command: {element} at t = {}", sim.state.t));
+        return Ok(());
+    }
     if !switchable(element) {
         return Err(SolverError::Settings(format!(
             "{origin}: {verb} of {element} is not supported (only JOINT, MOTION, JPRIM, GCON, SFORCE, SPRINGDAMPER, VFORCE, VTORQUE, GFORCE, BUSHING, FIELD, BEAM and CONTACT can be switched)"

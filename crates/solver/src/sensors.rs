@@ -171,7 +171,10 @@ impl Sensors {
             }
         }
         let first = (0..margins.len())
-            .find(|&k| margins[k] >= 0.0 && !self.values.held(self.compiled[k].sensor.id))
+            .find(|&k| {
+                let id = self.compiled[k].sensor.id;
+                margins[k] >= 0.0 && !self.values.held(id) && !self.values.is_off(id)
+            })
             .map(|index| Located { index, t });
         Ok((Watch { t, margins }, first))
     }
@@ -189,7 +192,8 @@ impl Sensors {
         let now = margins_at(tb)?;
         let mut best: Option<Located> = None;
         for (k, c) in self.compiled.iter().enumerate() {
-            if now[k] < 0.0 || self.values.held(c.sensor.id) {
+            let id = c.sensor.id;
+            if now[k] < 0.0 || self.values.held(id) || self.values.is_off(id) {
                 continue;
             }
             let t = if watch.margins[k] < 0.0 {
