@@ -93,7 +93,7 @@ fn cvcv_errors_are_exact() {
     for (statement, want) in [
         (
             "CVCV/4, IFLOAT = 31, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10, JDISP = 1, 0, 0\n",
-            "m.adm:11:82: CVCV/4: JDISP (initial contact conditions) is not supported: mbsolve starts a CVCV at the closest points of the two curves, Adams' default without IDISP and JDISP",
+            "m.adm:11:79: CVCV/4: JDISP (initial contact conditions) is not supported: mbsolve starts a CVCV at the closest points of the two curves, Adams' default without IDISP and JDISP",
         ),
         (
             "CVCV/4, IFLOAT = 21, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10\n",
@@ -101,7 +101,7 @@ fn cvcv_errors_are_exact() {
         ),
         (
             "CVCV/4, IFLOAT = 31, ICURVE = 8, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10\n",
-            "m.adm:11:32: CVCV/4: ICURVE 8 does not exist",
+            "m.adm:11:31: CVCV/4: ICURVE 8 does not exist",
         ),
         (
             "CVCV/4, IFLOAT = 31, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7\n",
