@@ -80,7 +80,13 @@ struct Contact {
 }
 
 /// E = (E₁, E₂) and D = ∂E/∂(α, β) at (α, β) for the pose (R, o).
-fn residual(c: &Contact, r: &Matrix3<f64>, o: &Vector3<f64>, a: f64, b: f64) -> (Vector2<f64>, Matrix2<f64>) {
+fn residual(
+    c: &Contact,
+    r: &Matrix3<f64>,
+    o: &Vector3<f64>,
+    a: f64,
+    b: f64,
+) -> (Vector2<f64>, Matrix2<f64>) {
     let [ci, ci1, ci2, ..] = c.icurve.eval(a);
     let [cj, t, t1, ..] = c.jcurve.eval(b);
     let d = o + r * ci - cj;
@@ -103,7 +109,13 @@ impl Contact {
 
     /// Newton on E from (a, b); None unless it converges. Steps are
     /// limited to one sample spacing of each curve.
-    fn newton(&self, r: &Matrix3<f64>, o: &Vector3<f64>, mut a: f64, mut b: f64) -> Option<(f64, f64)> {
+    fn newton(
+        &self,
+        r: &Matrix3<f64>,
+        o: &Vector3<f64>,
+        mut a: f64,
+        mut b: f64,
+    ) -> Option<(f64, f64)> {
         let limit = Vector2::new(
             2.0 / Self::samples(&self.icurve) as f64,
             2.0 / Self::samples(&self.jcurve) as f64,
@@ -146,16 +158,16 @@ impl Contact {
                 }
             }
         }
-        (
-            sample(best.1, ni),
-            sample(best.2, nj),
-        )
+        (sample(best.1, ni), sample(best.2, nj))
     }
 
     /// α*, β* for the pose (R, o), or None (no regular root near the
     /// closest points).
     fn solve(&self, r: &Matrix3<f64>, o: &Vector3<f64>) -> Option<(f64, f64)> {
-        let last = self.last.each_ref().map(|x| f64::from_bits(x.load(Ordering::Relaxed)));
+        let last = self
+            .last
+            .each_ref()
+            .map(|x| f64::from_bits(x.load(Ordering::Relaxed)));
         let warm = last[0]
             .is_finite()
             .then(|| self.newton(r, o, last[0], last[1]))
@@ -319,13 +331,21 @@ pub(crate) fn primitives(
     };
     let poses = [irm.body.map(|b| pose(q0, b)), jrm.body.map(|b| pose(q0, b))];
     let probe = eq(0);
-    if probe.evaluate::<crate::local::NoHess>(&poses).s.val.is_nan() {
+    if probe
+        .evaluate::<crate::local::NoHess>(&poses)
+        .s
+        .val
+        .is_nan()
+    {
         return Err(fail(format!(
             "at the input configuration ICURVE/{} and JCURVE/{} have no regular contact point near their closest points (no pair with parallel tangents and no gap along them, or the curves conform there: equal curvature, the contact point undefined)",
             c.icurve, c.jcurve
         )));
     }
-    Ok([Primitive::Cvcv(Box::new(probe)), Primitive::Cvcv(Box::new(eq(1)))])
+    Ok([
+        Primitive::Cvcv(Box::new(probe)),
+        Primitive::Cvcv(Box::new(eq(1))),
+    ])
 }
 
 #[cfg(test)]
@@ -441,11 +461,7 @@ mod tests {
                 rj - ri - dist
             };
             let f = eq.in_jrm(&s).unwrap();
-            assert!(
-                (f.v.abs() - gap.abs()).abs() < 2e-6,
-                "gap {} vs {gap}",
-                f.v
-            );
+            assert!((f.v.abs() - gap.abs()).abs() < 2e-6, "gap {} vs {gap}", f.v);
         }
     }
 }

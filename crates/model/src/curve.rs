@@ -522,8 +522,7 @@ pub(crate) fn validate_cvcv(model: &Model, c: &Cvcv) -> Result<(), ModelError> {
                 m.part
             )));
         }
-        let shape =
-            CurveShape::new(cv, model).map_err(|m| fail(format!("CURVE/{curve}: {m}")))?;
+        let shape = CurveShape::new(cv, model).map_err(|m| fail(format!("CURVE/{curve}: {m}")))?;
         // Adams: "The z component of the curve must be zero. As a result,
         // the curve lies in the x-y plane of the [RM] marker."
         let samples = 16 * shape.spans();

@@ -13,9 +13,9 @@
 
 mod common;
 
+use mbsolve_mech::rotation::g_mat;
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
-use mbsolve_mech::rotation::g_mat;
 use nalgebra::{Vector3, Vector4};
 use std::f64::consts::PI;
 
@@ -120,7 +120,8 @@ fn swing(settings: IntegratorSettings) -> (f64, f64) {
     sim.dynamic(3.0, Some(3000), None, &settings).unwrap();
     let mass = 2.0;
     let e0 = -mass * G * l * th0.cos();
-    let (mut worst_e, mut worst_l, mut worst_spin, mut worst_phi) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    let (mut worst_e, mut worst_l, mut worst_spin, mut worst_phi) =
+        (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for f in &sim.frames {
         let v2 = f.u[0].powi(2) + f.u[1].powi(2) + f.u[2].powi(2);
         // Body angular velocity ω' = 2 G(p) ṗ (u holds ṙ and ṗ).
@@ -143,7 +144,10 @@ fn swing(settings: IntegratorSettings) -> (f64, f64) {
     );
     // The two interpolated circles are each within ≈ 2.4e-7·r of the true
     // ones: the centre distance within 1e-6 of L.
-    assert!(worst_l < 1e-6, "the centre left the circle of radius L by {worst_l}");
+    assert!(
+        worst_l < 1e-6,
+        "the centre left the circle of radius L by {worst_l}"
+    );
     assert!(worst_spin < 1e-5, "the disc turns: |ω| = {worst_spin}");
     assert!(worst_phi < 1e-7, "CVCV residual {worst_phi}");
     ((period - exact).abs() / exact, worst_e / e0.abs())

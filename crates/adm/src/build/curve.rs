@@ -166,8 +166,8 @@ impl Builder<'_> {
     pub(super) fn cvcv(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         const INITIAL: [&str; 6] = ["IDISP", "IICM", "IVEL", "JDISP", "JICM", "JVEL"];
         let keys = [
-            "IFLOAT", "ICURVE", "IRM", "JFLOAT", "JCURVE", "JRM", "IDISP", "IICM", "IVEL",
-            "JDISP", "JICM", "JVEL",
+            "IFLOAT", "ICURVE", "IRM", "JFLOAT", "JCURVE", "JRM", "IDISP", "IICM", "IVEL", "JDISP",
+            "JICM", "JVEL",
         ];
         let mut a = Args::new(self.file, st, label, &keys, &[])?;
         self.define(Space::Cvcv, id, st.pos, &a.label.clone())?;
@@ -197,7 +197,9 @@ impl Builder<'_> {
             let Some(&part) = self.floating.get(&m) else {
                 return Err(a.err(
                     pos,
-                    format!("{key} marker {m} is not a FLOATING marker defined before this statement"),
+                    format!(
+                        "{key} marker {m} is not a FLOATING marker defined before this statement"
+                    ),
                 ));
             };
             *slot = (m, part);
