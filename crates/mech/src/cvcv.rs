@@ -44,10 +44,10 @@
 
 use crate::constraints::{axis, origin, EqValue};
 use crate::local::{dot, Grad, Hess, Order, Pose, Scalar};
-use crate::ptcv::{curve_jet, J};
+use crate::ptcv::{chain, curve_jet, J};
 use crate::system::{pose, MarkerFrame, Primitive, System};
 use mbsolve_model::{CurveShape, Cvcv, ElementRef, Model, ModelError};
-use nalgebra::{Matrix2, Matrix3, SMatrix, Vector2, Vector3};
+use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -267,30 +267,7 @@ impl CvcvEq {
                 phi_qt: Grad::zeros(),
             };
         };
-        let mut gs = SMatrix::<f64, 14, NS>::zeros();
-        for (k, sk) in s.iter().enumerate() {
-            gs.set_column(k, &sk.grad);
-        }
-        let grad = gs * f.g;
-        let hess = H::with(|| {
-            let mut h = gs * f.h * gs.transpose();
-            for (k, sk) in s.iter().enumerate() {
-                if let Some(sh) = sk.hess.get() {
-                    h += sh * f.g[k];
-                }
-            }
-            h
-        });
-        EqValue {
-            s: Scalar {
-                val: f.v,
-                grad,
-                hess,
-            },
-            phi_t: 0.0,
-            phi_tt: 0.0,
-            phi_qt: Grad::zeros(),
-        }
+        chain(&s, &f)
     }
 }
 

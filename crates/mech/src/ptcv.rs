@@ -20,7 +20,7 @@
 //! ∇Φ and ∇²Φ on the local coordinates, as for a GCON.
 
 use crate::constraints::{axis, origin, EqValue};
-use crate::local::{dot, Grad, Hess, Order, Pose, Scalar};
+use crate::local::{dot, Grad, Order, Pose, Scalar, NL};
 use crate::system::{MarkerFrame, Primitive, System};
 use mbsolve_model::{CurveShape, ElementRef, Model, ModelError, Ptcv};
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
@@ -136,8 +136,8 @@ impl<const N: usize> J<N> {
     }
 }
 
-/// Component k of C^(k)(α) for every k: the curve's derivative `k`
-/// composed with the jet α, to second order.
+/// The curve's k-th derivative C^(k)(α) composed with the jet α,
+/// component-wise, to second order.
 pub(crate) fn curve_jet<const N: usize>(c: &CurveShape, alpha: J<N>, k: usize) -> [J<N>; 3] {
     let d = c.eval(alpha.v);
     [0, 1, 2].map(|m| alpha.compose(d[k][m], d[k + 1][m], d[k + 2][m]))
@@ -201,32 +201,37 @@ impl PtcvEq {
         let d = origin(&self.i, 0, poses).add_scaled(&origin(&self.rm, 1, poses), -1.0);
         let xs: [Scalar<H>; 3] = [0, 1, 2].map(|k| dot::<H>(&d, &axis(&self.rm, 1, poses, k)));
         let f = self.in_rm(&Vector3::new(xs[0].val, xs[1].val, xs[2].val));
-        let mut grad = Grad::zeros();
-        for k in 0..3 {
-            grad += xs[k].grad * f.g[k];
-        }
-        let hess = H::with(|| {
-            let mut h = Hess::zeros();
-            for k in 0..3 {
-                if let Some(xh) = xs[k].hess.get() {
-                    h += xh * f.g[k];
-                }
-                for l in 0..3 {
-                    h += xs[k].grad * xs[l].grad.transpose() * f.h[(k, l)];
-                }
+        chain(&xs, &f)
+    }
+}
+
+/// A stateless, time-independent row Φ = f(s(q)) on the local coordinates
+/// from the scalars s (with their local derivatives) and f's jet in s:
+/// ∇Φ = Σ_k f_k ∇s_k, ∇²Φ = Σ_k f_k ∇²s_k + Σ_kl f_kl ∇s_k ∇s_lᵀ.
+pub(crate) fn chain<H: Order, const N: usize>(s: &[Scalar<H>; N], f: &J<N>) -> EqValue<H> {
+    let mut gs = SMatrix::<f64, NL, N>::zeros();
+    for (k, sk) in s.iter().enumerate() {
+        gs.set_column(k, &sk.grad);
+    }
+    let grad = gs * f.g;
+    let hess = H::with(|| {
+        let mut h = gs * f.h * gs.transpose();
+        for (k, sk) in s.iter().enumerate() {
+            if let Some(sh) = sk.hess.get() {
+                h += sh * f.g[k];
             }
-            h
-        });
-        EqValue {
-            s: Scalar {
-                val: f.v,
-                grad,
-                hess,
-            },
-            phi_t: 0.0,
-            phi_tt: 0.0,
-            phi_qt: Grad::zeros(),
         }
+        h
+    });
+    EqValue {
+        s: Scalar {
+            val: f.v,
+            grad,
+            hess,
+        },
+        phi_t: 0.0,
+        phi_tt: 0.0,
+        phi_qt: Grad::zeros(),
     }
 }
 
