@@ -13,6 +13,7 @@
 
 mod common;
 
+use common::curves::matrix;
 use mbsolve_mech::rotation::g_mat;
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
@@ -23,26 +24,10 @@ const G: f64 = 9.81;
 const TRACK: f64 = 1.5;
 const DISC: f64 = 0.5;
 
-/// The circle of radius `r` about the origin in the x-y plane through 96
-/// points, the first repeated last (a CLOSED curve). The interpolating
-/// cubic departs from the circle by about 2e-3·r·(12/96)⁴ ≈ 2.4e-7·r.
+/// The track and disc circles through 96 points: the interpolating cubics
+/// depart from the circles by about 2.4e-7 of the radius.
 fn circle(r: f64) -> Vec<Vector3<f64>> {
-    (0..=96)
-        .map(|k| {
-            let th = 2.0 * PI * k as f64 / 96.0;
-            Vector3::new(r * th.sin(), -r * th.cos(), 0.0)
-        })
-        .collect()
-}
-
-fn matrix(id: Id, points: &[Vector3<f64>]) -> Matrix {
-    Matrix {
-        id,
-        rows: points.len(),
-        columns: 3,
-        values: points.iter().flat_map(|p| [p.x, p.y, p.z]).collect(),
-        sparse: false,
-    }
+    common::curves::circle(r, 96)
 }
 
 /// Ground (JRM marker 11 at the origin, track CURVE/2), the disc PART/2
