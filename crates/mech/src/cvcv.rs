@@ -38,7 +38,7 @@
 //! coordinates.
 //!
 //! The root: Newton from the last converged pair (shared by the two rows);
-//! if that fails or moves more than a quarter of the parameter range, from
+//! if that fails or moves more than 5 % of the parameter range, from
 //! the closest pair of points over samples of both curves in the plane
 //! (Adams' default initial contact without IDISP/JDISP).
 
@@ -59,6 +59,11 @@ type S = J<NS>;
 const SAMPLES_PER_SPAN: usize = 2;
 /// At most this many samples per curve (the pair search is quadratic).
 const MAX_SAMPLES: usize = 400;
+/// The farthest (in α or β, of the range 2) a root found from the last
+/// one may be and still be taken: E₁ = E₂ = 0 has other roots (the far
+/// sides of two circles), which a long Newton walk could reach; farther
+/// moves go back to the closest-pair search.
+const WARM_REACH: f64 = 0.1;
 
 /// One CVCV row (`row` 0: in-plane normal gap, 1: out-of-plane gap).
 #[derive(Clone, Debug)]
@@ -172,7 +177,7 @@ impl Contact {
             .is_finite()
             .then(|| self.newton(r, o, last[0], last[1]))
             .flatten()
-            .filter(|(a, b)| (a - last[0]).abs() < 0.5 && (b - last[1]).abs() < 0.5);
+            .filter(|(a, b)| (a - last[0]).abs() < WARM_REACH && (b - last[1]).abs() < WARM_REACH);
         let root = warm.or_else(|| {
             let (a, b) = self.closest_pair(r, o);
             self.newton(r, o, a, b)
