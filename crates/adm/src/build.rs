@@ -142,6 +142,7 @@ enum Space {
     Sensor,
     Curve,
     Ptcv,
+    Cvcv,
 }
 
 impl Space {
@@ -177,6 +178,7 @@ impl Space {
             Space::Sensor => "SENSOR",
             Space::Curve => "CURVE",
             Space::Ptcv => "PTCV",
+            Space::Cvcv => "CVCV",
         }
     }
 }
@@ -394,6 +396,7 @@ impl<'a> Builder<'a> {
                 | "SENSOR"
                 | "CURVE"
                 | "PTCV"
+                | "CVCV"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -453,7 +456,7 @@ impl<'a> Builder<'a> {
             "SENSOR" => self.sensor(st, label, id),
             "CURVE" => self.curve(st, label, id),
             "PTCV" => self.ptcv(st, label, id),
-            "CVCV" => Err(self.cvcv_refused(st, &label)),
+            "CVCV" => self.cvcv(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {

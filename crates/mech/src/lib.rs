@@ -12,6 +12,7 @@ pub mod activation;
 pub mod constraints;
 pub mod contact;
 mod coupler;
+mod cvcv;
 mod diagnose;
 pub mod elastic;
 pub mod forces;

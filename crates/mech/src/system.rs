@@ -136,6 +136,8 @@ pub enum Primitive {
     Coupler(Box<crate::coupler::CouplerEq>),
     /// PTCV: one of the point-on-curve equations (see `ptcv`).
     Ptcv(Box<crate::ptcv::PtcvEq>),
+    /// CVCV: one of the curve-on-curve equations (see `cvcv`).
+    Cvcv(Box<crate::cvcv::CvcvEq>),
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj): the product of an I axis and a J axis.
@@ -190,6 +192,7 @@ impl Equation {
             | Primitive::RackPin { .. }
             | Primitive::Coupler(_)
             | Primitive::Ptcv(_)
+            | Primitive::Cvcv(_)
             | Primitive::General { .. } => PositionDependence::Full,
         }
     }
@@ -201,6 +204,7 @@ impl Equation {
             Primitive::General { bodies, .. } => *bodies,
             Primitive::Coupler(c) => c.bodies,
             Primitive::Ptcv(c) => c.bodies,
+            Primitive::Cvcv(c) => c.bodies,
             Primitive::PointDiff { i, j, .. }
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
@@ -640,6 +644,18 @@ impl System {
             {
                 eqs.push(Equation {
                     element: ElementRef::Ptcv(p.id),
+                    name: name.into(),
+                    prim,
+                });
+            }
+        }
+        for c in &model.cvcvs {
+            for (prim, name) in crate::cvcv::primitives(self, model, c, &q0)?
+                .into_iter()
+                .zip(["(Ci-Cj).n", "(Ci-Cj).zj"])
+            {
+                eqs.push(Equation {
+                    element: ElementRef::Cvcv(c.id),
                     name: name.into(),
                     prim,
                 });

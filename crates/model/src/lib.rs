@@ -23,7 +23,7 @@ mod validate;
 
 pub use contact::*;
 pub use coupler::{Coupler, CouplerFreedom, Gear};
-pub use curve::{Curve, CurveJet, CurveShape, Ptcv, MAX_CURVE_ORDER};
+pub use curve::{Curve, CurveJet, CurveShape, Cvcv, Ptcv, MAX_CURVE_ORDER};
 pub use discrete::Sampling;
 pub use elastic::*;
 pub use elements::*;
@@ -143,6 +143,8 @@ pub struct Model {
     pub curves: Vec<Curve>,
     /// Point-on-curve constraints (PTCV).
     pub ptcvs: Vec<Ptcv>,
+    /// Curve-on-curve constraints (CVCV).
+    pub cvcvs: Vec<Cvcv>,
     pub forces: Vec<Force>,
     /// Joint friction (FRICTION).
     pub frictions: Vec<Friction>,
@@ -229,6 +231,7 @@ pub enum ElementRef {
     Curve(Id),
     Ptcv(Id),
     Sensor(Id),
+    Cvcv(Id),
 }
 
 impl std::fmt::Display for ElementRef {
@@ -265,6 +268,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Curve(i) => write!(f, "CURVE/{i}"),
             ElementRef::Ptcv(i) => write!(f, "PTCV/{i}"),
             ElementRef::Sensor(i) => write!(f, "SENSOR/{i}"),
+            ElementRef::Cvcv(i) => write!(f, "CVCV/{i}"),
         }
     }
 }

@@ -354,6 +354,17 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         crate::curve::validate_ptcv(model, p)?;
     }
     let mut seen = HashSet::new();
+    for c in &model.cvcvs {
+        if !seen.insert(c.id) {
+            return Err(err(
+                model,
+                ElementRef::Cvcv(c.id),
+                "duplicate CVCV id".into(),
+            ));
+        }
+        crate::curve::validate_cvcv(model, c)?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = f.element();
         if !seen.insert(e) {

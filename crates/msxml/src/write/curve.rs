@@ -5,6 +5,12 @@
 use mbsolve_model::Model;
 
 pub(super) fn refuse(m: &Model) -> Result<(), String> {
+    if let Some(c) = m.cvcvs.first() {
+        return Err(format!(
+            "CVCV/{}: curve-on-curve constraints are not written to MotionSolve XML (mbsolve does not read its Constraint_CVCV element)",
+            c.id
+        ));
+    }
     if let Some(p) = m.ptcvs.first() {
         return Err(format!(
             "PTCV/{}: point-on-curve constraints are not written to MotionSolve XML (mbsolve does not read its point-to-curve element)",
