@@ -418,6 +418,7 @@ impl System {
         sys.frictions = crate::friction::build(&sys, model)?;
         sys.contacts = crate::contact::build(&sys, model)?;
         sys.states = crate::states::build(&sys, model)?;
+        crate::friction::stiction::link(&mut sys);
         Ok(sys)
     }
 
@@ -834,7 +835,8 @@ impl System {
             }
         }
         let lam = &data.multipliers;
-        let at = crate::friction::FrictionAt { q, u, lam, t };
+        let w = &data.states.w;
+        let at = crate::friction::FrictionAt { q, u, lam, t, w };
         for fr in &self.frictions {
             fr.add_residual(self, &at, out);
         }
@@ -1055,6 +1057,7 @@ impl System {
             u,
             lam: &data.multipliers,
             t,
+            w: &data.states.w,
         };
         let place = crate::friction::Place {
             row0,

@@ -52,10 +52,26 @@ fn pseudo(n: usize, seed: f64, scale: f64) -> Vec<f64> {
 fn jacobian_error(sys: &System, q: &[f64], u: &[f64], lam: &[f64]) -> (f64, f64, f64) {
     let n = sys.nq();
     let fr = &sys.frictions[0];
-    let at = FrictionAt { q, u, lam, t: 0.0 };
+    let at = FrictionAt {
+        q,
+        u,
+        lam,
+        t: 0.0,
+        w: &[],
+    };
     let residual = |q: &[f64], u: &[f64]| {
         let mut r = vec![0.0; n];
-        fr.add_residual(sys, &FrictionAt { q, u, lam, t: 0.0 }, &mut r);
+        fr.add_residual(
+            sys,
+            &FrictionAt {
+                q,
+                u,
+                lam,
+                t: 0.0,
+                w: &[],
+            },
+            &mut r,
+        );
         r
     };
     let place = |col_q, cu| Place {
@@ -132,6 +148,7 @@ fn check_jacobians(vs: f64, su: f64, sl: f64, regime: &dyn Fn(&str, f64, f64)) {
             u: &u,
             lam: &lam,
             t: 0.0,
+            w: &[],
         };
         for s in sys.frictions[0].state(&sys, &at) {
             let speed = s.slip[..s.n].iter().map(|v| v * v).sum::<f64>().sqrt();
