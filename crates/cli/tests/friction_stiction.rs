@@ -300,3 +300,21 @@ fn write_adm_round_trips_max_stiction_deformation() {
     assert_eq!(back.frictions[0].max_stiction_deformation, DMAX);
 }
 
+
+/// A static solution holds the deformation state at its value (its rate
+/// law gives no equation at u = 0): from rest z = 0, so the friction is
+/// zero and the spring alone balances the load, x = F/K = 0.01 m, as for
+/// the friction without the state (mbsolve's statics carry no friction).
+#[test]
+fn statics_hold_the_deformation_state() {
+    let extra = "\nMARKER/12, PART = 1, QP = -1, 0, 0\n\
+                 SPRINGDAMPER/1, TRANSLATIONAL, I = 20, J = 12, K = 100, C = 0, LENGTH = 1";
+    let m = model(&block_deck(&format!("{}{extra}", with_deformation()), "1"));
+    let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.static_equilibrium(&Default::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let x = sim.state.q[0];
+    println!("statics: x = {x:.12} m (F/K = 0.01), z = {:?}", sim.state.w);
+    assert!((x - 0.01).abs() < 1e-9, "x = {x}");
+    assert_eq!(sim.state.w, vec![0.0]);
+}
