@@ -185,15 +185,24 @@ fn half_breakaway_load_holds_without_drift() {
             let mid = frames.iter().find(|f| (f.t - 5.0).abs() < 1e-9).unwrap();
             let (x_end, z_end) = (travel(wheel, end), end.w[0]);
             let drift = (x_end - travel(wheel, mid)).abs();
-            let widest = frames.iter().map(|f| travel(wheel, f).abs()).fold(0.0, f64::max);
+            let widest = frames
+                .iter()
+                .map(|f| travel(wheel, f).abs())
+                .fold(0.0, f64::max);
             println!(
                 "{} {kind:?}/{formulation:?}: z {z_end:.6e} (exact {:.6e}), travel {x_end:.5e} (closed form {expected:.5e}), widest {widest:.3e}, drift 5..10 s {drift:.1e}",
                 if wheel { "wheel" } else { "block" },
                 0.5 * DMAX
             );
             let what = format!("{wheel} {kind:?}/{formulation:?}");
-            assert!((z_end - 0.5 * DMAX).abs() < 1e-4 * DMAX, "{what}: deformation {z_end}");
-            assert!((x_end - expected).abs() < 1e-2 * DMAX, "{what}: travel {x_end}");
+            assert!(
+                (z_end - 0.5 * DMAX).abs() < 1e-4 * DMAX,
+                "{what}: deformation {z_end}"
+            );
+            assert!(
+                (x_end - expected).abs() < 1e-2 * DMAX,
+                "{what}: travel {x_end}"
+            );
             assert!(widest < DMAX, "{what}: travel reached {widest}");
             assert!(drift < 1e-4 * DMAX, "{what}: drifted {drift}");
         }
@@ -203,7 +212,10 @@ fn half_breakaway_load_holds_without_drift() {
             ..Default::default()
         };
         let mut sim = Simulation::new(&m).unwrap_or_else(|e| panic!("{e:?}"));
-        let err = sim.dynamic(1.0, Some(10), None, &settings).unwrap_err().to_string();
+        let err = sim
+            .dynamic(1.0, Some(10), None, &settings)
+            .unwrap_err()
+            .to_string();
         let line = if wheel { 10 } else { 11 };
         assert_eq!(err, format!("dynamic analysis failed at t = 0.000000e0: FRICTION/1 (stiction.adm:{line}) stiction deformation 1: user states (DIFF, LSE, TFSISO) are not supported by HHT and NEWMARK (second-order mechanics only) yet; use GSTIFF, WSTIFF or HASTIFF (I3, SI2 or SI1) or DSTIFF"));
 
@@ -267,8 +279,14 @@ fn load_ramp_breaks_away_at_mu_static_n() {
             breakaway / load
         );
         assert!(widest <= DMAX * (1.0 + 1e-9), "deformation {widest}");
-        assert!(widest > 0.999 * DMAX, "the deformation did not saturate: {widest}");
-        assert!((breakaway / load - 1.0).abs() < 1e-2, "breakaway at {breakaway}, μs·N {load}");
+        assert!(
+            widest > 0.999 * DMAX,
+            "the deformation did not saturate: {widest}"
+        );
+        assert!(
+            (breakaway / load - 1.0).abs() < 1e-2,
+            "breakaway at {breakaway}, μs·N {load}"
+        );
     }
 }
 
@@ -299,7 +317,6 @@ fn write_adm_round_trips_max_stiction_deformation() {
     assert_eq!(back.frictions, m.frictions);
     assert_eq!(back.frictions[0].max_stiction_deformation, DMAX);
 }
-
 
 /// A static solution holds the deformation state at its value (its rate
 /// law gives no equation at u = 0): from rest z = 0, so the friction is

@@ -308,6 +308,7 @@ impl System {
     /// Entries of the body rows (at `row0`, residual convention −Q) in the
     /// deformation-state columns (at `col_w`): −∂Q/∂z (the friction
     /// output reads z, not ż, so cw does not enter).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn stiction_force_jacobian(
         &self,
         q: &[f64],

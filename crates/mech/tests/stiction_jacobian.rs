@@ -136,7 +136,8 @@ fn jacobian_errors(
     for c in 0..2 * n + nw {
         let h = if c < n { 1e-7 } else { 1e-8 };
         let shifted = |sign: f64| {
-            let (mut qh, mut uh, mut wh, mut wph) = (q.to_vec(), u.to_vec(), w.to_vec(), wp.to_vec());
+            let (mut qh, mut uh, mut wh, mut wph) =
+                (q.to_vec(), u.to_vec(), w.to_vec(), wp.to_vec());
             if c < n {
                 qh[c] += sign * h;
             } else if c < 2 * n {
@@ -149,7 +150,13 @@ fn jacobian_errors(
             residual(sys, lam, &qh, &uh, &wh, &wph)
         };
         let (rp, rm) = (shifted(1.0), shifted(-1.0));
-        let block = if c < n { 0 } else if c < 2 * n { 1 } else { 2 };
+        let block = if c < n {
+            0
+        } else if c < 2 * n {
+            1
+        } else {
+            2
+        };
         for r in 0..n + nw {
             let fd = (rp[r] - rm[r]) / (2.0 * h);
             big[block] = big[block].max(fd.abs());

@@ -250,8 +250,7 @@ impl Builder<'_> {
         // EFFECT and coefficient combinations it needs.
         if let Some((v, pos)) = number(&mut a, "MAX_STICTION_DEFORMATION")? {
             fr.max_stiction_deformation = v;
-            fr.check_deformation()
-                .map_err(|m| a.err(pos, m))?;
+            fr.check_deformation().map_err(|m| a.err(pos, m))?;
         }
         let label = a.label.clone();
         a.finish()?;
