@@ -411,8 +411,15 @@ impl System {
                 sink.add(row0 + k, col_w + j, sign * d);
             }
         }
-        let w = &data.states.w;
-        self.stiction_jacobian(q, u, w, sink, row0, col_q, col_u, cu, col_w, cw);
+        let place = crate::friction::stiction::StatePlace {
+            row0,
+            col_q,
+            col_u,
+            cu,
+            col_w,
+            cw,
+        };
+        self.stiction_jacobian(q, u, &data.states.w, sink, place);
     }
 
     /// Entries of the body rows (at `row0`, residual convention −Q) in the

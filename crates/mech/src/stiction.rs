@@ -113,6 +113,19 @@ pub(crate) fn link(sys: &mut System) {
     }
 }
 
+/// Where the state rows' Jacobian entries go (`System::state_jacobian`'s
+/// arguments): rows from `row0`, ∂/∂q columns from `col_q` (None = not
+/// wanted), cu·∂/∂u from `col_u`, ∂/∂w + cw·∂/∂w' from `col_w`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StatePlace {
+    pub row0: usize,
+    pub col_q: Option<usize>,
+    pub col_u: usize,
+    pub cu: f64,
+    pub col_w: usize,
+    pub cw: f64,
+}
+
 /// One group's deformation law at (s, z): f, the friction outputs and
 /// their derivatives.
 pub(super) struct GroupLaw {
@@ -236,22 +249,17 @@ impl System {
         }
     }
 
-    /// Entries of the deformation-state rows (at `row0` + state index):
-    /// ∂G/∂q (forward differences, at `col_q`), cu·∂G/∂u (at `col_u`) and
-    /// ∂G/∂z + cw·∂G/∂ż (at `col_w`). The same entries on every call.
-    #[allow(clippy::too_many_arguments)]
+    /// Entries of the deformation-state rows (at `at.row0` + state index):
+    /// ∂G/∂q (forward differences, at `at.col_q`), cu·∂G/∂u (at
+    /// `at.col_u`) and ∂G/∂z + cw·∂G/∂ż (at `at.col_w`). The same entries
+    /// on every call.
     pub(crate) fn stiction_jacobian(
         &self,
         q: &[f64],
         u: &[f64],
         w: &[f64],
         sink: &mut dyn Sink,
-        row0: usize,
-        col_q: Option<usize>,
-        col_u: usize,
-        cu: f64,
-        col_w: usize,
-        cw: f64,
+        place: StatePlace,
     ) {
         let nw = self.nw();
         for fr in self.frictions.iter() {
@@ -266,7 +274,7 @@ impl System {
             for g in fr.groups(self, q, &[], 0.0) {
                 let law = fr.group_law(&g, &ul, &z[c..]);
                 for k in 0..g.n {
-                    let row = row0 + at + c + k;
+                    let row = place.row0 + at + c + k;
                     // G = ż − f: ∂G/∂u = −Σ_l ∂f_k/∂s_l ρ_l b_l.
                     let mut gu = Grad::zeros();
                     for l in 0..g.n {
@@ -274,17 +282,17 @@ impl System {
                     }
                     for l in 0..NL {
                         if let Some(gi) = global_index(&bodies, l) {
-                            sink.add(row, col_u + gi, cu * gu[l]);
+                            sink.add(row, place.col_u + gi, place.cu * gu[l]);
                         }
                     }
                     for l in 0..g.n {
-                        let kl = if k == l { cw } else { 0.0 };
-                        sink.add(row, col_w + at + c + l, kl - law.df_dz[k][l]);
+                        let kl = if k == l { place.cw } else { 0.0 };
+                        sink.add(row, place.col_w + at + c + l, kl - law.df_dz[k][l]);
                     }
                 }
                 c += g.n;
             }
-            if let Some(cq) = col_q {
+            if let Some(cq) = place.col_q {
                 let mut base = vec![0.0; nw];
                 fr.rates(self, q, u, w, &mut base);
                 let mut shifted = vec![0.0; nw];
@@ -298,7 +306,7 @@ impl System {
                     fr.rates(self, &qh, u, w, &mut shifted);
                     qh[gi] = q[gi];
                     for k in at..at + n {
-                        sink.add(row0 + k, cq + gi, -(shifted[k] - base[k]) / h);
+                        sink.add(place.row0 + k, cq + gi, -(shifted[k] - base[k]) / h);
                     }
                 }
             }
