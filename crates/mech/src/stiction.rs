@@ -1,9 +1,10 @@
 //! Stiction deformation of joint FRICTION (Adams MAX_STICTION_DEFORMATION).
 //!
-//! Adams describes MAX_STICTION_DEFORMATION as the largest creep a joint
-//! shows in the stiction regime: while it sticks, the friction acts like a
-//! stiff spring on a small deformation of the contact, bounded by that
-//! value; past it the joint slides. We carry that deformation as a state
+//! MAX_STICTION_DEFORMATION is "the maximum creep that can occur in a
+//! joint during the stiction regime" (MotionSolve's joint-friction
+//! reference, which follows Adams' FRICTION): while the joint sticks, the
+//! friction acts like a stiff spring on a small deformation of the
+//! contact, bounded by that value; past it the joint slides. We carry that deformation as a state
 //! per slip component (a surface displacement, like the slip speed: a
 //! rotation times its radius), z_k, of class UserState (error-controlled,
 //! converged by every corrector like a DIFF).
@@ -21,11 +22,14 @@
 //! coefficient of Adams' Friction Regime Determination without the
 //! zero-speed regularization: μs below vs, a STEP to μd between vs and
 //! 1.5·vs, μd above; N = [`SHARPNESS`]. Consequences:
-//! - sticking: ż = s·(1 − (|z|/δ)^(N+1)) ≈ s while |z| is below δ, so the
+//! - sticking under a growing load (z and s of one sign, one component):
+//!   ż = s·(1 − (|z|/δ)^(N+1)) ≈ s while |z| is below δ, so the
 //!   friction is a spring of stiffness L·μs/δmax on the joint's travel
 //!   with a damper L·μs/vs; a load F below μs·L holds the joint, without
-//!   drift, at the deformation z = δmax·F/(μs·L) and, loaded slowly from
-//!   rest, at the travel x = δmax·∫₀^(F/μs·L) dζ/(1 − ζ^(N+1));
+//!   drift, at the deformation z = δmax·F/(μs·L) and, loaded monotonically
+//!   from rest, at the travel x = δmax·∫₀^(F/μs·L) dζ/(1 − ζ^(N+1))
+//!   (unloading creeps at s·(1 + (|z|/δ)^(N+1)): the travel depends on
+//!   the loading path);
 //! - |z| never exceeds δ ≤ δmax (d|z|²/dt ≤ 0 there), and the spring force
 //!   reaches μs·L exactly at |z| = δmax: breakaway at μs·L;
 //! - steady sliding (ż = 0): |z| = δ, z ∥ s, so w = −L·μ̂(σ)·s/σ: Coulomb
@@ -41,8 +45,9 @@
 //! argument, and an undamped creep spring would ring for the whole run.
 //! EFFECT = STICTION (μ̂ = 0 when sliding) and EFFECT = SLIDING (no
 //! stiction) have no deformation state in this law and are refused with
-//! MAX_STICTION_DEFORMATION, as are μs = 0 and μd = 0 (r would be
-//! unbounded).
+//! MAX_STICTION_DEFORMATION, as are μs = 0 and μd = 0 (σ/δ would be
+//! unbounded). HHT and NEWMARK, which carry no user states, refuse the
+//! state by name; I3, SI2, SI1 and the ODE form carry it.
 //!
 //! **Jacobians.** ∂f/∂s, ∂f/∂z, ∂w/∂s and ∂w/∂z are analytic; the q
 //! dependence (through the slip rows b(q)) is by forward differences of
