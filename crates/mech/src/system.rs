@@ -422,6 +422,7 @@ impl System {
         sys.frictions = crate::friction::build(&sys, model)?;
         sys.contacts = crate::contact::build(&sys, model)?;
         sys.states = crate::states::build(&sys, model)?;
+        crate::friction::stiction::link(&mut sys);
         Ok(sys)
     }
 
@@ -850,7 +851,8 @@ impl System {
             }
         }
         let lam = &data.multipliers;
-        let at = crate::friction::FrictionAt { q, u, lam, t };
+        let w = &data.states.w;
+        let at = crate::friction::FrictionAt { q, u, lam, t, w };
         for fr in &self.frictions {
             fr.add_residual(self, &at, out);
         }
@@ -1071,6 +1073,7 @@ impl System {
             u,
             lam: &data.multipliers,
             t,
+            w: &data.states.w,
         };
         let place = crate::friction::Place {
             row0,
