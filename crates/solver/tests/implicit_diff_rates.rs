@@ -12,15 +12,20 @@ use common::*;
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
 
+/// DIFF/1: w₁' = 100 (its row starts with the largest residual, w' = 0
+/// against 100); DIFF/2: the implicit `residual`, both from w = 2.
+fn pair(residual: &str) -> Model {
+    let mut m = Model::new("two DIFFs");
+    m.parts.push(Part::ground(1));
+    m.diffs.push(diff(1, "100", false, 2.0, None));
+    m.diffs.push(diff(2, residual, true, 2.0, None));
+    m
+}
+
+/// DIFF/2 is algebraic (no DIF1), exactly satisfied at its IC.
 #[test]
 fn an_implicit_diff_without_dif1_is_named() {
-    let mut m = Model::new("algebraic implicit DIFF");
-    m.parts.push(Part::ground(1));
-    // DIFF/1 starts with the largest residual (w' = 0 against f = 100);
-    // DIFF/2 is the algebraic one, exactly satisfied at its IC.
-    m.diffs.push(diff(1, "100", false, 2.0, None));
-    m.diffs.push(diff(2, "DIF(1) - DIF(2)", true, 2.0, None));
-    let mut sim = Simulation::new(&m).unwrap();
+    let mut sim = Simulation::new(&pair("DIF(1) - DIF(2)")).unwrap();
     let e = sim
         .dynamic(
             1.0,
@@ -40,11 +45,7 @@ fn an_implicit_diff_without_dif1_is_named() {
 /// for the algebraic form only. w₂' = w₁' = 100 from the first frame.
 #[test]
 fn the_same_diff_with_dif1_solves() {
-    let mut m = Model::new("implicit DIFF");
-    m.parts.push(Part::ground(1));
-    m.diffs.push(diff(1, "100", false, 2.0, None));
-    m.diffs.push(diff(2, "DIF1(1) - DIF1(2)", true, 2.0, None));
-    let mut sim = Simulation::new(&m).unwrap();
+    let mut sim = Simulation::new(&pair("DIF1(1) - DIF1(2)")).unwrap();
     sim.dynamic(
         1.0,
         Some(10),
