@@ -53,11 +53,11 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-drillstring/test.adm",
-        Some(":8643:17: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
+        Some(":8643:17: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported"),
     ),
     (
         "adamspy-drillsim-analysis/test_analysis_1.adm",
-        Some(":9177:17: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
+        Some(":9177:17: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported"),
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",

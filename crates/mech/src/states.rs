@@ -511,7 +511,17 @@ impl System {
                     jac[(k, j)] += sign * d;
                 }
             }
+            // A zero row is an implicit DIFF that reads no rate at all (an
+            // algebraic equation): if the solve fails, name it, not the row
+            // with the largest residual, which Newton never got to move.
+            let zero_row = (0..nw).find(|&k| jac.row(k).iter().all(|v| *v == 0.0));
             let Some(dx) = jac.lu().solve(&DVector::from_column_slice(&g)) else {
+                if let Some(k) = zero_row {
+                    return Err(format!(
+                        "the equation of {} reads no time derivative (DIF1) at t = {t}, so it cannot be solved for a consistent one: an implicit DIFF must depend on DIF1 of its own state (algebraic implicit DIFFs are not supported yet)",
+                        self.state_name(k)
+                    ));
+                }
                 break;
             };
             for k in 0..nw {
