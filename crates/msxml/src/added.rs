@@ -77,5 +77,8 @@ pub(crate) fn translate(
     if let Some(st) = crate::control::statement(e)? {
         return Ok(Some(vec![st]));
     }
+    if let Some(st) = crate::general::statement(e)? {
+        return Ok(Some(vec![st]));
+    }
     Ok(None)
 }

@@ -575,6 +575,14 @@ fn sforce(e: &mut Elem) -> Result<Statement, XmlError> {
         other => return Err(e.err(tp, format!("type = \"{other}\" must be Force or Torque"))),
     }
     markers_ij(e, &mut st)?;
+    // is_action_only (MotionSolve Reference Guide, "Force: Two Body
+    // Scalar", model element xml-format_68 and command xml-format_13):
+    // TRUE applies the force on I with no reaction on J, the Adams
+    // SFORCE ACTIONONLY (the MotionSolve Python API's Sforce names the
+    // same attribute `actiononly`).
+    if e.boolean("is_action_only")? == Some(true) {
+        flag(&mut st, "ACTIONONLY", e.pos);
+    }
     let (x, p) = e.required("val_expression")?;
     expr(&mut st, "FUNCTION", &x, p);
     Ok(st)

@@ -257,9 +257,10 @@ fn examples_round_trip_through_both_formats() {
 }
 
 /// Every corpus deck that builds writes to .adm and reads back the same;
-/// to .xml likewise, unless it holds an element the MotionSolve XML we read
-/// has no form for (GCON, an ACTIONONLY SFORCE, an Adams INTEGRATOR
-/// statement): then the writer says which, naming it.
+/// to .xml likewise (GCON as Constraint_General, an ACTIONONLY SFORCE as a
+/// Force_Scalar_TwoBody with is_action_only), unless it holds settings the
+/// MotionSolve XML has no form for (an Adams INTEGRATOR statement,
+/// EQUILIBRIUM TLIMIT/ALIMIT): then the writer says which, naming it.
 #[test]
 fn corpus_decks_round_trip() {
     let corpus = mbsolve_adm::corpus::locate(Path::new(env!("CARGO_MANIFEST_DIR")))
@@ -294,10 +295,7 @@ fn corpus_decks_round_trip() {
             }
             Err(e) => {
                 assert!(
-                    e.starts_with("GCON/")
-                        || e.contains("ACTIONONLY")
-                        || e.starts_with("INTEGRATOR/")
-                        || e.starts_with("EQUILIBRIUM"),
+                    e.starts_with("INTEGRATOR/") || e.starts_with("EQUILIBRIUM"),
                     "{name}: {e}"
                 );
                 not_xml.push(format!("{name}: {e}"));
@@ -310,6 +308,9 @@ fn corpus_decks_round_trip() {
         not_xml.join("\n")
     );
     assert!(built >= 20, "only {built} corpus decks build");
+    // The three chrono distance decks (GCON) and the torque-spike deck
+    // (ACTIONONLY SFORCE) are among them.
+    assert!(xml_ok >= 22, "only {xml_ok} corpus decks convert to .xml");
 }
 
 /// VFORCE, VTORQUE and GFORCE (with their FLOATING marker) survive both
