@@ -315,8 +315,8 @@ fn bad_modify_commands_are_named() {
     let simulate = r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#;
     for (command, want) in [
         (
-            r#"    <Reference_Array id="2" num_element="3"/>"#.to_string(),
-            "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
+            r#"    <Force_Bushing id="2" kx="3"/>"#.to_string(),
+            "c.xml:14:5: Force_Bushing id=2: <Force_Bushing> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Reference_Array, Body_Rigid, Sensor_Event)",
         ),
         (
             r#"    <Post_Request id="1" comment="x"/>"#.to_string(),

@@ -43,6 +43,46 @@ pub(crate) fn floating_ids(elems: &[Elem]) -> HashSet<u32> {
         .collect()
 }
 
+/// The Adams statement a vector force's `type` makes (None for a wrong
+/// type, which the translation reports).
+fn statement_name(ty: &str) -> Option<&'static str> {
+    match ty.trim().to_ascii_uppercase().as_str() {
+        "FORCEONLY" => Some("VFORCE"),
+        "TORQUEONLY" => Some("VTORQUE"),
+        "FORCEANDTORQUE" => Some("GFORCE"),
+        _ => None,
+    }
+}
+
+/// [`FirstPass::onebody_id`]: a Force_Vector_OneBody and a
+/// Force_Vector_TwoBody may share an id (different element types), but
+/// both become the same Adams statement; the OneBody one takes a new id
+/// above every vector force's.
+pub(crate) fn onebody_ids(elems: &[Elem]) -> std::collections::HashMap<u32, u32> {
+    let is = |e: &Elem, t: &str| e.tag.eq_ignore_ascii_case(t);
+    let kind = |e: &Elem| e.peek("type").and_then(statement_name);
+    let two: HashSet<(u32, &str)> = elems
+        .iter()
+        .filter(|e| is(e, "Force_Vector_TwoBody"))
+        .filter_map(|e| Some((e.id?, kind(e)?)))
+        .collect();
+    let top = elems
+        .iter()
+        .filter(|e| is(e, "Force_Vector_TwoBody") || is(e, "Force_Vector_OneBody"))
+        .filter_map(|e| e.id)
+        .max()
+        .unwrap_or(0);
+    let clashing = elems
+        .iter()
+        .filter(|e| is(e, "Force_Vector_OneBody"))
+        .filter_map(|e| Some((e.id?, kind(e)?)))
+        .filter(|k| two.contains(k))
+        .map(|(id, _)| id);
+    clashing
+        .zip((1..).map_while(|k| top.checked_add(k)))
+        .collect()
+}
+
 /// The statements for a Force_Vector_TwoBody or Force_Vector_OneBody, or
 /// None for any other tag.
 pub(crate) fn statements(
@@ -55,19 +95,27 @@ pub(crate) fn statements(
     }
     let id = e.id.unwrap_or(0);
     let (ty, tp) = e.required("type")?;
-    let (name, own): (&str, std::ops::Range<usize>) = match ty.trim().to_ascii_uppercase().as_str()
-    {
-        "FORCEONLY" => ("VFORCE", 0..3),
-        "TORQUEONLY" => ("VTORQUE", 3..6),
-        "FORCEANDTORQUE" => ("GFORCE", 0..6),
-        other => {
-            return Err(e.err(
-                tp,
-                format!("type = \"{other}\" must be ForceOnly, TorqueOnly or ForceAndTorque"),
-            ))
-        }
+    let Some(name) = statement_name(&ty) else {
+        return Err(e.err(
+            tp,
+            format!(
+                "type = \"{}\" must be ForceOnly, TorqueOnly or ForceAndTorque",
+                ty.trim().to_ascii_uppercase()
+            ),
+        ));
     };
-    let mut st = e.statement(name, Some(id));
+    let own = match name {
+        "VFORCE" => 0..3,
+        "VTORQUE" => 3..6,
+        _ => 0..6,
+    };
+    // A OneBody force sharing its id with a TwoBody one of the same kind
+    // takes the Adams id the first pass gave it.
+    let adams_id = match first.onebody_id.get(&id) {
+        Some(&k) if !two => k,
+        _ => id,
+    };
+    let mut st = e.statement(name, Some(adams_id));
     let mut out = Vec::new();
     let i_key = if two { "i_marker_id" } else { "marker_id" };
     let (i, ip) = e.required_id(i_key)?;

@@ -215,9 +215,15 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     crate::general::write(&mut o, m)?;
     crate::data::write_data(&mut o, m, esc)?;
     for v in &m.variables {
+        // An implicit VARIABLE keeps its initial guess (Reference_Variable
+        // `ic`, elements.rs).
+        let ic = m.implicit_variables.iter().find(|x| x.id == v.id);
+        let ic = ic
+            .map(|x| format!(" ic=\"{}\"", num(x.ic)))
+            .unwrap_or_default();
         let _ = writeln!(
             o,
-            "  <Reference_Variable id=\"{}\" type=\"EXPRESSION\" expr=\"{}\"/>",
+            "  <Reference_Variable id=\"{}\" type=\"EXPRESSION\"{ic} expr=\"{}\"/>",
             v.id,
             esc(&v.function)
         );

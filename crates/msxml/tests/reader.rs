@@ -367,7 +367,16 @@ fn mutated_decks_never_panic() {
     // added.xml holds one of each element read since stop 12 (vector
     // forces, contact and its graphics, arrays, matrices, controls).
     let added = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/added.xml");
-    for path in [example("pendulum.xml"), example("slider_crank.xml"), added] {
+    // more.xml: the elements read since stop 13 (Constraint_General,
+    // is_action_only, shared vector-force ids, Reference_Variable ic,
+    // Sensor_Evaluate, Reference_Array and Sensor_Event commands).
+    let more = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/more.xml");
+    for path in [
+        example("pendulum.xml"),
+        example("slider_crank.xml"),
+        added,
+        more,
+    ] {
         let base = std::fs::read(path).unwrap();
         for _ in 0..1500 {
             let mut b = base.clone();
