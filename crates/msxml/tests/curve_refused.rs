@@ -27,6 +27,6 @@ fn curve_and_ptcv_are_refused_by_name() {
     .unwrap();
     assert_eq!(
         write_xml(&with_ptcv).unwrap_err(),
-        "PTCV/3: point-on-curve constraints are not written to MotionSolve XML (no documented MotionSolve element was found for them)"
+        "PTCV/3: point-on-curve constraints are not written to MotionSolve XML (Constraint_PTCV needs a Reference_ParamCurve, which is not written, and has no floating marker)"
     );
 }
