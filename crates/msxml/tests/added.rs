@@ -369,10 +369,6 @@ fn writer_refusals_are_named() {
                 MARKER/9, PART = 1, FLOATING\n";
     for (rest, want) in [
         (
-            "VFORCE/1, I = 20, JFLOAT = 9, RM = 10, FX = 1\nVTORQUE/1, I = 20, JFLOAT = 9, RM = 10, TX = 1\n",
-            "VTORQUE/1: VFORCE/1 has the same id, and both are a Force_Vector_TwoBody in MotionSolve XML (ids are unique per element type)",
-        ),
-        (
             "GRAPHICS/1, ELLIPSOID, CM = 20, XSCALE = 0.2, YSCALE = 0.2, ZSCALE = 0.3\n\
              GRAPHICS/2, BOX, CORNER = 10, X = 1, Y = 1, Z = 1\n\
              CONTACT/1, IGEOM = 1, JGEOM = 2, IMPACT, STIFFNESS = 1E5, EXPONENT = 1.5, DAMPING = 10, DMAX = 1E-3\n",

@@ -42,6 +42,48 @@ fn one_body_and_two_body_forces_with_one_id_round_trip() {
     assert_eq!(vector_forces(&a, &[]), lines);
 }
 
+/// `adams_id` (the mbsolve extension write_xml adds when a VTORQUE and a
+/// VFORCE share an Adams id) sets a Force_Vector_TwoBody's Adams id; a
+/// OneBody sharing that Adams id and kind moves above it; on a
+/// Force_Vector_OneBody the attribute is refused by name.
+#[test]
+fn adams_id_keeps_a_vector_forces_adams_id() {
+    let head = r#"<MultiBodySystem><Model>
+<Body_Rigid id="1" IsGround="TRUE"/><Reference_Marker id="10" body_id="1"/><Reference_Marker id="12" body_id="1"/>
+<Body_Rigid id="2" cg_id="20" mass="1" inertia_xx="1" inertia_yy="1" inertia_zz="1"/><Reference_Marker id="20" body_id="2"/>
+<Force_Vector_TwoBody id="1" type="ForceOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" fx_expression="1"/>
+<Force_Vector_TwoBody id="2" adams_id="1" type="TorqueOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" tx_expression="3"/>
+"#;
+    let text = format!(
+        "{head}<Force_Vector_OneBody id=\"1\" type=\"TorqueOnly\" marker_id=\"20\" ref_marker_id=\"10\" tz_expression=\"5\"/>\n</Model></MultiBodySystem>"
+    );
+    let m = read_xml_str(&text, "v.xml")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model;
+    let lines = vector_forces(&m, &[]);
+    assert_eq!(
+        lines,
+        vec![
+            "VFORCE/1 I=20 JFLOAT=12 on part 1 RM=10 [Some(\"1\"), None, None, None, None, None]",
+            "VTORQUE/1 I=20 JFLOAT=12 on part 1 RM=10 [None, None, None, Some(\"3\"), None, None]",
+            "VTORQUE/3 I=20 JFLOAT=21 on part 1 RM=10 [None, None, None, None, None, Some(\"5\")]",
+        ]
+    );
+    let x = read_xml_str(&write_xml(&m).unwrap(), "back.xml")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model;
+    assert_eq!(vector_forces(&x, &[]), lines);
+    let bad = format!(
+        "{head}<Force_Vector_OneBody id=\"4\" adams_id=\"7\" type=\"TorqueOnly\" marker_id=\"20\" ref_marker_id=\"10\" tz_expression=\"5\"/>\n</Model></MultiBodySystem>"
+    );
+    let e = read_xml_str(&bad, "bad.xml").err().map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|e| e.contains("attribute adams_id is not supported")),
+        "{e:?}"
+    );
+}
+
 /// tests/data/more.xml holds one of each element above: it reads, and its
 /// model survives write_xml.
 #[test]
