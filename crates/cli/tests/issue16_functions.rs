@@ -19,8 +19,8 @@
 //!   arrays; ARYVAL of an IC or U array is refused by name, tested in
 //!   user_states.rs).
 //!
-//! CONTACT() is checked in crates/cli/tests/contact_decks.rs and the
-//! solver's contact tests; USER() is refused by name (issue 16 item 5).
+//! CONTACT() is checked against m (a + g) of a bouncing ball in
+//! crates/cli/tests/contact_decks.rs; USER() is refused by name (issue 16 item 5).
 
 mod common;
 
