@@ -12,28 +12,22 @@ use mbsolve_msxml::{read_xml_str, write_xml};
 mod common;
 use common::vector_forces;
 
-/// Both vector forces with id 3 survive: the OneBody one is VFORCE/4 (above
-/// every vector force id) with a floating marker on ground above every
-/// marker id (21), and both writers keep them.
-#[test]
-fn one_body_and_two_body_forces_with_one_id_round_trip() {
-    let text = r#"<MultiBodySystem><Model>
+/// Ground with markers 10 and 12, body 2 with marker 20: the start of the
+/// vector-force decks below (close with [`END`]).
+const BODIES: &str = r#"<MultiBodySystem><Model>
 <Body_Rigid id="1" IsGround="TRUE"/><Reference_Marker id="10" body_id="1"/><Reference_Marker id="12" body_id="1"/>
 <Body_Rigid id="2" cg_id="20" mass="1" inertia_xx="1" inertia_yy="1" inertia_zz="1"/><Reference_Marker id="20" body_id="2"/>
-<Force_Vector_OneBody id="3" type="ForceOnly" marker_id="20" ref_marker_id="10" fz_expression="2"/>
-<Force_Vector_TwoBody id="3" type="ForceOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" fz_expression="1"/>
-</Model></MultiBodySystem>"#;
-    let m = read_xml_str(text, "v.xml")
+"#;
+const END: &str = "</Model></MultiBodySystem>";
+
+/// `forces` after [`BODIES`] read as the vector forces `want`, and both
+/// writers keep them.
+fn vector_forces_round_trip(forces: &str, want: &[&str]) {
+    let m = read_xml_str(&format!("{BODIES}{forces}{END}"), "v.xml")
         .unwrap_or_else(|e| panic!("{e}"))
         .model;
     let lines = vector_forces(&m, &[]);
-    assert_eq!(
-        lines,
-        vec![
-            "VFORCE/4 I=20 JFLOAT=21 on part 1 RM=10 [None, None, Some(\"2\"), None, None, None]",
-            "VFORCE/3 I=20 JFLOAT=12 on part 1 RM=10 [None, None, Some(\"1\"), None, None, None]",
-        ]
-    );
+    assert_eq!(lines, want);
     let x = read_xml_str(&write_xml(&m).unwrap(), "back.xml")
         .unwrap_or_else(|e| panic!("{e}"))
         .model;
@@ -42,39 +36,41 @@ fn one_body_and_two_body_forces_with_one_id_round_trip() {
     assert_eq!(vector_forces(&a, &[]), lines);
 }
 
+/// Both vector forces with id 3 survive: the OneBody one is VFORCE/4 (above
+/// every vector force id) with a floating marker on ground above every
+/// marker id (21), and both writers keep them.
+#[test]
+fn one_body_and_two_body_forces_with_one_id_round_trip() {
+    vector_forces_round_trip(
+        r#"<Force_Vector_OneBody id="3" type="ForceOnly" marker_id="20" ref_marker_id="10" fz_expression="2"/>
+<Force_Vector_TwoBody id="3" type="ForceOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" fz_expression="1"/>
+"#,
+        &[
+            "VFORCE/4 I=20 JFLOAT=21 on part 1 RM=10 [None, None, Some(\"2\"), None, None, None]",
+            "VFORCE/3 I=20 JFLOAT=12 on part 1 RM=10 [None, None, Some(\"1\"), None, None, None]",
+        ],
+    );
+}
+
 /// `adams_id` (the mbsolve extension write_xml adds when a VTORQUE and a
 /// VFORCE share an Adams id) sets a Force_Vector_TwoBody's Adams id; a
 /// OneBody sharing that Adams id and kind moves above it; on a
 /// Force_Vector_OneBody the attribute is refused by name.
 #[test]
 fn adams_id_keeps_a_vector_forces_adams_id() {
-    let head = r#"<MultiBodySystem><Model>
-<Body_Rigid id="1" IsGround="TRUE"/><Reference_Marker id="10" body_id="1"/><Reference_Marker id="12" body_id="1"/>
-<Body_Rigid id="2" cg_id="20" mass="1" inertia_xx="1" inertia_yy="1" inertia_zz="1"/><Reference_Marker id="20" body_id="2"/>
-<Force_Vector_TwoBody id="1" type="ForceOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" fx_expression="1"/>
+    let two = r#"<Force_Vector_TwoBody id="1" type="ForceOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" fx_expression="1"/>
 <Force_Vector_TwoBody id="2" adams_id="1" type="TorqueOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" tx_expression="3"/>
 "#;
-    let text = format!(
-        "{head}<Force_Vector_OneBody id=\"1\" type=\"TorqueOnly\" marker_id=\"20\" ref_marker_id=\"10\" tz_expression=\"5\"/>\n</Model></MultiBodySystem>"
-    );
-    let m = read_xml_str(&text, "v.xml")
-        .unwrap_or_else(|e| panic!("{e}"))
-        .model;
-    let lines = vector_forces(&m, &[]);
-    assert_eq!(
-        lines,
-        vec![
+    vector_forces_round_trip(
+        &format!("{two}<Force_Vector_OneBody id=\"1\" type=\"TorqueOnly\" marker_id=\"20\" ref_marker_id=\"10\" tz_expression=\"5\"/>\n"),
+        &[
             "VFORCE/1 I=20 JFLOAT=12 on part 1 RM=10 [Some(\"1\"), None, None, None, None, None]",
             "VTORQUE/1 I=20 JFLOAT=12 on part 1 RM=10 [None, None, None, Some(\"3\"), None, None]",
             "VTORQUE/3 I=20 JFLOAT=21 on part 1 RM=10 [None, None, None, None, None, Some(\"5\")]",
-        ]
+        ],
     );
-    let x = read_xml_str(&write_xml(&m).unwrap(), "back.xml")
-        .unwrap_or_else(|e| panic!("{e}"))
-        .model;
-    assert_eq!(vector_forces(&x, &[]), lines);
     let bad = format!(
-        "{head}<Force_Vector_OneBody id=\"4\" adams_id=\"7\" type=\"TorqueOnly\" marker_id=\"20\" ref_marker_id=\"10\" tz_expression=\"5\"/>\n</Model></MultiBodySystem>"
+        "{BODIES}{two}<Force_Vector_OneBody id=\"4\" adams_id=\"7\" type=\"TorqueOnly\" marker_id=\"20\" ref_marker_id=\"10\" tz_expression=\"5\"/>\n{END}"
     );
     let e = read_xml_str(&bad, "bad.xml").err().map(|e| e.to_string());
     assert!(
