@@ -100,6 +100,10 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         if p.ground {
             continue;
         }
+        if crate::point_mass::is_point_mass(p.id) {
+            crate::point_mass::validate_point_mass(model, p)?;
+            continue;
+        }
         if p.mass == 0.0 {
             // Adams accepts a massless part whose motion its constraints
             // determine: the solver checks that on the constraint Jacobian
@@ -166,7 +170,10 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             return Err(err(
                 model,
                 e,
-                format!("marker is on PART/{}, which does not exist", m.part),
+                format!(
+                    "marker is on {}, which does not exist",
+                    crate::point_mass::body_label(m.part)
+                ),
             ));
         }
     }
@@ -466,6 +473,7 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             }
         }
     }
+    crate::point_mass::validate_connections(model)?;
     Ok(())
 }
 
