@@ -28,7 +28,9 @@ fn fe_part_statements_are_all_refused_with_the_alternative() {
         vec![
             format!("fe.adm:4:1: SECTION/1: SECTION is not supported: {INSTEAD}"),
             format!("fe.adm:5:1: FE_PART/2: FE_PART is not supported: {INSTEAD}"),
-            format!("fe.adm:7:11: MARKER/7: a marker on an FE_PART node is not supported: {INSTEAD}"),
+            format!(
+                "fe.adm:7:11: MARKER/7: a marker on an FE_PART node is not supported: {INSTEAD}"
+            ),
             format!("fe.adm:8:1: FE_NODE/1: FE_NODE is not supported: {INSTEAD}"),
             format!("fe.adm:9:1: FE_LOAD/1: FE_LOAD is not supported: {INSTEAD}"),
         ]

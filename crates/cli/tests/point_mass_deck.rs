@@ -44,7 +44,11 @@ fn a_point_mass_deck_runs_the_closed_form_oscillation() {
 /// that back gives the same bodies and markers. `write_xml` refuses it.
 #[test]
 fn write_adm_round_trips_a_point_mass_and_write_xml_refuses_it() {
-    let model = mbsolve_adm::read_adm_str(&deck("PART/2, MASS = 1, CM = 30, IP = 1, 1, 1\nMARKER/30, PART = 2, QP = 0, 3, 0"), "t.adm").unwrap();
+    let model = mbsolve_adm::read_adm_str(
+        &deck("PART/2, MASS = 1, CM = 30, IP = 1, 1, 1\nMARKER/30, PART = 2, QP = 0, 3, 0"),
+        "t.adm",
+    )
+    .unwrap();
     let text = mbsolve_adm::write_adm(&model).unwrap();
     assert!(text.contains("POINT_MASS/1, MASS = 2, QG = "), "{text}");
     assert!(text.contains("MARKER/20, POINT_MASS = 1,"), "{text}");
@@ -52,10 +56,7 @@ fn write_adm_round_trips_a_point_mass_and_write_xml_refuses_it() {
     let back = mbsolve_adm::read_adm_str(&text, "w.adm").unwrap();
     assert_eq!(back.parts.len(), 3);
     for (a, b) in model.parts.iter().zip(&back.parts) {
-        assert_eq!(
-            (a.id, a.mass, a.cm, &a.name),
-            (b.id, b.mass, b.cm, &b.name)
-        );
+        assert_eq!((a.id, a.mass, a.cm, &a.name), (b.id, b.mass, b.cm, &b.name));
         assert!((a.placement.origin - b.placement.origin).norm() < 1e-12);
         assert!((a.placement.rotation - b.placement.rotation).norm() < 1e-12);
     }
@@ -73,11 +74,8 @@ fn write_adm_round_trips_a_point_mass_and_write_xml_refuses_it() {
 /// second POINT_MASS/1 (PART/1 beside it is no duplicate).
 #[test]
 fn deck_errors_name_the_point_mass() {
-    let model = mbsolve_adm::read_adm_str(
-        &deck("JOINT/4, REVOLUTE, I = 20, J = 10"),
-        "t.adm",
-    )
-    .unwrap();
+    let model =
+        mbsolve_adm::read_adm_str(&deck("JOINT/4, REVOLUTE, I = 20, J = 10"), "t.adm").unwrap();
     let e = mbsolve_solver::analysis::Simulation::new(&model)
         .err()
         .unwrap()
@@ -93,7 +91,8 @@ fn deck_errors_name_the_point_mass() {
     );
     let e = mbsolve_adm::read_adm_str(&deck("POINT_MASS/1, MASS = 1"), "t.adm").unwrap_err();
     assert!(
-        e.to_string().contains("duplicate id: POINT_MASS/1 is already defined at t.adm:5"),
+        e.to_string()
+            .contains("duplicate id: POINT_MASS/1 is already defined at t.adm:5"),
         "{e}"
     );
     let e = mbsolve_adm::read_adm_str(&deck("MARKER/21, POINT_MASS = 1, PART = 1"), "t.adm")

@@ -69,7 +69,10 @@ pub(crate) fn validate_point_mass(model: &Model, p: &Part) -> Result<(), ModelEr
         return Err(err(
             model,
             e,
-            format!("point mass needs MASS ≥ 0, found {}", crate::readable(p.mass)),
+            format!(
+                "point mass needs MASS ≥ 0, found {}",
+                crate::readable(p.mass)
+            ),
         ));
     }
     if p.inertia != crate::Inertia::default() || p.angular_velocity != Vector3::zeros() {
@@ -186,7 +189,8 @@ pub(crate) fn validate_connections(model: &Model) -> Result<(), ModelError> {
     for g in &model.gcons {
         for m in g.function.measures() {
             if let Measure::Angle { i, j, .. } = *m {
-                let pm = on_point_mass(model, i).or_else(|| j.and_then(|j| on_point_mass(model, j)));
+                let pm =
+                    on_point_mass(model, i).or_else(|| j.and_then(|j| on_point_mass(model, j)));
                 if let Some(pm) = pm {
                     return Err(err(
                         model,

@@ -81,7 +81,8 @@ fn spring_period(settings: IntegratorSettings) -> f64 {
         let want = 1.0 + 0.3 * (omega * f.t).cos();
         worst = worst.max((f.q[0] - want).abs() + f.q[1].abs() + f.q[2].abs());
     }
-    let period = 2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    let period =
+        2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
     let exact = 2.0 * PI / omega;
     println!(
         "{:?}/{:?}: period {period:.8} vs {exact:.8}, worst |x − x(t)| {worst:.2e} m",
@@ -128,7 +129,8 @@ fn point_mass_falls_on_the_parabola_and_its_markers_do_not_turn() {
     let mut worst_turn = 0.0f64;
     let r21 = euler313(0.3, 0.2, 0.1);
     for f in &sim.frames {
-        let want = Vector3::new(0.0, 5.0, 0.0) + v0 * f.t - Vector3::new(0.0, 0.5 * G * f.t * f.t, 0.0);
+        let want =
+            Vector3::new(0.0, 5.0, 0.0) + v0 * f.t - Vector3::new(0.0, 0.5 * G * f.t * f.t, 0.0);
         worst = worst.max((Vector3::new(f.q[0], f.q[1], f.q[2]) - want).norm());
         let mk = *sim.sys.marker(21);
         let body = mbsolve_mech::system::pose(&f.q, mk.body.unwrap());
@@ -172,14 +174,23 @@ fn rod_with_point_mass(theta0: f64) -> (Model, f64) {
     model.parts.push(rod);
     let offset = Vector3::new(0.1, 0.0, 0.0);
     let pm_at = tip - offset;
-    let mut pm = point_mass(2, m, Placement::at(pm_at.x, pm_at.y, pm_at.z), Vector3::zeros());
+    let mut pm = point_mass(
+        2,
+        m,
+        Placement::at(pm_at.x, pm_at.y, pm_at.z),
+        Vector3::zeros(),
+    );
     pm.cm = Some(30);
     model.parts.push(pm);
     model.markers.push(marker(10, 1, Vector3::zeros()));
     model.markers.push(marker(20, 2, Vector3::zeros()));
     // Pivot (rod top) and tip in the rod's frame: the rod lies along its −y.
-    model.markers.push(marker(21, 2, Vector3::new(0.0, 0.5 * l, 0.0)));
-    model.markers.push(marker(22, 2, Vector3::new(0.0, -0.5 * l, 0.0)));
+    model
+        .markers
+        .push(marker(21, 2, Vector3::new(0.0, 0.5 * l, 0.0)));
+    model
+        .markers
+        .push(marker(22, 2, Vector3::new(0.0, -0.5 * l, 0.0)));
     model.markers.push(marker(30, key(2), Vector3::zeros()));
     model.markers.push(marker(31, key(2), offset));
     model.joints.push(Joint {
@@ -209,7 +220,8 @@ fn rod_period(settings: IntegratorSettings) -> f64 {
     // The rod's CM x crosses 0 twice per period.
     let crossings = common::crossings(&sim.frames);
     assert!(crossings.len() >= 3, "{crossings:?}");
-    let period = 2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    let period =
+        2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
     println!(
         "{:?}/{:?}: rod + point mass period {period:.7} vs {exact:.7}",
         settings.kind, settings.formulation
@@ -264,7 +276,10 @@ fn rotational_elements_on_a_point_mass_are_refused_by_name() {
         i: 10,
         j: 20,
     });
-    assert_eq!(err_of(&m), format!("JPRIM/5: an ORIENTATION primitive {tail}"));
+    assert_eq!(
+        err_of(&m),
+        format!("JPRIM/5: an ORIENTATION primitive {tail}")
+    );
 
     let mut m = base();
     m.motions.push(Motion {
@@ -276,7 +291,10 @@ fn rotational_elements_on_a_point_mass_are_refused_by_name() {
         },
         function: std::sync::Arc::new(Constant(0.0)),
     });
-    assert_eq!(err_of(&m), format!("MOTION/6: a rotational motion (B3) {tail}"));
+    assert_eq!(
+        err_of(&m),
+        format!("MOTION/6: a rotational motion (B3) {tail}")
+    );
 
     let mut m = base();
     m.forces.push(Force {

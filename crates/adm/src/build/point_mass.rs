@@ -72,10 +72,7 @@ impl Builder<'_> {
             return Ok(None);
         };
         if a.has("PART") {
-            return Err(a.err(
-                pos,
-                "a marker is on a PART or on a POINT_MASS, not on both",
-            ));
+            return Err(a.err(pos, "a marker is on a PART or on a POINT_MASS, not on both"));
         }
         if pm >= MAX_ID {
             return Err(a.err(pos, format!("POINT_MASS {pm} does not exist")));
