@@ -103,3 +103,19 @@ fn deck_errors_name_the_point_mass() {
         "{e}"
     );
 }
+
+/// `check` counts the point mass among the moving parts and names it.
+#[test]
+fn check_lists_the_point_masses() {
+    let d = common::scratch("point-mass", "check");
+    let path = d.join("pm.adm");
+    std::fs::write(&path, deck("")).unwrap();
+    let o = common::mbsolve(&["check", path.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("parts: 2 (1 moving)"), "{out}");
+    assert!(
+        out.contains("point masses: 1 (among the moving parts above)"),
+        "{out}"
+    );
+}
