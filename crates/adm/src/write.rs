@@ -97,19 +97,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 num(i.iyz),
                 frame(&p.placement, "QG", "ZG", "XG")
             );
-            if let Some(cm) = p.cm {
-                let _ = write!(o, ", CM = {cm}");
-            }
-            if p.velocity != Vector3::zeros() {
-                let v = p.velocity;
-                let _ = write!(
-                    o,
-                    ", VX = {}, VY = {}, VZ = {}",
-                    num(v.x),
-                    num(v.y),
-                    num(v.z)
-                );
-            }
+            o.push_str(&point_mass::cm_and_velocity(p));
             if p.angular_velocity != Vector3::zeros() {
                 // WX/WY/WZ are in the CM marker's axes (the part's without one).
                 let r =

@@ -7,16 +7,15 @@ mod common;
 
 const G: f64 = 9.81;
 
-/// A 1 kg free body whose CM (marker 20) starts at y = 1 and falls under
+/// POINT_MASS/1 (1 kg, CM marker 20) starts at y = 1 and falls under
 /// gravity: y(t) = 1 − g t²/2; `extra` holds the SENSOR.
 fn falling(extra: &str) -> String {
     format!(
-        "falling
-UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
+        "falling point mass
 ACCGRAV/JGRAV = -9.81
 PART/1, GROUND
-PART/2, MASS = 1, CM = 20, IP = 1, 1, 1
-MARKER/20, PART = 2, QP = 0, 1, 0
+POINT_MASS/1, MASS = 1, CM = 20, QG = 0, 1, 0
+MARKER/20, POINT_MASS = 1
 {extra}
 END
 "

@@ -69,21 +69,69 @@ fn write_adm_round_trips_a_point_mass_and_write_xml_refuses_it() {
     );
 }
 
-/// A REVOLUTE joint on a point mass is refused at model build with the
-/// element's file and line; so is an unknown point mass on a marker and a
-/// second POINT_MASS/1 (PART/1 beside it is no duplicate).
+/// The tail of every refusal of a rotational element on POINT_MASS/1.
+const NO_ROTATION: &str = "acts on POINT_MASS/1, which has no rotational degrees of freedom (Adams POINT_MASS): on a point mass use a SPHERICAL joint, an ATPOINT, INLINE or INPLANE JPRIM, an X, Y or Z marker MOTION, and a translational SFORCE or SPRINGDAMPER, a VFORCE or gravity";
+
+/// The model check of a deck with `extra`: its error, or None.
+fn model_error(extra: &str) -> Option<String> {
+    let model = mbsolve_adm::read_adm_str(&deck(extra), "t.adm").unwrap();
+    mbsolve_solver::analysis::Simulation::new(&model)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// Rotational joints, primitives, motions and loads on a point mass are
+/// refused at model build naming the element (with its file and line) and
+/// the point mass; the translational ones Adams allows are taken.
+#[test]
+fn rotational_elements_on_a_point_mass_are_refused_by_name() {
+    for (extra, what) in [
+        (
+            "JOINT/4, REVOLUTE, I = 20, J = 10",
+            "JOINT/4 (t.adm:7): a REVOLUTE joint",
+        ),
+        (
+            "JOINT/4, FIXED, I = 10, J = 20",
+            "JOINT/4 (t.adm:7): a FIXED joint",
+        ),
+        (
+            "JPRIM/5, ORIENTATION, I = 20, J = 10",
+            "JPRIM/5 (t.adm:7): an ORIENTATION primitive",
+        ),
+        (
+            "MOTION/6, I = 20, J = 10, B3, FUNCTION = TIME",
+            "MOTION/6 (t.adm:7): a rotational motion (B3)",
+        ),
+        (
+            "SFORCE/7, ROTATIONAL, I = 20, J = 10, FUNCTION = 1",
+            "SFORCE/7 (t.adm:7): this force",
+        ),
+        (
+            "MARKER/11, PART = 1, FLOATING\nVTORQUE/8, I = 20, JFLOAT = 11, RM = 10, TZ = 1",
+            "VTORQUE/8 (t.adm:8): this force",
+        ),
+    ] {
+        assert_eq!(
+            model_error(extra),
+            Some(format!("{what} {NO_ROTATION}")),
+            "{extra}"
+        );
+    }
+    for extra in [
+        "JOINT/4, SPHERICAL, I = 20, J = 10",
+        "JPRIM/5, INPLANE, I = 20, J = 10",
+        "MOTION/6, I = 20, J = 10, Z, FUNCTION = 0",
+        "MARKER/11, PART = 1, FLOATING\nVFORCE/8, I = 20, JFLOAT = 11, RM = 10, FX = 1",
+    ] {
+        assert_eq!(model_error(extra), None, "{extra}");
+    }
+}
+
+/// An unknown point mass on a marker, a second POINT_MASS/1 (PART/1 beside
+/// it is no duplicate) and a marker on both a PART and a POINT_MASS are
+/// read errors.
 #[test]
 fn deck_errors_name_the_point_mass() {
-    let model =
-        mbsolve_adm::read_adm_str(&deck("JOINT/4, REVOLUTE, I = 20, J = 10"), "t.adm").unwrap();
-    let e = mbsolve_solver::analysis::Simulation::new(&model)
-        .err()
-        .unwrap()
-        .to_string();
-    assert_eq!(
-        e,
-        "JOINT/4 (t.adm:7): a REVOLUTE joint acts on POINT_MASS/1, which has no rotational degrees of freedom (Adams POINT_MASS): on a point mass use a SPHERICAL joint, an ATPOINT, INLINE or INPLANE JPRIM, an X, Y or Z marker MOTION, and a translational SFORCE or SPRINGDAMPER, a VFORCE or gravity"
-    );
     let e = mbsolve_adm::read_adm_str(&deck("MARKER/21, POINT_MASS = 9"), "t.adm").unwrap_err();
     assert_eq!(
         e.to_string(),

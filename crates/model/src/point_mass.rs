@@ -61,8 +61,8 @@ pub fn point_mass(id: Id, mass: f64, placement: Placement, velocity: Vector3<f64
 
 /// The checks of a point mass's own data (validate's part loop calls this
 /// instead of the rigid-body checks): a mass ≥ 0 (0 when its constraints
-/// fix it, as for a massless part), no inertia, no angular velocity, a CM
-/// marker on itself and a rotation for an orientation.
+/// fix it, as for a massless part), no inertia, no angular velocity, and
+/// the CM marker and orientation checks of a part.
 pub(crate) fn validate_point_mass(model: &Model, p: &Part) -> Result<(), ModelError> {
     let e = ElementRef::Part(p.id);
     if !(p.mass.is_finite() && p.mass >= 0.0) {
@@ -82,27 +82,7 @@ pub(crate) fn validate_point_mass(model: &Model, p: &Part) -> Result<(), ModelEr
             "a point mass has no inertia and no angular velocity (Adams POINT_MASS)".into(),
         ));
     }
-    if let Some(cm) = p.cm {
-        match model.marker(cm) {
-            Some(m) if m.part == p.id => {}
-            Some(m) => {
-                return Err(err(
-                    model,
-                    e,
-                    format!(
-                        "CM marker {cm} belongs to {}, not to this point mass",
-                        body_label(m.part)
-                    ),
-                ))
-            }
-            None => return Err(err(model, e, format!("CM marker {cm} does not exist"))),
-        }
-    }
-    let r = p.placement.rotation;
-    if ((r.transpose() * r) - nalgebra::Matrix3::identity()).norm() > 1e-6 {
-        return Err(err(model, e, "orientation is not a rotation".into()));
-    }
-    Ok(())
+    crate::validate::check_cm_and_orientation(model, p)
 }
 
 /// The point mass a marker is on, if any (None for a missing marker: the
@@ -129,7 +109,7 @@ pub(crate) fn validate_connections(model: &Model) -> Result<(), ModelError> {
                 return Err(err(
                     model,
                     ElementRef::Joint(jt.id),
-                    refusal(&format!("a {} joint", joint_name(jt.kind)), pm),
+                    refusal(&format!("a {} joint", jt.kind.name()), pm),
                 ));
             }
         }
@@ -230,18 +210,4 @@ pub(crate) fn validate_connections(model: &Model) -> Result<(), ModelError> {
         }
     }
     Ok(())
-}
-
-fn joint_name(kind: JointKind) -> &'static str {
-    match kind {
-        JointKind::Revolute => "REVOLUTE",
-        JointKind::Translational => "TRANSLATIONAL",
-        JointKind::Spherical => "SPHERICAL",
-        JointKind::Fixed => "FIXED",
-        JointKind::Cylindrical => "CYLINDRICAL",
-        JointKind::Universal => "UNIVERSAL",
-        JointKind::Hooke => "HOOKE",
-        JointKind::Planar => "PLANAR",
-        JointKind::RackPin { .. } => "RACKPIN",
-    }
 }

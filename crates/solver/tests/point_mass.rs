@@ -4,8 +4,8 @@
 //! period, one thrown under gravity against the parabola, one hanging by a
 //! SPHERICAL joint at the tip of a swinging rod against the compound
 //! pendulum's exact period, the I3/SI2/SI1 iteration matrices against
-//! central differences, and the refusal of rotational constraints and
-//! loads on a point mass.
+//! central differences (the refusal of rotational elements on a point mass
+//! is tested on decks: cli/tests/point_mass_deck.rs).
 
 mod common;
 
@@ -22,15 +22,6 @@ fn marker(id: Id, part: Id, at: Vector3<f64>) -> Marker {
         id,
         part,
         placement: Placement::at(at.x, at.y, at.z),
-    }
-}
-
-fn with(kind: IntegratorKind, formulation: Option<Formulation>, error: f64) -> IntegratorSettings {
-    IntegratorSettings {
-        kind,
-        formulation,
-        error: Some(error),
-        ..Default::default()
     }
 }
 
@@ -95,10 +86,10 @@ fn spring_period(settings: IntegratorSettings) -> f64 {
 #[test]
 fn point_mass_on_a_spring_has_the_closed_form_period() {
     for s in [
-        with(IntegratorKind::Gstiff, None, 1e-7),
-        with(IntegratorKind::Gstiff, Some(Formulation::Si2), 1e-7),
-        with(IntegratorKind::Hht, None, 1e-7),
-        with(IntegratorKind::Abam, None, 1e-7),
+        common::settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7),
+        common::settings(IntegratorKind::Gstiff, Formulation::Si2, 1e-7),
+        common::settings(IntegratorKind::Hht, Formulation::I3, 1e-7),
+        common::settings(IntegratorKind::Abam, Formulation::Ode, 1e-7),
     ] {
         let e = spring_period(s);
         assert!(e < 1e-6, "period off by {e:.2e} relative");
@@ -118,13 +109,8 @@ fn point_mass_falls_on_the_parabola_and_its_markers_do_not_turn() {
     off.placement = off.placement.with_euler313(0.3, 0.2, 0.1);
     model.markers.push(off);
     let mut sim = Simulation::new(&model).unwrap();
-    sim.dynamic(
-        1.0,
-        Some(50),
-        None,
-        &with(IntegratorKind::Gstiff, None, 1e-8),
-    )
-    .unwrap();
+    let settings = common::settings(IntegratorKind::Gstiff, Formulation::I3, 1e-8);
+    sim.dynamic(1.0, Some(50), None, &settings).unwrap();
     let mut worst = 0.0f64;
     let mut worst_turn = 0.0f64;
     let r21 = euler313(0.3, 0.2, 0.1);
@@ -232,10 +218,10 @@ fn rod_period(settings: IntegratorSettings) -> f64 {
 #[test]
 fn point_mass_on_a_spherical_joint_adds_m_l_squared_to_a_swinging_rod() {
     for s in [
-        with(IntegratorKind::Gstiff, None, 1e-7),
-        with(IntegratorKind::Gstiff, Some(Formulation::Si2), 1e-7),
-        with(IntegratorKind::Hastiff, Some(Formulation::Si1), 1e-7),
-        with(IntegratorKind::Abam, None, 1e-7),
+        common::settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7),
+        common::settings(IntegratorKind::Gstiff, Formulation::Si2, 1e-7),
+        common::settings(IntegratorKind::Hastiff, Formulation::Si1, 1e-7),
+        common::settings(IntegratorKind::Abam, Formulation::Ode, 1e-7),
     ] {
         let e = rod_period(s);
         assert!(e < 2e-6, "period off by {e:.2e} relative");
@@ -250,74 +236,4 @@ fn point_mass_iteration_matrices_match_differences() {
     let mut sim = Simulation::new(&model).unwrap();
     sim.initial_conditions().unwrap();
     common::assert_formulation_jacobians("POINT_MASS", &sim);
-}
-
-/// Rotational constraints, motions and loads on a point mass are refused
-/// naming the element and the point mass.
-#[test]
-fn rotational_elements_on_a_point_mass_are_refused_by_name() {
-    let tail = "acts on POINT_MASS/1, which has no rotational degrees of freedom (Adams POINT_MASS): on a point mass use a SPHERICAL joint, an ATPOINT, INLINE or INPLANE JPRIM, an X, Y or Z marker MOTION, and a translational SFORCE or SPRINGDAMPER, a VFORCE or gravity";
-    let err_of = |m: &Model| Simulation::new(m).err().expect("refused").to_string();
-    let base = || free_point_mass(1.0, Vector3::zeros(), Vector3::zeros());
-
-    let mut m = base();
-    m.joints.push(Joint {
-        id: 4,
-        kind: JointKind::Revolute,
-        i: 20,
-        j: 10,
-    });
-    assert_eq!(err_of(&m), format!("JOINT/4: a REVOLUTE joint {tail}"));
-
-    let mut m = base();
-    m.jprims.push(Jprim {
-        id: 5,
-        kind: JprimKind::Orientation,
-        i: 10,
-        j: 20,
-    });
-    assert_eq!(
-        err_of(&m),
-        format!("JPRIM/5: an ORIENTATION primitive {tail}")
-    );
-
-    let mut m = base();
-    m.motions.push(Motion {
-        id: 6,
-        target: MotionTarget::Markers {
-            i: 20,
-            j: 10,
-            axis: MarkerMotionAxis::B3,
-        },
-        function: std::sync::Arc::new(Constant(0.0)),
-    });
-    assert_eq!(
-        err_of(&m),
-        format!("MOTION/6: a rotational motion (B3) {tail}")
-    );
-
-    let mut m = base();
-    m.forces.push(Force {
-        id: 7,
-        i: 20,
-        j: 10,
-        kind: ForceKind::RotationalSpringDamper {
-            stiffness: 1.0,
-            damping: 0.0,
-            free_angle: 0.0,
-            preload: 0.0,
-        },
-    });
-    assert_eq!(err_of(&m), format!("SPRINGDAMPER/7: this force {tail}"));
-
-    // An ATPOINT primitive and a SPHERICAL joint are translational: taken.
-    let mut m = base();
-    m.jprims.push(Jprim {
-        id: 5,
-        kind: JprimKind::Atpoint,
-        i: 20,
-        j: 10,
-    });
-    let sim = Simulation::new(&m).unwrap();
-    assert_eq!(sim.sys.dof(&sim.data), 0);
 }

@@ -17,6 +17,14 @@ pub(super) fn statement(p: &Part) -> Option<String> {
         num(p.mass),
         frame(&p.placement, "QG", "ZG", "XG")
     );
+    s.push_str(&cm_and_velocity(p));
+    Some(s)
+}
+
+/// `, CM = id` and `, VX = …, VY = …, VZ = …` (ground axes) where given:
+/// the arguments PART and POINT_MASS share.
+pub(super) fn cm_and_velocity(p: &Part) -> String {
+    let mut s = String::new();
     if let Some(cm) = p.cm {
         let _ = write!(s, ", CM = {cm}");
     }
@@ -30,7 +38,7 @@ pub(super) fn statement(p: &Part) -> Option<String> {
             num(v.z)
         );
     }
-    Some(s)
+    s
 }
 
 /// `MARKER/id, POINT_MASS = n, …` for a marker on a point mass, or None.
