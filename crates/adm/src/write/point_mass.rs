@@ -29,14 +29,9 @@ pub(super) fn cm_and_velocity(p: &Part) -> String {
         let _ = write!(s, ", CM = {cm}");
     }
     if p.velocity != Vector3::zeros() {
-        let v = p.velocity;
-        let _ = write!(
-            s,
-            ", VX = {}, VY = {}, VZ = {}",
-            num(v.x),
-            num(v.y),
-            num(v.z)
-        );
+        for (key, v) in ["VX", "VY", "VZ"].iter().zip(p.velocity.iter()) {
+            let _ = write!(s, ", {key} = {}", num(*v));
+        }
     }
     s
 }
