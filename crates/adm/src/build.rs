@@ -115,6 +115,7 @@ pub struct Skipped {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Space {
     Part,
+    PointMass,
     Marker,
     Joint,
     Motion,
@@ -144,13 +145,13 @@ enum Space {
     Sensor,
     Curve,
     Ptcv,
-    PointMass,
 }
 
 impl Space {
     fn name(self) -> &'static str {
         match self {
             Space::Part => "PART",
+            Space::PointMass => "POINT_MASS",
             Space::Marker => "MARKER",
             Space::Joint => "JOINT",
             Space::Motion => "MOTION",
@@ -180,7 +181,6 @@ impl Space {
             Space::Sensor => "SENSOR",
             Space::Curve => "CURVE",
             Space::Ptcv => "PTCV",
-            Space::PointMass => "POINT_MASS",
         }
     }
 }
@@ -368,6 +368,7 @@ impl<'a> Builder<'a> {
             name,
             "PART"
                 | "MARKER"
+                | "POINT_MASS"
                 | "JOINT"
                 | "JPRIM"
                 | "MOTION"
@@ -398,7 +399,6 @@ impl<'a> Builder<'a> {
                 | "SENSOR"
                 | "CURVE"
                 | "PTCV"
-                | "POINT_MASS"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -455,13 +455,13 @@ impl<'a> Builder<'a> {
             "COUPLER" => self.coupler(st, label, id),
             "GEAR" => self.gear(st, label, id),
             "POINT_MASS" => self.point_mass(st, label, id),
+            other @ ("FE_PART" | "FE_NODE" | "SECTION" | "FE_LOAD") => {
+                Err(self.fe_refused(st, &label, other))
+            }
             "SENSOR" => self.sensor(st, label, id),
             "CURVE" => self.curve(st, label, id),
             "PTCV" => self.ptcv(st, label, id),
             "CVCV" => Err(self.cvcv_refused(st, &label)),
-            other @ ("FE_PART" | "FE_NODE" | "SECTION" | "FE_LOAD") => {
-                Err(self.fe_refused(st, &label, other))
-            }
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
