@@ -45,7 +45,7 @@ fn files(root: &Path) -> Vec<(String, String)> {
 const EXPECTED: &[(&str, Option<&str>)] = &[
     (
         "adams-vscode-febeam-contact/test.adm",
-        Some(":87:1: SECTION/1: statement SECTION is not supported yet"),
+        Some(":87:1: SECTION/1: SECTION is not supported: an Adams FE_PART is a nonlinear finite-element beam with distributed mass (ANCF elements through its FE_NODEs, with SECTION properties per node; FE_LOAD loads it), which mbsolve does not model; mbsolve offers BEAM, the massless two-node beam force between two PARTs: model the FE_PART as PARTs at its nodes carrying the beam's mass, joined by BEAMs"),
     ),
     (
         "adamspy-camelot-contact/camelot_1_pull0_offset0.adm",

@@ -18,6 +18,7 @@ pub mod elastic;
 pub mod forces;
 pub mod friction;
 pub mod local;
+pub mod point_mass;
 mod ptcv;
 pub mod rotation;
 pub mod states;

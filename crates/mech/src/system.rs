@@ -382,7 +382,7 @@ impl System {
             bodies.push(Body {
                 part: p.id,
                 mass: p.mass,
-                inertia: p.inertia.matrix(),
+                inertia: crate::point_mass::body_inertia(p),
                 bcs_in_body,
             });
         }
@@ -472,6 +472,7 @@ impl System {
                 prim: Primitive::Normalize { body: b },
             });
         }
+        crate::point_mass::orientation_rows(&self.bodies, &q0, &mut eqs);
         const AX: [&str; 3] = ["X", "Y", "Z"];
         for jt in &model.joints {
             let e = ElementRef::Joint(jt.id);

@@ -15,6 +15,7 @@ mod friction;
 mod function;
 mod implicit_vars;
 mod initial;
+pub mod point_mass;
 mod sensor;
 mod settings;
 mod spline;
@@ -237,7 +238,7 @@ pub enum ElementRef {
 impl std::fmt::Display for ElementRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ElementRef::Part(i) => write!(f, "PART/{i}"),
+            ElementRef::Part(i) => write!(f, "{}", point_mass::body_label(*i)),
             ElementRef::Marker(i) => write!(f, "MARKER/{i}"),
             ElementRef::Joint(i) => write!(f, "JOINT/{i}"),
             ElementRef::Motion(i) => write!(f, "MOTION/{i}"),

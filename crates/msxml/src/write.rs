@@ -34,6 +34,18 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
     curve::refuse(m)?;
+    // MS-XML-GRAMMAR.md lists Body_Point only by name: no verified
+    // attributes to write a point mass with.
+    if let Some(p) = m
+        .parts
+        .iter()
+        .find(|p| mbsolve_model::point_mass::is_point_mass(p.id))
+    {
+        return Err(format!(
+            "{}: a point mass has no verified MotionSolve XML form here (Body_Point's attributes are not in the grammar)",
+            mbsolve_model::ElementRef::Part(p.id)
+        ));
+    }
     if let Some(io) = m.plant_inputs.iter().chain(&m.plant_outputs).next() {
         return Err(format!(
             "PINPUT/POUTPUT {}: Adams/Controls plant inputs and outputs have no MotionSolve XML form here",

@@ -122,7 +122,8 @@ fn the_command_section_runs_in_order_with_absolute_end_times() {
             output: Some(OutputSpec {
                 end: 2.5,
                 steps: Some(250),
-                dtout: None
+                dtout: None,
+                duration: None
             })
         }]
     );
@@ -143,6 +144,7 @@ fn the_command_section_runs_in_order_with_absolute_end_times() {
             end,
             steps: None,
             dtout: Some(dtout),
+            duration: None,
         })
     };
     assert_eq!(
