@@ -95,6 +95,8 @@ pub struct Simulation {
     /// A SENSOR with HALT tripped: the analysis is over and later
     /// SIMULATE commands are not run (Adams SENSOR HALT).
     pub halted: bool,
+    /// The sensors' held and switched-off flags, this run's own.
+    pub(crate) sensor_state: crate::sensors::SensorState,
 }
 
 const POS_TOL: f64 = 1e-10;
@@ -143,6 +145,7 @@ impl Simulation {
             reports: Vec::new(),
             ic_done: false,
             halted: false,
+            sensor_state: crate::sensors::SensorState::new(model),
         })
     }
 
@@ -601,7 +604,7 @@ impl Simulation {
                 frame: &self.state,
                 initial_q: &initial_q,
             };
-            let mut watch = match SegmentWatch::start(&sensors, &ctx) {
+            let mut watch = match SegmentWatch::start(&sensors, &mut self.sensor_state, &ctx) {
                 Ok(w) => w,
                 Err(message) => {
                     let t = self.state.t;
@@ -642,6 +645,7 @@ impl Simulation {
                         log: &mut self.log,
                         halted: &mut self.halted,
                         initial_q: &initial_q,
+                        state: &mut self.sensor_state,
                     };
                     let run = crate::sensors::Run {
                         integ: &*integ,

@@ -435,7 +435,7 @@ fn switch_element(
                 "{origin}: {verb}: {element} is not in the model"
             )));
         }
-        sim.model.sensor_values.set_active(id, active);
+        sim.sensor_state.set_active(id, active);
         sim.log
             .push(format!("{verb} command: {element} at t = {}", sim.state.t));
         return Ok(());
