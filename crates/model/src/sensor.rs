@@ -172,8 +172,51 @@ impl SensorValues {
     pub fn set(&self, id: Id, v: f64) {
         self.cell(id).set(v)
     }
-    /// Back to the state before any analysis: every SENVAL 0.
-    pub fn reset(&self) {
-        self.table().cells.values().for_each(|c| c.set(0.0));
+}
+
+impl crate::Model {
+    /// Bind every function's SENVAL calls to `values` and make it the
+    /// model's: a simulation gives its copy of the model fresh cells, so
+    /// that runs from clones of one model (which share their functions)
+    /// keep their own SENVALs. Functions without SENVAL stay shared.
+    pub fn bind_sensor_values(&mut self, values: Arc<SensorValues>) {
+        use crate::{ConstraintFunction, ForceKind, StateFunction, TimeFunction};
+        let state = |f: &mut Arc<dyn StateFunction>| {
+            if let Some(g) = f.rebound(&values) {
+                *f = g;
+            }
+        };
+        let time = |f: &mut Arc<dyn TimeFunction>| {
+            if let Some(g) = f.rebound(&values) {
+                *f = g;
+            }
+        };
+        let constraint = |f: &mut Arc<dyn ConstraintFunction>| {
+            if let Some(g) = f.rebound(&values) {
+                *f = g;
+            }
+        };
+        self.motions.iter_mut().for_each(|m| time(&mut m.function));
+        self.gcons.iter_mut().for_each(|g| constraint(&mut g.function));
+        for f in &mut self.forces {
+            match &mut f.kind {
+                ForceKind::TranslationalActionReaction { function }
+                | ForceKind::RotationalActionReaction { function }
+                | ForceKind::TranslationalActionOnly { function }
+                | ForceKind::RotationalActionOnly { function } => state(function),
+                ForceKind::Vector { components, .. } => {
+                    components.iter_mut().flatten().for_each(state)
+                }
+                _ => {}
+            }
+        }
+        self.implicit_variables
+            .iter_mut()
+            .for_each(|v| state(&mut v.function));
+        self.diffs.iter_mut().for_each(|d| state(&mut d.function));
+        for l in &mut self.linear_systems {
+            l.states.iter_mut().chain(&mut l.outputs).for_each(state);
+        }
+        self.sensor_values = values;
     }
 }

@@ -103,9 +103,12 @@ const POS_TOL: f64 = 1e-10;
 
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
+        // This run's own SENVAL cells, all 0 (a new run): clones of one
+        // model share their functions, so each run rebinds its copy.
+        let mut model = model.clone();
+        model.bind_sensor_values(Default::default());
+        let model = &model;
         let sys = System::new(model).map_err(SolverError::Model)?;
-        // SENVALs start at 0 and no SENSOR condition is held (a new run).
-        model.sensor_values.reset();
         let mut data = sys.new_data();
         data.states.w = sys.state_initial_values();
         let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
@@ -654,6 +657,7 @@ impl Simulation {
                         times: &mut times,
                         next: &mut next,
                         end,
+                        interpolate,
                     };
                     match w.after_step(&sensors, hooks, run, t) {
                         AfterStep::Output => {}
@@ -735,7 +739,7 @@ impl Simulation {
                 continue;
             }
             if let Some(frame) = trip_resume {
-                // A SENSOR trip that continues: a new integrator from the
+                // A SENSOR trip that restarts: a new integrator from the
                 // trip state, at order 1 (RESTART), with a new matrix
                 // pattern (CODGEN).
                 self.data.states.set(&frame.w, &frame.wp);

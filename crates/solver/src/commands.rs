@@ -472,6 +472,8 @@ fn redefine(
     origin: &str,
 ) -> Result<(), SolverError> {
     let mut model = model.clone();
+    // The new functions read this run's SENVALs.
+    model.bind_sensor_values(sim.model.sensor_values.clone());
     model.gravity = sim.model.gravity;
     model.equilibrium = sim.model.equilibrium.clone();
     let mut sys = mbsolve_mech::System::new(&model).map_err(SolverError::Model)?;

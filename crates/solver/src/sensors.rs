@@ -11,9 +11,12 @@
 //! bracket is narrower than TERROR. The trip is the bracket's right end,
 //! where the condition holds. The driver (`analysis.rs`) then acts at the
 //! located time: the state there is made consistent and the analysis
-//! either ends (HALT, RETURN) or restarts the integrator from it (at order
-//! 1, with a fresh matrix pattern: RESTART and CODGEN are what every
-//! continued trip does).
+//! either ends (HALT, RETURN), or restarts the integrator from it (at order
+//! 1, with a fresh matrix pattern) when the sensor asks for RESTART,
+//! CODGEN or STEPSIZE or has an EVALUATE (SENVAL changes the equations at
+//! the trip time, so the integration must start again there), or else goes
+//! on from the integrator's step end with its order, step and history
+//! (PRINT and DT need no restart; Adams restarts only on RESTART).
 //!
 //! A sensor trips only when its condition becomes true: one that stays
 //! true does not trip again until it has been false at a check (also
@@ -148,6 +151,9 @@ pub(crate) struct Trip {
     pub dt: Option<f64>,
     /// The output path stopped the analysis on the trip frame.
     pub output_stopped: bool,
+    /// A continuing trip restarts the integrator from the trip state;
+    /// otherwise it goes on from its step end.
+    pub restarts: bool,
 }
 
 /// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
@@ -324,6 +330,7 @@ impl Sensors {
         state: &mut SensorState,
         at: Located,
         ctx: &FrameContext,
+        restarts: bool,
     ) -> Result<Trip, String> {
         let mut margins = vec![0.0; self.compiled.len()];
         self.margins(ctx, &mut margins)?;
@@ -357,7 +364,22 @@ impl Sensors {
             stepsize: s.stepsize,
             dt: s.dt,
             output_stopped: false,
+            restarts,
         })
+    }
+
+    /// Whether a continuing trip of sensor `at.index` must restart the
+    /// integrator from the trip state: RESTART, CODGEN and STEPSIZE ask for
+    /// it; EVALUATE changes SENVAL, and with it the equations, from the
+    /// trip time on; and without INTERPOLATE an output time that DT puts
+    /// before the integrator's step end `t_now` has no state to come from.
+    fn restarts(&self, at: Located, interpolate: bool, t_now: f64) -> bool {
+        let s = &self.compiled[at.index].sensor;
+        s.restart
+            || s.codgen
+            || s.stepsize.is_some()
+            || s.evaluate.is_some()
+            || (!interpolate && s.dt.is_some_and(|dt| at.t + dt < t_now))
     }
 }
 
@@ -428,7 +450,10 @@ impl Trip {
         let what = match self.action {
             SensorAction::Halt => "the analysis halts (later SIMULATE commands are not run)",
             SensorAction::Return => "the current SIMULATE ends",
-            SensorAction::Continue => "the integration restarts at order 1 from the trip",
+            SensorAction::Continue if self.restarts => {
+                "the integration restarts at order 1 from the trip"
+            }
+            SensorAction::Continue => "the integration goes on from its step end",
         };
         let evaluated = match self.evaluated {
             Some(v) => format!(", SENVAL = {v:.6e}"),
@@ -494,6 +519,8 @@ pub(crate) struct Run<'a> {
     /// Index of the next output time.
     pub next: &'a mut usize,
     pub end: f64,
+    /// INTERPOLATE = ON: outputs come from the interpolant.
+    pub interpolate: bool,
 }
 
 /// What the driver does after a step (`SegmentWatch::after_step`).
@@ -617,6 +644,12 @@ impl SegmentWatch {
             run.times.truncate(*run.next);
             run.times.extend(times_after(at.t, dt, run.end));
         }
+        if !trip.restarts {
+            // The integrator goes on as it is; the driver takes the next
+            // output time afresh (DT may have moved it).
+            self.located = None;
+            return AfterStep::StepOn;
+        }
         AfterStep::Resume(frame, trip.stepsize.map(|h| (trip.id, h)))
     }
 }
@@ -666,8 +699,9 @@ fn act(
         frame: &frame,
         initial_q: h.initial_q,
     };
+    let restarts = sensors.restarts(at, run.interpolate, integ.time());
     let mut trip = sensors
-        .trip(h.state, at, &ctx)
+        .trip(h.state, at, &ctx, restarts)
         .map_err(|message| crate::SolverError::Integration { t: at.t, message })?;
     // A stop from the output path ends the analysis; it is reported when
     // the analysis ends.
