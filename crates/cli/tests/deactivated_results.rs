@@ -35,8 +35,9 @@ const ELEMENTS: [&str; 5] = ["SFORCE", "SPRINGDAMPER", "BUSHING", "FIELD", "BEAM
 /// The command file: SIMULATE to 0.01, then `between` (commands on every
 /// element), then SIMULATE to 0.02.
 fn acf(between: &[&str]) -> String {
-    let mut s = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-6\nSIMULATE/DYNAMIC, END = 0.01, STEPS = 1\n"
-        .to_string();
+    let mut s =
+        "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-6\nSIMULATE/DYNAMIC, END = 0.01, STEPS = 1\n"
+            .to_string();
     for verb in between {
         for e in ELEMENTS {
             s.push_str(&format!("{verb}/{e}, ID = 1\n"));
@@ -56,7 +57,12 @@ fn last_row(sim: &Simulation) -> Vec<(String, f64)> {
         .row(&sim.sys, &sim.model, frame, &initial_q)
         .expect("the requests evaluate");
     // row[0] is the time.
-    outputs.header.iter().cloned().zip(row[1..].to_vec()).collect()
+    outputs
+        .header
+        .iter()
+        .cloned()
+        .zip(row[1..].to_vec())
+        .collect()
 }
 
 fn run(between: &[&str]) -> (Simulation, Vec<(String, f64)>) {

@@ -9,8 +9,8 @@
 //!   on RESTART): the run takes the steps of the run without the sensor.
 
 use mbsolve_model::{
-    Command, ElementRef, Formulation, IntegratorKind, IntegratorSettings, Marker, Model, Placement, Sensor,
-    SensorAction, SensorCompare,
+    Command, ElementRef, Formulation, IntegratorKind, IntegratorSettings, Marker, Model, Placement,
+    Sensor, SensorAction, SensorCompare,
 };
 use mbsolve_solver::analysis::{Frame, Simulation};
 use mbsolve_solver::models;
@@ -192,7 +192,10 @@ fn a_print_only_trip_keeps_the_integrator_order_and_steps() {
     assert!(restart_log
         .iter()
         .any(|l| l.ends_with("the integration restarts at order 1 from the trip")));
-    assert_eq!(print_steps, plain_steps, "steps with and without the sensor");
+    assert_eq!(
+        print_steps, plain_steps,
+        "steps with and without the sensor"
+    );
     assert!(
         restart_steps > plain_steps,
         "RESTART: {restart_steps} steps, without the sensor {plain_steps}"
@@ -204,12 +207,11 @@ fn a_print_only_trip_keeps_the_integrator_order_and_steps() {
         .collect();
     assert_eq!(regular.len(), plain.len());
     for (r, p) in regular.iter().zip(&plain) {
-        let dq = r
-            .q
-            .iter()
-            .zip(&p.q)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let dq =
+            r.q.iter()
+                .zip(&p.q)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
         assert!(dq <= 1e-12, "t = {}: |Δq| = {dq:e}", r.t);
     }
     // The PRINT frames: the bob at x = 0 (the sensor's ERROR 1e-3 bounds

@@ -197,7 +197,9 @@ impl crate::Model {
             }
         };
         self.motions.iter_mut().for_each(|m| time(&mut m.function));
-        self.gcons.iter_mut().for_each(|g| constraint(&mut g.function));
+        self.gcons
+            .iter_mut()
+            .for_each(|g| constraint(&mut g.function));
         for f in &mut self.forces {
             match &mut f.kind {
                 ForceKind::TranslationalActionReaction { function }

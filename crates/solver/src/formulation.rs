@@ -243,7 +243,9 @@ impl FrameMap for I3Frames {
         let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
         // HHT's y = (q, u) has no user states (rejected with DIFF).
         match multipliers {
-            None => StateBlock::new(sys, 2 * n + m).frame_values_into(y, yp, &mut out.w, &mut out.wp),
+            None => {
+                StateBlock::new(sys, 2 * n + m).frame_values_into(y, yp, &mut out.w, &mut out.wp)
+            }
             Some(_) => {
                 out.w.clear();
                 out.wp.clear();

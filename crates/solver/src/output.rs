@@ -140,7 +140,14 @@ impl Frame {
     }
 
     /// Refill t, q, u, a and λ in place (w and w' are the formulation's).
-    pub(crate) fn fill_mechanics(&mut self, t: f64, q: &[f64], u: &[f64], a: &[f64], lambda: &[f64]) {
+    pub(crate) fn fill_mechanics(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lambda: &[f64],
+    ) {
         self.t = t;
         fill(&mut self.q, q);
         fill(&mut self.u, u);

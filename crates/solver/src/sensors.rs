@@ -669,7 +669,15 @@ fn act(
     let (mut yi, mut ypi) = (Vec::new(), Vec::new());
     let interpolated = at.t < integ.time();
     let mut frame = Frame::empty();
-    if !frame_at(sys, integ, &mut *run.frames, at.t, &mut yi, &mut ypi, &mut frame) {
+    if !frame_at(
+        sys,
+        integ,
+        &mut *run.frames,
+        at.t,
+        &mut yi,
+        &mut ypi,
+        &mut frame,
+    ) {
         return Err(crate::SolverError::Integration {
             t: at.t,
             message: "the integrator has no interpolant to give the SENSOR trip state".into(),
