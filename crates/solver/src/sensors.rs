@@ -130,6 +130,10 @@ pub(crate) struct Watch {
     probe: Vec<f64>,
 }
 
+/// Writes every sensor's margin on the integrator's state at τ into the
+/// slice (one per sensor).
+type MarginsAt<'a> = dyn FnMut(f64, &mut [f64]) -> Result<(), String> + 'a;
+
 /// A located trip: sensor index and time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Located {
@@ -281,7 +285,7 @@ impl Sensors {
         state: &mut SensorState,
         watch: &mut Watch,
         tb: f64,
-        margins_at: &mut dyn FnMut(f64, &mut [f64]) -> Result<(), String>,
+        margins_at: &mut MarginsAt,
     ) -> Result<Option<Located>, String> {
         let Watch {
             margins: last,
