@@ -123,7 +123,7 @@ impl Sensor {
 
 /// The SENVAL value of each sensor. SENVAL(id) in an expression is bound
 /// to its sensor's cell when the expression is compiled; a simulation
-/// gives its model its own cells (`Model::with_own_sensor_values`), so runs
+/// gives its model its own cells (`Model::bind_sensor_values`), so runs
 /// from clones of one model do not share them. The held and switched-off
 /// flags are the simulation's (solver `SensorState`).
 #[derive(Debug, Default)]

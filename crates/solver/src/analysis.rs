@@ -104,9 +104,11 @@ const POS_TOL: f64 = 1e-10;
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
         // This run's own SENVAL cells, all 0 (a new run): clones of one
-        // model share their functions, so each run rebinds its copy.
+        // model share their functions, so each run rebinds its copy. Every
+        // element starts active.
         let mut model = model.clone();
         model.bind_sensor_values(Default::default());
+        model.inactive_forces.clear();
         let model = &model;
         let sys = System::new(model).map_err(SolverError::Model)?;
         let mut data = sys.new_data();
