@@ -225,3 +225,63 @@ fn a_print_only_trip_keeps_the_integrator_order_and_steps() {
         assert!((f.q[0] - 1e-3).abs() < 1e-6, "t = {}: x = {}", f.t, f.q[0]);
     }
 }
+
+/// Two PRINT sensors on the falling body crossing y = 0.5 and y = 0.49
+/// (t = sqrt(2 (1 − y)/g): 0.319275 s and 0.322450 s), 3 ms apart and so
+/// inside one step of the loose run (the fall is a quadratic, which BDF
+/// integrates exactly, so the steps grow to the 0.1 s output step). The
+/// first trip keeps the integrator, and the rest of its step is checked
+/// again from the trip state: the second crossing is located to TERROR
+/// too, not at the step's end.
+#[test]
+fn a_second_crossing_in_the_same_step_is_located_after_a_kept_trip() {
+    let sensor = |id: u32, y: f64| {
+        format!(
+            "SENSOR/{id}, FUNCTION = DY(20), VALUE = {y}, ERROR = 1E-12, LE, PRINT, TERROR = 1E-9"
+        )
+    };
+    let deck = SENVAL_DECK
+        .replace(
+            "SENSOR/1, FUNCTION = DY(20), VALUE = 0.5, ERROR = 1E-12, LE, EVALUATE = TIME, TERROR = 1E-9\n",
+            &format!("{}\n{}\n", sensor(1, 0.5), sensor(2, 0.49)),
+        )
+        .replace(
+            "SFORCE/1, TRANSLATIONAL, I = 20, J = 10, FUNCTION = IF(SENVAL(1): 0, 0, 2*9.81)\n",
+            "",
+        );
+    let model = mbsolve_adm::read_adm_str(&deck, "two.adm").expect("the deck reads");
+    let mut sim = Simulation::new(&model).expect("a valid model");
+    let stats = sim
+        .dynamic(0.5, Some(5), None, &gstiff(1e-3))
+        .expect("the run integrates");
+    let trips: Vec<&String> = sim.log.iter().filter(|l| l.contains("tripped")).collect();
+    assert_eq!(trips.len(), 2, "{trips:?}");
+    assert!(trips
+        .iter()
+        .all(|l| l.ends_with("the integration goes on from its step end")));
+    // Few steps: the crossings share one (0.1 s outputs, exact quadratic).
+    assert!(stats.steps <= 20, "{} steps", stats.steps);
+    let printed: Vec<&Frame> = sim
+        .frames
+        .iter()
+        .filter(|f| (f.t * 10.0 - (f.t * 10.0).round()).abs() > 1e-9)
+        .collect();
+    assert_eq!(printed.len(), 2);
+    for (f, y) in printed.iter().zip([0.5, 0.49]) {
+        // Located on the integrated solution: its height is the VALUE to
+        // TERROR times the speed (≈ 3.1 m/s), whatever ERROR; the time is
+        // the closed form's to the loose run's own error.
+        assert!(
+            (f.q[1] - y).abs() <= 4.0 * 1e-9,
+            "t = {}: y = {} at the trip of y = {y}",
+            f.t,
+            f.q[1]
+        );
+        let want = (2.0 * (1.0 - y) / G).sqrt();
+        assert!(
+            (f.t - want).abs() < 2e-4,
+            "trip at {}, closed form {want}",
+            f.t
+        );
+    }
+}

@@ -628,6 +628,7 @@ impl SegmentWatch {
                 AfterStep::Output
             };
         };
+        let (sys, model, initial_q) = (h.sys, h.model, h.initial_q);
         let (trip, frame) = match act(sensors, at, h, &mut run) {
             Ok(r) => r,
             Err(e) => {
@@ -650,7 +651,21 @@ impl SegmentWatch {
         }
         if !trip.restarts {
             // The integrator goes on as it is; the driver takes the next
-            // output time afresh (DT may have moved it).
+            // output time afresh (DT may have moved it). The watch restarts
+            // from the trip state, so the rest of the step, (trip, step
+            // end], is checked again: another sensor crossing there is
+            // located where it crosses (the tripped one is held).
+            let ctx = FrameContext {
+                sys,
+                model,
+                frame: &frame,
+                initial_q,
+            };
+            if let Err(message) = sensors.margins(&ctx, &mut self.watch.margins) {
+                *run.next = run.times.len();
+                return AfterStep::Stop(Some(crate::SolverError::Integration { t: at.t, message }));
+            }
+            self.watch.t = at.t;
             self.located = None;
             return AfterStep::StepOn;
         }
