@@ -1,7 +1,13 @@
 //! Adapters from [`Expr`] to the model's function traits.
 
 use crate::{EvalError, Expr, ExprError, MeasureKind};
-use mbsolve_model::{ConstraintFunction, Measure, StateFunction, TimeFunction};
+use mbsolve_model::{ConstraintFunction, Measure, SensorValues, StateFunction, TimeFunction};
+use std::sync::Arc;
+
+/// `expr` with its SENVAL calls bound to `values`; None without any.
+fn rebound_expr(expr: &Expr, values: &SensorValues) -> Option<Expr> {
+    (!expr.senvals_read().is_empty()).then(|| expr.with_sensor_values(values))
+}
 
 /// A MOTION function: an expression of TIME only.
 ///
@@ -33,6 +39,10 @@ impl ExprTimeFunction {
 }
 
 impl TimeFunction for ExprTimeFunction {
+    fn rebound(&self, values: &SensorValues) -> Option<Arc<dyn TimeFunction>> {
+        let expr = rebound_expr(&self.expr, values)?;
+        Some(Arc::new(ExprTimeFunction { expr }))
+    }
     fn source(&self) -> Option<&str> {
         Some(self.expr().source())
     }
@@ -172,6 +182,13 @@ impl ExprStateFunction {
 }
 
 impl StateFunction for ExprStateFunction {
+    fn rebound(&self, values: &SensorValues) -> Option<Arc<dyn StateFunction>> {
+        let expr = rebound_expr(&self.expr, values)?;
+        Some(Arc::new(ExprStateFunction {
+            expr,
+            measures: self.measures.clone(),
+        }))
+    }
     fn source(&self) -> Option<&str> {
         Some(self.expr().source())
     }
@@ -273,6 +290,15 @@ impl ExprConstraintFunction {
 }
 
 impl ConstraintFunction for ExprConstraintFunction {
+    fn rebound(&self, values: &SensorValues) -> Option<Arc<dyn ConstraintFunction>> {
+        let expr = rebound_expr(&self.inner.expr, values)?;
+        Some(Arc::new(ExprConstraintFunction {
+            inner: ExprStateFunction {
+                expr,
+                measures: self.inner.measures.clone(),
+            },
+        }))
+    }
     fn source(&self) -> Option<&str> {
         Some(self.expr().source())
     }

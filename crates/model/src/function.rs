@@ -15,6 +15,12 @@ use std::fmt;
 /// derivatives.
 pub trait TimeFunction: Send + Sync + fmt::Debug {
     fn eval(&self, t: f64) -> [f64; 3];
+    /// This function with its SENVAL calls bound to the cells of
+    /// `values` (a simulation's own, `Model::bind_sensor_values`); None
+    /// when it reads no SENVAL (it is kept as it is).
+    fn rebound(&self, _values: &crate::SensorValues) -> Option<std::sync::Arc<dyn TimeFunction>> {
+        None
+    }
     /// Why the value at `t` is not finite ("FUNCTION = LOG(TIME): LOG of a
     /// non-positive number (0)"), for messages; None when it is finite or
     /// the function cannot say.
@@ -102,6 +108,12 @@ pub trait StateFunction: Send + Sync + fmt::Debug {
     /// Value at time `t` and measure values `m`; writes ∂f/∂mᵢ into `dm`
     /// (same length as `m`) and returns (f, ∂f/∂t).
     fn eval(&self, t: f64, m: &[f64], dm: &mut [f64]) -> (f64, f64);
+    /// This function with its SENVAL calls bound to the cells of
+    /// `values` (a simulation's own, `Model::bind_sensor_values`); None
+    /// when it reads no SENVAL (it is kept as it is).
+    fn rebound(&self, _values: &crate::SensorValues) -> Option<std::sync::Arc<dyn StateFunction>> {
+        None
+    }
     /// Why the value at (t, m) is not finite, as [`TimeFunction::explain`].
     fn explain(&self, _t: f64, _m: &[f64]) -> Option<String> {
         None
@@ -123,6 +135,15 @@ pub trait ConstraintFunction: Send + Sync + fmt::Debug {
     /// entries: ∂f/∂mᵢ, then ∂f/∂t) and `hess` ((k + 1)², row-major, same
     /// order).
     fn eval2(&self, t: f64, m: &[f64], grad: &mut [f64], hess: &mut [f64]) -> f64;
+    /// This function with its SENVAL calls bound to the cells of
+    /// `values` (a simulation's own, `Model::bind_sensor_values`); None
+    /// when it reads no SENVAL (it is kept as it is).
+    fn rebound(
+        &self,
+        _values: &crate::SensorValues,
+    ) -> Option<std::sync::Arc<dyn ConstraintFunction>> {
+        None
+    }
     /// Why the value at (t, m) is not finite, as [`TimeFunction::explain`].
     fn explain(&self, _t: f64, _m: &[f64]) -> Option<String> {
         None

@@ -164,6 +164,10 @@ const GAUSS_W: [f64; 4] = [
 ];
 
 impl TimeFunction for IntegratedMotion {
+    fn rebound(&self, values: &crate::SensorValues) -> Option<Arc<dyn TimeFunction>> {
+        let inner = self.inner.rebound(values)?;
+        Some(Arc::new(IntegratedMotion::new(inner, self.spec)))
+    }
     fn eval(&self, t: f64) -> [f64; 3] {
         let [f, df, _] = self.inner.eval(t);
         let (i1, i2) = self.integrals(t);

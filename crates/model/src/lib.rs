@@ -189,9 +189,13 @@ pub struct Model {
     pub contacts: Vec<Contact>,
     /// SENSORs, checked at the output times of dynamic analyses.
     pub sensors: Vec<Sensor>,
-    /// The sensors' run-time state (SENVAL values, held conditions),
-    /// shared by the copies of one read model; SENVAL calls bind to it.
+    /// The sensors' SENVAL values; SENVAL calls bind to them. A simulation
+    /// gives its copy of the model its own (`Model::bind_sensor_values`).
     pub sensor_values: std::sync::Arc<SensorValues>,
+    /// Force elements a DEACTIVATE switched off in a simulation's copy of
+    /// the model: their results (SFORCE(), BUSH(), FORCE requests, …) are
+    /// zero, the force they apply. Empty in a model as read.
+    pub inactive_forces: Vec<ElementRef>,
     /// Where each element came from (file:line), for messages. Keyed by
     /// element kind and id; empty for models built through the API.
     pub sources: Vec<(ElementRef, String)>,

@@ -3,7 +3,7 @@
 //! analysis does when it becomes true (Adams Solver SENSOR statement).
 
 use crate::Id;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -121,12 +121,11 @@ impl Sensor {
     }
 }
 
-/// The run-time state of a model's sensors, shared by every copy of the
-/// model that one read made (the session's copy, redefinitions): the
-/// SENVAL value of each sensor and whether a sensor's condition held at
-/// the last check (it trips again only after it has been false).
-/// SENVAL(id) in an expression is bound to its sensor's cell when the
-/// expression is compiled.
+/// The SENVAL value of each sensor. SENVAL(id) in an expression is bound
+/// to its sensor's cell when the expression is compiled; a simulation
+/// gives its model its own cells (`Model::bind_sensor_values`), so runs
+/// from clones of one model do not share them. The held and switched-off
+/// flags are the simulation's (solver `SensorState`).
 #[derive(Debug, Default)]
 pub struct SensorValues {
     table: Mutex<SensorTable>,
@@ -135,10 +134,6 @@ pub struct SensorValues {
 #[derive(Debug, Default)]
 struct SensorTable {
     cells: BTreeMap<Id, Arc<SenvalCell>>,
-    held: BTreeSet<Id>,
-    /// Sensors switched off by DEACTIVATE/SENSOR: not checked until an
-    /// ACTIVATE.
-    off: BTreeSet<Id>,
 }
 
 /// One sensor's SENVAL: 0 until the sensor first trips, then the value of
@@ -177,37 +172,53 @@ impl SensorValues {
     pub fn set(&self, id: Id, v: f64) {
         self.cell(id).set(v)
     }
-    /// Whether sensor `id`'s condition held at its last check.
-    pub fn held(&self, id: Id) -> bool {
-        self.table().held.contains(&id)
-    }
-    pub fn set_held(&self, id: Id, held: bool) {
-        let mut t = self.table();
-        if held {
-            t.held.insert(id);
-        } else {
-            t.held.remove(&id);
+}
+
+impl crate::Model {
+    /// Bind every function's SENVAL calls to `values` and make it the
+    /// model's: a simulation gives its copy of the model fresh cells, so
+    /// that runs from clones of one model (which share their functions)
+    /// keep their own SENVALs. Functions without SENVAL stay shared.
+    pub fn bind_sensor_values(&mut self, values: Arc<SensorValues>) {
+        use crate::{ConstraintFunction, ForceKind, StateFunction, TimeFunction};
+        let state = |f: &mut Arc<dyn StateFunction>| {
+            if let Some(g) = f.rebound(&values) {
+                *f = g;
+            }
+        };
+        let time = |f: &mut Arc<dyn TimeFunction>| {
+            if let Some(g) = f.rebound(&values) {
+                *f = g;
+            }
+        };
+        let constraint = |f: &mut Arc<dyn ConstraintFunction>| {
+            if let Some(g) = f.rebound(&values) {
+                *f = g;
+            }
+        };
+        self.motions.iter_mut().for_each(|m| time(&mut m.function));
+        self.gcons
+            .iter_mut()
+            .for_each(|g| constraint(&mut g.function));
+        for f in &mut self.forces {
+            match &mut f.kind {
+                ForceKind::TranslationalActionReaction { function }
+                | ForceKind::RotationalActionReaction { function }
+                | ForceKind::TranslationalActionOnly { function }
+                | ForceKind::RotationalActionOnly { function } => state(function),
+                ForceKind::Vector { components, .. } => {
+                    components.iter_mut().flatten().for_each(state)
+                }
+                _ => {}
+            }
         }
-    }
-    /// Whether sensor `id` is switched off (DEACTIVATE/SENSOR).
-    pub fn is_off(&self, id: Id) -> bool {
-        self.table().off.contains(&id)
-    }
-    /// ACTIVATE (true) or DEACTIVATE (false) sensor `id`.
-    pub fn set_active(&self, id: Id, active: bool) {
-        let mut t = self.table();
-        if active {
-            t.off.remove(&id);
-        } else {
-            t.off.insert(id);
+        self.implicit_variables
+            .iter_mut()
+            .for_each(|v| state(&mut v.function));
+        self.diffs.iter_mut().for_each(|d| state(&mut d.function));
+        for l in &mut self.linear_systems {
+            l.states.iter_mut().chain(&mut l.outputs).for_each(state);
         }
-    }
-    /// Back to the state before any analysis: every SENVAL 0, no
-    /// condition held, every sensor active.
-    pub fn reset(&self) {
-        let mut t = self.table();
-        t.cells.values().for_each(|c| c.set(0.0));
-        t.held.clear();
-        t.off.clear();
+        self.sensor_values = values;
     }
 }

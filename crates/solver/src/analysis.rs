@@ -95,15 +95,22 @@ pub struct Simulation {
     /// A SENSOR with HALT tripped: the analysis is over and later
     /// SIMULATE commands are not run (Adams SENSOR HALT).
     pub halted: bool,
+    /// The sensors' held and switched-off flags, this run's own.
+    pub(crate) sensor_state: crate::sensors::SensorState,
 }
 
 const POS_TOL: f64 = 1e-10;
 
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
+        // This run's own SENVAL cells, all 0 (a new run): clones of one
+        // model share their functions, so each run rebinds its copy. Every
+        // element starts active.
+        let mut model = model.clone();
+        model.bind_sensor_values(Default::default());
+        model.inactive_forces.clear();
+        let model = &model;
         let sys = System::new(model).map_err(SolverError::Model)?;
-        // SENVALs start at 0 and no SENSOR condition is held (a new run).
-        model.sensor_values.reset();
         let mut data = sys.new_data();
         data.states.w = sys.state_initial_values();
         let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
@@ -143,6 +150,7 @@ impl Simulation {
             reports: Vec::new(),
             ic_done: false,
             halted: false,
+            sensor_state: crate::sensors::SensorState::new(model),
         })
     }
 
@@ -601,7 +609,7 @@ impl Simulation {
                 frame: &self.state,
                 initial_q: &initial_q,
             };
-            let mut watch = match SegmentWatch::start(&sensors, &ctx) {
+            let mut watch = match SegmentWatch::start(&sensors, &mut self.sensor_state, &ctx) {
                 Ok(w) => w,
                 Err(message) => {
                     let t = self.state.t;
@@ -642,6 +650,7 @@ impl Simulation {
                         log: &mut self.log,
                         halted: &mut self.halted,
                         initial_q: &initial_q,
+                        state: &mut self.sensor_state,
                     };
                     let run = crate::sensors::Run {
                         integ: &*integ,
@@ -650,6 +659,7 @@ impl Simulation {
                         times: &mut times,
                         next: &mut next,
                         end,
+                        interpolate,
                     };
                     match w.after_step(&sensors, hooks, run, t) {
                         AfterStep::Output => {}
@@ -731,7 +741,7 @@ impl Simulation {
                 continue;
             }
             if let Some(frame) = trip_resume {
-                // A SENSOR trip that continues: a new integrator from the
+                // A SENSOR trip that restarts: a new integrator from the
                 // trip state, at order 1 (RESTART), with a new matrix
                 // pattern (CODGEN).
                 self.data.states.set(&frame.w, &frame.wp);

@@ -451,7 +451,7 @@ fn switch_element(
                 "{origin}: {verb}: {element} is not in the model"
             )));
         }
-        sim.model.sensor_values.set_active(id, active);
+        sim.sensor_state.set_active(id, active);
         sim.log
             .push(format!("{verb} command: {element} at t = {}", sim.state.t));
         return Ok(());
@@ -466,6 +466,12 @@ fn switch_element(
             "{origin}: {verb}: {element} is not in the model"
         )));
     };
+    // Results of a switched-off force element read this (requests get
+    // the model, not the mechanics' switches).
+    sim.model.inactive_forces.retain(|e| *e != element);
+    if !active && sw.forces > 0 {
+        sim.model.inactive_forces.push(element);
+    }
     sim.log.push(format!(
         "{verb} command: {} ({} constraint equations, {} force elements) at t = {}",
         sim.sys.describe(element),
@@ -488,7 +494,10 @@ fn redefine(
     origin: &str,
 ) -> Result<(), SolverError> {
     let mut model = model.clone();
+    // The new functions read this run's SENVALs.
+    model.bind_sensor_values(sim.model.sensor_values.clone());
     model.gravity = sim.model.gravity;
+    model.inactive_forces = sim.model.inactive_forces.clone();
     model.equilibrium = sim.model.equilibrium.clone();
     let mut sys = mbsolve_mech::System::new(&model).map_err(SolverError::Model)?;
     if sys.nq() != sim.sys.nq()

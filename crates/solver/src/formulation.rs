@@ -80,7 +80,23 @@ pub trait FrameMap {
         y: &[f64],
         yp: &[f64],
         multipliers: Option<&[f64]>,
-    ) -> Frame;
+    ) -> Frame {
+        let mut frame = Frame::empty();
+        self.frame_into(sys, t, y, yp, multipliers, &mut frame);
+        frame
+    }
+    /// [`FrameMap::frame`] into a kept frame: its vectors are refilled in
+    /// place, so a frame reused step after step allocates nothing once it
+    /// has its sizes (the SENSOR checks of every step).
+    fn frame_into(
+        &mut self,
+        sys: &System,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        multipliers: Option<&[f64]>,
+        out: &mut Frame,
+    );
     /// Whether the integrator's velocities are written as they are (they
     /// satisfy the velocity constraints and are error-controlled); if not,
     /// outputs project them onto the velocity constraints.
@@ -214,30 +230,28 @@ impl FrameMap for I3Frames {
         // Φ_q u = −Φ_t: projected at outputs.
         false
     }
-    fn frame(
+    fn frame_into(
         &mut self,
         sys: &System,
         t: f64,
         y: &[f64],
         yp: &[f64],
         multipliers: Option<&[f64]>,
-    ) -> Frame {
+        out: &mut Frame,
+    ) {
         let (n, m) = (sys.nq(), sys.neq());
         let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
         // HHT's y = (q, u) has no user states (rejected with DIFF).
-        let (w, wp) = match multipliers {
-            None => StateBlock::new(sys, 2 * n + m).frame_values(y, yp),
-            Some(_) => Default::default(),
-        };
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[n..2 * n].to_vec(),
-            lambda: lambda.to_vec(),
-            w,
-            wp,
+        match multipliers {
+            None => {
+                StateBlock::new(sys, 2 * n + m).frame_values_into(y, yp, &mut out.w, &mut out.wp)
+            }
+            Some(_) => {
+                out.w.clear();
+                out.wp.clear();
+            }
         }
+        out.fill_mechanics(t, &y[..n], &y[n..2 * n], &yp[n..2 * n], lambda);
     }
 }
 
@@ -472,27 +486,20 @@ impl FrameMap for StabilizedFrames {
         // error-controlled: written as integrated.
         true
     }
-    fn frame(
+    fn frame_into(
         &mut self,
         sys: &System,
         t: f64,
         y: &[f64],
         yp: &[f64],
         _multipliers: Option<&[f64]>,
-    ) -> Frame {
+        out: &mut Frame,
+    ) {
         let (n, m) = (sys.nq(), sys.neq());
         let (a, l) = (self.acceleration_at * n, self.multipliers_at * n);
         // The user states close y (the formulation's own unknowns first).
-        let (w, wp) = StateBlock::new(sys, y.len() - sys.nw()).frame_values(y, yp);
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[a..a + n].to_vec(),
-            lambda: yp[l..l + m].to_vec(),
-            w,
-            wp,
-        }
+        StateBlock::new(sys, y.len() - sys.nw()).frame_values_into(y, yp, &mut out.w, &mut out.wp);
+        out.fill_mechanics(t, &y[..n], &y[n..2 * n], &yp[a..a + n], &yp[l..l + m]);
     }
 }
 

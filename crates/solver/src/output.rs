@@ -118,6 +118,44 @@ impl FrameOutput {
     }
 }
 
+/// `dst` becomes a copy of `src`, reusing its allocation (none once its
+/// capacity suffices).
+pub(crate) fn fill(dst: &mut Vec<f64>, src: &[f64]) {
+    dst.clear();
+    dst.extend_from_slice(src);
+}
+
+impl Frame {
+    /// A frame with no values yet, to be filled by `FrameMap::frame_into`.
+    pub fn empty() -> Frame {
+        Frame {
+            t: 0.0,
+            q: Vec::new(),
+            u: Vec::new(),
+            a: Vec::new(),
+            lambda: Vec::new(),
+            w: Vec::new(),
+            wp: Vec::new(),
+        }
+    }
+
+    /// Refill t, q, u, a and λ in place (w and w' are the formulation's).
+    pub(crate) fn fill_mechanics(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        a: &[f64],
+        lambda: &[f64],
+    ) {
+        self.t = t;
+        fill(&mut self.q, q);
+        fill(&mut self.u, u);
+        fill(&mut self.a, a);
+        fill(&mut self.lambda, lambda);
+    }
+}
+
 /// Number of output steps for SIMULATE over (t0, end] with STEPS or DTOUT,
 /// refused beyond [`MAX_OUTPUT_STEPS`] before anything is allocated.
 pub fn output_count(

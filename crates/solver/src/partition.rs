@@ -1097,24 +1097,20 @@ impl FrameMap for OdeFrames {
         // The dependent velocities solve the velocity constraints exactly.
         true
     }
-    fn frame(
+    fn frame_into(
         &mut self,
         sys: &System,
         t: f64,
         y: &[f64],
         yp: &[f64],
         multipliers: Option<&[f64]>,
-    ) -> Frame {
+        out: &mut Frame,
+    ) {
         let n = sys.nq();
-        Frame {
-            t,
-            q: y[..n].to_vec(),
-            u: y[n..2 * n].to_vec(),
-            a: yp[n..2 * n].to_vec(),
-            lambda: multipliers.map(<[f64]>::to_vec).unwrap_or_default(),
-            w: y[2 * n..].to_vec(),
-            wp: yp[2 * n..].to_vec(),
-        }
+        let lambda = multipliers.unwrap_or_default();
+        out.fill_mechanics(t, &y[..n], &y[n..2 * n], &yp[n..2 * n], lambda);
+        crate::output::fill(&mut out.w, &y[2 * n..]);
+        crate::output::fill(&mut out.wp, &yp[2 * n..]);
     }
 }
 

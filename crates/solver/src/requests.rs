@@ -232,6 +232,10 @@ pub(crate) fn wrench(
         if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;
         }
+        // A deactivated force element applies nothing.
+        if model.inactive_forces.contains(&fe.element) {
+            continue;
+        }
         let reaction = matches!(
             fe.direction,
             Direction::Conjugate(_) | Direction::Vector { .. } | Direction::Elastic(_)

@@ -11,21 +11,29 @@
 //! bracket is narrower than TERROR. The trip is the bracket's right end,
 //! where the condition holds. The driver (`analysis.rs`) then acts at the
 //! located time: the state there is made consistent and the analysis
-//! either ends (HALT, RETURN) or restarts the integrator from it (at order
-//! 1, with a fresh matrix pattern: RESTART and CODGEN are what every
-//! continued trip does).
+//! either ends (HALT, RETURN), or restarts the integrator from it (at order
+//! 1, with a fresh matrix pattern) when the sensor asks for RESTART,
+//! CODGEN or STEPSIZE or has an EVALUATE (SENVAL changes the equations at
+//! the trip time, so the integration must start again there), or else goes
+//! on from the integrator's step end with its order, step and history
+//! (PRINT and DT need no restart; Adams restarts only on RESTART).
 //!
 //! A sensor trips only when its condition becomes true: one that stays
 //! true does not trip again until it has been false at a check (also
-//! across SIMULATE commands: the held flags live in the model's
-//! `SensorValues`). A condition that holds at the start of the first
-//! analysis trips there.
+//! across SIMULATE commands: the held flags live in the simulation's
+//! [`SensorState`], so two simulations of one model do not share them).
+//! A condition that holds at the start of the first analysis trips there.
+//!
+//! The check after each step allocates nothing once its buffers have
+//! their sizes: the state at a step end or on the interpolant is written
+//! into a kept frame (`FrameMap::frame_into`) and the margins into the
+//! watch's buffers.
 
 use crate::analysis::Frame;
 use crate::functions::{compile_variables, FrameContext};
 use crate::linear::Kkt;
 use mbsolve_expr::Expr;
-use mbsolve_model::{Model, Sensor, SensorAction, SensorCompare, SensorValues};
+use mbsolve_model::{Id, Model, Sensor, SensorAction, SensorCompare, SensorValues};
 use std::sync::Arc;
 
 /// Most secant (or bisection) iterations of one location; after them the
@@ -45,12 +53,86 @@ struct Compiled {
     evaluate: Option<Expr>,
 }
 
+/// The run-time flags of one simulation's sensors: whether a sensor's
+/// condition held at its last check (it trips again only after it has
+/// been false) and whether DEACTIVATE/SENSOR switched it off. Owned by the
+/// `Simulation`, so runs from clones of one model do not interfere.
+#[derive(Clone, Debug, Default)]
+pub struct SensorState {
+    flags: Vec<SensorFlags>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct SensorFlags {
+    id: Id,
+    held: bool,
+    off: bool,
+}
+
+impl SensorState {
+    /// Every sensor of `model` active and not held (a new run).
+    pub fn new(model: &Model) -> SensorState {
+        SensorState {
+            flags: model
+                .sensors
+                .iter()
+                .map(|s| SensorFlags {
+                    id: s.id,
+                    held: false,
+                    off: false,
+                })
+                .collect(),
+        }
+    }
+    fn get(&self, id: Id) -> Option<&SensorFlags> {
+        self.flags.iter().find(|f| f.id == id)
+    }
+    fn slot(&mut self, id: Id) -> &mut SensorFlags {
+        // Linear: a model has a handful of sensors, and a lookup here must
+        // not allocate (it runs after every step).
+        match self.flags.iter().position(|f| f.id == id) {
+            Some(k) => &mut self.flags[k],
+            None => {
+                self.flags.push(SensorFlags {
+                    id,
+                    held: false,
+                    off: false,
+                });
+                self.flags.last_mut().expect("just pushed")
+            }
+        }
+    }
+    /// Whether sensor `id`'s condition held at its last check.
+    pub fn held(&self, id: Id) -> bool {
+        self.get(id).is_some_and(|f| f.held)
+    }
+    fn set_held(&mut self, id: Id, held: bool) {
+        self.slot(id).held = held;
+    }
+    /// Whether sensor `id` is switched off (DEACTIVATE/SENSOR).
+    pub fn is_off(&self, id: Id) -> bool {
+        self.get(id).is_some_and(|f| f.off)
+    }
+    /// ACTIVATE (true) or DEACTIVATE (false) sensor `id`.
+    pub fn set_active(&mut self, id: Id, active: bool) {
+        self.slot(id).off = !active;
+    }
+}
+
 /// The sensors' margins at the last check (a step end or the segment
-/// start) and its time.
+/// start) and its time, with the buffers of the next check.
 pub(crate) struct Watch {
     pub t: f64,
     margins: Vec<f64>,
+    /// The margins at the step end being checked.
+    now: Vec<f64>,
+    /// The margins at a point of the locating search.
+    probe: Vec<f64>,
 }
+
+/// Writes every sensor's margin on the integrator's state at τ into the
+/// slice (one per sensor).
+type MarginsAt<'a> = dyn FnMut(f64, &mut [f64]) -> Result<(), String> + 'a;
 
 /// A located trip: sensor index and time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,6 +155,9 @@ pub(crate) struct Trip {
     pub dt: Option<f64>,
     /// The output path stopped the analysis on the trip frame.
     pub output_stopped: bool,
+    /// A continuing trip restarts the integrator from the trip state;
+    /// otherwise it goes on from its step end.
+    pub restarts: bool,
 }
 
 /// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
@@ -148,58 +233,78 @@ impl Sensors {
         })
     }
 
-    /// Every sensor's margin on one frame.
-    pub(crate) fn margins(&self, ctx: &FrameContext) -> Result<Vec<f64>, String> {
-        (0..self.compiled.len())
-            .map(|k| {
-                let s = &self.compiled[k].sensor;
-                Ok(margin(s.compare, self.function(k, ctx)?, s.value, s.error))
-            })
-            .collect()
+    /// Every sensor's margin on one frame, into `out` (one per sensor).
+    pub(crate) fn margins(&self, ctx: &FrameContext, out: &mut [f64]) -> Result<(), String> {
+        for (k, slot) in out.iter_mut().enumerate() {
+            let s = &self.compiled[k].sensor;
+            *slot = margin(s.compare, self.function(k, ctx)?, s.value, s.error);
+        }
+        Ok(())
     }
 
     /// The check at the start of a segment: the watch, and the first
     /// sensor (file order) that holds there without having held at its
     /// last check.
-    pub(crate) fn start(&self, ctx: &FrameContext) -> Result<(Watch, Option<Located>), String> {
-        let margins = self.margins(ctx)?;
+    pub(crate) fn start(
+        &self,
+        state: &mut SensorState,
+        ctx: &FrameContext,
+    ) -> Result<(Watch, Option<Located>), String> {
+        let mut margins = vec![0.0; self.compiled.len()];
+        self.margins(ctx, &mut margins)?;
         let t = ctx.frame.t;
         // A held sensor that is false here is released.
         for (k, c) in self.compiled.iter().enumerate() {
             if margins[k] < 0.0 {
-                self.values.set_held(c.sensor.id, false);
+                state.set_held(c.sensor.id, false);
             }
         }
         let first = (0..margins.len())
             .find(|&k| {
                 let id = self.compiled[k].sensor.id;
-                margins[k] >= 0.0 && !self.values.held(id) && !self.values.is_off(id)
+                margins[k] >= 0.0 && !state.held(id) && !state.is_off(id)
             })
             .map(|index| Located { index, t });
-        Ok((Watch { t, margins }, first))
+        let n = margins.len();
+        let watch = Watch {
+            t,
+            margins,
+            now: vec![0.0; n],
+            probe: vec![0.0; n],
+        };
+        Ok((watch, first))
     }
 
-    /// The check after an accepted step ending at `tb`: `margins_at(τ)`
-    /// evaluates every margin on the integrator's state at τ in
-    /// [watch.t, tb] (the step end itself at τ = tb). Returns the earliest
-    /// located trip; without one, the held flags follow the step end.
+    /// The check after an accepted step ending at `tb`: `margins_at(τ,
+    /// out)` writes every margin on the integrator's state at τ in
+    /// [watch.t, tb] (the step end itself at τ = tb) into `out`. Returns
+    /// the earliest located trip; without one, the held flags follow the
+    /// step end.
     pub(crate) fn after_step(
         &self,
+        state: &mut SensorState,
         watch: &mut Watch,
         tb: f64,
-        margins_at: &mut dyn FnMut(f64) -> Result<Vec<f64>, String>,
+        margins_at: &mut MarginsAt,
     ) -> Result<Option<Located>, String> {
-        let now = margins_at(tb)?;
+        let Watch {
+            margins: last,
+            now,
+            probe,
+            ..
+        } = watch;
+        margins_at(tb, now)?;
         let mut best: Option<Located> = None;
         for (k, c) in self.compiled.iter().enumerate() {
             let id = c.sensor.id;
-            if now[k] < 0.0 || self.values.held(id) || self.values.is_off(id) {
+            if now[k] < 0.0 || state.held(id) || state.is_off(id) {
                 continue;
             }
-            let t = if watch.margins[k] < 0.0 {
+            let t = if last[k] < 0.0 {
                 let s = &c.sensor;
-                locate(watch.t, watch.margins[k], tb, now[k], s, &mut |tau| {
-                    Ok(margins_at(tau)?[k])
+                locate(watch.t, last[k], tb, now[k], s, &mut |tau| {
+                    margins_at(tau, probe)?;
+                    Ok(probe[k])
                 })?
             } else {
                 // True at the last check without being held: it was
@@ -212,11 +317,11 @@ impl Sensors {
         }
         if best.is_none() {
             for (k, c) in self.compiled.iter().enumerate() {
-                self.values.set_held(c.sensor.id, now[k] >= 0.0);
+                state.set_held(c.sensor.id, now[k] >= 0.0);
             }
         }
         watch.t = tb;
-        watch.margins = now;
+        std::mem::swap(&mut watch.margins, &mut watch.now);
         Ok(best)
     }
 
@@ -224,11 +329,17 @@ impl Sensors {
     /// the located time): EVALUATE is evaluated and becomes SENVAL(id),
     /// and every sensor's held flag is set from this state (the tripped
     /// one is held).
-    pub(crate) fn trip(&self, at: Located, ctx: &FrameContext) -> Result<Trip, String> {
-        let margins = self.margins(ctx)?;
+    pub(crate) fn trip(
+        &self,
+        state: &mut SensorState,
+        at: Located,
+        ctx: &FrameContext,
+        restarts: bool,
+    ) -> Result<Trip, String> {
+        let mut margins = vec![0.0; self.compiled.len()];
+        self.margins(ctx, &mut margins)?;
         for (k, c) in self.compiled.iter().enumerate() {
-            self.values
-                .set_held(c.sensor.id, k == at.index || margins[k] >= 0.0);
+            state.set_held(c.sensor.id, k == at.index || margins[k] >= 0.0);
         }
         let c = &self.compiled[at.index];
         let s = &c.sensor;
@@ -257,7 +368,22 @@ impl Sensors {
             stepsize: s.stepsize,
             dt: s.dt,
             output_stopped: false,
+            restarts,
         })
+    }
+
+    /// Whether a continuing trip of sensor `at.index` must restart the
+    /// integrator from the trip state: RESTART, CODGEN and STEPSIZE ask for
+    /// it; EVALUATE changes SENVAL, and with it the equations, from the
+    /// trip time on; and without INTERPOLATE an output time that DT puts
+    /// before the integrator's step end `t_now` has no state to come from.
+    fn restarts(&self, at: Located, interpolate: bool, t_now: f64) -> bool {
+        let s = &self.compiled[at.index].sensor;
+        s.restart
+            || s.codgen
+            || s.stepsize.is_some()
+            || s.evaluate.is_some()
+            || (!interpolate && s.dt.is_some_and(|dt| at.t + dt < t_now))
     }
 }
 
@@ -328,7 +454,10 @@ impl Trip {
         let what = match self.action {
             SensorAction::Halt => "the analysis halts (later SIMULATE commands are not run)",
             SensorAction::Return => "the current SIMULATE ends",
-            SensorAction::Continue => "the integration restarts at order 1 from the trip",
+            SensorAction::Continue if self.restarts => {
+                "the integration restarts at order 1 from the trip"
+            }
+            SensorAction::Continue => "the integration goes on from its step end",
         };
         let evaluated = match self.evaluated {
             Some(v) => format!(", SENVAL = {v:.6e}"),
@@ -345,8 +474,8 @@ impl Trip {
     }
 }
 
-/// The frame at τ from the integrator: its step-end state at τ ≥ its time,
-/// else its interpolant (None where it has none).
+/// The frame at τ from the integrator into `out`: its step-end state at
+/// τ ≥ its time, else its interpolant (false where it has none).
 pub(crate) fn frame_at(
     sys: &mbsolve_mech::System,
     integ: &dyn crate::formulation::Integrator,
@@ -354,17 +483,20 @@ pub(crate) fn frame_at(
     tau: f64,
     yi: &mut Vec<f64>,
     ypi: &mut Vec<f64>,
-) -> Option<Frame> {
+    out: &mut Frame,
+) -> bool {
     let (y, yp) = integ.solution();
     if tau >= integ.time() {
-        return Some(frames.frame(sys, integ.time(), y, yp, integ.multipliers()));
+        frames.frame_into(sys, integ.time(), y, yp, integ.multipliers(), out);
+        return true;
     }
     yi.resize(y.len(), 0.0);
     ypi.resize(yp.len(), 0.0);
     if !integ.interpolate(tau, yi, ypi) {
-        return None;
+        return false;
     }
-    Some(frames.frame(sys, tau, yi, ypi, integ.multipliers()))
+    frames.frame_into(sys, tau, yi, ypi, integ.multipliers(), out);
+    true
 }
 
 /// What the sensor checks need of the simulation (its fields, apart: the
@@ -377,6 +509,8 @@ pub(crate) struct Hooks<'a> {
     pub log: &'a mut Vec<String>,
     pub halted: &'a mut bool,
     pub initial_q: &'a [f64],
+    /// The simulation's sensor flags.
+    pub state: &'a mut SensorState,
 }
 
 /// The integrator of the segment and the SIMULATE's output plan.
@@ -389,6 +523,8 @@ pub(crate) struct Run<'a> {
     /// Index of the next output time.
     pub next: &'a mut usize,
     pub end: f64,
+    /// INTERPOLATE = ON: outputs come from the interpolant.
+    pub interpolate: bool,
 }
 
 /// What the driver does after a step (`SegmentWatch::after_step`).
@@ -411,20 +547,27 @@ pub(crate) struct SegmentWatch {
     located: Option<Located>,
     yi: Vec<f64>,
     ypi: Vec<f64>,
+    /// The state the margins are evaluated on, refilled at every check.
+    frame: Frame,
 }
 
 impl SegmentWatch {
     /// The check on the segment's start state (None without sensors).
-    pub(crate) fn start(sensors: &Sensors, ctx: &FrameContext) -> Result<Option<Self>, String> {
+    pub(crate) fn start(
+        sensors: &Sensors,
+        state: &mut SensorState,
+        ctx: &FrameContext,
+    ) -> Result<Option<Self>, String> {
         if sensors.is_empty() {
             return Ok(None);
         }
-        let (watch, located) = sensors.start(ctx)?;
+        let (watch, located) = sensors.start(state, ctx)?;
         Ok(Some(SegmentWatch {
             watch,
             located,
             yi: Vec::new(),
             ypi: Vec::new(),
+            frame: ctx.frame.clone(),
         }))
     }
 
@@ -450,18 +593,22 @@ impl SegmentWatch {
             let tb = integ.time();
             let (sys, model, initial_q) = (h.sys, h.model, h.initial_q);
             let (frames, yi, ypi) = (&mut *run.frames, &mut self.yi, &mut self.ypi);
-            let mut margins_at = |tau: f64| {
-                let fr = frame_at(sys, integ, frames, tau, yi, ypi).ok_or_else(|| {
-                    format!("no interpolant at t = {tau} to locate a SENSOR trip")
-                })?;
-                sensors.margins(&FrameContext {
+            let fr = &mut self.frame;
+            let mut margins_at = |tau: f64, out: &mut [f64]| {
+                if !frame_at(sys, integ, frames, tau, yi, ypi, fr) {
+                    return Err(format!(
+                        "no interpolant at t = {tau} to locate a SENSOR trip"
+                    ));
+                }
+                let ctx = FrameContext {
                     sys,
                     model,
-                    frame: &fr,
+                    frame: fr,
                     initial_q,
-                })
+                };
+                sensors.margins(&ctx, out)
             };
-            match sensors.after_step(&mut self.watch, tb, &mut margins_at) {
+            match sensors.after_step(&mut *h.state, &mut self.watch, tb, &mut margins_at) {
                 // A trip beyond END (INTERPOLATE stepped past it) belongs
                 // to a later SIMULATE.
                 Ok(l) => self.located = l.filter(|l| l.t <= run.end),
@@ -481,6 +628,7 @@ impl SegmentWatch {
                 AfterStep::Output
             };
         };
+        let (sys, model, initial_q) = (h.sys, h.model, h.initial_q);
         let (trip, frame) = match act(sensors, at, h, &mut run) {
             Ok(r) => r,
             Err(e) => {
@@ -501,6 +649,26 @@ impl SegmentWatch {
             run.times.truncate(*run.next);
             run.times.extend(times_after(at.t, dt, run.end));
         }
+        if !trip.restarts {
+            // The integrator goes on as it is; the driver takes the next
+            // output time afresh (DT may have moved it). The watch restarts
+            // from the trip state, so the rest of the step, (trip, step
+            // end], is checked again: another sensor crossing there is
+            // located where it crosses (the tripped one is held).
+            let ctx = FrameContext {
+                sys,
+                model,
+                frame: &frame,
+                initial_q,
+            };
+            if let Err(message) = sensors.margins(&ctx, &mut self.watch.margins) {
+                *run.next = run.times.len();
+                return AfterStep::Stop(Some(crate::SolverError::Integration { t: at.t, message }));
+            }
+            self.watch.t = at.t;
+            self.located = None;
+            return AfterStep::StepOn;
+        }
         AfterStep::Resume(frame, trip.stepsize.map(|h| (trip.id, h)))
     }
 }
@@ -519,13 +687,21 @@ fn act(
     let (sys, integ) = (h.sys, run.integ);
     let (mut yi, mut ypi) = (Vec::new(), Vec::new());
     let interpolated = at.t < integ.time();
-    let mut frame =
-        frame_at(sys, integ, &mut *run.frames, at.t, &mut yi, &mut ypi).ok_or_else(|| {
-            crate::SolverError::Integration {
-                t: at.t,
-                message: "the integrator has no interpolant to give the SENSOR trip state".into(),
-            }
-        })?;
+    let mut frame = Frame::empty();
+    if !frame_at(
+        sys,
+        integ,
+        &mut *run.frames,
+        at.t,
+        &mut yi,
+        &mut ypi,
+        &mut frame,
+    ) {
+        return Err(crate::SolverError::Integration {
+            t: at.t,
+            message: "the integrator has no interpolant to give the SENSOR trip state".into(),
+        });
+    }
     if interpolated {
         if let Ok(q) = crate::analysis::assemble_positions(sys, h.data, at.t, &frame.q) {
             frame.q = q;
@@ -550,8 +726,9 @@ fn act(
         frame: &frame,
         initial_q: h.initial_q,
     };
+    let restarts = sensors.restarts(at, run.interpolate, integ.time());
     let mut trip = sensors
-        .trip(at, &ctx)
+        .trip(h.state, at, &ctx, restarts)
         .map_err(|message| crate::SolverError::Integration { t: at.t, message })?;
     // A stop from the output path ends the analysis; it is reported when
     // the analysis ends.

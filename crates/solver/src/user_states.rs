@@ -93,10 +93,11 @@ impl StateBlock {
         sys.force_state_jacobian(data, q, u, t, &mut scaled, force_rows, self.at, c);
     }
 
-    /// Frame values (w, w') from (y, y').
-    pub fn frame_values(&self, y: &[f64], yp: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    /// Frame values (w, w') from (y, y'), into kept buffers.
+    pub fn frame_values_into(&self, y: &[f64], yp: &[f64], w: &mut Vec<f64>, wp: &mut Vec<f64>) {
         let r = self.at..self.at + self.nw;
-        (y[r.clone()].to_vec(), yp[r].to_vec())
+        crate::output::fill(w, &y[r.clone()]);
+        crate::output::fill(wp, &yp[r]);
     }
 
     /// The name of unknown (or equation) `i` if it is a user state's.

@@ -12,7 +12,8 @@
 use mbsolve_expr::{Expr, ExprConstraintFunction};
 use mbsolve_model::{
     Contact, ContactFriction, Formulation, Gcon, Geometry, Inertia, IntegratorKind,
-    IntegratorSettings, Marker, Model, NormalForce, Part, Placement, Shape,
+    IntegratorSettings, Marker, Model, NormalForce, Part, Placement, Sensor, SensorAction,
+    SensorCompare, Shape,
 };
 use mbsolve_solver::formulation::constraint_tolerance;
 use mbsolve_solver::{models, settings, Simulation};
@@ -369,4 +370,74 @@ fn ode_form_rhs_allocates_nothing() {
         assert_eq!(after, mbsolve_integrate::AfterStep::Continue, "t = {t}");
     }
     assert_eq!(count, 0, "allocations in 40 ODE-form evaluations");
+}
+
+/// The GCON-free pendulum with marker 21 at the bob's centre and
+/// SENSOR/1 (PRINT) on DX(21, 10) ≤ 0: the bob, released on the +x axis,
+/// reaches the vertical once in [0.2, 2] s (quarter period ≈ 0.59 s), so
+/// the watch evaluates a measure after every step and trips once.
+fn sensor_pendulum() -> Model {
+    let mut m = models::pendulum(1.0, 9.81);
+    m.markers.push(Marker {
+        id: 21,
+        part: 2,
+        placement: Placement::at(0.0, 0.0, 0.0),
+    });
+    let mut s = Sensor::new(1, "DX(21, 10)", 0.0, SensorAction::Continue);
+    s.compare = SensorCompare::Le;
+    s.print = true;
+    m.sensors.push(s);
+    m
+}
+
+/// Allocations and steps of one SIMULATE from t = 0.2 to 2.0 (one output
+/// step) after a warm-up SIMULATE to 0.2, run through the analysis driver
+/// (the sensor watch lives there), with HMAX = `hmax`.
+fn driver_allocations(model: &Model, settings: &IntegratorSettings, hmax: f64) -> (usize, u64) {
+    let settings = IntegratorSettings {
+        hmax: Some(hmax),
+        ..settings.clone()
+    };
+    let mut sim = Simulation::new(model).expect("a valid model");
+    sim.dynamic(0.2, Some(1), None, &settings)
+        .expect("the warm-up integrates");
+    let mut stats = None;
+    let count = allocations_in(|| {
+        stats = Some(
+            sim.dynamic(2.0, Some(1), None, &settings)
+                .expect("the run integrates"),
+        );
+    });
+    let stats = stats.expect("the run returned its statistics");
+    // A rejected step's diagnostic names a variable and so allocates by
+    // design: the comparison needs windows without rejections.
+    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
+    assert!(
+        sim.log.iter().any(|l| l.contains("SENSOR/1 tripped")),
+        "the sensor trips in the window"
+    );
+    (count, stats.steps)
+}
+
+/// With a SENSOR, the driver's step loop allocates nothing per step: a
+/// SIMULATE has a fixed number of allocations (the segment, the integrator,
+/// the output and trip frames, log lines) whatever its step count, so two
+/// runs of the same window whose HMAX differs by 2× (≥ 300 more steps)
+/// allocate exactly as often. (Each check used to build a `Frame` and a
+/// margins `Vec`.)
+#[test]
+fn sensor_checks_do_not_allocate_per_step() {
+    let model = sensor_pendulum();
+    for (run, settings) in runs().into_iter().filter(|(r, _)| *r != "HHT I3") {
+        let (coarse, coarse_steps) = driver_allocations(&model, &settings, 1e-3);
+        let (fine, fine_steps) = driver_allocations(&model, &settings, 5e-4);
+        assert!(
+            fine_steps >= coarse_steps + 300,
+            "{run}: {coarse_steps} and {fine_steps} steps"
+        );
+        assert_eq!(
+            fine, coarse,
+            "{run}: {coarse} allocations in {coarse_steps} steps, {fine} in {fine_steps}"
+        );
+    }
 }
