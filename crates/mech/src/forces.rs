@@ -225,7 +225,7 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: k.map(slot_of).transpose()?,
             },
-            Measure::Angle { i, j, .. } => SlotMeasure {
+            Measure::Angle { i, j, .. } | Measure::Euler { i, j, .. } => SlotMeasure {
                 kind: *m,
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
@@ -431,6 +431,22 @@ impl SlotMeasure {
                     j.map_or(1, |x| x.1),
                     poses,
                     ax as usize,
+                );
+                MeasureValue {
+                    val: s.val,
+                    gq: s.grad,
+                    gu: zero,
+                }
+            }
+            Measure::Euler { angle, .. } => {
+                let j = self.j.as_ref();
+                let s = crate::euler_measures::euler_angle(
+                    &self.i.0,
+                    self.i.1,
+                    j.map(|x| &x.0),
+                    j.map_or(1, |x| x.1),
+                    poses,
+                    angle,
                 );
                 MeasureValue {
                     val: s.val,
