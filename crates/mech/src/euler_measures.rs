@@ -22,9 +22,9 @@
 //! measure-zero set; the values stay finite, so no run-time error).
 
 use crate::constraints::axis;
-use crate::local::{Grad, NoHess, Pose, Scalar, V3};
+use crate::forces::k_axis;
+use crate::local::{Grad, NoHess, Pose, Scalar};
 use crate::system::MarkerFrame;
-use nalgebra::Vector3;
 
 type S = Scalar<NoHess>;
 
@@ -55,24 +55,16 @@ fn atan2(s: &S, c: &S) -> S {
 }
 
 /// Euler angle `angle` (0 PSI, 1 THETA, 2 PHI, 3 YAW, 4 PITCH, 5 ROLL) of
-/// marker I (slot `si`) relative to J (slot `sj`; ground axes when None).
+/// marker I (slot `si`) relative to J (with its slot; ground axes when None).
 pub(crate) fn euler_angle(
     i: &MarkerFrame,
     si: usize,
-    j: Option<&MarkerFrame>,
-    sj: usize,
+    j: &Option<(MarkerFrame, usize)>,
     poses: &[Option<Pose>; 2],
     angle: u8,
 ) -> S {
     let ei = |b: usize| axis(i, si, poses, b);
-    let ej = |a: usize| match j {
-        Some(mj) => axis(mj, sj, poses, a),
-        None => {
-            let mut e = Vector3::zeros();
-            e[a] = 1.0;
-            V3::constant(e)
-        }
-    };
+    let ej = |a: usize| k_axis(j, poses, a);
     // R_ab = e_J,a · e_I,b.
     let r = |a: usize, b: usize| crate::local::dot::<NoHess>(&ej(a), &ei(b));
     match angle {

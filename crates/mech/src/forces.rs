@@ -269,7 +269,7 @@ fn rel_point(
     }
 }
 
-fn k_axis(
+pub(crate) fn k_axis(
     k: &Option<(MarkerFrame, usize)>,
     poses: &[Option<Pose>; 2],
     ax: usize,
@@ -439,15 +439,8 @@ impl SlotMeasure {
                 }
             }
             Measure::Euler { angle, .. } => {
-                let j = self.j.as_ref();
-                let s = crate::euler_measures::euler_angle(
-                    &self.i.0,
-                    self.i.1,
-                    j.map(|x| &x.0),
-                    j.map_or(1, |x| x.1),
-                    poses,
-                    angle,
-                );
+                let s =
+                    crate::euler_measures::euler_angle(&self.i.0, self.i.1, &self.j, poses, angle);
                 MeasureValue {
                     val: s.val,
                     gq: s.grad,

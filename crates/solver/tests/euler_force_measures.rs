@@ -170,30 +170,21 @@ fn euler_measure_jacobians_match_finite_differences() {
             Arc::new(ExprStateFunction::new(Expr::parse(&text).unwrap()).unwrap());
         f
     };
-    m.forces.push(Force {
-        id: 1,
-        i: 21,
-        j: 31,
-        kind: ForceKind::TranslationalActionReaction {
-            function: nonlinear(21, Some(31)),
-        },
-    });
-    m.forces.push(Force {
-        id: 2,
-        i: 31,
-        j: 11,
-        kind: ForceKind::RotationalActionOnly {
-            function: nonlinear(31, Some(11)),
-        },
-    });
-    m.forces.push(Force {
-        id: 3,
-        i: 21,
-        j: 11,
-        kind: ForceKind::TranslationalActionOnly {
-            function: nonlinear(21, None),
-        },
-    });
+    // Between two moving parts, and part 3 and part 2 against ground.
+    let forces = [(21, Some(31)), (31, Some(11)), (21, None)];
+    for (id, (i, j)) in forces.into_iter().enumerate() {
+        let function = nonlinear(i, j);
+        m.forces.push(Force {
+            id: id as Id + 1,
+            i,
+            j: j.unwrap_or(11),
+            kind: match id {
+                0 => ForceKind::TranslationalActionReaction { function },
+                1 => ForceKind::RotationalActionOnly { function },
+                _ => ForceKind::TranslationalActionOnly { function },
+            },
+        });
+    }
     let sys = System::new(&m).expect("valid model");
     let n = sys.nq();
     let (mut q, _) = sys.initial_state();
