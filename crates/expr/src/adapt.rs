@@ -74,7 +74,8 @@ fn explain(e: &Expr, r: Result<&[f64], EvalError>) -> Option<String> {
 }
 
 /// A force function of TIME and the kinematic measures the mechanics kernel
-/// provides (DX DY DZ DM VX VY VZ VM VR WX WY WZ WM AX AY AZ).
+/// provides (DX DY DZ DM VX VY VZ VM VR WX WY WZ WM AX AY AZ, PSI THETA PHI
+/// YAW PITCH ROLL).
 ///
 /// As for [`ExprTimeFunction`], an evaluation error gives NaN through the
 /// trait; [`ExprStateFunction::try_eval`] returns the message.
@@ -165,6 +166,16 @@ impl ExprStateFunction {
                     i,
                     j,
                     axis: axis(K::Ax, K::Ay),
+                },
+                // Body-fixed 3-1-3 and 3-2-1 Euler angles of I relative to
+                // J, defined as the requests define them (mech euler_measures).
+                K::Psi | K::Theta | K::Phi | K::Yaw | K::Pitch | K::Roll => Measure::Euler {
+                    i,
+                    j,
+                    angle: [K::Psi, K::Theta, K::Phi, K::Yaw, K::Pitch, K::Roll]
+                        .iter()
+                        .position(|x| *x == call.kind)
+                        .unwrap_or(0) as u8,
                 },
                 other => return Err(unsupported(other.name().to_string())),
             };

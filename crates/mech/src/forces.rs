@@ -225,7 +225,7 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: k.map(slot_of).transpose()?,
             },
-            Measure::Angle { i, j, .. } => SlotMeasure {
+            Measure::Angle { i, j, .. } | Measure::Euler { i, j, .. } => SlotMeasure {
                 kind: *m,
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
@@ -269,7 +269,7 @@ fn rel_point(
     }
 }
 
-fn k_axis(
+pub(crate) fn k_axis(
     k: &Option<(MarkerFrame, usize)>,
     poses: &[Option<Pose>; 2],
     ax: usize,
@@ -432,6 +432,15 @@ impl SlotMeasure {
                     poses,
                     ax as usize,
                 );
+                MeasureValue {
+                    val: s.val,
+                    gq: s.grad,
+                    gu: zero,
+                }
+            }
+            Measure::Euler { angle, .. } => {
+                let s =
+                    crate::euler_measures::euler_angle(&self.i.0, self.i.1, &self.j, poses, angle);
                 MeasureValue {
                     val: s.val,
                     gq: s.grad,

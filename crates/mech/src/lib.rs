@@ -15,6 +15,7 @@ mod coupler;
 mod cvcv;
 mod diagnose;
 pub mod elastic;
+mod euler_measures;
 pub mod forces;
 pub mod friction;
 pub mod local;

@@ -75,6 +75,9 @@ pub enum Measure {
     Speed { i: Id, j: Option<Id> },
     /// Angular speed |ω_I − ω_J| (WM).
     AngSpeed { i: Id, j: Option<Id> },
+    /// A body-fixed Euler angle of I relative to J (R = R_Jᵀ R_I):
+    /// `angle` 0 PSI, 1 THETA, 2 PHI (3-1-3), 3 YAW, 4 PITCH, 5 ROLL (3-2-1).
+    Euler { i: Id, j: Option<Id>, angle: u8 },
     /// A user state (DIF(id): `element` DIFF/id, component 0) or its time
     /// derivative (`rate`, DIF1(id)); see `states.rs`.
     UserState {
@@ -92,7 +95,8 @@ impl Measure {
             | Measure::Vr { i, j }
             | Measure::Angle { i, j, .. }
             | Measure::Speed { i, j }
-            | Measure::AngSpeed { i, j } => std::iter::once(i).chain(j).collect(),
+            | Measure::AngSpeed { i, j }
+            | Measure::Euler { i, j, .. } => std::iter::once(i).chain(j).collect(),
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),

@@ -545,7 +545,8 @@ fn check_measure_list(
             | Measure::Vr { i, j }
             | Measure::Angle { i, j, .. }
             | Measure::Speed { i, j }
-            | Measure::AngSpeed { i, j } => std::iter::once(i).chain(j).collect(),
+            | Measure::AngSpeed { i, j }
+            | Measure::Euler { i, j, .. } => std::iter::once(i).chain(j).collect(),
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
