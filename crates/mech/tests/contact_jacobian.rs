@@ -155,9 +155,15 @@ fn check_jacobian_at(model: &Model, q_at: Option<Vec<f64>>, u_set: &[(usize, f64
     let h = 1e-7;
     let fd = |which: usize, dir: &[f64]| -> Vec<f64> {
         let mut vars = [q.clone(), u.clone()];
-        vars[which].iter_mut().zip(dir).for_each(|(x, d)| *x += h * d);
+        vars[which]
+            .iter_mut()
+            .zip(dir)
+            .for_each(|(x, d)| *x += h * d);
         let rp = resid(&vars[0], &vars[1]);
-        vars[which].iter_mut().zip(dir).for_each(|(x, d)| *x -= 2.0 * h * d);
+        vars[which]
+            .iter_mut()
+            .zip(dir)
+            .for_each(|(x, d)| *x -= 2.0 * h * d);
         let rm = resid(&vars[0], &vars[1]);
         (0..n).map(|r| (rp[r] - rm[r]) / (2.0 * h)).collect()
     };
@@ -438,7 +444,14 @@ fn tilted_box_jacobian_with_rotation_matches_finite_differences() {
         check_jacobian_at(&tilted_box(slab_moves, false).0, Some(q.clone()), &[]);
         // sliding and spinning (both bodies when the slab moves): the slip
         // in the transition range of μ, closing
-        let mut u_set = vec![(0, 0.3), (1, -0.2), (2, -0.05), (4, 0.4), (5, -0.3), (6, 0.2)];
+        let mut u_set = vec![
+            (0, 0.3),
+            (1, -0.2),
+            (2, -0.05),
+            (4, 0.4),
+            (5, -0.3),
+            (6, 0.2),
+        ];
         if slab_moves {
             u_set.extend([(7, -0.1), (8, 0.05), (11, 0.2), (12, 0.1)]);
         }

@@ -237,6 +237,7 @@ impl FrameMap for I3Frames {
             lambda: lambda.to_vec(),
             w,
             wp,
+            non_dynamic: false,
         }
     }
 }
@@ -492,6 +493,7 @@ impl FrameMap for StabilizedFrames {
             lambda: yp[l..l + m].to_vec(),
             w,
             wp,
+            non_dynamic: false,
         }
     }
 }

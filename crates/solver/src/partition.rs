@@ -1114,6 +1114,7 @@ impl FrameMap for OdeFrames {
             lambda: multipliers.map(<[f64]>::to_vec).unwrap_or_default(),
             w: y[2 * n..].to_vec(),
             wp: yp[2 * n..].to_vec(),
+            non_dynamic: false,
         }
     }
 }
