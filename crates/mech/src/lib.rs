@@ -11,12 +11,14 @@
 pub mod activation;
 pub mod constraints;
 pub mod contact;
+mod contact_fn;
 mod coupler;
 mod diagnose;
 pub mod elastic;
 pub mod forces;
 pub mod friction;
 pub mod local;
+mod multi_law;
 mod ptcv;
 pub mod rotation;
 pub mod states;

@@ -458,3 +458,243 @@ fn tilted_box_jacobian_with_rotation_matches_finite_differences() {
         check_jacobian_at(&m, Some(q), &u_set);
     }
 }
+
+/// ∂R/∂u (every column) and ∂R/∂q (along [`q_directions`]) of `resid`
+/// (rows × n) against central differences (h = 1e-7), within 1e-6 of the
+/// largest Jacobian entry.
+fn check_rows(
+    what: &str,
+    q: &[f64],
+    u: &[f64],
+    resid: &dyn Fn(&[f64], &[f64]) -> Vec<f64>,
+    jq: &DMatrix<f64>,
+    ju: &DMatrix<f64>,
+) {
+    let n = q.len();
+    let h = 1e-7;
+    let scale = jq.amax().max(ju.amax());
+    assert!(scale > 0.0, "{what}: a Jacobian");
+    let u_dirs: Vec<Vec<f64>> = (0..n)
+        .map(|k| {
+            let mut d = vec![0.0; n];
+            d[k] = 1.0;
+            d
+        })
+        .collect();
+    for (which, dirs, jac) in [(1, u_dirs, ju), (0, q_directions(q), jq)] {
+        for dir in dirs {
+            let mut vars = [q.to_vec(), u.to_vec()];
+            vars[which]
+                .iter_mut()
+                .zip(&dir)
+                .for_each(|(x, d)| *x += h * d);
+            let rp = resid(&vars[0], &vars[1]);
+            vars[which]
+                .iter_mut()
+                .zip(&dir)
+                .for_each(|(x, d)| *x -= 2.0 * h * d);
+            let rm = resid(&vars[0], &vars[1]);
+            let an = jac * nalgebra::DVector::from_column_slice(&dir);
+            for r in 0..rp.len() {
+                let fd = (rp[r] - rm[r]) / (2.0 * h);
+                assert!(
+                    (an[r] - fd).abs() <= 1e-6 * scale,
+                    "{what}: ∂R{r}/∂{} along {dir:?}: analytic {} vs FD {fd} (scale {scale})",
+                    ["q", "u"][which],
+                    an[r]
+                );
+            }
+        }
+    }
+}
+
+/// CONTACT(1, 0, 1, 0), CONTACT(1, 1, 2, 0) and CONTACT(1, 0, 4, 11) (rm a
+/// tilted ground marker) of the tilted box on the moving slab.
+fn contact_measures() -> Vec<Measure> {
+    vec![
+        Measure::Contact {
+            id: 1,
+            jflag: 0,
+            comp: 1,
+            rm: None,
+        },
+        Measure::Contact {
+            id: 1,
+            jflag: 1,
+            comp: 2,
+            rm: None,
+        },
+        Measure::Contact {
+            id: 1,
+            jflag: 0,
+            comp: 4,
+            rm: Some(11),
+        },
+    ]
+}
+
+/// The sliding, spinning state of the tilted-box test.
+const SLIDING: [(usize, f64); 10] = [
+    (0, 0.3),
+    (1, -0.2),
+    (2, -0.05),
+    (4, 0.4),
+    (5, -0.3),
+    (6, 0.2),
+    (7, -0.1),
+    (8, 0.05),
+    (11, 0.2),
+    (12, 0.1),
+];
+
+/// An SFORCE between the box and the slab whose function reads CONTACT()
+/// three ways (magnitude on I, x on J, z in a tilted ground marker's axes):
+/// its Jacobian chains through the contact force's own ∂F/∂q and ∂F/∂u.
+#[test]
+fn force_function_reading_contact_matches_finite_differences() {
+    use mbsolve_mech::states::StateContext;
+    let (mut m, q) = tilted_box(true, true);
+    m.markers.push(Marker {
+        id: 11,
+        part: 1,
+        placement: Placement::default().with_euler313(0.2, 0.3, 0.1),
+    });
+    m.forces.push(Force {
+        id: 1,
+        i: 20,
+        j: 30,
+        kind: ForceKind::TranslationalActionReaction {
+            function: std::sync::Arc::new(StateFn {
+                measures: contact_measures(),
+                f: |_t: f64, c: &[f64], d: &mut [f64]| {
+                    d[0] = 0.3;
+                    d[1] = 0.02 * c[1];
+                    d[2] = 0.5 * (0.01 * c[2]).cos();
+                    (
+                        0.3 * c[0] + 0.01 * c[1] * c[1] + 50.0 * (0.01 * c[2]).sin(),
+                        0.0,
+                    )
+                },
+            }),
+        },
+    });
+    let sys = System::new(&m).unwrap();
+    let n = sys.nq();
+    let mut u = vec![0.0; n];
+    for (k, v) in SLIDING {
+        u[k] = v;
+    }
+    let f = &sys.forces[0];
+    let st = StateContext::NONE;
+    assert!(
+        f.local_force(&q, &u, 0.0).norm() > 1.0,
+        "the SFORCE is loaded"
+    );
+    let resid = |q: &[f64], u: &[f64]| {
+        let mut r = vec![0.0; n];
+        f.add_residual(&st, q, u, 0.0, &mut r);
+        r
+    };
+    let mut jq = Dense(DMatrix::zeros(n, n));
+    f.add_jacobian(&st, &q, &u, 0.0, &mut jq, 0, Some(0), 0, 0.0);
+    let mut ju = Dense(DMatrix::zeros(n, n));
+    f.add_jacobian(&st, &q, &u, 0.0, &mut ju, 0, None, 0, 1.0);
+    check_rows("SFORCE", &q, &u, &resid, &jq.0, &ju.0);
+}
+
+/// A DIFF over three moving parts (the box, the slab and a free part 4):
+/// f = DX(40, 20) · CONTACT(1, 0, 4, 0) + sin(DZ(30, 40)) + CONTACT(1, 1,
+/// 1, 0)/100. Each measure lives on its own bodies (`multi_law.rs`); the
+/// row's Jacobian against central differences.
+#[test]
+fn diff_over_three_parts_reading_contact_matches_finite_differences() {
+    let (mut m, q) = tilted_box(true, true);
+    let mut p4 = Part::body(
+        4,
+        1.0,
+        Inertia::diagonal(0.01, 0.01, 0.01),
+        Placement::at(0.4, -0.3, 0.5).with_euler313(0.5, 0.2, 0.0),
+    );
+    p4.cm = Some(40);
+    m.parts.push(p4);
+    m.markers.push(Marker {
+        id: 40,
+        part: 4,
+        placement: Placement::default(),
+    });
+    let meas = vec![
+        Measure::Disp {
+            i: 40,
+            j: Some(20),
+            k: None,
+            axis: 0,
+        },
+        Measure::Contact {
+            id: 1,
+            jflag: 0,
+            comp: 4,
+            rm: None,
+        },
+        Measure::Disp {
+            i: 30,
+            j: Some(40),
+            k: None,
+            axis: 2,
+        },
+        Measure::Contact {
+            id: 1,
+            jflag: 1,
+            comp: 1,
+            rm: None,
+        },
+    ];
+    m.diffs.push(Diff {
+        id: 1,
+        function: std::sync::Arc::new(StateFn {
+            measures: meas,
+            f: |_t: f64, c: &[f64], d: &mut [f64]| {
+                d[0] = c[1];
+                d[1] = c[0];
+                d[2] = c[2].cos();
+                d[3] = 0.01;
+                (c[0] * c[1] + c[2].sin() + 0.01 * c[3], 0.0)
+            },
+        }),
+        implicit: false,
+        ic: 0.0,
+        ic_rate: None,
+        static_hold: false,
+    });
+    let sys = System::new(&m).unwrap();
+    let n = sys.nq();
+    assert_eq!(n, 21);
+    // the tilted box's q, the new part at its initial pose
+    let mut q_all = sys.initial_state().0;
+    q_all[..14].copy_from_slice(&q[..14]);
+    let mut u = vec![0.0; n];
+    for (k, v) in SLIDING {
+        u[k] = v;
+    }
+    u[14] = 0.2;
+    u[17] = -0.1;
+    let data = sys.new_data();
+    let resid = |q: &[f64], u: &[f64]| {
+        let mut r = vec![0.0; 1];
+        sys.state_residual(&data, q, u, 0.0, &mut r);
+        r
+    };
+    // w' − f: ∂/∂q = −∂f/∂q
+    let mut jq = Dense(DMatrix::zeros(1, n + 1));
+    sys.state_jacobian(&data, &q_all, &u, 0.0, &mut jq, 0, Some(0), 0, 0.0, n, 0.0);
+    let mut ju = Dense(DMatrix::zeros(1, n + 1));
+    sys.state_jacobian(&data, &q_all, &u, 0.0, &mut ju, 0, None, 0, 1.0, n, 0.0);
+    let (jq, ju) = (
+        jq.0.columns(0, n).into_owned(),
+        ju.0.columns(0, n).into_owned(),
+    );
+    // every part's columns are in the row
+    for b in 0..3 {
+        assert!(jq.columns(7 * b, 7).amax() > 0.0, "part slot {b}");
+    }
+    check_rows("DIFF", &q_all, &u, &resid, &jq, &ju);
+}

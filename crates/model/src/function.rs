@@ -69,6 +69,15 @@ pub enum Measure {
     Speed { i: Id, j: Option<Id> },
     /// Angular speed |ω_I − ω_J| (WM).
     AngSpeed { i: Id, j: Option<Id> },
+    /// CONTACT(id, jflag, comp, rm): component `comp` (1 |F|, 2–4 F x y z)
+    /// of CONTACT/id's total force on its I (jflag 0) or J (jflag 1) part,
+    /// resolved in marker `rm`'s axes (ground when None).
+    Contact {
+        id: Id,
+        jflag: u8,
+        comp: u8,
+        rm: Option<Id>,
+    },
     /// A user state (DIF(id): `element` DIFF/id, component 0) or its time
     /// derivative (`rate`, DIF1(id)); see `states.rs`.
     UserState {
@@ -90,6 +99,7 @@ impl Measure {
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+            Measure::Contact { rm, .. } => rm.into_iter().collect(),
             Measure::UserState { .. } => Vec::new(),
         }
     }
