@@ -85,7 +85,7 @@ fn contact_in_force_functions_matches_closed_forms() {
             *w = w.max(e);
         }
     }
-    println!("largest errors {worst:.2e?}");
+    println!("largest errors {:.2e} {:.2e} {:.2e} {:.2e} {:.2e}", worst[0], worst[1], worst[2], worst[3], worst[4]);
     for (w, bound) in worst.iter().zip([1e-6, 1e-4, 1e-3, 1e-4, 1e-9]) {
         assert!(w < &bound, "{worst:?}");
     }
