@@ -9,6 +9,7 @@
 //! - ball 4 is pulled down by an SFORCE of half the contact force, so it
 //!   rests where CONTACT = 2 m g (k δ^1.5 = 2 m g): the SFORCE's law and
 //!   Jacobian read the contact.
+//!
 //! (The Jacobian columns of CONTACT() are checked in
 //! mech/tests/contact_jacobian.rs.)
 
@@ -85,7 +86,10 @@ fn contact_in_force_functions_matches_closed_forms() {
             *w = w.max(e);
         }
     }
-    println!("largest errors {:.2e} {:.2e} {:.2e} {:.2e} {:.2e}", worst[0], worst[1], worst[2], worst[3], worst[4]);
+    println!(
+        "largest errors {:.2e} {:.2e} {:.2e} {:.2e} {:.2e}",
+        worst[0], worst[1], worst[2], worst[3], worst[4]
+    );
     for (w, bound) in worst.iter().zip([1e-6, 1e-4, 1e-3, 1e-4, 1e-9]) {
         assert!(w < &bound, "{worst:?}");
     }

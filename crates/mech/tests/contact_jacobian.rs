@@ -459,6 +459,9 @@ fn tilted_box_jacobian_with_rotation_matches_finite_differences() {
     }
 }
 
+/// Residual rows as a function of (q, u).
+type Residual<'a> = dyn Fn(&[f64], &[f64]) -> Vec<f64> + 'a;
+
 /// ∂R/∂u (every column) and ∂R/∂q (along [`q_directions`]) of `resid`
 /// (rows × n) against central differences (h = 1e-7), within 1e-6 of the
 /// largest Jacobian entry.
@@ -466,7 +469,7 @@ fn check_rows(
     what: &str,
     q: &[f64],
     u: &[f64],
-    resid: &dyn Fn(&[f64], &[f64]) -> Vec<f64>,
+    resid: &Residual,
     jq: &DMatrix<f64>,
     ju: &DMatrix<f64>,
 ) {
