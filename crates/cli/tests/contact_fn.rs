@@ -96,3 +96,49 @@ fn contact_in_force_functions_matches_closed_forms() {
     // the dropped ball did hit and rebound (about 1 m/s at impact)
     assert!(rows.iter().any(|r| r[6] < -0.9) && rows.iter().any(|r| r[6] > 0.1));
 }
+
+/// What a force function cannot read of CONTACT() is refused by name: the
+/// torque components, rm on a moving part, and (for a force element,
+/// whose generalized force lives on its I and J parts) a CONTACT between
+/// other parts.
+#[test]
+fn unsupported_contact_reads_are_refused_by_name() {
+    let d = common::scratch("contact", "fn_refused");
+    let cases = [
+        (
+            "SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 40, J = 11, FUNCTION = CONTACT(3, 0, 6, 0)\n",
+            "CONTACT: torque components (5–8) are not supported yet in a force function",
+        ),
+        (
+            "SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 40, J = 11, FUNCTION = CONTACT(3, 0, 2, 20)\n",
+            "CONTACT(3, 0, 2, 20): rm on a moving part is not supported yet in a force function (use rm = 0 or a ground marker)",
+        ),
+        (
+            "SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 40, J = 11, FUNCTION = CONTACT(1, 0, 2, 0)\n",
+            "CONTACT(1, …) reads PART/2, which is on neither marker of the element; a force function reading a CONTACT between other parts is not supported yet",
+        ),
+    ];
+    for (k, (sforce, want)) in cases.iter().enumerate() {
+        let adm = deck()
+            .lines()
+            .filter(|l| !l.starts_with("SFORCE/1") && !l.starts_with("REQUEST/1"))
+            .map(|l| {
+                if l == "END" {
+                    format!("{sforce}END")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let e = common::run_deck(
+            &d,
+            &format!("r{k}"),
+            &adm,
+            "simulate/dynamic, end = 0.01, steps = 1\nstop\n",
+        )
+        .err()
+        .unwrap_or_else(|| panic!("case {k} ran"));
+        assert!(e.contains(want), "case {k}: {e}");
+    }
+}
