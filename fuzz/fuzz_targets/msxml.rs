@@ -1,5 +1,5 @@
 //! libFuzzer target: the MotionSolve XML reader never panics, whatever the
-//! bytes (seed with examples/*.xml).
+//! bytes (seed with fuzz/seed.sh: examples/*.xml and crates/msxml/tests/data/*.xml).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 

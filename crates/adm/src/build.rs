@@ -11,8 +11,10 @@ mod coupler;
 mod curve;
 mod data;
 mod elastic;
+mod fe_part;
 mod initial;
 mod jprim;
+mod point_mass;
 mod redefine;
 mod sensor;
 mod states;
@@ -113,6 +115,7 @@ pub struct Skipped {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Space {
     Part,
+    PointMass,
     Marker,
     Joint,
     Motion,
@@ -142,12 +145,14 @@ enum Space {
     Sensor,
     Curve,
     Ptcv,
+    Cvcv,
 }
 
 impl Space {
     fn name(self) -> &'static str {
         match self {
             Space::Part => "PART",
+            Space::PointMass => "POINT_MASS",
             Space::Marker => "MARKER",
             Space::Joint => "JOINT",
             Space::Motion => "MOTION",
@@ -177,6 +182,7 @@ impl Space {
             Space::Sensor => "SENSOR",
             Space::Curve => "CURVE",
             Space::Ptcv => "PTCV",
+            Space::Cvcv => "CVCV",
         }
     }
 }
@@ -364,6 +370,7 @@ impl<'a> Builder<'a> {
             name,
             "PART"
                 | "MARKER"
+                | "POINT_MASS"
                 | "JOINT"
                 | "JPRIM"
                 | "MOTION"
@@ -394,6 +401,7 @@ impl<'a> Builder<'a> {
                 | "SENSOR"
                 | "CURVE"
                 | "PTCV"
+                | "CVCV"
         );
         let id = match (needs_id, st.id) {
             (_, Some(0)) => {
@@ -449,11 +457,14 @@ impl<'a> Builder<'a> {
             "BEAM" => self.elastic(st, label, id, mbsolve_model::ElasticStatement::Beam),
             "COUPLER" => self.coupler(st, label, id),
             "GEAR" => self.gear(st, label, id),
-            "POINT_MASS" => Err(self.refused(st, &label)),
+            "POINT_MASS" => self.point_mass(st, label, id),
+            other @ ("FE_PART" | "FE_NODE" | "SECTION" | "FE_LOAD") => {
+                Err(self.fe_refused(st, &label, other))
+            }
             "SENSOR" => self.sensor(st, label, id),
             "CURVE" => self.curve(st, label, id),
             "PTCV" => self.ptcv(st, label, id),
-            "CVCV" => Err(self.cvcv_refused(st, &label)),
+            "CVCV" => self.cvcv(st, label, id),
             "REQUEST" => self.request(st, label, id),
             "INTEGRATOR" => {
                 if self.seen_integrator {
@@ -826,6 +837,7 @@ impl<'a> Builder<'a> {
 
     fn part(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, PART_KEYS, &[])?;
+        self.body_id_in_range(&a, id)?;
         self.define(Space::Part, id, st.pos, &a.label)?;
         // MATERIAL names the material for the user's records; mass and
         // inertia are given explicitly.
@@ -901,9 +913,16 @@ impl<'a> Builder<'a> {
     fn marker(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, MARKER_KEYS, &[])?;
         self.define(Space::Marker, id, st.pos, &a.label)?;
-        let part = a.id("PART")?;
-        let (part, ppos) = a.require(part, "PART")?;
-        self.refer(Space::Part, part, ppos, &a.label, "PART");
+        self.refuse_fe_marker(&a)?;
+        let part = match self.marker_point_mass(&mut a)? {
+            Some(point_mass) => point_mass,
+            None => {
+                let part = a.id("PART")?;
+                let (part, ppos) = a.require(part, "PART")?;
+                self.refer(Space::Part, part, ppos, &a.label, "PART");
+                part
+            }
+        };
         if a.flag("FLOATING")? {
             // Its position comes from the element that uses it (VFORCE,
             // VTORQUE, GFORCE, PTCV, CVCV, CONTACT …).

@@ -355,7 +355,15 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
                     _ => {}
                 }
                 *now = now.max(end);
-                Some(OutputSpec { end, steps, dtout })
+                // With DURATION the run ends d after the time actually
+                // reached (solver commands.rs resolves it); `end` is the
+                // time reached when every SIMULATE runs to its end.
+                Some(OutputSpec {
+                    end,
+                    steps,
+                    dtout,
+                    duration,
+                })
             } else {
                 // STEPS/DTOUT without END on STATIC, or any on INITIAL_CONDITIONS
                 for k in ["END", "DURATION", "STEPS", "DTOUT"] {

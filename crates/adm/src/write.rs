@@ -15,6 +15,7 @@ mod contact;
 mod curve;
 mod data;
 mod elastic;
+mod point_mass;
 
 pub(crate) fn num(x: f64) -> String {
     if x == x.trunc() && x.abs() < 1e15 {
@@ -77,7 +78,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         num(g.z)
     );
     for p in &m.parts {
-        if p.ground {
+        if let Some(line) = point_mass::statement(p) {
+            let _ = writeln!(o, "{line}");
+        } else if p.ground {
             let _ = writeln!(o, "PART/{}, GROUND", p.id);
         } else {
             let i = &p.inertia;
@@ -94,19 +97,7 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
                 num(i.iyz),
                 frame(&p.placement, "QG", "ZG", "XG")
             );
-            if let Some(cm) = p.cm {
-                let _ = write!(o, ", CM = {cm}");
-            }
-            if p.velocity != Vector3::zeros() {
-                let v = p.velocity;
-                let _ = write!(
-                    o,
-                    ", VX = {}, VY = {}, VZ = {}",
-                    num(v.x),
-                    num(v.y),
-                    num(v.z)
-                );
-            }
+            o.push_str(&point_mass::cm_and_velocity(p));
             if p.angular_velocity != Vector3::zeros() {
                 // WX/WY/WZ are in the CM marker's axes (the part's without one).
                 let r =
@@ -126,6 +117,10 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         }
     }
     for k in &m.markers {
+        if let Some(line) = point_mass::marker(k) {
+            let _ = writeln!(o, "{line}");
+            continue;
+        }
         let _ = writeln!(
             o,
             "MARKER/{}, PART = {}, {}",

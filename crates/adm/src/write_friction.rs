@@ -25,6 +25,12 @@ pub(crate) fn lines(m: &Model) -> Result<String, String> {
                 num(f.stiction_transition_velocity)
             ),
         ];
+        if f.max_stiction_deformation > 0.0 {
+            args.push(format!(
+                "MAX_STICTION_DEFORMATION = {}",
+                num(f.max_stiction_deformation)
+            ));
+        }
         if f.effect != FrictionEffect::All {
             args.push(format!("EFFECT = {}", f.effect.name()));
         }

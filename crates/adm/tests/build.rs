@@ -261,7 +261,8 @@ fn command_files() {
             output: Some(OutputSpec {
                 end: 5.0,
                 steps: None,
-                dtout: Some(0.01)
+                dtout: Some(0.01),
+                duration: None
             })
         }
     );
@@ -272,7 +273,8 @@ fn command_files() {
             output: Some(OutputSpec {
                 end: 6.0,
                 steps: Some(10),
-                dtout: None
+                dtout: None,
+                duration: Some(1.0)
             })
         }
     );

@@ -45,7 +45,7 @@ fn files(root: &Path) -> Vec<(String, String)> {
 const EXPECTED: &[(&str, Option<&str>)] = &[
     (
         "adams-vscode-febeam-contact/test.adm",
-        Some(":87:1: SECTION/1: statement SECTION is not supported yet"),
+        Some(":87:1: SECTION/1: SECTION is not supported: an Adams FE_PART is a nonlinear finite-element beam with distributed mass (ANCF elements through its FE_NODEs, with SECTION properties per node; FE_LOAD loads it), which mbsolve does not model; mbsolve offers BEAM, the massless two-node beam force between two PARTs: model the FE_PART as PARTs at its nodes carrying the beam's mass, joined by BEAMs"),
     ),
     (
         "adamspy-camelot-contact/camelot_1_pull0_offset0.adm",
@@ -53,11 +53,11 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-drillstring/test.adm",
-        Some(":8643:17: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
+        Some(":8643:17: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported"),
     ),
     (
         "adamspy-drillsim-analysis/test_analysis_1.adm",
-        Some(":9177:17: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
+        Some(":9177:17: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported"),
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",

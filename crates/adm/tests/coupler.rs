@@ -1,5 +1,5 @@
 //! COUPLER and GEAR statements (JOINTS, TYPE, SCALES; JOINTS, CV), the
-//! refusal of POINT_MASS, and the writer's round trip.
+//! refusal of POINT_MASS EXACT, and the writer's round trip.
 
 mod common;
 
@@ -83,8 +83,8 @@ fn exact_errors() {
                 "m.adm:11:9: GEAR/1: JOINTS takes 2 values, found 3",
             ),
             (
-                "POINT_MASS/5, MASS = 1\n",
-                "m.adm:11:1: POINT_MASS/5: POINT_MASS is not supported: mbsolve's bodies are rigid bodies with orientation (position and Euler parameters), and a three-coordinate point mass would need a second kind of body; model it as a PART with MASS and a small IP",
+                "POINT_MASS/5, MASS = 1, EXACT = X\n",
+                "m.adm:11:25: POINT_MASS/5: EXACT is not supported yet",
             ),
         ],
     );

@@ -1,12 +1,13 @@
-//! CURVE and PTCV statements (MATRIX, CURVE_POINTS, ORDER, OPEN/CLOSED;
-//! I, JFLOAT, CURVE, RM), the writer's round trip, and the refusals by
-//! name: CVCV, PTCV initial contact (DISP/ICM/VEL), MINPAR/MAXPAR on a
-//! MATRIX curve, a CURSUB curve.
+//! CURVE, PTCV and CVCV statements (MATRIX, CURVE_POINTS, ORDER,
+//! OPEN/CLOSED; I, JFLOAT, CURVE, RM; IFLOAT, ICURVE, IRM, JFLOAT, JCURVE,
+//! JRM), the writer's round trip, and the refusals by name: PTCV and CVCV
+//! initial contact (DISP/ICM/VEL, IDISP/…/JVEL), MINPAR/MAXPAR on a MATRIX
+//! curve, a CURSUB curve.
 
 mod common;
 
 use mbsolve_adm::{read_adm_str, write_adm};
-use mbsolve_model::{Curve, Ptcv};
+use mbsolve_model::{Curve, Cvcv, Ptcv};
 
 const BASE: &str = "curve\n\
 PART/1, GROUND\n\
@@ -60,9 +61,60 @@ fn curve_and_ptcv_are_read_and_written_back() {
     assert_eq!(back.ptcvs, m.ptcvs);
 }
 
+const CVCV_PARTS: &str = "MARKER/21, PART = 2\nMARKER/31, PART = 2, FLOATING\nCURVE/7, CLOSED, MATRIX = 1, CURVE_POINTS\n";
+
+#[test]
+fn cvcv_is_read_and_written_back() {
+    let m = common::build_on(
+        BASE,
+        &format!("{CVCV_PARTS}CVCV/4, IFLOAT = 31, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10\n"),
+    );
+    assert_eq!(
+        m.cvcvs,
+        vec![Cvcv {
+            id: 4,
+            icurve: 7,
+            irm: 21,
+            ifloat: 31,
+            ifloat_part: 2,
+            jcurve: 7,
+            jrm: 10,
+            jfloat: 30,
+            jfloat_part: 1,
+        }]
+    );
+    let text = write_adm(&m).unwrap();
+    let back = read_adm_str(&text, "back.adm").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.cvcvs, m.cvcvs);
+}
+
+#[test]
+fn cvcv_errors_are_exact() {
+    for (statement, want) in [
+        (
+            "CVCV/4, IFLOAT = 31, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10, JDISP = 1, 0, 0\n",
+            "m.adm:11:79: CVCV/4: JDISP (initial contact conditions) is not supported: mbsolve starts a CVCV at the closest points of the two curves, Adams' default without IDISP and JDISP",
+        ),
+        (
+            "CVCV/4, IFLOAT = 21, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10\n",
+            "m.adm:11:18: CVCV/4: IFLOAT marker 21 is not a FLOATING marker defined before this statement",
+        ),
+        (
+            "CVCV/4, IFLOAT = 31, ICURVE = 8, IRM = 21, JFLOAT = 30, JCURVE = 7, JRM = 10\n",
+            "m.adm:11:31: CVCV/4: ICURVE 8 does not exist",
+        ),
+        (
+            "CVCV/4, IFLOAT = 31, ICURVE = 7, IRM = 21, JFLOAT = 30, JCURVE = 7\n",
+            "m.adm:11:1: CVCV/4: missing JRM =",
+        ),
+    ] {
+        let got = common::error_on(BASE, &format!("{CVCV_PARTS}{statement}"));
+        assert_eq!(got, want, "{statement}");
+    }
+}
+
 /// Each (statements, exact reader message).
 const CASES: &[(&str, &str)] = &[
-            ("CVCV/1, IFLOAT = 30, JFLOAT = 30\n", "m.adm:8:1: CVCV/1: CVCV (curve-on-curve) is not supported yet (PTCV, point-on-curve, is)"),
             (
                 "CURVE/7, MATRIX = 1\nPTCV/3, I = 20, JFLOAT = 30, RM = 10, CURVE = 7, DISP = 1, 0, 0\n",
                 "m.adm:9:50: PTCV/3: DISP (initial contact conditions) is not supported: mbsolve starts a PTCV at the curve point nearest to the I marker, Adams' default without DISP",

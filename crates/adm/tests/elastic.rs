@@ -72,14 +72,42 @@ fn arguments_become_the_law() {
     assert_eq!(beam.reference[0], 1.0);
 }
 
+/// LINEAR is the default, and Adams reads any abbreviation of it: "LIN"
+/// and no FORMULATION give the same beam.
+#[test]
+fn linear_formulation_is_the_default_and_may_be_abbreviated() {
+    let beam = "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 100, GMODULUS = 40";
+    let plain = common::build_on(BASE, &format!("{beam}\n"));
+    let abbreviated = common::build_on(BASE, &format!("{beam}, FORMULATION = LIN\n"));
+    let (a, b) = (
+        elastic(&plain, ElementRef::Beam(1)),
+        elastic(&abbreviated, ElementRef::Beam(1)),
+    );
+    assert_eq!(a.stiffness, b.stiffness);
+    assert_eq!(a.beam, b.beam);
+    // EA/L = 100·10/1: the Timoshenko matrix, not zeros.
+    assert_eq!(a.stiffness[(0, 0)], 1000.0);
+}
+
 #[test]
 fn exact_errors() {
     common::expect_errors(
         BASE,
         &[
+            // Adams documents STRING and NONLINEAR by one phrase each, with
+            // no equations: refused, quoting the phrase (and abbreviations
+            // are read as Adams reads them).
             (
                 "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, FORMULATION = STRING\n",
-                "m.adm:6:117: BEAM/1: FORMULATION = STRING: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented",
+                "m.adm:6:117: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported",
+            ),
+            (
+                "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, FORMULATION = NONLIN\n",
+                "m.adm:6:117: BEAM/1: FORMULATION = NONLIN: NONLINEAR is not supported: Adams documents it only as \"the full non linear Euler-Bernoulli theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported",
+            ),
+            (
+                "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, FORMULATION = CABLE\n",
+                "m.adm:6:117: BEAM/1: FORMULATION = CABLE: unknown formulation (Adams' BEAM takes LINEAR, NONLINEAR or STRING)",
             ),
             (
                 "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, CRATIO = 0.1, CMATRIX = 1\n",

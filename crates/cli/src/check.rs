@@ -50,6 +50,15 @@ pub fn check(path: &Path) -> Result<(), String> {
             model.contacts.len()
         );
     }
+    // POINT_MASSes are bodies in `model.parts` (their own id space).
+    let point_masses = model
+        .parts
+        .iter()
+        .filter(|p| mbsolve_model::point_mass::is_point_mass(p.id))
+        .count();
+    if point_masses > 0 {
+        println!("point masses: {point_masses} (among the moving parts above)");
+    }
     // Adams/Controls plant inputs and outputs, each with its VARIABLEs in
     // order (the controller's view of the plant).
     for (kind, ios) in [

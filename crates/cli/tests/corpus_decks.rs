@@ -110,6 +110,7 @@ fn commands(acf: Option<&AcfFile>) -> Vec<Command> {
                         end,
                         steps: None,
                         dtout,
+                        duration: None,
                     }),
                 });
             }

@@ -346,8 +346,16 @@ fn reader_refuses_what_it_does_not_honour_by_name() {
             "f.adm:10:59: FRICTION/1: INPUTS: a REVOLUTE joint has no TORSIONAL_MOMENT input",
         ),
         (
-            "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, MAX_STICTION_DEFORMATION = 0.01\n",
-            "f.adm:10:59: FRICTION/1: MAX_STICTION_DEFORMATION (the bound of Adams' stiction creep state) is not supported yet: mbsolve's stiction is velocity-based (below STICTION_TRANSITION_VELOCITY) and has no creep state; leave it out to run with that stiction",
+            "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, MAX_STICTION_DEFORMATION = -0.01\n",
+            "f.adm:10:59: FRICTION/1: MAX_STICTION_DEFORMATION must not be negative, found -0.01",
+        ),
+        (
+            "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, EFFECT = SLIDING, MAX_STICTION_DEFORMATION = 0.01\n",
+            "f.adm:10:77: FRICTION/1: MAX_STICTION_DEFORMATION with EFFECT = SLIDING is not supported: EFFECT = SLIDING has no stiction regime for the deformation to act in",
+        ),
+        (
+            "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0, MAX_STICTION_DEFORMATION = 0.01\n",
+            "f.adm:10:57: FRICTION/1: MAX_STICTION_DEFORMATION needs MU_STATIC > 0 and MU_DYNAMIC > 0 (the deformation relaxes at a rate ∝ MU_STATIC/MU_DYNAMIC), found 0.3 and 0",
         ),
         (
             "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, INACTIVE = DYNAMIC\n",
@@ -471,6 +479,7 @@ fn corpus_double_pendulum_runs_with_friction_statements() {
                 u: &f.u,
                 lam: &f.lambda,
                 t: f.t,
+                w: &f.w,
             };
             for s in fr.state(&sys, &at) {
                 let power: f64 = (0..s.n).map(|k| s.output[k] * s.slip[k]).sum();

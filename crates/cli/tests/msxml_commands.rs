@@ -12,6 +12,16 @@ use mbsolve_solver::commands::CommandRunner;
 /// A 1 kg slider on a translational joint along z at z = 1, pushed by
 /// Force_Scalar_TwoBody 1 with VARVAL(5) = 2 N; no gravity.
 fn slider(commands: &str) -> String {
+    slider_with(
+        r#"    <Reference_Variable id="5" type="EXPRESSION" expr="2"/>
+    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="VARVAL(5)"/>"#,
+        commands,
+    )
+}
+
+/// The slider (ground marker 10 at the origin, body marker 20 at z = 1,
+/// the joint) with `model` from line 10 on in place of the force.
+fn slider_with(model: &str, commands: &str) -> String {
     format!(
         r#"<MultiBodySystem>
   <Model>
@@ -22,8 +32,7 @@ fn slider(commands: &str) -> String {
     <Body_Rigid id="2" cg_id="20" im_id="20" mass="1." inertia_xx="1" inertia_yy="1" inertia_zz="1"/>
     <Reference_Marker id="20" body_id="2" pos_z="1."/>
     <Constraint_Joint id="1" type="TRANSLATIONAL" i_marker_id="20" j_marker_id="10"/>
-    <Reference_Variable id="5" type="EXPRESSION" expr="2"/>
-    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="VARVAL(5)"/>
+{model}
   </Model>
   <Command>
 {commands}
@@ -315,8 +324,8 @@ fn bad_modify_commands_are_named() {
     let simulate = r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#;
     for (command, want) in [
         (
-            r#"    <Reference_Array id="2" num_element="3"/>"#.to_string(),
-            "c.xml:14:5: Reference_Array id=2: <Reference_Array> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
+            r#"    <Force_Bushing id="2" kx="3"/>"#.to_string(),
+            "c.xml:14:5: Force_Bushing id=2: <Force_Bushing> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Reference_Array, Body_Rigid, Sensor_Event)",
         ),
         (
             r#"    <Post_Request id="1" comment="x"/>"#.to_string(),
@@ -443,5 +452,255 @@ fn xml_deactivate_runs_and_bad_ids_are_named() {
     assert_eq!(
         e.to_string(),
         "p.xml:23:31: Deactivate: element_type = \"Control_Diff\" cannot be switched (supported: Constraint_Joint, Constraint_Jprim, Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Bushing, Force_Field, Force_Beam)"
+    );
+}
+
+/// `read_err` for a slider with `model` in place of its force.
+fn read_err_with(model: &str, commands: &str) -> String {
+    mbsolve_msxml::read_xml_str(&slider_with(model, commands), "c.xml")
+        .unwrap_err()
+        .to_string()
+}
+
+const SIM1: &str = r#"    <Simulate analysis_type="Transient" end_time="1." num_steps="10"/>"#;
+const SIM2: &str = r#"    <Simulate analysis_type="Transient" end_time="2." num_steps="10"/>"#;
+
+/// A linear Control_StateEqn x' = 0·x + 0·u, y = x, starting from its IC
+/// array (Reference_Array 7 = 2): the force y pushes the slider. The
+/// command before the first Simulate sets the IC to 1: z = 1 + t²/2.
+/// After a Simulate nothing reads an IC array any more (the states start
+/// from it once), so the command is refused there, by name.
+#[test]
+fn reference_array_modified_before_the_first_simulate() {
+    let model = r#"    <Reference_Variable id="4" type="EXPRESSION" expr="0"/>
+    <Reference_Array id="6" type="U" num_element="1">4</Reference_Array>
+    <Reference_Array id="7" type="IC" num_element="1">2.</Reference_Array>
+    <Reference_Array id="8" type="X" num_element="1"/>
+    <Reference_Array id="9" type="Y" num_element="1"/>
+    <Reference_Matrix id="51" nrow="1" ncol="1">0.</Reference_Matrix>
+    <Reference_Matrix id="53" nrow="1" ncol="1">1.</Reference_Matrix>
+    <Control_StateEqn id="1" type="LINEAR" x_array_id="8" u_array_id="6" y_array_id="9" ic_array_id="7"
+       a_matrix_id="51" b_matrix_id="51" c_matrix_id="53" d_matrix_id="51"/>
+    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="ARYVAL(9, 1)"/>"#;
+    let unchanged = run(&slider_with(model, SIM1)).unwrap();
+    let w = worst(&unchanged.frames, |t| 1.0 + t * t);
+    assert!(w < 1e-6, "{w:e}");
+    let changed = run(&slider_with(
+        model,
+        &format!("    <Reference_Array id=\"7\" type=\"IC\" num_element=\"1\">1.</Reference_Array>\n{SIM1}"),
+    ))
+    .unwrap();
+    let w = worst(&changed.frames, |t| 1.0 + 0.5 * t * t);
+    assert!(w < 1e-6, "{w:e}");
+    for (command, want) in [
+        (
+            format!("{SIM1}\n    <Reference_Array id=\"7\" num_element=\"1\">1.</Reference_Array>"),
+            "c.xml:23:5: Reference_Array id=7: after a Simulate nothing reads an IC array's values (the control states start from them once); a command can change them before the first Simulate only",
+        ),
+        (
+            r#"    <Reference_Array id="7" type="RESTART" num_element="1">1.</Reference_Array>"#.to_string(),
+            "c.xml:22:35: Reference_Array id=7: type = \"RESTART\" is not supported (integrator restarts and output times from an array are not run; IC only)",
+        ),
+        (
+            r#"    <Reference_Array id="7" type="U" num_element="1">1.</Reference_Array>"#.to_string(),
+            "c.xml:22:35: Reference_Array id=7: type = \"U\" must be IC (a command changes an IC array's values)",
+        ),
+        (
+            r#"    <Reference_Array id="6" num_element="1">5</Reference_Array>"#.to_string(),
+            "c.xml:22:5: Reference_Array id=6: Reference_Array 6 is of type U: a command changes the values of an IC array only",
+        ),
+        (
+            r#"    <Reference_Array id="7" num_element="1"/>"#.to_string(),
+            "c.xml:22:5: Reference_Array id=7: gives no values (the new values are the element's text)",
+        ),
+        (
+            r#"    <Reference_Array id="7">1. 2.</Reference_Array>"#.to_string(),
+            "c.xml:12:52: Reference_Array id=7: num_element = 1 but 2 values are given",
+        ),
+    ] {
+        assert_eq!(read_err_with(model, &command), want, "{command}");
+    }
+}
+
+/// A Sensor_Event halting at z ≥ 10 (never reached) is changed to z ≥ 3
+/// at t = 1: the run halts at 1 + t² = 3, t = √2.
+#[test]
+fn sensor_event_modified_between_runs() {
+    let model = r#"    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="2"/>
+    <Sensor_Event id="4" type="EXPRESSION" expr="DZ(20, 10)" value="10." compare="GE" error_tol="1e-8" halt="TRUE"/>"#;
+    let commands = format!("{SIM1}\n    <Sensor_Event id=\"4\" value=\"3.\"/>\n{SIM2}");
+    let sim = run(&slider_with(model, &commands)).unwrap();
+    let last = sim.frames.last().unwrap();
+    assert!(sim.halted);
+    assert!(
+        (last.t - 2f64.sqrt()).abs() < 1e-5,
+        "halted at t = {}",
+        last.t
+    );
+    assert!((last.q[2] - 3.0).abs() < 1e-5, "z = {}", last.q[2]);
+    assert_eq!(
+        read_err_with(model, r#"    <Sensor_Event id="4" halt="FALSE"/>"#),
+        "c.xml:14:32: Sensor_Event id=4: attribute halt cannot be changed by a command (it can change: type, expr, compare, value, error_tol, verbose)"
+    );
+}
+
+/// Sensor_Evaluate 2 (TIME) serves Sensor_Event 3 (z ≥ 2); the force
+/// 2 − SENVAL(2) drops to 1 N when the sensor trips at t = 1:
+/// z = 1 + t², then 2 + 2 (t − 1) + (t − 1)²/2.
+#[test]
+fn sensor_evaluate_is_read_by_senval_with_its_own_id() {
+    let model = r#"    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="2 - SENVAL(2)"/>
+    <Sensor_Evaluate id="2" type="EXPRESSION" expr="TIME"/>
+    <Sensor_Event id="3" type="EXPRESSION" expr="DZ(20, 10)" value="2." compare="GE" error_tol="1e-9" evaluate_id="2"/>"#;
+    let text = slider_with(model, SIM2);
+    let m = mbsolve_msxml::read_xml_str(&text, "c.xml").unwrap().model;
+    assert_eq!(m.sensors.len(), 1);
+    assert_eq!(
+        (m.sensors[0].id, m.sensors[0].evaluate.as_deref()),
+        (2, Some("TIME"))
+    );
+    let sim = run(&text).unwrap();
+    let w = worst(&sim.frames, |t| {
+        if t <= 1.0 {
+            1.0 + t * t
+        } else {
+            2.0 + 2.0 * (t - 1.0) + 0.5 * (t - 1.0) * (t - 1.0)
+        }
+    });
+    assert!(w < 1e-5, "{w:e}");
+    // Written back: a Sensor_Evaluate with the sensor's id.
+    let back = mbsolve_msxml::read_xml_str(&mbsolve_msxml::write_xml(&m).unwrap(), "back.xml")
+        .unwrap()
+        .model;
+    assert_eq!(back.sensors, m.sensors);
+    let event = |id: u32, eval: u32| {
+        format!(
+            r#"    <Sensor_Event id="{id}" expr="TIME" value="5" error_tol="0" halt="TRUE" evaluate_id="{eval}"/>"#
+        )
+    };
+    let evaluate = r#"    <Sensor_Evaluate id="2" type="EXPRESSION" expr="TIME"/>"#;
+    for (model, want) in [
+        (
+            format!("{evaluate}\n{}\n{}", event(3, 2), event(4, 2)),
+            "c.xml:11:87: Sensor_Event id=3: evaluate_id = 2: Sensor_Event 4 names the same Sensor_Evaluate; mbsolve keeps one SENVAL per sensor, so each Sensor_Evaluate may serve one Sensor_Event",
+        ),
+        (
+            format!("{evaluate}\n{}\n{}", event(3, 2), event(2, 9)),
+            "c.xml:11:87: Sensor_Event id=3: evaluate_id = 2: mbsolve gives this sensor the Sensor_Evaluate's id (SENVAL reads it), and Sensor_Event 2 already has it",
+        ),
+        (
+            r#"    <Sensor_Evaluate id="2" type="USERSUB" expr="TIME"/>"#.to_string(),
+            "c.xml:10:35: Sensor_Evaluate id=2: type = \"USERSUB\" is not supported (EXPRESSION; a user subroutine cannot run)",
+        ),
+        (
+            r#"    <Sensor_Evaluate id="2" type="EXPRESSION"/>"#.to_string(),
+            "c.xml:10:5: Sensor_Evaluate id=2: needs expr",
+        ),
+    ] {
+        let e = read_err_with(&model, "");
+        assert!(e.starts_with(want), "{model}\n{e}");
+    }
+}
+
+/// v = 0.5 cos v (an implicit Reference_Variable, guess ic = 0.4) pushes
+/// the slider: z = 1 + v t²/2 with v the fixed point. `ic` is kept by
+/// both writers; is_implicit = TRUE (a residual form) is refused.
+#[test]
+fn reference_variable_ic_is_the_implicit_guess() {
+    let model = r#"    <Reference_Variable id="5" type="EXPRESSION" ic="0.4" expr="0.5 * COS(VARVAL(5))"/>
+    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="VARVAL(5)"/>"#;
+    let text = slider_with(model, SIM1);
+    let m = mbsolve_msxml::read_xml_str(&text, "c.xml").unwrap().model;
+    assert_eq!(m.implicit_variables.len(), 1);
+    assert_eq!(m.implicit_variables[0].ic, 0.4);
+    let mut v = 0.4f64;
+    for _ in 0..200 {
+        v = 0.5 * v.cos();
+    }
+    let sim = run(&text).unwrap();
+    let w = worst(&sim.frames, |t| 1.0 + 0.5 * v * t * t);
+    assert!(w < 1e-6, "{w:e}");
+    let x = mbsolve_msxml::read_xml_str(&mbsolve_msxml::write_xml(&m).unwrap(), "back.xml")
+        .unwrap()
+        .model;
+    let a = mbsolve_adm::read_adm_str(&mbsolve_adm::write_adm(&x).unwrap(), "back.adm").unwrap();
+    for back in [&x, &a] {
+        assert_eq!(back.implicit_variables.len(), 1);
+        assert_eq!(back.implicit_variables[0].ic, 0.4);
+    }
+    assert_eq!(
+        read_err_with(
+            r#"    <Reference_Variable id="5" type="EXPRESSION" is_implicit="TRUE" expr="VARVAL(5) - 1"/>"#,
+            ""
+        ),
+        "c.xml:10:63: Reference_Variable id=5: is_implicit = TRUE is not supported (an expr reading its own VARVAL is solved as v = expr)"
+    );
+}
+
+/// Force_Vector_TwoBody 3 and Force_Vector_OneBody 3 are different
+/// elements (ids are per element type): both push the slider, 1 N + 2 N,
+/// z = 1 + 1.5 t²; the OneBody force becomes VFORCE/4. Of different kinds
+/// they keep their ids (VFORCE/3 and VTORQUE/3).
+#[test]
+fn one_body_and_two_body_forces_may_share_an_id() {
+    let forces = |one: &str| {
+        format!(
+            r#"    <Reference_Marker id="12" body_id="1"/>
+    <Force_Vector_TwoBody id="3" type="ForceOnly" i_marker_id="20" j_floating_marker_id="12" ref_marker_id="10" fz_expression="1"/>
+    <Force_Vector_OneBody id="3" type="{one}" marker_id="20" ref_marker_id="10" {}="2"/>"#,
+            if one == "ForceOnly" {
+                "fz_expression"
+            } else {
+                "tz_expression"
+            }
+        )
+    };
+    let text = slider_with(&forces("ForceOnly"), SIM1);
+    let ids = |text: &str| -> Vec<String> {
+        let m = mbsolve_msxml::read_xml_str(text, "c.xml").unwrap().model;
+        m.forces.iter().map(|f| f.element().to_string()).collect()
+    };
+    assert_eq!(ids(&text), ["VFORCE/3", "VFORCE/4"]);
+    let sim = run(&text).unwrap();
+    let w = worst(&sim.frames, |t| 1.0 + 1.5 * t * t);
+    assert!(w < 1e-6, "{w:e}");
+    assert_eq!(
+        ids(&slider_with(&forces("TorqueOnly"), "")),
+        ["VFORCE/3", "VTORQUE/3"]
+    );
+}
+
+/// is_action_only = TRUE: the force acts on I along J's z axis with no
+/// reaction (J = marker 11 on ground at z = 5, z axis up): z = 1 + t². The
+/// action-reaction force repels I from J along the line of sight (down):
+/// z = 1 − t². Both are written back as they were read.
+#[test]
+fn action_only_scalar_force_acts_along_j_z() {
+    let model = |only: &str| {
+        format!(
+            r#"    <Reference_Marker id="11" body_id="1" pos_z="5."/>
+    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="11" is_action_only="{only}" val_expression="2"/>"#
+        )
+    };
+    for (only, sign) in [("TRUE", 1.0), ("FALSE", -1.0)] {
+        let sim = run(&slider_with(&model(only), SIM1)).unwrap();
+        let w = worst(&sim.frames, |t| 1.0 + sign * t * t);
+        assert!(w < 1e-6, "is_action_only = {only}: {w:e}");
+        let m = mbsolve_msxml::read_xml_str(&slider_with(&model(only), ""), "c.xml")
+            .unwrap()
+            .model;
+        let text = mbsolve_msxml::write_xml(&m).unwrap();
+        assert_eq!(text.contains("is_action_only=\"TRUE\""), only == "TRUE");
+        let back = mbsolve_msxml::read_xml_str(&text, "back.xml")
+            .unwrap()
+            .model;
+        assert_eq!(
+            back.forces[0].kind.sforce().map(|(_, r, a)| (r, a)),
+            Some((false, only == "TRUE"))
+        );
+    }
+    assert_eq!(
+        read_err_with(&model("maybe"), ""),
+        "c.xml:11:97: Force_Scalar_TwoBody id=1: is_action_only = \"maybe\" must be TRUE or FALSE"
     );
 }

@@ -238,11 +238,30 @@ impl Newton {
         &mut self,
         sys: &mut S,
         s: &Step,
+        iteration: usize,
         stats: &mut Statistics,
         events: &mut Vec<Event>,
     ) -> Result<bool, IntegrationError> {
-        sys.residual(&mut self.res)
-            .map_err(|e| IntegrationError::failure(s.tn, e.0))?;
+        if let Err(e) = sys.residual(&mut self.res) {
+            if iteration == 0 {
+                return Err(IntegrationError::failure(s.tn, e.0));
+            }
+            // After a Newton update the iterate may have left the region
+            // where the model is defined (a diverging corrector overflows
+            // to a non-finite residual): a corrector failure, so the step
+            // is retried smaller, as a divergent one is. At the predicted
+            // point (iteration 0) the error is the model's and is fatal.
+            stats.residual_evaluations += 1;
+            self.jac_valid = false;
+            events.push(Event::CorrectorFailure {
+                t: s.tn,
+                h: s.h,
+                iterations: iteration,
+                equation: e.0,
+                variable: "(none: the residual could not be evaluated)".into(),
+            });
+            return Ok(false);
+        }
         stats.residual_evaluations += 1;
         stats.corrector_iterations += 1;
         for (d, r) in self.delta.iter_mut().zip(&self.res) {
@@ -317,7 +336,7 @@ impl Newton {
             if want && !self.refresh(sys, s, stats, events)? {
                 return Ok(false);
             }
-            if !self.solve(sys, s, stats, events)? {
+            if !self.solve(sys, s, it, stats, events)? {
                 return Ok(false);
             }
             let norms = sys.apply(&self.delta, mask);
@@ -366,17 +385,24 @@ impl Newton {
             prev = norms;
             prev_norm = norm;
         }
-        sys.residual(&mut self.res)
-            .map_err(|e| IntegrationError::failure(s.tn, e.0))?;
+        // The residual at the failed iterate, to name its largest equation;
+        // a diverged iterate may not have one (non-finite): the failure is
+        // the same, named by the error.
+        let equation = match sys.residual(&mut self.res) {
+            Ok(()) => {
+                let eq = (0..self.res.len())
+                    .max_by(|&a, &b| self.res[a].abs().total_cmp(&self.res[b].abs()))
+                    .unwrap_or(0);
+                sys.describe_equation(eq)
+            }
+            Err(e) => e.0,
+        };
         stats.residual_evaluations += 1;
-        let eq = (0..self.res.len())
-            .max_by(|&a, &b| self.res[a].abs().total_cmp(&self.res[b].abs()))
-            .unwrap_or(0);
         events.push(Event::CorrectorFailure {
             t: s.tn,
             h: s.h,
             iterations: s.maxit,
-            equation: sys.describe_equation(eq),
+            equation,
             variable: sys.describe_unknown(worst),
         });
         Ok(false)
@@ -401,7 +427,10 @@ impl Newton {
             if want && !self.refresh(sys, s, stats, events)? {
                 return Ok(false);
             }
-            if !self.solve(sys, s, stats, events)? {
+            // Iteration "0" for every solve: with FIXIT there is no retry
+            // at a smaller step, so a residual that cannot be evaluated
+            // stays the error it is.
+            if !self.solve(sys, s, 0, stats, events)? {
                 return Ok(false);
             }
             sys.apply(&self.delta, s.conv_mask);

@@ -252,6 +252,7 @@ pub fn evaluate<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -
         Primitive::RackPin { .. } => rack_pin(prim, poses),
         Primitive::Coupler(c) => c.evaluate(poses),
         Primitive::Ptcv(c) => c.evaluate(poses),
+        Primitive::Cvcv(c) => c.evaluate(poses),
         Primitive::AngleMotion { i, j, s, c, f } => {
             // Φ = S cos f − C sin f; with W = −S sin f − C cos f = ∂Φ/∂f:
             // Φ_t = f′W, Φ_tt = f″W − f′²Φ, Φ_qt = f′∇W.

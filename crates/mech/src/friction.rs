@@ -16,7 +16,8 @@
 //! (Adams/View help, "Friction Regime Determination"): dynamic (μd) above
 //! 1.5·vs, a STEP from μs to μd between vs and 1.5·vs, stiction below vs.
 //! In the stiction regime Adams uses a creep (deformation) state bounded by
-//! MAX_STICTION_DEFORMATION; we have no such state and use the
+//! MAX_STICTION_DEFORMATION: given (> 0), that state and its law replace
+//! the one below (`stiction.rs`). Without it we use the
 //! velocity-based stiction of Adams' contact friction (Adams/View help,
 //! "Contact Friction Force Calculation"): μ = μs·STEP(s, −vs, −1, vs, 1),
 //! which is 0 at s = 0 and μs at vs. Written out, for x = s/vs < 1,
@@ -67,6 +68,9 @@ use crate::system::{global_index, pose, scatter_hess, MarkerFrame, Sink, System}
 use mbsolve_model::{ElementRef, Friction, FrictionEffect, Id, JointKind, Model, ModelError};
 use nalgebra::Vector3;
 
+#[path = "stiction.rs"]
+pub mod stiction;
+
 /// Adams' Friction Regime Determination: dynamic friction above this
 /// multiple of STICTION_TRANSITION_VELOCITY, a STEP between 1 and it.
 pub const DYNAMIC_SPEED_RATIO: f64 = 1.5;
@@ -115,6 +119,9 @@ pub struct FrictionElement {
     /// reactions).
     equations: Vec<usize>,
     params: Friction,
+    /// Index of the first stiction-deformation state (MAX_STICTION_DEFORMATION
+    /// given; set once the user states are laid out, `stiction::link`).
+    stiction_at: Option<usize>,
 }
 
 /// Builds the friction elements; refuses a joint type without friction.
@@ -161,6 +168,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<FrictionElement>,
             j: *sys.marker(jt.j),
             equations,
             params: fr.clone(),
+            stiction_at: None,
         });
     }
     Ok(out)
@@ -202,7 +210,7 @@ pub fn check_parameters(fr: &Friction) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    stiction::check_deformation(fr)
 }
 
 /// μ(s) and dμ/ds for slip speed s ≥ 0 (see the module text).
@@ -471,6 +479,25 @@ impl FrictionElement {
         let ul = crate::system::gather(&self.bodies(), at.u);
         let mut force = Grad::zeros();
         let mut ju = Hess::zeros();
+        if self.stiction_at.is_some() {
+            // The deformation-state law (stiction.rs): w_k(s, z).
+            let z = self.deformations(at.w);
+            let mut c = 0;
+            for g in self.groups(sys, at.q, at.lam, at.t) {
+                let law = self.group_law(&g, &ul, &z[c..]);
+                for k in 0..g.n {
+                    force += g.rows[k] * law.output[k];
+                    if jac {
+                        for l in 0..g.n {
+                            let dw = law.dw_ds[k][l] * g.radius[l];
+                            ju += g.rows[k] * g.rows[l].transpose() * dw;
+                        }
+                    }
+                }
+                c += g.n;
+            }
+            return (force, ju);
+        }
         for g in self.groups(sys, at.q, at.lam, at.t) {
             let (st, ps, dps) = self.slip_state(&g, &ul);
             for k in 0..g.n {
@@ -495,10 +522,34 @@ impl FrictionElement {
     /// The friction groups' states, for reports and tests.
     pub fn state(&self, sys: &System, at: &FrictionAt) -> Vec<SlipState> {
         let ul = crate::system::gather(&self.bodies(), at.u);
+        if self.stiction_at.is_some() {
+            let z = self.deformations(at.w);
+            let mut c = 0;
+            return self
+                .groups(sys, at.q, at.lam, at.t)
+                .iter()
+                .map(|g| {
+                    let law = self.group_law(g, &ul, &z[c..]);
+                    c += g.n;
+                    SlipState {
+                        slip: law.slip,
+                        n: g.n,
+                        mu: law.mu,
+                        load: g.load,
+                        output: law.output,
+                    }
+                })
+                .collect();
+        }
         self.groups(sys, at.q, at.lam, at.t)
             .iter()
             .map(|g| self.slip_state(g, &ul).0)
             .collect()
+    }
+
+    /// Whether this friction carries stiction-deformation states.
+    pub fn has_stiction_states(&self) -> bool {
+        self.stiction_at.is_some()
     }
 
     /// Generalized friction force on the local coordinates (slot 0 = I's
@@ -566,11 +617,13 @@ pub struct Place {
 }
 
 /// The state friction is evaluated at: positions, velocities, the
-/// multipliers of the iterate (reactions) and time.
+/// multipliers of the iterate (reactions), time and the user-state values
+/// (the stiction deformations; empty reads them as 0).
 #[derive(Clone, Copy, Debug)]
 pub struct FrictionAt<'a> {
     pub q: &'a [f64],
     pub u: &'a [f64],
     pub lam: &'a [f64],
     pub t: f64,
+    pub w: &'a [f64],
 }

@@ -20,10 +20,10 @@
 //! ∇Φ and ∇²Φ on the local coordinates, as for a GCON.
 
 use crate::constraints::{axis, origin, EqValue};
-use crate::local::{dot, Grad, Hess, Order, Pose, Scalar};
+use crate::local::{dot, Grad, Order, Pose, Scalar, NL};
 use crate::system::{MarkerFrame, Primitive, System};
 use mbsolve_model::{CurveShape, ElementRef, Model, ModelError, Ptcv};
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 use std::sync::Arc;
 
 /// One PTCV equation (`row` 0: along a × C′, 1: along a).
@@ -70,38 +70,47 @@ pub(crate) fn primitives(
     Ok([eq(0), eq(1)])
 }
 
-/// A scalar function of the three RM coordinates of x with gradient and
-/// Hessian.
+/// A scalar function of N variables with gradient and Hessian (PTCV: the
+/// three RM coordinates of x; CVCV: the twelve pose scalars of `cvcv`).
 #[derive(Clone, Copy, Debug)]
-struct J {
-    v: f64,
-    g: Vector3<f64>,
-    h: Matrix3<f64>,
+pub(crate) struct J<const N: usize = 3> {
+    pub v: f64,
+    pub g: SVector<f64, N>,
+    pub h: SMatrix<f64, N, N>,
 }
 
-impl J {
-    fn constant(v: f64) -> J {
+impl<const N: usize> J<N> {
+    pub fn constant(v: f64) -> Self {
         J {
             v,
-            g: Vector3::zeros(),
-            h: Matrix3::zeros(),
+            g: SVector::zeros(),
+            h: SMatrix::zeros(),
         }
     }
-    fn add(self, o: J) -> J {
+    /// The variable number `k` with value `v`.
+    pub fn variable(v: f64, k: usize) -> Self {
+        let mut x = J::constant(v);
+        x.g[k] = 1.0;
+        x
+    }
+    pub fn add(self, o: Self) -> Self {
         J {
             v: self.v + o.v,
             g: self.g + o.g,
             h: self.h + o.h,
         }
     }
-    fn scale(self, c: f64) -> J {
+    pub fn sub(self, o: Self) -> Self {
+        self.add(o.scale(-1.0))
+    }
+    pub fn scale(self, c: f64) -> Self {
         J {
             v: self.v * c,
             g: self.g * c,
             h: self.h * c,
         }
     }
-    fn mul(self, o: J) -> J {
+    pub fn mul(self, o: Self) -> Self {
         let cross = self.g * o.g.transpose();
         J {
             v: self.v * o.v,
@@ -110,21 +119,28 @@ impl J {
         }
     }
     /// f(self) for f with value f0, slope f1 and curvature f2 at self.v.
-    fn compose(self, f0: f64, f1: f64, f2: f64) -> J {
+    pub fn compose(self, f0: f64, f1: f64, f2: f64) -> Self {
         J {
             v: f0,
             g: self.g * f1,
             h: self.h * f1 + self.g * self.g.transpose() * f2,
         }
     }
-    fn sqrt(self) -> J {
+    pub fn sqrt(self) -> Self {
         let s = self.v.sqrt();
         self.compose(s, 0.5 / s, -0.25 / (s * self.v))
     }
-    fn recip(self) -> J {
+    pub fn recip(self) -> Self {
         let r = 1.0 / self.v;
         self.compose(r, -r * r, 2.0 * r * r * r)
     }
+}
+
+/// The curve's k-th derivative C^(k)(α) composed with the jet α,
+/// component-wise, to second order.
+pub(crate) fn curve_jet<const N: usize>(c: &CurveShape, alpha: J<N>, k: usize) -> [J<N>; 3] {
+    let d = c.eval(alpha.v);
+    [0, 1, 2].map(|m| alpha.compose(d[k][m], d[k + 1][m], d[k + 2][m]))
 }
 
 type V = [J; 3];
@@ -137,11 +153,8 @@ fn vsub(a: &V, b: &V) -> V {
     [0, 1, 2].map(|k| a[k].add(b[k].scale(-1.0)))
 }
 
-/// C^(k)(α) and C^(k+1)(α) composed with the jet α: component-wise
-/// C^(k)(α(x)) to second order.
 fn curve_at(c: &CurveShape, alpha: J, k: usize) -> V {
-    let d = c.eval(alpha.v);
-    [0, 1, 2].map(|m| alpha.compose(d[k][m], d[k + 1][m], d[k + 2][m]))
+    curve_jet(c, alpha, k)
 }
 
 impl PtcvEq {
@@ -188,32 +201,37 @@ impl PtcvEq {
         let d = origin(&self.i, 0, poses).add_scaled(&origin(&self.rm, 1, poses), -1.0);
         let xs: [Scalar<H>; 3] = [0, 1, 2].map(|k| dot::<H>(&d, &axis(&self.rm, 1, poses, k)));
         let f = self.in_rm(&Vector3::new(xs[0].val, xs[1].val, xs[2].val));
-        let mut grad = Grad::zeros();
-        for k in 0..3 {
-            grad += xs[k].grad * f.g[k];
-        }
-        let hess = H::with(|| {
-            let mut h = Hess::zeros();
-            for k in 0..3 {
-                if let Some(xh) = xs[k].hess.get() {
-                    h += xh * f.g[k];
-                }
-                for l in 0..3 {
-                    h += xs[k].grad * xs[l].grad.transpose() * f.h[(k, l)];
-                }
+        chain(&xs, &f)
+    }
+}
+
+/// A stateless, time-independent row Φ = f(s(q)) on the local coordinates
+/// from the scalars s (with their local derivatives) and f's jet in s:
+/// ∇Φ = Σ_k f_k ∇s_k, ∇²Φ = Σ_k f_k ∇²s_k + Σ_kl f_kl ∇s_k ∇s_lᵀ.
+pub(crate) fn chain<H: Order, const N: usize>(s: &[Scalar<H>; N], f: &J<N>) -> EqValue<H> {
+    let mut gs = SMatrix::<f64, NL, N>::zeros();
+    for (k, sk) in s.iter().enumerate() {
+        gs.set_column(k, &sk.grad);
+    }
+    let grad = gs * f.g;
+    let hess = H::with(|| {
+        let mut h = gs * f.h * gs.transpose();
+        for (k, sk) in s.iter().enumerate() {
+            if let Some(sh) = sk.hess.get() {
+                h += sh * f.g[k];
             }
-            h
-        });
-        EqValue {
-            s: Scalar {
-                val: f.v,
-                grad,
-                hess,
-            },
-            phi_t: 0.0,
-            phi_tt: 0.0,
-            phi_qt: Grad::zeros(),
         }
+        h
+    });
+    EqValue {
+        s: Scalar {
+            val: f.v,
+            grad,
+            hess,
+        },
+        phi_t: 0.0,
+        phi_tt: 0.0,
+        phi_qt: Grad::zeros(),
     }
 }
 

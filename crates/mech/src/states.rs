@@ -163,6 +163,9 @@ pub struct StateEquation {
     reads: Vec<usize>,
     /// SAMPLE_PERIOD and SAMPLE_OFFSET of a `Held` state.
     pub sampling: Option<mbsolve_model::Sampling>,
+    /// A FRICTION stiction-deformation state: its row comes from the
+    /// friction's law (`friction::stiction`), not from `law`.
+    pub stiction: bool,
 }
 
 /// The model's user states as the mechanics sees them.
@@ -194,7 +197,7 @@ fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
 /// forces are built.
 pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelError> {
     let specs = state_specs(model);
-    let keys: Vec<StateKey> = specs.iter().map(|s| s.key).collect();
+    let mut keys: Vec<StateKey> = specs.iter().map(|s| s.key).collect();
     let mut equations = Vec::with_capacity(specs.len());
     for spec in specs {
         let e = spec.element;
@@ -257,7 +260,33 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             multi,
             reads: states_read(&keys, spec.function.measures()),
             sampling: spec.sampling,
+            stiction: false,
         });
+    }
+    // FRICTION stiction deformations, after the others: explicit, z(0) = 0,
+    // held in statics (at u = 0 their rate law gives no equation).
+    for (e, n) in crate::friction::stiction::state_layout(sys) {
+        for c in 0..n {
+            keys.push((e, c as u32));
+            equations.push(StateEquation {
+                element: e,
+                form: StateForm::Explicit,
+                ic: 0.0,
+                ic_rate: None,
+                static_hold: true,
+                bodies: [None, None],
+                law: Law::SpringDamper {
+                    k: 0.0,
+                    c: 0.0,
+                    m0: 0.0,
+                    preload: 0.0,
+                },
+                multi: None,
+                reads: Vec::new(),
+                sampling: None,
+                stiction: true,
+            });
+        }
     }
     let force_reads = sys
         .forces
@@ -356,6 +385,9 @@ impl System {
                 self.describe(self.states.equations[k].element),
                 c + 1
             ),
+            (e @ ElementRef::Friction(_), c) if self.states.equations[k].stiction => {
+                format!("{} stiction deformation {}", self.describe(e), c + 1)
+            }
             (e, _) => self.describe(e),
         }
     }
@@ -365,6 +397,9 @@ impl System {
     pub fn state_residual(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
+            if eq.stiction {
+                continue;
+            }
             let f = eq.eval(q, u, t, &st).0;
             out[k] = match eq.form {
                 StateForm::Implicit => f,
@@ -373,6 +408,8 @@ impl System {
                 StateForm::Held => data.states.wp[k],
             };
         }
+        let (w, wp) = (&data.states.w, &data.states.wp);
+        self.stiction_residual(q, u, w, wp, out);
     }
 
     /// Entries of the user-state rows (at `row0`): ∂G/∂q (columns at
@@ -395,6 +432,9 @@ impl System {
     ) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
+            if eq.stiction {
+                continue;
+            }
             if eq.form == StateForm::Held {
                 sink.add(row0 + k, col_w + k, cw);
                 continue;
@@ -416,6 +456,15 @@ impl System {
                 sink.add(row0 + k, col_w + j, sign * d);
             }
         }
+        let place = crate::friction::stiction::StatePlace {
+            row0,
+            col_q,
+            col_u,
+            cu,
+            col_w,
+            cw,
+        };
+        self.stiction_jacobian(q, u, &data.states.w, sink, place);
     }
 
     /// Entries of the body rows (at `row0`, residual convention −Q) in the
@@ -445,6 +494,8 @@ impl System {
                 }
             }
         }
+        let (lam, w) = (&data.multipliers, &data.states.w);
+        self.stiction_force_jacobian(q, u, lam, w, t, sink, row0, col_w);
     }
 
     /// Initial user-state values (IC).
@@ -505,7 +556,17 @@ impl System {
                     jac[(k, j)] += sign * d;
                 }
             }
+            // A zero row is an implicit DIFF that reads no rate at all (an
+            // algebraic equation): if the solve fails, name it, not the row
+            // with the largest residual, which Newton never got to move.
+            let zero_row = (0..nw).find(|&k| jac.row(k).iter().all(|v| *v == 0.0));
             let Some(dx) = jac.lu().solve(&DVector::from_column_slice(&g)) else {
+                if let Some(k) = zero_row {
+                    return Err(format!(
+                        "the equation of {} reads no time derivative (DIF1) at t = {t}, so it cannot be solved for a consistent one: an implicit DIFF must depend on DIF1 of its own state (algebraic implicit DIFFs are not supported yet)",
+                        self.state_name(k)
+                    ));
+                }
                 break;
             };
             for k in 0..nw {

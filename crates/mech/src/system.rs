@@ -136,6 +136,8 @@ pub enum Primitive {
     Coupler(Box<crate::coupler::CouplerEq>),
     /// PTCV: one of the point-on-curve equations (see `ptcv`).
     Ptcv(Box<crate::ptcv::PtcvEq>),
+    /// CVCV: one of the curve-on-curve equations (see `cvcv`).
+    Cvcv(Box<crate::cvcv::CvcvEq>),
 }
 
 /// sign · (A_I e_ai)·(A_J e_aj): the product of an I axis and a J axis.
@@ -190,6 +192,7 @@ impl Equation {
             | Primitive::RackPin { .. }
             | Primitive::Coupler(_)
             | Primitive::Ptcv(_)
+            | Primitive::Cvcv(_)
             | Primitive::General { .. } => PositionDependence::Full,
         }
     }
@@ -201,6 +204,7 @@ impl Equation {
             Primitive::General { bodies, .. } => *bodies,
             Primitive::Coupler(c) => c.bodies,
             Primitive::Ptcv(c) => c.bodies,
+            Primitive::Cvcv(c) => c.bodies,
             Primitive::PointDiff { i, j, .. }
             | Primitive::Dot1 { i, j, .. }
             | Primitive::Dot2 { i, j, .. }
@@ -378,7 +382,7 @@ impl System {
             bodies.push(Body {
                 part: p.id,
                 mass: p.mass,
-                inertia: p.inertia.matrix(),
+                inertia: crate::point_mass::body_inertia(p),
                 bcs_in_body,
             });
         }
@@ -419,6 +423,7 @@ impl System {
         sys.forces = crate::forces::build(&sys, model)?;
         sys.frictions = crate::friction::build(&sys, model)?;
         sys.states = crate::states::build(&sys, model)?;
+        crate::friction::stiction::link(&mut sys);
         Ok(sys)
     }
 
@@ -468,6 +473,7 @@ impl System {
                 prim: Primitive::Normalize { body: b },
             });
         }
+        crate::point_mass::orientation_rows(&self.bodies, &q0, &mut eqs);
         const AX: [&str; 3] = ["X", "Y", "Z"];
         for jt in &model.joints {
             let e = ElementRef::Joint(jt.id);
@@ -641,6 +647,18 @@ impl System {
             {
                 eqs.push(Equation {
                     element: ElementRef::Ptcv(p.id),
+                    name: name.into(),
+                    prim,
+                });
+            }
+        }
+        for c in &model.cvcvs {
+            for (prim, name) in crate::cvcv::primitives(self, model, c, &q0)?
+                .into_iter()
+                .zip(["(Ci-Cj).n", "(Ci-Cj).zj"])
+            {
+                eqs.push(Equation {
+                    element: ElementRef::Cvcv(c.id),
                     name: name.into(),
                     prim,
                 });
@@ -835,7 +853,8 @@ impl System {
             }
         }
         let lam = &data.multipliers;
-        let at = crate::friction::FrictionAt { q, u, lam, t };
+        let w = &data.states.w;
+        let at = crate::friction::FrictionAt { q, u, lam, t, w };
         for fr in &self.frictions {
             fr.add_residual(self, &at, out);
         }
@@ -1056,6 +1075,7 @@ impl System {
             u,
             lam: &data.multipliers,
             t,
+            w: &data.states.w,
         };
         let place = crate::friction::Place {
             row0,

@@ -327,6 +327,7 @@ fn kitchen_sink() -> Model {
     }
     elastic_elements(&mut m);
     point_on_curve(&mut m);
+    curve_on_curve(&mut m);
     // COUPLERs: a rotation with a translation (REVOLUTE 1, TRANSLATIONAL
     // 2) and two rotations in the ratio 2:−5 (REVOLUTE 1, CYLINDRICAL 5).
     m.couplers.push(Coupler {
@@ -457,6 +458,50 @@ fn point_on_curve(m: &mut Model) {
             jfloat_part: part,
             rm,
             curve,
+        });
+    }
+}
+
+/// Two CVCVs: a small circle (CURVE/3) on part 4 against the closed
+/// circle CURVE/1 on part 2 (two-body chain rule), and on part 3 against
+/// CURVE/1 on ground; the planes are tilted against each other and the
+/// perturbed state leaves gaps, so the rows are checked off their
+/// manifold. Needs `point_on_curve` (CURVE/1, marker 15).
+fn curve_on_curve(m: &mut Model) {
+    marker(m, 46, 4, [0.0, 0.1, 0.0], [0.1, 0.05, 0.0]);
+    marker(m, 26, 2, [0.1, 0.0, 0.0], [0.2, 0.1, 0.0]);
+    marker(m, 36, 3, [0.0, 0.0, 0.1], [-0.2, 0.08, 0.0]);
+    let small: Vec<f64> = (0..=8)
+        .flat_map(|k| {
+            let th = k as f64 * std::f64::consts::PI / 4.0;
+            [0.3 * th.cos(), 0.3 * th.sin(), 0.0]
+        })
+        .collect();
+    m.matrices.push(Matrix {
+        id: 3,
+        rows: 9,
+        columns: 3,
+        values: small,
+        sparse: false,
+    });
+    m.curves.push(Curve {
+        id: 3,
+        matrix: 3,
+        curve_points: true,
+        order: 4,
+        closed: true,
+    });
+    for (id, irm, ipart, jrm, jpart) in [(1, 46, 4, 26, 2), (2, 36, 3, 15, 1)] {
+        m.cvcvs.push(Cvcv {
+            id,
+            icurve: 3,
+            irm,
+            ifloat: irm,
+            ifloat_part: ipart,
+            jcurve: 1,
+            jrm,
+            jfloat: jrm,
+            jfloat_part: jpart,
         });
     }
 }

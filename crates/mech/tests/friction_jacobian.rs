@@ -3,7 +3,8 @@
 //! its residual on every joint type Adams gives friction, in the sliding
 //! regime (slip ≫ 1.5 × STICTION_TRANSITION_VELOCITY) and inside the
 //! smooth stiction cubic; and the law's coefficient against Adams' regime
-//! values. The multipliers (reactions) are held fixed: ∂/∂λ is left out of
+//! values; with MAX_STICTION_DEFORMATION, the deformation-state rows and
+//! the force's state columns as well. The multipliers (reactions) are held fixed: ∂/∂λ is left out of
 //! the Newton matrix by design (see `mbsolve_mech::friction`).
 
 use mbsolve_adm::read_adm_str;
@@ -52,10 +53,26 @@ fn pseudo(n: usize, seed: f64, scale: f64) -> Vec<f64> {
 fn jacobian_error(sys: &System, q: &[f64], u: &[f64], lam: &[f64]) -> (f64, f64, f64) {
     let n = sys.nq();
     let fr = &sys.frictions[0];
-    let at = FrictionAt { q, u, lam, t: 0.0 };
+    let at = FrictionAt {
+        q,
+        u,
+        lam,
+        t: 0.0,
+        w: &[],
+    };
     let residual = |q: &[f64], u: &[f64]| {
         let mut r = vec![0.0; n];
-        fr.add_residual(sys, &FrictionAt { q, u, lam, t: 0.0 }, &mut r);
+        fr.add_residual(
+            sys,
+            &FrictionAt {
+                q,
+                u,
+                lam,
+                t: 0.0,
+                w: &[],
+            },
+            &mut r,
+        );
         r
     };
     let place = |col_q, cu| Place {
@@ -132,6 +149,7 @@ fn check_jacobians(vs: f64, su: f64, sl: f64, regime: &dyn Fn(&str, f64, f64)) {
             u: &u,
             lam: &lam,
             t: 0.0,
+            w: &[],
         };
         for s in sys.frictions[0].state(&sys, &at) {
             let speed = s.slip[..s.n].iter().map(|v| v * v).sum::<f64>().sqrt();
@@ -193,4 +211,164 @@ fn coefficient_follows_the_regimes() {
         0.0
     );
     assert!((coefficient(FrictionEffect::Stiction, ms, md, vs, vs).0 - ms).abs() < 1e-15);
+}
+
+/// MAX_STICTION_DEFORMATION of the models.
+const DMAX: f64 = 1e-3;
+
+/// Slip components (deformation states) of each joint type in `JOINTS`.
+fn components(joint: &str) -> usize {
+    match joint {
+        "REVOLUTE" | "TRANSLATIONAL" => 1,
+        "SPHERICAL" => 3,
+        _ => 2,
+    }
+}
+
+/// The state rows and the friction's body rows at (q, u, w, w'): one
+/// residual vector of n + nw entries (body rows first).
+fn residual(sys: &System, lam: &[f64], q: &[f64], u: &[f64], w: &[f64], wp: &[f64]) -> Vec<f64> {
+    let (n, nw) = (sys.nq(), sys.nw());
+    let mut data = sys.new_data();
+    data.states.set(w, wp);
+    data.set_multipliers(lam);
+    let mut r = vec![0.0; n + nw];
+    let at = FrictionAt {
+        q,
+        u,
+        lam,
+        t: 0.0,
+        w,
+    };
+    sys.frictions[0].add_residual(sys, &at, &mut r[..n]);
+    sys.state_residual(&data, q, u, 0.0, &mut r[n..]);
+    r
+}
+
+/// Largest |analytic − central difference| of ∂R/∂q, ∂R/∂u and
+/// ∂R/∂w + cw ∂R/∂w', each relative to the largest entry of its block.
+fn jacobian_errors(
+    sys: &System,
+    lam: &[f64],
+    q: &[f64],
+    u: &[f64],
+    w: &[f64],
+    wp: &[f64],
+) -> [f64; 3] {
+    let (n, nw) = (sys.nq(), sys.nw());
+    let cw = 7.0;
+    let mut data = sys.new_data();
+    data.states.set(w, wp);
+    data.set_multipliers(lam);
+    // Columns: q at 0, u at n, w at 2n.
+    let mut jac = Dense(DMatrix::zeros(n + nw, 2 * n + nw));
+    let at = FrictionAt {
+        q,
+        u,
+        lam,
+        t: 0.0,
+        w,
+    };
+    let place = |col_q, col_u| mbsolve_mech::friction::Place {
+        row0: 0,
+        col_q,
+        col_u,
+        cu: 1.0,
+    };
+    sys.frictions[0].add_jacobian(sys, &at, &mut jac, place(Some(0), n));
+    sys.state_jacobian(&data, q, u, 0.0, &mut jac, n, Some(0), n, 1.0, 2 * n, cw);
+    sys.force_state_jacobian(&data, q, u, 0.0, &mut jac, 0, 2 * n, cw);
+    let mut errs = [0.0f64; 3];
+    let mut big = [0.0f64; 3];
+    for c in 0..2 * n + nw {
+        let h = if c < n { 1e-7 } else { 1e-8 };
+        let shifted = |sign: f64| {
+            let (mut qh, mut uh, mut wh, mut wph) =
+                (q.to_vec(), u.to_vec(), w.to_vec(), wp.to_vec());
+            if c < n {
+                qh[c] += sign * h;
+            } else if c < 2 * n {
+                uh[c - n] += sign * h;
+            } else {
+                // ∂/∂w + cw ∂/∂w' along the same direction.
+                wh[c - 2 * n] += sign * h;
+                wph[c - 2 * n] += sign * h * cw;
+            }
+            residual(sys, lam, &qh, &uh, &wh, &wph)
+        };
+        let (rp, rm) = (shifted(1.0), shifted(-1.0));
+        let block = if c < n {
+            0
+        } else if c < 2 * n {
+            1
+        } else {
+            2
+        };
+        for r in 0..n + nw {
+            let fd = (rp[r] - rm[r]) / (2.0 * h);
+            big[block] = big[block].max(fd.abs());
+            errs[block] = errs[block].max((jac.0[(r, c)] - fd).abs());
+        }
+    }
+    [0, 1, 2].map(|b| errs[b] / big[b].max(1e-300))
+}
+
+/// FRICTION with MAX_STICTION_DEFORMATION (`mbsolve_mech::friction::stiction`):
+/// the deformation-state rows G = ż − f(q, u, z) and the friction force's
+/// dependence on z and u against central differences. Every joint type, deformations inside the bound, velocities scaled so
+/// the fastest slip group is in the sticking regime (σ < vs), the STEP
+/// between vs and 1.5·vs, and sliding (σ ≫ 1.5·vs). Analytic ∂/∂u and ∂/∂w must match
+/// central differences to 1e-6 of the largest entry, ∂/∂q (forward
+/// differences inside the element) to 1e-4.
+#[test]
+fn stiction_state_and_force_jacobians_match_central_differences() {
+    for (joint, args) in JOINTS {
+        let comps = components(joint);
+        let sys = model(
+            joint,
+            &format!(
+                "STICTION_TRANSITION_VELOCITY = 0.01, MAX_STICTION_DEFORMATION = {DMAX}, {args}"
+            ),
+        );
+        assert_eq!(sys.nw(), comps, "{joint}: one state per slip component");
+        let (q, _) = sys.initial_state();
+        let lam = pseudo(sys.neq(), 0.71, 20.0);
+        let w = pseudo(comps, 1.3, 0.5 * DMAX / (comps as f64).sqrt());
+        let wp = pseudo(comps, 0.4, 0.01);
+        let vs = 0.01;
+        let speeds_at = |u: &[f64]| -> Vec<f64> {
+            let at = FrictionAt {
+                q: &q,
+                u,
+                lam: &lam,
+                t: 0.0,
+                w: &w,
+            };
+            sys.frictions[0]
+                .state(&sys, &at)
+                .iter()
+                .map(|s| s.slip[..s.n].iter().map(|v| v * v).sum::<f64>().sqrt())
+                .collect()
+        };
+        let unit = pseudo(sys.nq(), 0.37, 1.0);
+        let fastest = speeds_at(&unit).into_iter().fold(0.0, f64::max);
+        // The fastest group's slip speed at 0.5·vs, 1.25·vs and 50·vs.
+        for (regime, target) in [("sticking", 0.5), ("transition", 1.25), ("sliding", 50.0)] {
+            let u: Vec<f64> = unit.iter().map(|v| v * target * vs / fastest).collect();
+            let speeds = speeds_at(&u);
+            let [eq, eu, ew] = jacobian_errors(&sys, &lam, &q, &u, &w, &wp);
+            println!("{joint} {regime} (slip speeds {speeds:?}): |∂/∂q err| {eq:.1e}, |∂/∂u err| {eu:.1e}, |∂/∂w err| {ew:.1e}");
+            match regime {
+                "sticking" => assert!(speeds.iter().all(|&s| s < vs), "{joint}: {speeds:?}"),
+                "sliding" => assert!(speeds.iter().any(|&s| s > 1.5 * vs), "{joint}: {speeds:?}"),
+                _ => assert!(
+                    speeds.iter().any(|&s| s > vs && s < 1.5 * vs),
+                    "{joint}: no group in the transition: {speeds:?}"
+                ),
+            }
+            assert!(eu < 1e-6, "{joint} {regime}: ∂/∂u error {eu:.2e}");
+            assert!(ew < 1e-6, "{joint} {regime}: ∂/∂w error {ew:.2e}");
+            assert!(eq < 1e-4, "{joint} {regime}: ∂/∂q error {eq:.2e}");
+        }
+    }
 }

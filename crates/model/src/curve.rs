@@ -60,6 +60,31 @@ pub struct Ptcv {
     pub curve: Id,
 }
 
+/// CVCV/id, IFLOAT = id, ICURVE = id, IRM = id, JFLOAT = id, JCURVE = id,
+/// JRM = id (Adams Solver reference, CVCV statement): a planar curve on the
+/// IRM marker's part stays in contact with, and tangent to, a planar curve
+/// on the JRM marker's part. Each curve lies in the x-y plane of its RM
+/// marker (its z coordinates are zero) and the two curves lie in the same
+/// plane; the parts may move in space. The contact parameters α (ICURVE)
+/// and β (JCURVE) are no state: mbsolve solves them from the parts' poses
+/// (see mbsolve_mech's `cvcv`), starting at the pair of closest points as
+/// Adams does without IDISP/JDISP.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cvcv {
+    pub id: Id,
+    pub icurve: Id,
+    pub irm: Id,
+    /// The floating markers Adams places at the contact point, on the
+    /// IRM's and the JRM's parts (kept to write the deck back; no element
+    /// reads them here), and the parts they are declared on.
+    pub ifloat: Id,
+    pub ifloat_part: Id,
+    pub jcurve: Id,
+    pub jrm: Id,
+    pub jfloat: Id,
+    pub jfloat_part: Id,
+}
+
 /// A B-spline curve ready to evaluate.
 #[derive(Clone, Debug)]
 pub struct CurveShape {
@@ -465,6 +490,68 @@ pub(crate) fn validate_ptcv(model: &Model, p: &Ptcv) -> Result<(), ModelError> {
         return Err(fail(format!(
             "CURVE/{} turns through every direction in space (its tangent comes within 17° of any fixed axis); mbsolve's PTCV needs a curve whose tangents all stay away from one axis (any planar curve does)",
             p.curve
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn validate_cvcv(model: &Model, c: &Cvcv) -> Result<(), ModelError> {
+    let e = ElementRef::Cvcv(c.id);
+    let fail = |message: String| ModelError {
+        element: Some(e),
+        location: model.describe(e),
+        message,
+    };
+    let mut parts = [0; 2];
+    for (k, (side, curve, rm, float, float_part)) in [
+        ("I", c.icurve, c.irm, c.ifloat, c.ifloat_part),
+        ("J", c.jcurve, c.jrm, c.jfloat, c.jfloat_part),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Some(cv) = model.curves.iter().find(|x| x.id == curve) else {
+            return Err(fail(format!("{side}CURVE: CURVE/{curve} does not exist")));
+        };
+        let Some(m) = model.marker(rm) else {
+            return Err(fail(format!("{side}RM marker {rm} does not exist")));
+        };
+        if float_part != m.part {
+            return Err(fail(format!(
+                "the {side}FLOAT marker {float} is on PART/{float_part}; it must be on PART/{} of the {side}RM marker {rm}, the part that carries {side}CURVE",
+                m.part
+            )));
+        }
+        let shape = CurveShape::new(cv, model).map_err(|m| fail(format!("CURVE/{curve}: {m}")))?;
+        // Adams: "The z component of the curve must be zero. As a result,
+        // the curve lies in the x-y plane of the [RM] marker."
+        let samples = 16 * shape.spans();
+        let scale = (0..=samples)
+            .map(|k| shape.eval(-1.0 + 2.0 * k as f64 / samples as f64)[0].norm())
+            .fold(1.0, f64::max);
+        for k in 0..=samples {
+            let a = -1.0 + 2.0 * k as f64 / samples as f64;
+            let [x, t, ..] = shape.eval(a);
+            if x.z.abs() > 1e-9 * scale {
+                return Err(fail(format!(
+                    "{side}CURVE/{curve} leaves the x-y plane of its RM marker {rm} (z = {} at α = {}); a CVCV curve's z coordinates must be zero",
+                    crate::readable(x.z),
+                    crate::readable(a)
+                )));
+            }
+            if t.xy().norm() == 0.0 {
+                return Err(fail(format!(
+                    "{side}CURVE/{curve} has a zero tangent at α = {}; the contact normal is undefined there",
+                    crate::readable(a)
+                )));
+            }
+        }
+        parts[k] = m.part;
+    }
+    if parts[0] == parts[1] {
+        return Err(fail(format!(
+            "the IRM marker {} and the JRM marker {} are on the same part (PART/{}); the two curves must be on different parts",
+            c.irm, c.jrm, parts[0]
         )));
     }
     Ok(())

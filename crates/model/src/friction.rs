@@ -92,6 +92,12 @@ pub struct Friction {
     pub mu_dynamic: f64,
     /// Slip speed (on the contact surface) below which stiction acts.
     pub stiction_transition_velocity: f64,
+    /// MAX_STICTION_DEFORMATION: the largest creep (surface displacement)
+    /// of the stiction regime. 0 = no deformation state: the
+    /// velocity-regularized stiction (`mbsolve_mech::friction`); > 0 adds a
+    /// stiction-deformation state per slip component
+    /// (`mbsolve_mech::stiction`).
+    pub max_stiction_deformation: f64,
     pub effect: FrictionEffect,
     pub inputs: FrictionInputs,
     /// FRICTION_FORCE_PRELOAD (TRANSLATIONAL, CYLINDRICAL).
@@ -118,6 +124,7 @@ pub struct Friction {
 impl Friction {
     /// Adams' defaults (FRICTION statement, Adams Solver C++ reference):
     /// arms and radii 1.0, STICTION_TRANSITION_VELOCITY 0.1, preloads 0,
+    /// no MAX_STICTION_DEFORMATION (no deformation state),
     /// EFFECT = ALL, INPUTS = ALL. The coefficients have no default there
     /// that we could confirm; callers give them.
     pub fn new(id: Id, joint: Id, mu_static: f64, mu_dynamic: f64) -> Friction {
@@ -127,6 +134,7 @@ impl Friction {
             mu_static,
             mu_dynamic,
             stiction_transition_velocity: 0.1,
+            max_stiction_deformation: 0.0,
             effect: FrictionEffect::All,
             inputs: FrictionInputs::ALL,
             force_preload: 0.0,
@@ -138,5 +146,35 @@ impl Friction {
             reaction_arm: 1.0,
             initial_overlap: 1.0,
         }
+    }
+
+    /// The range and combination rules of MAX_STICTION_DEFORMATION
+    /// (`mbsolve_mech::friction::stiction`): not negative; with a
+    /// deformation EFFECT = ALL and MU_STATIC, MU_DYNAMIC > 0. Ok for a
+    /// friction without it.
+    pub fn check_deformation(&self) -> Result<(), String> {
+        let d = self.max_stiction_deformation;
+        if !(d >= 0.0 && d.is_finite()) {
+            return Err(format!(
+                "MAX_STICTION_DEFORMATION must not be negative, found {}",
+                crate::readable(d)
+            ));
+        }
+        if d == 0.0 {
+            return Ok(());
+        }
+        match self.effect {
+            FrictionEffect::All => {}
+            FrictionEffect::Stiction => return Err("MAX_STICTION_DEFORMATION with EFFECT = STICTION is not supported: the deformation state needs a friction coefficient when sliding, which EFFECT = STICTION takes away".into()),
+            FrictionEffect::Sliding => return Err("MAX_STICTION_DEFORMATION with EFFECT = SLIDING is not supported: EFFECT = SLIDING has no stiction regime for the deformation to act in".into()),
+        }
+        if self.mu_static <= 0.0 || self.mu_dynamic <= 0.0 {
+            return Err(format!(
+                "MAX_STICTION_DEFORMATION needs MU_STATIC > 0 and MU_DYNAMIC > 0 (the deformation relaxes at a rate ∝ MU_STATIC/MU_DYNAMIC), found {} and {}",
+                crate::readable(self.mu_static),
+                crate::readable(self.mu_dynamic)
+            ));
+        }
+        Ok(())
     }
 }

@@ -15,6 +15,7 @@ mod friction;
 mod function;
 mod implicit_vars;
 mod initial;
+pub mod point_mass;
 mod sensor;
 mod settings;
 mod spline;
@@ -23,7 +24,7 @@ mod validate;
 
 pub use contact::*;
 pub use coupler::{Coupler, CouplerFreedom, Gear};
-pub use curve::{Curve, CurveJet, CurveShape, Ptcv, MAX_CURVE_ORDER};
+pub use curve::{Curve, CurveJet, CurveShape, Cvcv, Ptcv, MAX_CURVE_ORDER};
 pub use discrete::Sampling;
 pub use elastic::*;
 pub use elements::*;
@@ -143,6 +144,8 @@ pub struct Model {
     pub curves: Vec<Curve>,
     /// Point-on-curve constraints (PTCV).
     pub ptcvs: Vec<Ptcv>,
+    /// Curve-on-curve constraints (CVCV).
+    pub cvcvs: Vec<Cvcv>,
     pub forces: Vec<Force>,
     /// Joint friction (FRICTION).
     pub frictions: Vec<Friction>,
@@ -229,12 +232,13 @@ pub enum ElementRef {
     Curve(Id),
     Ptcv(Id),
     Sensor(Id),
+    Cvcv(Id),
 }
 
 impl std::fmt::Display for ElementRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ElementRef::Part(i) => write!(f, "PART/{i}"),
+            ElementRef::Part(i) => write!(f, "{}", point_mass::body_label(*i)),
             ElementRef::Marker(i) => write!(f, "MARKER/{i}"),
             ElementRef::Joint(i) => write!(f, "JOINT/{i}"),
             ElementRef::Motion(i) => write!(f, "MOTION/{i}"),
@@ -265,6 +269,7 @@ impl std::fmt::Display for ElementRef {
             ElementRef::Curve(i) => write!(f, "CURVE/{i}"),
             ElementRef::Ptcv(i) => write!(f, "PTCV/{i}"),
             ElementRef::Sensor(i) => write!(f, "SENSOR/{i}"),
+            ElementRef::Cvcv(i) => write!(f, "CVCV/{i}"),
         }
     }
 }

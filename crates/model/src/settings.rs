@@ -120,6 +120,10 @@ pub struct OutputSpec {
     pub end: f64,
     pub steps: Option<u64>,
     pub dtout: Option<f64>,
+    /// DURATION = d: the run ends d after the time the previous analysis
+    /// reached (a SENSOR with RETURN may have ended it before its END);
+    /// `end` is then only the reader's expectation.
+    pub duration: Option<f64>,
 }
 
 /// One analysis command, in order.

@@ -73,6 +73,33 @@ fn triangle_violation(i: &crate::Inertia) -> Option<String> {
     None
 }
 
+/// A body's CM marker is on the body itself, and its orientation is a
+/// rotation (parts and point masses alike).
+pub(crate) fn check_cm_and_orientation(model: &Model, p: &crate::Part) -> Result<(), ModelError> {
+    let e = ElementRef::Part(p.id);
+    if let Some(cm) = p.cm {
+        match model.marker(cm) {
+            Some(m) if m.part == p.id => {}
+            Some(m) => {
+                return Err(err(
+                    model,
+                    e,
+                    format!(
+                        "CM marker {cm} belongs to {}, not to this part",
+                        crate::point_mass::body_label(m.part)
+                    ),
+                ))
+            }
+            None => return Err(err(model, e, format!("CM marker {cm} does not exist"))),
+        }
+    }
+    let r = p.placement.rotation;
+    if ((r.transpose() * r) - nalgebra::Matrix3::identity()).norm() > 1e-6 {
+        return Err(err(model, e, "orientation is not a rotation".into()));
+    }
+    Ok(())
+}
+
 /// Check that the model can be assembled: ids unique and resolvable, masses
 /// and inertias physical, joints between two different parts, motions on
 /// joints that have the driven degree of freedom.
@@ -98,6 +125,10 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             return Err(err(model, e, "duplicate part id".into()));
         }
         if p.ground {
+            continue;
+        }
+        if crate::point_mass::is_point_mass(p.id) {
+            crate::point_mass::validate_point_mass(model, p)?;
             continue;
         }
         if p.mass == 0.0 {
@@ -135,26 +166,7 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         if let Some(msg) = triangle_violation(&p.inertia) {
             return Err(err(model, e, msg));
         }
-        if let Some(cm) = p.cm {
-            match model.marker(cm) {
-                Some(m) if m.part == p.id => {}
-                Some(m) => {
-                    return Err(err(
-                        model,
-                        e,
-                        format!(
-                            "CM marker {cm} belongs to PART/{}, not to this part",
-                            m.part
-                        ),
-                    ))
-                }
-                None => return Err(err(model, e, format!("CM marker {cm} does not exist"))),
-            }
-        }
-        let r = p.placement.rotation;
-        if ((r.transpose() * r) - nalgebra::Matrix3::identity()).norm() > 1e-6 {
-            return Err(err(model, e, "orientation is not a rotation".into()));
-        }
+        check_cm_and_orientation(model, p)?;
     }
     let mut seen = HashSet::new();
     for m in &model.markers {
@@ -166,7 +178,10 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             return Err(err(
                 model,
                 e,
-                format!("marker is on PART/{}, which does not exist", m.part),
+                format!(
+                    "marker is on {}, which does not exist",
+                    crate::point_mass::body_label(m.part)
+                ),
             ));
         }
     }
@@ -354,6 +369,17 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
         crate::curve::validate_ptcv(model, p)?;
     }
     let mut seen = HashSet::new();
+    for c in &model.cvcvs {
+        if !seen.insert(c.id) {
+            return Err(err(
+                model,
+                ElementRef::Cvcv(c.id),
+                "duplicate CVCV id".into(),
+            ));
+        }
+        crate::curve::validate_cvcv(model, c)?;
+    }
+    let mut seen = HashSet::new();
     for f in &model.forces {
         let e = f.element();
         if !seen.insert(e) {
@@ -466,6 +492,7 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
             }
         }
     }
+    crate::point_mass::validate_connections(model)?;
     Ok(())
 }
 

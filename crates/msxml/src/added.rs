@@ -23,6 +23,13 @@ pub(crate) struct FirstPass {
     /// Reference_Marker's, in the order of the forces, so a modify command
     /// translating the force again gets the same one.
     pub onebody_floating: HashMap<u32, u32>,
+    /// The Adams id of each Force_Vector_OneBody (by XML id) whose own id
+    /// a Force_Vector_TwoBody of the same kind already holds (XML ids are
+    /// unique per element type, Adams VFORCE/VTORQUE/GFORCE ids per
+    /// statement): ids above every vector force's, in document order.
+    pub onebody_id: HashMap<u32, u32>,
+    /// Sensor_Evaluates and the Sensor_Events naming them.
+    pub evaluates: crate::sensor::Evaluates,
 }
 
 impl FirstPass {
@@ -50,6 +57,8 @@ impl FirstPass {
             .zip((1..).map_while(|k| max_marker.checked_add(k)))
             .collect();
         FirstPass {
+            onebody_id: crate::vector_forces::onebody_ids(elems),
+            evaluates: crate::sensor::Evaluates::collect(elems),
             floating: crate::vector_forces::floating_ids(elems),
             contact_graphics: crate::contact::graphics_ids(elems),
             ground,
@@ -75,6 +84,12 @@ pub(crate) fn translate(
         return Ok(Some(vec![st]));
     }
     if let Some(st) = crate::control::statement(e)? {
+        return Ok(Some(vec![st]));
+    }
+    if let Some(sts) = crate::sensor::sensor_evaluate(e)? {
+        return Ok(Some(sts));
+    }
+    if let Some(st) = crate::general::statement(e)? {
         return Ok(Some(vec![st]));
     }
     Ok(None)

@@ -250,3 +250,57 @@ pub(crate) fn write(o: &mut String, m: &Model) {
         }
     }
 }
+
+/// A `<Reference_Array id type="IC" num_element>` command (MotionSolve
+/// Reference Guide, "Reference: Array" command element, xml-format_26):
+/// the IC array's values become the command's text. Its RESTART and PRINT
+/// types (integrator restarts and output at listed times) are not run, and
+/// the U, X and Y arrays (which name variables and control states) have no
+/// command form, and after a Simulate the values would be read by nothing:
+/// each refused by name.
+pub(crate) fn modify(
+    cmd: &Elem,
+    base: &Elem,
+    given: &[(String, String, mbsolve_adm::Pos)],
+    merged: &mut Elem,
+    after_simulate: bool,
+) -> Result<(), XmlError> {
+    let model_type = base.peek("type").unwrap_or("").trim().to_ascii_uppercase();
+    if let Some((_, v, p)) = given
+        .iter()
+        .find(|(n, _, _)| n.eq_ignore_ascii_case("type"))
+    {
+        let t = v.trim().to_ascii_uppercase();
+        if t == "RESTART" || t == "PRINT" {
+            return Err(cmd.err(
+                *p,
+                format!("type = \"{t}\" is not supported (integrator restarts and output times from an array are not run; IC only)"),
+            ));
+        }
+        if t != "IC" {
+            return Err(cmd.err(
+                *p,
+                format!("type = \"{t}\" must be IC (a command changes an IC array's values)"),
+            ));
+        }
+    }
+    if model_type != "IC" {
+        return Err(cmd.err_here(format!(
+            "Reference_Array {} is of type {model_type}: a command changes the values of an IC array only",
+            base.id.unwrap_or(0)
+        )));
+    }
+    // The LSE, TFSISO and GSE states start from their IC array once, and
+    // ARYVAL reads X and Y arrays only: later values would be read by
+    // nothing.
+    if after_simulate {
+        return Err(cmd.err_here(
+            "after a Simulate nothing reads an IC array's values (the control states start from them once); a command can change them before the first Simulate only",
+        ));
+    }
+    if cmd.text.trim().is_empty() {
+        return Err(cmd.err_here("gives no values (the new values are the element's text)"));
+    }
+    merged.text = cmd.text.clone();
+    Ok(())
+}

@@ -96,11 +96,19 @@ const MODIFIABLE: &[(&str, &[&str])] = &[
     ("body_rigid", &crate::elements::BODY_MASS),
     ("force_vector_twobody", &crate::vector_forces::EXPRESSIONS),
     ("force_vector_onebody", &crate::vector_forces::EXPRESSIONS),
+    // MotionSolve Reference Guide, "Sensor: Event" command element
+    // (xml-format_30); usrsub_* are refused as everywhere.
+    (
+        "sensor_event",
+        &["type", "expr", "compare", "value", "error_tol", "verbose"],
+    ),
+    // "Reference: Array" command element (xml-format_26): new values of
+    // an IC array as text; type RESTART and PRINT are refused below.
+    ("reference_array", &["type", "num_element"]),
 ];
 
 /// Command forms the docs list that we do not run: refused by name.
 const NOT_MODIFIABLE: &[&str] = &[
-    "reference_array",
     "post_request",
     "force_bushing",
     "force_beam",
@@ -159,7 +167,7 @@ pub(crate) fn modify(
     }
     let Some((_, allowed)) = MODIFIABLE.iter().find(|(n, _)| *n == tag) else {
         return Err(e.err_here(format!(
-            "<{}> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Body_Rigid)",
+            "<{}> as a command is not supported yet (modify commands: Motion_Joint, Motion_Marker, Force_Scalar_TwoBody, Force_SpringDamper, Force_Vector_TwoBody, Force_Vector_OneBody, Reference_Variable, Reference_Marker, Reference_Array, Body_Rigid, Sensor_Event)",
             e.tag
         )));
     };
@@ -196,7 +204,10 @@ pub(crate) fn modify(
             }
         }
     }
-    let merged = base.overridden(&given, &dropped, added, e.pos);
+    let mut merged = base.overridden(&given, &dropped, added, e.pos);
+    if tag == "reference_array" {
+        crate::arrays::modify(e, base, &given, &mut merged, walk.running.is_some())?;
+    }
     if tag == "reference_marker" {
         if walk.poses.first.floating.contains(&id) {
             return Err(e.err_here(

@@ -123,6 +123,10 @@ const NOT_YET: &[&str] = &[
     "Body_Flexible",
     "Body_Point",
     "Reference_Curve",
+    // Reference Guide xml-format_92, _44 and _37; see write/curve.rs.
+    "Reference_ParamCurve",
+    "Constraint_PTCV",
+    "Constraint_CVCV",
     "Control_PlantInput",
     "Control_PlantOutput",
     "Reference_FlexData",
@@ -237,7 +241,7 @@ pub(crate) fn translate(e: &mut Elem, poses: &Poses, out: &mut Output) -> Result
     } else if is("Control_Diff") {
         crate::states::diff(e)?
     } else if is("Sensor_Event") {
-        crate::sensor::sensor_event(e)?
+        crate::sensor::sensor_event(e, &poses.first.evaluates)?
     } else if is("Post_Request") {
         request(e)?
     } else {
@@ -575,6 +579,14 @@ fn sforce(e: &mut Elem) -> Result<Statement, XmlError> {
         other => return Err(e.err(tp, format!("type = \"{other}\" must be Force or Torque"))),
     }
     markers_ij(e, &mut st)?;
+    // is_action_only (MotionSolve Reference Guide, "Force: Two Body
+    // Scalar", model element xml-format_68 and command xml-format_13):
+    // TRUE applies the force on I with no reaction on J, the Adams
+    // SFORCE ACTIONONLY (the MotionSolve Python API's Sforce names the
+    // same attribute `actiononly`).
+    if e.boolean("is_action_only")? == Some(true) {
+        flag(&mut st, "ACTIONONLY", e.pos);
+    }
     let (x, p) = e.required("val_expression")?;
     expr(&mut st, "FUNCTION", &x, p);
     Ok(st)
@@ -590,6 +602,25 @@ fn variable(e: &mut Elem) -> Result<Statement, XmlError> {
                 format!("type = \"{}\" is not supported (EXPRESSION)", t.trim()),
             ));
         }
+    }
+    // is_implicit = TRUE makes expr a residual (MotionSolve Reference
+    // Guide, "Reference: Solver Variable", xml-format_94); mbsolve's
+    // implicit VARIABLEs are Adams' v = f(v, …) (a Reference_Variable
+    // whose expr reads its own VARVAL), so the residual form is refused.
+    if let Some((_, p)) = e
+        .get("is_implicit")
+        .filter(|(v, _)| !v.trim().eq_ignore_ascii_case("FALSE"))
+    {
+        return Err(e.err(
+            p,
+            "is_implicit = TRUE is not supported (an expr reading its own VARVAL is solved as v = expr)",
+        ));
+    }
+    // ic: the value at the initial-conditions solve, the Adams VARIABLE IC
+    // (the start of an implicit VARIABLE's first Newton solve; an explicit
+    // one's value is computed exactly, in Adams as here).
+    if let Some((ic, p)) = e.number("ic")? {
+        numbers(&mut st, "IC", &[ic], p);
     }
     let (x, p) = e.required("expr")?;
     expr(&mut st, "FUNCTION", &x, p);

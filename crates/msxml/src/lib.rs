@@ -23,6 +23,7 @@ mod data;
 mod edit;
 mod elastic;
 mod elements;
+mod general;
 mod reader;
 mod sensor;
 mod states;

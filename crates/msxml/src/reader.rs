@@ -757,7 +757,12 @@ fn command_of(
                 (None, None) => (None, Some(0.01)),
             };
             let output = match mode {
-                SimulateMode::Transient => Some(OutputSpec { end, steps, dtout }),
+                SimulateMode::Transient => Some(OutputSpec {
+                    end,
+                    steps,
+                    dtout,
+                    duration: None,
+                }),
                 _ => None,
             };
             *time = end.max(*time);

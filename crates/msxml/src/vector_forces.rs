@@ -11,6 +11,11 @@
 //! A OneBody force has no reaction; it becomes the same statement with a
 //! floating marker on ground, whose id is above every Reference_Marker id
 //! (ground takes no force; [`FirstPass::onebody_floating`]).
+//!
+//! Adams numbers VFORCE, VTORQUE and GFORCE separately, XML numbers all
+//! three as Force_Vector_TwoBody: a VTORQUE/1 beside a VFORCE/1 is written
+//! with a free XML id and `adams_id="1"`, an mbsolve extension (MotionSolve
+//! documents no such attribute) read back here, so Adams decks round-trip.
 
 use crate::added::FirstPass;
 use crate::reader::{expr, flag, list, Elem};
@@ -43,6 +48,60 @@ pub(crate) fn floating_ids(elems: &[Elem]) -> HashSet<u32> {
         .collect()
 }
 
+/// The Adams statement a vector force's `type` makes (None for a wrong
+/// type, which the translation reports).
+fn statement_name(ty: &str) -> Option<&'static str> {
+    match ty.trim().to_ascii_uppercase().as_str() {
+        "FORCEONLY" => Some("VFORCE"),
+        "TORQUEONLY" => Some("VTORQUE"),
+        "FORCEANDTORQUE" => Some("GFORCE"),
+        _ => None,
+    }
+}
+
+/// The mbsolve extension attribute carrying a Force_Vector_TwoBody's
+/// Adams id when its XML id had to differ (module docs).
+const ADAMS_ID: &str = "adams_id";
+
+/// The Adams id a vector force element stands for: its `adams_id` when
+/// present and an id, else its XML id.
+fn adams_id_of(e: &Elem) -> Option<u32> {
+    match e.peek(ADAMS_ID) {
+        Some(v) => v.trim().parse().ok(),
+        None => e.id,
+    }
+}
+
+/// [`FirstPass::onebody_id`]: a Force_Vector_OneBody and a
+/// Force_Vector_TwoBody may share an id (different element types), but
+/// both become the same Adams statement; the OneBody one takes a new id
+/// above every vector force's.
+pub(crate) fn onebody_ids(elems: &[Elem]) -> std::collections::HashMap<u32, u32> {
+    let is = |e: &Elem, t: &str| e.tag.eq_ignore_ascii_case(t);
+    let kind = |e: &Elem| e.peek("type").and_then(statement_name);
+    let two: HashSet<(u32, &str)> = elems
+        .iter()
+        .filter(|e| is(e, "Force_Vector_TwoBody"))
+        .filter_map(|e| Some((adams_id_of(e)?, kind(e)?)))
+        .collect();
+    let top = elems
+        .iter()
+        .filter(|e| is(e, "Force_Vector_TwoBody") || is(e, "Force_Vector_OneBody"))
+        .flat_map(|e| [e.id, adams_id_of(e)])
+        .flatten()
+        .max()
+        .unwrap_or(0);
+    let clashing = elems
+        .iter()
+        .filter(|e| is(e, "Force_Vector_OneBody"))
+        .filter_map(|e| Some((e.id?, kind(e)?)))
+        .filter(|k| two.contains(k))
+        .map(|(id, _)| id);
+    clashing
+        .zip((1..).map_while(|k| top.checked_add(k)))
+        .collect()
+}
+
 /// The statements for a Force_Vector_TwoBody or Force_Vector_OneBody, or
 /// None for any other tag.
 pub(crate) fn statements(
@@ -55,19 +114,28 @@ pub(crate) fn statements(
     }
     let id = e.id.unwrap_or(0);
     let (ty, tp) = e.required("type")?;
-    let (name, own): (&str, std::ops::Range<usize>) = match ty.trim().to_ascii_uppercase().as_str()
-    {
-        "FORCEONLY" => ("VFORCE", 0..3),
-        "TORQUEONLY" => ("VTORQUE", 3..6),
-        "FORCEANDTORQUE" => ("GFORCE", 0..6),
-        other => {
-            return Err(e.err(
-                tp,
-                format!("type = \"{other}\" must be ForceOnly, TorqueOnly or ForceAndTorque"),
-            ))
-        }
+    let Some(name) = statement_name(&ty) else {
+        return Err(e.err(
+            tp,
+            format!(
+                "type = \"{}\" must be ForceOnly, TorqueOnly or ForceAndTorque",
+                ty.trim().to_ascii_uppercase()
+            ),
+        ));
     };
-    let mut st = e.statement(name, Some(id));
+    let own = match name {
+        "VFORCE" => 0..3,
+        "VTORQUE" => 3..6,
+        _ => 0..6,
+    };
+    // A OneBody force sharing its id with a TwoBody one of the same kind
+    // takes the Adams id the first pass gave it.
+    let adams_id = match first.onebody_id.get(&id) {
+        Some(&k) if !two => k,
+        _ if two => e.id_attr(ADAMS_ID)?.map_or(id, |(k, _)| k),
+        _ => id,
+    };
+    let mut st = e.statement(name, Some(adams_id));
     let mut out = Vec::new();
     let i_key = if two { "i_marker_id" } else { "marker_id" };
     let (i, ip) = e.required_id(i_key)?;
@@ -135,12 +203,18 @@ pub(crate) fn floating_marker(e: &mut Elem, id: u32) -> Result<Statement, XmlErr
 
 /// The model's VFORCE, VTORQUE and GFORCE as Force_Vector_TwoBody, each
 /// floating marker once as a Reference_Marker on its part. XML ids are
-/// unique per element type, so a VFORCE and a GFORCE with the same id
-/// cannot both be written: refused by name.
+/// unique per element type: a force whose id another vector force already
+/// holds takes the next XML id above every vector force's and keeps its
+/// own as `adams_id` (module docs).
 pub(crate) fn write(o: &mut String, m: &mbsolve_model::Model) -> Result<(), String> {
     use mbsolve_model::{ForceKind, VectorStatement};
     use std::fmt::Write as _;
-    let mut seen: std::collections::HashMap<u32, &str> = Default::default();
+    let is_vector = |f: &&mbsolve_model::Force| matches!(f.kind, ForceKind::Vector { .. });
+    let top = m.forces.iter().filter(is_vector).map(|f| f.id).max();
+    let mut spare = top
+        .into_iter()
+        .flat_map(|t| (1..).map_while(move |k| t.checked_add(k)));
+    let mut seen = HashSet::new();
     let mut floating = HashSet::new();
     for f in &m.forces {
         let ForceKind::Vector {
@@ -153,12 +227,13 @@ pub(crate) fn write(o: &mut String, m: &mbsolve_model::Model) -> Result<(), Stri
             continue;
         };
         let label = format!("{}/{}", statement.name(), f.id);
-        if let Some(other) = seen.insert(f.id, statement.name()) {
-            return Err(format!(
-                "{label}: {other}/{} has the same id, and both are a Force_Vector_TwoBody in MotionSolve XML (ids are unique per element type)",
-                f.id
-            ));
-        }
+        let xml_id = if seen.insert(f.id) {
+            f.id
+        } else {
+            spare.next().ok_or_else(|| {
+                format!("{label}: no Force_Vector_TwoBody id is left above {}", f.id)
+            })?
+        };
         if floating.insert(*jfloat) {
             let _ = writeln!(
                 o,
@@ -172,9 +247,12 @@ pub(crate) fn write(o: &mut String, m: &mbsolve_model::Model) -> Result<(), Stri
         };
         let _ = write!(
             o,
-            "  <Force_Vector_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{}\" j_floating_marker_id=\"{jfloat}\" ref_marker_id=\"{}\"",
-            f.id, f.i, f.j
+            "  <Force_Vector_TwoBody id=\"{xml_id}\" type=\"{ty}\" i_marker_id=\"{}\" j_floating_marker_id=\"{jfloat}\" ref_marker_id=\"{}\"",
+            f.i, f.j
         );
+        if xml_id != f.id {
+            let _ = write!(o, " {ADAMS_ID}=\"{}\"", f.id);
+        }
         for (attr, c) in EXPRESSIONS.iter().zip(components) {
             if let Some(c) = c {
                 let text = mbsolve_adm::function_source(c.source(), &label)?;

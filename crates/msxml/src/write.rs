@@ -34,6 +34,18 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
     curve::refuse(m)?;
+    // MS-XML-GRAMMAR.md lists Body_Point only by name: no verified
+    // attributes to write a point mass with.
+    if let Some(p) = m
+        .parts
+        .iter()
+        .find(|p| mbsolve_model::point_mass::is_point_mass(p.id))
+    {
+        return Err(format!(
+            "{}: a point mass has no verified MotionSolve XML form here (Body_Point's attributes are not in the grammar)",
+            mbsolve_model::ElementRef::Part(p.id)
+        ));
+    }
     if let Some(io) = m.plant_inputs.iter().chain(&m.plant_outputs).next() {
         return Err(format!(
             "PINPUT/POUTPUT {}: Adams/Controls plant inputs and outputs have no MotionSolve XML form here",
@@ -212,17 +224,18 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             g.id
         ));
     }
-    if let Some(c) = m.gcons.first() {
-        return Err(format!(
-            "GCON/{}: general constraints have no element in the MotionSolve XML we read",
-            c.id
-        ));
-    }
+    crate::general::write(&mut o, m)?;
     crate::data::write_data(&mut o, m, esc)?;
     for v in &m.variables {
+        // An implicit VARIABLE keeps its initial guess (Reference_Variable
+        // `ic`, elements.rs).
+        let ic = m.implicit_variables.iter().find(|x| x.id == v.id);
+        let ic = ic
+            .map(|x| format!(" ic=\"{}\"", num(x.ic)))
+            .unwrap_or_default();
         let _ = writeln!(
             o,
-            "  <Reference_Variable id=\"{}\" type=\"EXPRESSION\" expr=\"{}\"/>",
+            "  <Reference_Variable id=\"{}\" type=\"EXPRESSION\"{ic} expr=\"{}\"/>",
             v.id,
             esc(&v.function)
         );
@@ -280,16 +293,17 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
             );
         } else if let Some((function, rotational, action_only)) = f.kind.sforce() {
             let label = format!("SFORCE/{}", f.id);
-            if action_only {
-                return Err(format!(
-                    "{label}: an ACTIONONLY SFORCE has no element in the MotionSolve XML we read"
-                ));
-            }
             let ty = if rotational { "Torque" } else { "Force" };
             let text = esc(mbsolve_adm::function_source(function.source(), &label)?);
+            // ACTIONONLY is the documented is_action_only (elements.rs).
+            let only = if action_only {
+                " is_action_only=\"TRUE\""
+            } else {
+                ""
+            };
             let _ = writeln!(
                 o,
-                "  <Force_Scalar_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\" val_expression=\"{text}\"/>",
+                "  <Force_Scalar_TwoBody id=\"{}\" type=\"{ty}\" i_marker_id=\"{i}\" j_marker_id=\"{j}\"{only} val_expression=\"{text}\"/>",
                 f.id
             );
         }

@@ -18,7 +18,7 @@ fn curve_and_ptcv_are_refused_by_name() {
     let curve_only = read_adm_str(&format!("{DECK}END\n"), "m.adm").unwrap();
     assert_eq!(
         write_xml(&curve_only).unwrap_err(),
-        "CURVE/7: curves are not written to MotionSolve XML (mbsolve does not read its parametric curve element)"
+        "CURVE/7: curves are not written to MotionSolve XML (Reference_ParamCurve's documentation does not fix its spline order and parameter range, so it is not verified to be the Adams CURVE)"
     );
     let with_ptcv = read_adm_str(
         &format!("{DECK}PTCV/3, I = 20, JFLOAT = 30, RM = 10, CURVE = 7\nEND\n"),
@@ -27,6 +27,6 @@ fn curve_and_ptcv_are_refused_by_name() {
     .unwrap();
     assert_eq!(
         write_xml(&with_ptcv).unwrap_err(),
-        "PTCV/3: point-on-curve constraints are not written to MotionSolve XML (mbsolve does not read its point-to-curve element)"
+        "PTCV/3: point-on-curve constraints are not written to MotionSolve XML (Constraint_PTCV needs a Reference_ParamCurve, which is not written, and has no floating marker)"
     );
 }

@@ -83,6 +83,26 @@ fn writer_round_trip_and_refusals() {
     );
 }
 
+/// MotionSolve's Force_Beam has no formulation attribute (MotionSolve
+/// reference, Force_Beam: a Timoshenko beam with small rotational
+/// deflections; MS-XML-GRAMMAR.md lists its attributes). One written as if
+/// it had Adams' FORMULATION is refused by its name, not read as LINEAR.
+#[test]
+fn force_beam_formulation_attribute_is_refused_by_name() {
+    for attr in ["formulation", "beam_type"] {
+        let err = read_xml_str(
+            &deck(&format!(r#"  <Force_Beam id="2" i_marker_id="20" j_marker_id="10" length="1" E="1" G="1" area="1" ixx="1" iyy="1" izz="1" {attr}="STRING"/>"#)),
+            "deck.xml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.ends_with(&format!("attribute {attr} is not supported")),
+            "{err}"
+        );
+    }
+}
+
 /// Constraint_Coupler is the COUPLER with JOINTS, TYPE and SCALES from
 /// joint<k>_id, freedom_<k> and coefficients; write_xml writes it back.
 #[test]

@@ -122,7 +122,8 @@ fn the_command_section_runs_in_order_with_absolute_end_times() {
             output: Some(OutputSpec {
                 end: 2.5,
                 steps: Some(250),
-                dtout: None
+                dtout: None,
+                duration: None
             })
         }]
     );
@@ -143,6 +144,7 @@ fn the_command_section_runs_in_order_with_absolute_end_times() {
             end,
             steps: None,
             dtout: Some(dtout),
+            duration: None,
         })
     };
     assert_eq!(
@@ -333,12 +335,22 @@ fn all_unsupported_elements_are_listed() {
     let e = error_of(
         r#"<Body_Flexible id="3"/>
 <Body_Point id="4"/>
-<Reference_Curve id="5"/>"#,
+<Reference_Curve id="5"/>
+<Reference_ParamCurve id="6"/>
+<Constraint_PTCV id="7"/>"#,
     );
     let lines: Vec<&str> = e.lines().collect();
-    assert_eq!(lines.len(), 3, "{e}");
+    assert_eq!(lines.len(), 5, "{e}");
     assert!(lines[1].starts_with("deck.xml:9:1: Body_Point id=4"));
     assert!(lines[2].starts_with("deck.xml:10:1: Reference_Curve id=5"));
+    assert_eq!(
+        lines[3],
+        "deck.xml:11:1: Reference_ParamCurve id=6: Reference_ParamCurve is not supported yet"
+    );
+    assert_eq!(
+        lines[4],
+        "deck.xml:12:1: Constraint_PTCV id=7: Constraint_PTCV is not supported yet"
+    );
 }
 
 #[test]
@@ -367,7 +379,16 @@ fn mutated_decks_never_panic() {
     // added.xml holds one of each element read since stop 12 (vector
     // forces, contact and its graphics, arrays, matrices, controls).
     let added = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/added.xml");
-    for path in [example("pendulum.xml"), example("slider_crank.xml"), added] {
+    // more.xml: the elements read since stop 13 (Constraint_General,
+    // is_action_only, shared vector-force ids, Reference_Variable ic,
+    // Sensor_Evaluate, Reference_Array and Sensor_Event commands).
+    let more = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/more.xml");
+    for path in [
+        example("pendulum.xml"),
+        example("slider_crank.xml"),
+        added,
+        more,
+    ] {
         let base = std::fs::read(path).unwrap();
         for _ in 0..1500 {
             let mut b = base.clone();

@@ -44,7 +44,7 @@ fn sensor_event_refusals_are_named() {
     for (model, want) in [
         (
             r#"<Sensor_Event id="5" expr="TIME" value="1" error_tol="0" halt="TRUE" evaluate_id="3"/>"#,
-            "Sensor_Event id=5: evaluate_id: Sensor_Evaluate elements are not supported yet",
+            "deck.xml:3:83: Sensor_Event id=5: evaluate_id = 3: no Sensor_Evaluate with this id (of type EXPRESSION)",
         ),
         (
             r#"<Sensor_Event id="5" expr="TIME" value="1" error_tol="0" halt="TRUE" zero_crossing="1e-3"/>"#,
@@ -75,14 +75,24 @@ fn sensor_event_refusals_are_named() {
 }
 
 /// A sensor with an option that has no verified Sensor_Event attribute is
-/// not written, naming the option.
+/// not written, naming the option; EVALUATE is written as a
+/// Sensor_Evaluate with the sensor's id and reads back the same.
 #[test]
 fn sensors_with_adams_only_options_are_not_written() {
     let adm = "m\nPART/1, GROUND\nMARKER/10, PART = 1\nSENSOR/4, FUNCTION = TIME, VALUE = 1, GE, RETURN, EVALUATE = TIME\nEND\n";
     let m = mbsolve_adm::read_adm_str(adm, "m.adm").unwrap();
+    let text = write_xml(&m).unwrap();
+    assert!(
+        text.contains("<Sensor_Evaluate id=\"4\" type=\"EXPRESSION\" expr=\"TIME\"/>"),
+        "{text}"
+    );
+    let back = read_xml_str(&text, "back.xml").unwrap().model;
+    assert_eq!(back.sensors, m.sensors);
+    let adm = "m\nPART/1, GROUND\nMARKER/10, PART = 1\nSENSOR/4, FUNCTION = TIME, VALUE = 1, GE, RETURN, BISECTION\nEND\n";
+    let m = mbsolve_adm::read_adm_str(adm, "m.adm").unwrap();
     let e = write_xml(&m).unwrap_err();
     assert_eq!(
         e,
-        "SENSOR/4: EVALUATE has no Sensor_Event attribute mbsolve has verified; the sensor is not written to MotionSolve XML"
+        "SENSOR/4: BISECTION has no Sensor_Event attribute mbsolve has verified; the sensor is not written to MotionSolve XML"
     );
 }

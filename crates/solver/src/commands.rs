@@ -195,6 +195,7 @@ pub fn default_commands() -> Vec<Command> {
                 end: 1.0,
                 steps: Some(100),
                 dtout: None,
+                duration: None,
             }),
         },
     ]
@@ -332,12 +333,13 @@ impl CommandRunner {
                     SimulateMode::Transient => SimulateMode::Dynamic,
                     m => *m,
                 };
+                let output = output.map(|o| from_time_reached(o, sim.state.t));
                 if let Some(o) = output {
                     let label = format!("SIMULATE/{mode:?}").to_uppercase();
                     let t0 = sim.state.t;
                     on_simulate(sim, &label, t0, o.end);
                 }
-                let result = self.simulate(sim, mode, *output);
+                let result = self.simulate(sim, mode, output);
                 // Dropping the hook clears the progress line.
                 sim.output.progress = None;
                 result
@@ -393,6 +395,20 @@ impl CommandRunner {
             }
             SimulateMode::Transient => unreachable!("resolved by execute"),
         }
+    }
+}
+
+/// A SIMULATE with DURATION = d ends d after `reached`, the time the
+/// previous analysis actually reached: a SENSOR with RETURN may have ended
+/// it before the END the command file planned, which the reader's `end`
+/// assumes (Adams SIMULATE: DURATION is the length of this simulation).
+fn from_time_reached(o: OutputSpec, reached: f64) -> OutputSpec {
+    match o.duration {
+        Some(d) => OutputSpec {
+            end: reached + d,
+            ..o
+        },
+        None => o,
     }
 }
 

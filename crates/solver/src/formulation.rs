@@ -559,7 +559,8 @@ const COORD: [&str; 7] = ["x", "y", "z", "e0", "e1", "e2", "e3"];
 
 /// "PART/2 x" style name of body coordinate `i`.
 pub fn coordinate_name(sys: &System, i: usize) -> String {
-    format!("PART/{} {}", sys.bodies[i / 7].part, COORD[i % 7])
+    let body = mbsolve_model::point_mass::body_label(sys.bodies[i / 7].part);
+    format!("{body} {}", COORD[i % 7])
 }
 
 /// "JOINT/1 Zi.Xj" style name of constraint equation `k`.

@@ -29,6 +29,7 @@ pub(crate) fn add_joint_friction(
         u: &frame.u,
         lam: &frame.lambda,
         t: frame.t,
+        w: &frame.w,
     };
     for fr in sys.frictions.iter().filter(|fr| selected(fr.joint)) {
         let q = fr.local_force(sys, &at);

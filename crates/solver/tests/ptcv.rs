@@ -36,13 +36,7 @@ fn bead_on(points: &[Vector3<f64>], order: usize, closed: bool, at: Vector3<f64>
             placement: Placement::default(),
         });
     }
-    m.matrices.push(Matrix {
-        id: 1,
-        rows: points.len(),
-        columns: 3,
-        values: points.iter().flat_map(|p| [p.x, p.y, p.z]).collect(),
-        sparse: false,
-    });
+    m.matrices.push(common::curves::matrix(1, points));
     m.curves.push(Curve {
         id: 1,
         matrix: 1,
@@ -61,16 +55,9 @@ fn bead_on(points: &[Vector3<f64>], order: usize, closed: bool, at: Vector3<f64>
     m
 }
 
-/// The circle of radius `r` about the origin in the xy plane through 64
-/// points, the first repeated last (Adams: a CLOSED curve's first and last
-/// points are the same).
+/// The wire: a circle through 64 points.
 fn circle(r: f64) -> Vec<Vector3<f64>> {
-    (0..=64)
-        .map(|k| {
-            let th = 2.0 * PI * k as f64 / 64.0;
-            Vector3::new(r * th.sin(), -r * th.cos(), 0.0)
-        })
-        .collect()
+    common::curves::circle(r, 64)
 }
 
 /// Released at rest θ0 = 0.8 rad from the bottom of a 0.5 m wire. The

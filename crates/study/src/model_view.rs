@@ -81,7 +81,7 @@ impl ModelView {
                 .iter()
                 .map(|p| {
                     row(&[
-                        ("element", format!("PART/{}", p.id)),
+                        ("element", mbsolve_model::point_mass::body_label(p.id)),
                         ("ground", p.ground.to_string()),
                         ("mass", format!("{:e}", p.mass)),
                         ("cm", opt(p.cm)),

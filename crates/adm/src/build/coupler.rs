@@ -1,6 +1,6 @@
 //! COUPLER/id, JOINTS = id1, id2[, id3], TYPE = T|R:T|R[:T|R],
 //! SCALES = [r1,]r2[,r3] (Adams Solver reference: with one scale fewer than
-//! joints, r1 = 1). GEAR and POINT_MASS are refused here with the reason.
+//! joints, r1 = 1). GEAR is read here too (POINT_MASS: build/point_mass.rs).
 
 use super::{Builder, Space};
 use crate::args::Args;
@@ -118,14 +118,5 @@ impl Builder<'_> {
             .push(mbsolve_model::Gear { id, joints, cv });
         self.source(ElementRef::Gear(id), st.pos);
         Ok(())
-    }
-
-    /// POINT_MASS: read by name and refused with the reason.
-    pub(super) fn refused(&self, st: &Statement, label: &str) -> AdmError {
-        self.err(
-            st.pos,
-            label,
-            "POINT_MASS is not supported: mbsolve's bodies are rigid bodies with orientation (position and Euler parameters), and a three-coordinate point mass would need a second kind of body; model it as a PART with MASS and a small IP",
-        )
     }
 }

@@ -1,15 +1,15 @@
 //! CURVE/id, MATRIX = id[, CURVE_POINTS][, ORDER = k][, OPEN | CLOSED] and
 //! PTCV/id, I = id, JFLOAT = id, CURVE = id, RM = id (Adams Solver
-//! reference, CURVE and PTCV statements). FUNCTION = USER (CURSUB) is
-//! refused before this, as every user subroutine; CVCV is refused here with
-//! the reason.
+//! reference, CURVE and PTCV statements) and CVCV/id, IFLOAT, ICURVE, IRM,
+//! JFLOAT, JCURVE, JRM (CVCV statement). FUNCTION = USER (CURSUB) is
+//! refused before this, as every user subroutine.
 
 use super::{Builder, Space};
 use crate::args::Args;
 use crate::syntax::{ExprText, Statement};
 use crate::AdmError;
 use mbsolve_expr::{fill_curve_slot, Expr};
-use mbsolve_model::{readable, Curve, ElementRef, Id, Ptcv};
+use mbsolve_model::{readable, Curve, Cvcv, ElementRef, Id, Ptcv};
 
 impl Builder<'_> {
     pub(super) fn curve(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
@@ -159,12 +159,64 @@ impl Builder<'_> {
         }
     }
 
-    /// CVCV: read by name and refused with the reason.
-    pub(super) fn cvcv_refused(&self, st: &Statement, label: &str) -> AdmError {
-        self.err(
-            st.pos,
-            label,
-            "CVCV (curve-on-curve) is not supported yet (PTCV, point-on-curve, is)",
-        )
+    /// CVCV/id, IFLOAT = id, ICURVE = id, IRM = id, JFLOAT = id,
+    /// JCURVE = id, JRM = id. The initial-contact arguments (IDISP, IICM,
+    /// IVEL, JDISP, JICM, JVEL) are refused by name: mbsolve starts at the
+    /// closest points of the two curves, Adams' default without them.
+    pub(super) fn cvcv(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
+        const INITIAL: [&str; 6] = ["IDISP", "IICM", "IVEL", "JDISP", "JICM", "JVEL"];
+        let keys = [
+            "IFLOAT", "ICURVE", "IRM", "JFLOAT", "JCURVE", "JRM", "IDISP", "IICM", "IVEL", "JDISP",
+            "JICM", "JVEL",
+        ];
+        let mut a = Args::new(self.file, st, label, &keys, &[])?;
+        self.define(Space::Cvcv, id, st.pos, &a.label.clone())?;
+        for key in INITIAL {
+            if a.has(key) {
+                return Err(a.err(
+                    a.pos_of(key),
+                    format!(
+                        "{key} (initial contact conditions) is not supported: mbsolve starts a CVCV at the closest points of the two curves, Adams' default without IDISP and JDISP"
+                    ),
+                ));
+            }
+        }
+        let irm = self.required_marker(&mut a, "IRM")?;
+        let jrm = self.required_marker(&mut a, "JRM")?;
+        let mut curves = [0; 2];
+        for (slot, key) in curves.iter_mut().zip(["ICURVE", "JCURVE"]) {
+            let curve = a.id(key)?;
+            let (curve, pos) = a.require(curve, key)?;
+            self.refer(Space::Curve, curve, pos, &a.label, key);
+            *slot = curve;
+        }
+        let mut floats = [(0, 0); 2];
+        for (slot, key) in floats.iter_mut().zip(["IFLOAT", "JFLOAT"]) {
+            let m = a.id(key)?;
+            let (m, pos) = a.require(m, key)?;
+            let Some(&part) = self.floating.get(&m) else {
+                return Err(a.err(
+                    pos,
+                    format!(
+                        "{key} marker {m} is not a FLOATING marker defined before this statement"
+                    ),
+                ));
+            };
+            *slot = (m, part);
+        }
+        a.finish()?;
+        self.model.cvcvs.push(Cvcv {
+            id,
+            icurve: curves[0],
+            irm,
+            ifloat: floats[0].0,
+            ifloat_part: floats[0].1,
+            jcurve: curves[1],
+            jrm,
+            jfloat: floats[1].0,
+            jfloat_part: floats[1].1,
+        });
+        self.source(ElementRef::Cvcv(id), st.pos);
+        Ok(())
     }
 }

@@ -4,7 +4,8 @@
 //! - `FIELD/id, I=, J=, K=36, C=36 | CRATIO=, LENGTH=6, FORCE=6`; matrices
 //!   are entered by columns, top to bottom.
 //! - `BEAM/id, I=, J=, LENGTH=, IXX=, IYY=, IZZ=, AREA=, ASY=, ASZ=,
-//!   EMODULUS=, GMODULUS=, CRATIO= | CMATRIX=21, FORMULATION=LINEAR`;
+//!   EMODULUS=, GMODULUS=, CRATIO= | CMATRIX=21, FORMULATION=LINEAR`
+//!   (NONLINEAR and STRING are refused: Adams does not define them);
 //!   CMATRIX is the lower half of the symmetric C by columns.
 
 use super::{Builder, Space};
@@ -32,6 +33,35 @@ const BEAM_KEYS: &[&str] = &[
     "CMATRIX",
     "FORMULATION",
 ];
+
+/// Why a BEAM FORMULATION is refused, or None for LINEAR (any
+/// abbreviation). The Adams Solver BEAM statement names three formulations
+/// but defines only LINEAR (the linear Timoshenko beam, with its stiffness
+/// matrix). Of the other two, the public Adams documentation (the BEAM
+/// statement page and Adams View's `force create element_like beam`) says
+/// only that NONLINEAR is "the full non linear Euler-Bernoulli theory" and
+/// STRING "a simplified non linear theory" that "may speed up your
+/// simulations with little performance penalties". Neither equations nor
+/// a test case are given, so no implementation of ours could be checked
+/// against Adams: both are refused, saying so, rather than guessed.
+fn formulation_refusal(f: &str) -> Option<String> {
+    let named = |word: &str| !f.is_empty() && word.starts_with(f);
+    let undefined = |name: &str, documented: &str| {
+        format!("{name} is not supported: Adams documents it only as \"{documented}\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported")
+    };
+    if named("LINEAR") {
+        None
+    } else if named("STRING") {
+        Some(undefined("STRING", "a simplified non linear theory"))
+    } else if named("NONLINEAR") {
+        Some(undefined(
+            "NONLINEAR",
+            "the full non linear Euler-Bernoulli theory",
+        ))
+    } else {
+        Some("unknown formulation (Adams' BEAM takes LINEAR, NONLINEAR or STRING)".into())
+    }
+}
 
 /// C is given either in full or as a ratio of K, not both.
 fn damping(a: &mut Args, matrix: &str, n: usize) -> Result<Option<ElasticDamping>, AdmError> {
@@ -120,11 +150,8 @@ impl Builder<'_> {
             }
             ElasticStatement::Beam => {
                 if let Some((f, pos)) = a.word("FORMULATION")? {
-                    if !"LINEAR".starts_with(f.as_str()) {
-                        return Err(a.err(
-                            pos,
-                            format!("FORMULATION = {f}: only LINEAR (Adams' linear Timoshenko beam) is supported; the STRING and NONLINEAR formulations are not implemented"),
-                        ));
+                    if let Some(reason) = formulation_refusal(&f) {
+                        return Err(a.err(pos, format!("FORMULATION = {f}: {reason}")));
                     }
                 }
                 let mut get = |key: &str, required: bool| -> Result<f64, AdmError> {

@@ -1,5 +1,6 @@
 //! FRICTION/id, JOINT = id, MU_STATIC = r, MU_DYNAMIC = r
-//! [, STICTION_TRANSITION_VELOCITY = r] [, EFFECT = ALL|STICTION|SLIDING]
+//! [, STICTION_TRANSITION_VELOCITY = r] [, MAX_STICTION_DEFORMATION = r]
+//! [, EFFECT = ALL|STICTION|SLIDING]
 //! [, INPUTS = ALL | NONE | (PRELOAD:REACTION_FORCE:BENDING_MOMENT:TORSIONAL_MOMENT)]
 //! [, FRICTION_FORCE_PRELOAD = r] [, FRICTION_TORQUE_PRELOAD = r]
 //! [, PIN_RADIUS = r] [, BALL_RADIUS = r] [, FRICTION_ARM = r]
@@ -8,8 +9,7 @@
 //! (Adams Solver FRICTION statement; the law is `mbsolve_mech::friction`).
 //!
 //! Arguments of the Adams statement that mbsolve does not honour are
-//! refused by name with the reason: MAX_STICTION_DEFORMATION (the stiction
-//! creep state), OVERLAP_DELTA = INCREASE/DECREASE,
+//! refused by name with the reason: OVERLAP_DELTA = INCREASE/DECREASE,
 //! TRANSITION_VELOCITY_COEFFICIENT. INACTIVE = STATIC is accepted: friction
 //! never acts in mbsolve's static and quasi-static solutions. An argument that does not apply to the
 //! joint's type (BALL_RADIUS on a REVOLUTE joint) is an error, checked once
@@ -130,12 +130,6 @@ impl Builder<'_> {
         };
         self.refer(Space::Joint, joint, jpos, &a.label, "JOINT");
         // Refused: Adams arguments whose behaviour mbsolve does not have.
-        if a.has("MAX_STICTION_DEFORMATION") {
-            return Err(a.err(
-                a.pos_of("MAX_STICTION_DEFORMATION"),
-                "MAX_STICTION_DEFORMATION (the bound of Adams' stiction creep state) is not supported yet: mbsolve's stiction is velocity-based (below STICTION_TRANSITION_VELOCITY) and has no creep state; leave it out to run with that stiction",
-            ));
-        }
         if a.has("TRANSITION_VELOCITY_COEFFICIENT") {
             return Err(a.err(
                 a.pos_of("TRANSITION_VELOCITY_COEFFICIENT"),
@@ -250,6 +244,13 @@ impl Builder<'_> {
             if named {
                 named_inputs = Some((inputs, pos));
             }
+        }
+        // MAX_STICTION_DEFORMATION: the stiction-deformation state
+        // (mbsolve_mech::friction::stiction), with its range and the
+        // EFFECT and coefficient combinations it needs.
+        if let Some((v, pos)) = number(&mut a, "MAX_STICTION_DEFORMATION")? {
+            fr.max_stiction_deformation = v;
+            fr.check_deformation().map_err(|m| a.err(pos, m))?;
         }
         let label = a.label.clone();
         a.finish()?;

@@ -73,7 +73,8 @@ impl Simulation {
         let mut labels = Vec::with_capacity(6 * nb);
         for b in &sys.bodies {
             for a in ["x", "y", "z", "rx", "ry", "rz"] {
-                labels.push(format!("PART/{} {a}", b.part));
+                let body = mbsolve_model::point_mass::body_label(b.part);
+                labels.push(format!("{body} {a}"));
             }
         }
         let mut c = DMatrix::zeros(6 * nb, 6 * nb);
