@@ -61,7 +61,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",
-        Some(":16240:54: DIFF/2007: CONTACT is not supported yet in a force function"),
+        Some(":7266:3: GRAPHICS/4202: GRAPHICS/4202 (used by CONTACT/1): geometry file not found: adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.xmt_txt; it would be Parasolid geometry, which mbsolve cannot read either (supported: Adams shell .shl and STL .stl meshes, or GRAPHICS primitives (BOX, CYLINDER, FRUSTUM, ELLIPSOID, TORUS))"),
     ),
     ("adamspy-generic-model/generic_model.adm", None),
     ("adamspy-torque-spike/test_analysis_with_spikes.adm", None),

@@ -97,6 +97,14 @@ impl ExprStateFunction {
                 measures.push(m);
                 continue;
             }
+            if call.kind == MeasureKind::Contact {
+                let m = crate::contact_fn::measure(call).map_err(|message| ExprError {
+                    message,
+                    span: expr.measure_span(slot),
+                })?;
+                measures.push(m);
+                continue;
+            }
             let i = match call.arg(0) {
                 Some(i) => i,
                 None => {

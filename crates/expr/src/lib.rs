@@ -16,6 +16,7 @@
 //! number, …) are [`EvalError`]s.
 
 mod adapt;
+mod contact_fn;
 mod contact_laws;
 mod curve;
 mod eval;

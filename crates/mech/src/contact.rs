@@ -68,6 +68,28 @@ pub struct ContactPoint {
     pub normal: Vector3<f64>,
     /// Penetration δ > 0.
     pub depth: f64,
+    /// The (I solid, J solid) indices in IGEOM/JGEOM that touch here.
+    pub(crate) pair: (usize, usize),
+    /// Which solid the normal is fixed in (for the Jacobian's rotation terms).
+    pub(crate) owner: NormalOwner,
+}
+
+/// How the contact normal turns with the bodies, from parry's features: a
+/// normal is the outward normal of a face, so it turns with the face's
+/// body; between two balls it lies along the line of centres. Anything
+/// else (edge on edge, a ball's "face" against a vertex) keeps the normal
+/// frozen in the Jacobian — a first-order approximation, exact for the
+/// force but not for its derivative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NormalOwner {
+    /// A face of the I solid (not a ball).
+    I,
+    /// A face of the J solid (not a ball).
+    J,
+    /// Two balls: along the centres.
+    Centres,
+    /// Neither: frozen.
+    Frozen,
 }
 
 /// A CONTACT resolved to its two bodies (slot 0 = I part, 1 = J part).
@@ -343,6 +365,162 @@ struct LocalContact {
     ju: Hess,
 }
 
+/// One contact point's force F on the J part (ground axes), W, and with
+/// the Jacobian: ∂F/∂q, ∂F/∂u (3×14) and `lever` = ∂(WᵀF)/∂q at fixed F.
+struct PointForce {
+    f: Vector3<f64>,
+    w: Jac3,
+    dq: Jac3,
+    du: Jac3,
+    lever: Hess,
+}
+
+/// How a contact point's witness points c_I, c_J and normal n move with
+/// the local q, for the Jacobian. The models (exact for the cases named,
+/// first-order otherwise):
+/// - a ball's witness point is its centre ± radius·n (the centre is a
+///   material point, the point itself slides over the sphere);
+/// - a witness point on the face the normal belongs to is the other
+///   point projected onto that face's plane: ∂c = P ∂c_other + n nᵀ ∂a
+///   − h ∂n, a the material point at c, h = (c_other − c)·n;
+/// - any other witness point (a vertex of a box or of a tessellation) is
+///   a material point of its body;
+/// - n turns with its face's body, lies along the centres of two balls,
+///   or is frozen (edge on edge: [`NormalOwner::Frozen`]).
+///
+/// With s = Rᵀ(c − r) the body-frame coordinates of c, W(q) = ∂x(q; s)/∂q
+/// for the material points x = r + R s, so ∂(W u)/∂q and ∂(WᵀF)/∂q are the
+/// material second derivatives plus ∂/∂s · ∂s/∂q, ∂s/∂q = Rᵀ(∂c/∂q − ∂x/∂q).
+struct PointGeometry {
+    w: Jac3,
+    /// The material points at c_I (slot 0) and c_J (slot 1).
+    mat: [V3; 2],
+    /// ∂c/∂q of the two witness points (the models above).
+    c_q: [Jac3; 2],
+    /// ∂n/∂q.
+    nq: Jac3,
+    /// Rotation of each slot's body (identity for ground).
+    rot: [Matrix3<f64>; 2],
+    /// ∂(R e_m)/∂q for m = x, y, z, per slot.
+    axes_jac: [[Jac3; 3]; 2],
+    moving: [bool; 2],
+}
+
+impl PointGeometry {
+    fn new(c: &ContactElement, poses: &[Option<Pose>; 2], cp: &ContactPoint, jac: bool) -> Self {
+        let at = [cp.on_i, cp.on_j];
+        let mat: [V3; 2] = std::array::from_fn(|slot| match &poses[slot] {
+            Some(b) => V3::point(slot, Some(b), rot(&b.p).transpose() * (at[slot] - b.r)),
+            None => V3::constant(at[slot]),
+        });
+        let mut g = PointGeometry {
+            w: mat[1].jac - mat[0].jac,
+            mat,
+            c_q: [Jac3::zeros(); 2],
+            nq: Jac3::zeros(),
+            rot: [Matrix3::identity(); 2],
+            axes_jac: [[Jac3::zeros(); 3]; 2],
+            moving: [poses[0].is_some(), poses[1].is_some()],
+        };
+        if !jac {
+            return g;
+        }
+        let n = cp.normal;
+        let proj = Matrix3::identity() - n * n.transpose();
+        for (slot, pose) in poses.iter().enumerate() {
+            if let Some(b) = pose {
+                g.rot[slot] = rot(&b.p);
+                for m in 0..3 {
+                    g.axes_jac[slot][m] = V3::axis(slot, Some(b), Vector3::ith(m, 1.0)).jac;
+                }
+            }
+        }
+        let solids = [&c.igeom[cp.pair.0], &c.jgeom[cp.pair.1]];
+        let centre = |slot: usize| V3::point(slot, poses[slot].as_ref(), solids[slot].s);
+        let radius = |slot: usize| solids[slot].shape.as_ball().map(|b| b.radius);
+        g.nq = match cp.owner {
+            NormalOwner::I | NormalOwner::J => {
+                let slot = usize::from(cp.owner == NormalOwner::J);
+                match &poses[slot] {
+                    Some(b) => V3::axis(slot, Some(b), g.rot[slot].transpose() * n).jac,
+                    None => Jac3::zeros(),
+                }
+            }
+            NormalOwner::Centres => {
+                let (ci, cj) = (centre(0), centre(1));
+                let d = (cj.val - ci.val).norm();
+                proj * (cj.jac - ci.jac) / d
+            }
+            NormalOwner::Frozen => Jac3::zeros(),
+        };
+        // c_I = centre_I + ρ n (n is I's outward normal), c_J = centre_J − ρ n
+        for (slot, sign) in [(0usize, 1.0), (1, -1.0)] {
+            g.c_q[slot] = match radius(slot) {
+                Some(rho) => centre(slot).jac + g.nq * (sign * rho),
+                None => g.mat[slot].jac,
+            };
+        }
+        let face = match cp.owner {
+            NormalOwner::I => Some(0usize),
+            NormalOwner::J => Some(1),
+            _ => None,
+        };
+        if let Some(fs) = face {
+            let other = 1 - fs;
+            let h = (at[other] - at[fs]).dot(&n);
+            g.c_q[fs] = proj * g.c_q[other] + n * (n.transpose() * g.mat[fs].jac) - g.nq * h;
+        }
+        g
+    }
+
+    /// ∂s/∂q = Rᵀ(∂c/∂q − ∂x/∂q) of slot `slot`'s witness point.
+    fn s_q(&self, slot: usize) -> Jac3 {
+        self.rot[slot].transpose() * (self.c_q[slot] - self.mat[slot].jac)
+    }
+
+    /// ∂(W u)/∂q at fixed u.
+    fn velocity_q(&self, ul: &Grad) -> Jac3 {
+        let mut out = Jac3::zeros();
+        for (slot, sign) in [(0usize, -1.0), (1, 1.0)] {
+            if !self.moving[slot] {
+                continue;
+            }
+            for k in 0..3 {
+                let mut h = Hess::zeros();
+                self.mat[slot].add_hessian_contraction(&Vector3::ith(k, 1.0), 1.0, &mut h);
+                let row = (h * ul).transpose() * sign;
+                let mut r = out.row_mut(k);
+                r += row;
+            }
+            let avel = Matrix3::from_columns(&[
+                self.axes_jac[slot][0] * ul,
+                self.axes_jac[slot][1] * ul,
+                self.axes_jac[slot][2] * ul,
+            ]);
+            out += avel * self.s_q(slot) * sign;
+        }
+        out
+    }
+
+    /// ∂(WᵀF)/∂q at fixed F.
+    fn lever(&self, force: &Vector3<f64>) -> Hess {
+        let mut out = Hess::zeros();
+        for (slot, sign) in [(0usize, -1.0), (1, 1.0)] {
+            if !self.moving[slot] {
+                continue;
+            }
+            self.mat[slot].add_hessian_contraction(force, sign, &mut out);
+            let m = SMatrix::<f64, NL, 3>::from_columns(&[
+                self.axes_jac[slot][0].tr_mul(force),
+                self.axes_jac[slot][1].tr_mul(force),
+                self.axes_jac[slot][2].tr_mul(force),
+            ]);
+            out += m * self.s_q(slot) * sign;
+        }
+        out
+    }
+}
+
 impl ContactElement {
     fn poses(&self, q: &[f64]) -> [Option<Pose>; 2] {
         [
@@ -365,7 +543,7 @@ impl ContactElement {
     /// bounding boxes (the broad phase), then by parry's manifolds.
     pub fn points(&self, q: &[f64], out: &mut Vec<ContactPoint>) {
         let mut scratch = self.scratch();
-        self.find_points(q, &mut scratch);
+        self.find_points(&self.poses(q), &mut scratch);
         out.clear();
         out.extend_from_slice(&scratch.points);
     }
@@ -376,18 +554,17 @@ impl ContactElement {
     }
 
     /// [`ContactElement::points`] into `scratch.points`, on reused buffers.
-    fn find_points(&self, q: &[f64], scratch: &mut Scratch) {
+    fn find_points(&self, poses: &[Option<Pose>; 2], scratch: &mut Scratch) {
         let Scratch {
             points,
             jposes,
             pairs,
         } = scratch;
         points.clear();
-        let poses = self.poses(q);
         let dispatcher = DefaultQueryDispatcher;
         jposes.clear();
         jposes.extend(self.jgeom.iter().map(|g| {
-            let p = self.world(1, &poses, g);
+            let p = self.world(1, poses, g);
             (p, g.shape.compute_aabb(&p))
         }));
         let npairs = self.igeom.len() * self.jgeom.len();
@@ -395,7 +572,7 @@ impl ContactElement {
             pairs.resize_with(npairs, PairScratch::default);
         }
         for (a, gi) in self.igeom.iter().enumerate() {
-            let pi = self.world(0, &poses, gi);
+            let pi = self.world(0, poses, gi);
             let bi = gi.shape.compute_aabb(&pi);
             for (b, (gj, (pj, bj))) in self.jgeom.iter().zip(jposes.iter()).enumerate() {
                 if !bi.intersects(bj) {
@@ -422,12 +599,22 @@ impl ContactElement {
                 {
                     continue;
                 }
+                let (ball_i, ball_j) = (gi.shape.as_ball().is_some(), gj.shape.as_ball().is_some());
                 for m in &pair.manifolds {
                     // subshape poses (meshes): points and normals are in the
                     // subshape frames, which are the shapes' own for
                     // triangle meshes and convex solids.
                     let n = from_p(pi.transform_vector(m.local_n1));
                     for c in &m.points {
+                        let owner = if ball_i && ball_j {
+                            NormalOwner::Centres
+                        } else if !ball_i && c.fid1.is_face() {
+                            NormalOwner::I
+                        } else if !ball_j && c.fid2.is_face() {
+                            NormalOwner::J
+                        } else {
+                            NormalOwner::Frozen
+                        };
                         if c.dist >= 0.0 {
                             continue;
                         }
@@ -438,25 +625,13 @@ impl ContactElement {
                             on_j: p2,
                             normal: n,
                             depth: -c.dist,
+                            pair: (a, b),
+                            owner,
                         });
                     }
                 }
             }
         }
-    }
-
-    /// W = ∂(v_J(c_J) − v_I(c_I))/∂u for the material points at the
-    /// witness points.
-    fn w_matrix(poses: &[Option<Pose>; 2], cp: &ContactPoint) -> Jac3 {
-        let mut w = Jac3::zeros();
-        for (slot, sign, c) in [(0usize, -1.0, &cp.on_i), (1, 1.0, &cp.on_j)] {
-            if let Some(b) = &poses[slot] {
-                let s = rot(&b.p).transpose() * (c - b.r);
-                let x = V3::point(slot, Some(b), s);
-                w += x.jac * sign;
-            }
-        }
-        w
     }
 
     /// The friction law acting in this analysis: none for
@@ -467,7 +642,96 @@ impl ContactElement {
             .filter(|f| !(non_dynamic && f.dynamics_only))
     }
 
+    /// The force F of one contact point (on the J part, ground axes) and,
+    /// with `jac`, its derivatives and the generalized force's geometric
+    /// terms; None where the normal law gives no force.
+    ///
+    /// F = f(δ, δ̇)(n + t(v_t)), v = W u the relative velocity of the
+    /// witness points (material points of their bodies at this q), δ̇ =
+    /// −n·v, v_t = (I − n nᵀ) v, t = −μ(|v_t|) v_t/|v_t|. The Jacobian
+    /// holds (see [`PointGeometry`] for the models of c and n):
+    /// - ∂δ/∂q = −nᵀW (exact: the witness points slide tangentially);
+    /// - ∂n/∂q, the normal turning with its face's body;
+    /// - ∂v/∂q at fixed u: the material points' second derivatives and
+    ///   the witness points' motion relative to their bodies;
+    /// - ∂(WᵀF)/∂q at fixed F (`lever`): the moment arms turning and the
+    ///   points moving on their bodies.
+    fn point_force(
+        &self,
+        poses: &[Option<Pose>; 2],
+        ul: &Grad,
+        cp: &ContactPoint,
+        friction: Option<&ContactFriction>,
+        jac: bool,
+    ) -> Option<PointForce> {
+        let geo = PointGeometry::new(self, poses, cp, jac);
+        let w = geo.w;
+        let n = cp.normal;
+        let v = w * ul;
+        let rate = -n.dot(&v);
+        let (f, fd, fr) = self.normal.law(cp.depth, rate);
+        if f == 0.0 {
+            return None;
+        }
+        let proj = Matrix3::identity() - n * n.transpose();
+        // friction direction t (F_t = f t) and D = ∂t/∂v_t
+        let mut t = Vector3::zeros();
+        let mut d = Matrix3::zeros();
+        if let Some(fr_law) = friction {
+            let vt = proj * v;
+            let speed = vt.norm();
+            if speed > 0.0 {
+                let (mu, mu1) = fr_law.mu(speed);
+                let dir = vt / speed;
+                t = -dir * mu;
+                // ∂(μ v̂)/∂v_t = μ' v̂ v̂ᵀ + μ/|v_t| (I − v̂ v̂ᵀ)
+                let vv = dir * dir.transpose();
+                d = -(vv * mu1 + (Matrix3::identity() - vv) * (mu / speed));
+            } else {
+                // at zero slip the friction is a viscous law of slope μ'(0)
+                d = -Matrix3::identity() * fr_law.mu(0.0).1;
+            }
+        }
+        let force = (n + t) * f;
+        let mut out = PointForce {
+            f: force,
+            w,
+            dq: Jac3::zeros(),
+            du: Jac3::zeros(),
+            lever: Hess::zeros(),
+        };
+        if !jac {
+            return Some(out);
+        }
+        let ndot: SMatrix<f64, 1, NL> = n.transpose() * w;
+        let (nq, vq) = (&geo.nq, geo.velocity_q(ul));
+        // ∂δ̇/∂q = −(vᵀ ∂n/∂q + nᵀ ∂v/∂q)
+        let rate_q = -(v.transpose() * nq + n.transpose() * vq);
+        let f_q = -ndot * fd + rate_q * fr;
+        let f_u = -ndot * fr;
+        // v_t = P v: ∂v_t/∂q = P ∂v/∂q − (n vᵀ + (n·v) I) ∂n/∂q
+        let vt_q = proj * vq - (n * v.transpose() + Matrix3::identity() * n.dot(&v)) * nq;
+        out.dq = (n + t) * f_q + (nq + d * vt_q) * f;
+        out.du = (n + t) * f_u + d * proj * w * f;
+        out.lever = geo.lever(&force);
+        Some(out)
+    }
+
     fn local(&self, q: &[f64], u: &[f64], non_dynamic: bool, jac: bool) -> LocalContact {
+        let poses = self.poses(q);
+        let ul = gather(&self.bodies, u);
+        self.local_at(&poses, &ul, non_dynamic, jac)
+    }
+
+    /// Q = Σ WᵀF over the points, with ∂Q/∂q = Σ (Wᵀ ∂F/∂q + lever) and
+    /// ∂Q/∂u = Σ Wᵀ ∂F/∂u when `jac`.
+    fn local_at(
+        &self,
+        poses: &[Option<Pose>; 2],
+        ul: &Grad,
+        non_dynamic: bool,
+        jac: bool,
+    ) -> LocalContact {
         let friction = self.friction_in(non_dynamic);
         let mut out = LocalContact {
             q: Grad::zeros(),
@@ -475,56 +739,42 @@ impl ContactElement {
             ju: Hess::zeros(),
         };
         let mut scratch = self.scratch();
-        self.find_points(q, &mut scratch);
-        if scratch.points.is_empty() {
-            return out;
-        }
-        let poses = self.poses(q);
-        let ul = gather(&self.bodies, u);
+        self.find_points(poses, &mut scratch);
         for cp in scratch.points.iter() {
-            let w = Self::w_matrix(&poses, cp);
-            let n = cp.normal;
-            let v = w * ul;
-            let rate = -n.dot(&v);
-            let (f, fd, fr) = self.normal.law(cp.depth, rate);
-            if f == 0.0 {
+            let Some(pf) = self.point_force(poses, ul, cp, friction, jac) else {
                 continue;
-            }
-            // friction direction t (F_t = f t) and ∂t/∂v
-            let mut t = Vector3::zeros();
-            let mut dt = Matrix3::zeros();
-            if let Some(fr_law) = friction {
-                let proj = Matrix3::identity() - n * n.transpose();
-                let vt = proj * v;
-                let speed = vt.norm();
-                if speed > 0.0 {
-                    let (mu, mu1) = fr_law.mu(speed);
-                    let dir = vt / speed;
-                    t = -dir * mu;
-                    if jac {
-                        // ∂(μ v̂)/∂v = μ' v̂ v̂ᵀ P + μ/|v_t| (P − v̂ v̂ᵀ)
-                        let vv = dir * dir.transpose();
-                        dt = -(vv * mu1 + (proj - vv) * (mu / speed)) * proj;
-                    }
-                } else if jac {
-                    // at zero slip the friction is a viscous law of slope μ'(0)
-                    dt = -proj * fr_law.mu(0.0).1;
-                }
-            }
-            let force = n * f + t * f;
-            out.q += w.transpose() * force;
+            };
+            out.q += pf.w.transpose() * pf.f;
             if jac {
-                let wt_dir: Grad = w.transpose() * (n + t);
-                let ndot: SMatrix<f64, 1, NL> = n.transpose() * w;
-                // ∂f/∂q = −f_δ nᵀW (δ grows as I moves along n), ∂f/∂u likewise
-                out.jq -= wt_dir * ndot * fd;
-                out.ju -= wt_dir * ndot * fr;
-                if friction.is_some() {
-                    out.ju += w.transpose() * dt * w * f;
-                }
+                out.jq += pf.w.transpose() * pf.dq + pf.lever;
+                out.ju += pf.w.transpose() * pf.du;
             }
         }
         out
+    }
+
+    /// The total force on the J part (ground axes) at local poses and
+    /// velocities, with its derivatives on the 14 local q and u (the
+    /// CONTACT() function in expressions); `non_dynamic` as for the
+    /// residual.
+    pub fn force_jet(
+        &self,
+        poses: &[Option<Pose>; 2],
+        ul: &Grad,
+        non_dynamic: bool,
+    ) -> (Vector3<f64>, Jac3, Jac3) {
+        let friction = self.friction_in(non_dynamic);
+        let mut total = (Vector3::zeros(), Jac3::zeros(), Jac3::zeros());
+        let mut scratch = self.scratch();
+        self.find_points(poses, &mut scratch);
+        for cp in scratch.points.iter() {
+            if let Some(pf) = self.point_force(poses, ul, cp, friction, true) {
+                total.0 += pf.f;
+                total.1 += pf.dq;
+                total.2 += pf.du;
+            }
+        }
+        total
     }
 
     /// out −= Q (residual convention R = M a − Q + Φ_qᵀλ); `non_dynamic`:
@@ -589,27 +839,25 @@ impl ContactElement {
     }
 
     /// Total force on the J part (ground axes) and the number of points:
-    /// the CONTACT() result.
+    /// the CONTACT() result in a dynamic analysis.
     pub fn force_on_j(&self, q: &[f64], u: &[f64]) -> (Vector3<f64>, usize) {
-        let mut pts = Vec::new();
-        self.points(q, &mut pts);
+        self.force_on_j_in(q, u, false)
+    }
+
+    /// [`ContactElement::force_on_j`] in the analysis `non_dynamic` says:
+    /// the force the residual applies (DYNAMICS_ONLY friction off outside
+    /// dynamics).
+    pub fn force_on_j_in(&self, q: &[f64], u: &[f64], non_dynamic: bool) -> (Vector3<f64>, usize) {
+        let friction = self.friction_in(non_dynamic);
         let poses = self.poses(q);
         let ul = gather(&self.bodies, u);
-        let mut total = Vector3::zeros();
-        for cp in &pts {
-            let w = Self::w_matrix(&poses, cp);
-            let v = w * ul;
-            let (f, ..) = self.normal.law(cp.depth, -cp.normal.dot(&v));
-            let mut force = cp.normal * f;
-            if let Some(fr) = &self.friction {
-                let vt = v - cp.normal * cp.normal.dot(&v);
-                let speed = vt.norm();
-                if speed > 0.0 {
-                    force -= vt / speed * fr.mu(speed).0 * f;
-                }
-            }
-            total += force;
-        }
-        (total, pts.len())
+        let mut scratch = self.scratch();
+        self.find_points(&poses, &mut scratch);
+        let total = scratch
+            .points
+            .iter()
+            .filter_map(|cp| self.point_force(&poses, &ul, cp, friction, false))
+            .fold(Vector3::zeros(), |a, pf| a + pf.f);
+        (total, scratch.points.len())
     }
 }

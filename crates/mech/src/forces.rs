@@ -38,6 +38,8 @@ pub struct SlotMeasure {
     i: (MarkerFrame, usize),
     j: Option<(MarkerFrame, usize)>,
     k: Option<(MarkerFrame, usize)>,
+    /// The CONTACT a [`Measure::Contact`] reads (`contact_fn.rs`).
+    pub(crate) contact: Option<Arc<crate::contact_fn::ContactMeasure>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,7 +124,9 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
             }
         };
         let func = |f: &Arc<dyn StateFunction>| -> Result<Law, ModelError> {
-            function_law(f, &slot_of, (i, 0))
+            let mut law = function_law(f, &slot_of, (i, 0))?;
+            crate::contact_fn::attach(sys, model, e, &mut law, bodies)?;
+            Ok(law)
         };
         let (direction, law) = match &f.kind {
             ForceKind::Vector { components, .. } => {
@@ -216,6 +220,7 @@ pub(crate) fn function_law(
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
                 k: None,
+                contact: None,
             },
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
@@ -224,12 +229,14 @@ pub(crate) fn function_law(
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
                 k: k.map(slot_of).transpose()?,
+                contact: None,
             },
             Measure::Angle { i, j, .. } | Measure::Euler { i, j, .. } => SlotMeasure {
                 kind: *m,
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
                 k: None,
+                contact: None,
             },
             // Read from the user-state values (chain_rule); no marker.
             Measure::UserState { .. } => SlotMeasure {
@@ -237,6 +244,15 @@ pub(crate) fn function_law(
                 i: anchor,
                 j: None,
                 k: None,
+                contact: None,
+            },
+            // The contact is attached by `contact_fn::attach`.
+            Measure::Contact { .. } => SlotMeasure {
+                kind: *m,
+                i: anchor,
+                j: None,
+                k: None,
+                contact: None,
             },
         };
         ms.push(sm);
@@ -407,6 +423,7 @@ impl SlotMeasure {
                         i: self.i,
                         j: self.j,
                         k: None,
+                        contact: None,
                     }
                     .eval(poses, ul);
                     val += part.val * part.val;
@@ -420,6 +437,13 @@ impl SlotMeasure {
                         gu.axpy(x / val, cu, 1.0);
                     }
                 }
+                MeasureValue { val, gq, gu }
+            }
+            Measure::Contact { .. } => {
+                let (val, gq, gu) = match &self.contact {
+                    Some(c) => c.eval(poses, ul),
+                    None => (f64::NAN, zero, zero),
+                };
                 MeasureValue { val, gq, gu }
             }
             Measure::Angle { axis: ax, .. } => {

@@ -11,6 +11,7 @@
 pub mod activation;
 pub mod constraints;
 pub mod contact;
+mod contact_fn;
 mod coupler;
 mod cvcv;
 mod diagnose;
@@ -19,6 +20,7 @@ mod euler_measures;
 pub mod forces;
 pub mod friction;
 pub mod local;
+mod multi_law;
 pub mod point_mass;
 mod ptcv;
 pub mod rotation;

@@ -60,7 +60,7 @@ pub struct StateContext<'a> {
     pub(crate) seed: Option<(usize, f64)>,
 }
 
-impl StateContext<'_> {
+impl<'a> StateContext<'a> {
     /// No user states (a model without DIFF, reports without values).
     pub const NONE: StateContext<'static> = StateContext {
         keys: &[],
@@ -111,6 +111,16 @@ impl StateContext<'_> {
         }
     }
 
+    /// The same values without a seed (the measures' own values).
+    pub(crate) fn unseeded(&self) -> StateContext<'a> {
+        StateContext {
+            keys: self.keys,
+            w: self.w,
+            wp: self.wp,
+            seed: None,
+        }
+    }
+
     fn seeded(&self, j: usize, c: f64) -> Self {
         StateContext {
             keys: self.keys,
@@ -146,6 +156,9 @@ pub struct StateEquation {
     pub static_hold: bool,
     bodies: [Option<usize>; 2],
     law: Law,
+    /// A function over more than two moving parts (`multi_law.rs`); then
+    /// `bodies` and `law` are unused.
+    multi: Option<crate::multi_law::MultiLaw>,
     /// The states the function reads (DIF or DIF1), sorted.
     reads: Vec<usize>,
     /// SAMPLE_PERIOD and SAMPLE_OFFSET of a `Held` state.
@@ -193,27 +206,22 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             location: model.describe(e),
             message,
         };
-        // The (at most two) moving parts the function's markers lie on.
-        let mut bodies: [Option<usize>; 2] = [None, None];
-        for id in spec.function.measures().iter().flat_map(Measure::markers) {
-            let Some(b) = sys.markers.iter().find(|m| m.id == id).map(|m| m.body) else {
-                return Err(fail(format!(
+        // The moving parts the function's markers (and CONTACT()s) lie on;
+        // more than two take the per-measure path (`multi_law.rs`).
+        let mut all: Vec<usize> = Vec::new();
+        for m in spec.function.measures() {
+            let bs = crate::multi_law::measure_bodies(sys, m).map_err(|id| {
+                fail(format!(
                     "function refers to marker {id}, which does not exist"
-                )));
-            };
-            let Some(b) = b else { continue };
-            if bodies.contains(&Some(b)) {
-                continue;
-            }
-            match bodies.iter().position(|x| x.is_none()) {
-                Some(s) => bodies[s] = Some(b),
-                None => {
-                    return Err(fail(
-                        "a user-state function that reads markers on more than two moving parts is not supported yet".into(),
-                    ))
+                ))
+            })?;
+            for b in bs {
+                if !all.contains(&b) {
+                    all.push(b);
                 }
             }
         }
+        let bodies: [Option<usize>; 2] = [all.first().copied(), all.get(1).copied()];
         let slot_of = |id: u32| -> Result<(MarkerFrame, usize), ModelError> {
             let m = *sys.marker(id);
             let s = match m.body {
@@ -228,7 +236,19 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             s: Vector3::zeros(),
             axes: nalgebra::Matrix3::identity(),
         };
-        let law = function_law(spec.function, &slot_of, (anchor, 0))?;
+        let (law, multi) = if all.len() > 2 {
+            let multi = crate::multi_law::MultiLaw::build(sys, model, e, spec.function)?;
+            // placeholder: the multi-part law replaces it
+            let law = Law::Function {
+                f: spec.function.clone(),
+                measures: Vec::new(),
+            };
+            (law, Some(multi))
+        } else {
+            let mut law = function_law(spec.function, &slot_of, (anchor, 0))?;
+            crate::contact_fn::attach(sys, model, e, &mut law, bodies)?;
+            (law, None)
+        };
         equations.push(StateEquation {
             element: e,
             form: spec.form,
@@ -237,6 +257,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             static_hold: spec.static_hold,
             bodies,
             law,
+            multi,
             reads: states_read(&keys, spec.function.measures()),
             sampling: spec.sampling,
             stiction: false,
@@ -260,6 +281,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
                     m0: 0.0,
                     preload: 0.0,
                 },
+                multi: None,
                 reads: Vec::new(),
                 sampling: None,
                 stiction: true,
@@ -306,10 +328,36 @@ impl StateEquation {
         ]
     }
 
-    /// f with ∇_q f and ∇_u f on the equation's local coordinates.
+    /// f with ∇_q f and ∇_u f on the equation's local coordinates (zero
+    /// gradients for a multi-part law: see [`StateEquation::gradient`]).
     fn eval(&self, q: &[f64], u: &[f64], t: f64, st: &StateContext) -> (f64, Grad, Grad) {
+        if let Some(m) = &self.multi {
+            return (m.value(q, u, t, st, None), Grad::zeros(), Grad::zeros());
+        }
         let ul = gather(&self.bodies, u);
         self.law.value(&self.poses(q), &ul, t, None, st)
+    }
+
+    /// (global coordinate, ∂f/∂q, ∂f/∂u) into `emit`, the same sequence on
+    /// every call (repeated coordinates add up).
+    fn gradient(
+        &self,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        st: &StateContext,
+        emit: &mut dyn FnMut(usize, f64, f64),
+    ) {
+        if let Some(m) = &self.multi {
+            m.value(q, u, t, st, Some(emit));
+            return;
+        }
+        let (_, fq, fu) = self.eval(q, u, t, st);
+        for l in 0..crate::local::NL {
+            if let Some(g) = global_index(&self.bodies, l) {
+                emit(g, fq[l], fu[l]);
+            }
+        }
     }
 }
 
@@ -392,15 +440,12 @@ impl System {
                 continue;
             }
             let sign = eq.sign();
-            let (_, fq, fu) = eq.eval(q, u, t, &st);
-            for l in 0..crate::local::NL {
-                if let Some(g) = global_index(&eq.bodies, l) {
-                    if let Some(cq) = col_q {
-                        sink.add(row0 + k, cq + g, sign * fq[l]);
-                    }
-                    sink.add(row0 + k, col_u + g, sign * cu * fu[l]);
+            eq.gradient(q, u, t, &st, &mut |g, fq, fu| {
+                if let Some(cq) = col_q {
+                    sink.add(row0 + k, cq + g, sign * fq);
                 }
-            }
+                sink.add(row0 + k, col_u + g, sign * cu * fu);
+            });
             match eq.form {
                 StateForm::Explicit => sink.add(row0 + k, col_w + k, cw),
                 StateForm::Output => sink.add(row0 + k, col_w + k, 1.0),

@@ -418,9 +418,10 @@ impl System {
             u0,
         };
         sys.build_equations(model)?;
+        // contacts first: force functions may read CONTACT() (`contact_fn.rs`)
+        sys.contacts = crate::contact::build(&sys, model)?;
         sys.forces = crate::forces::build(&sys, model)?;
         sys.frictions = crate::friction::build(&sys, model)?;
-        sys.contacts = crate::contact::build(&sys, model)?;
         sys.states = crate::states::build(&sys, model)?;
         crate::friction::stiction::link(&mut sys);
         Ok(sys)

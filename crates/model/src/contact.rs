@@ -216,3 +216,20 @@ impl ContactFriction {
         }
     }
 }
+
+/// CONTACT(id, …) in a function of element `e` names an existing CONTACT.
+pub(crate) fn check_contact_reference(
+    model: &crate::Model,
+    e: crate::ElementRef,
+    id: Id,
+) -> Result<(), crate::ModelError> {
+    if model.contacts.iter().any(|c| c.id == id) {
+        Ok(())
+    } else {
+        Err(crate::validate::err(
+            model,
+            e,
+            format!("function refers to CONTACT/{id}, which does not exist"),
+        ))
+    }
+}

@@ -78,6 +78,15 @@ pub enum Measure {
     /// A body-fixed Euler angle of I relative to J (R = R_Jᵀ R_I):
     /// `angle` 0 PSI, 1 THETA, 2 PHI (3-1-3), 3 YAW, 4 PITCH, 5 ROLL (3-2-1).
     Euler { i: Id, j: Option<Id>, angle: u8 },
+    /// CONTACT(id, jflag, comp, rm): component `comp` (1 |F|, 2–4 F x y z)
+    /// of CONTACT/id's total force on its I (jflag 0) or J (jflag 1) part,
+    /// resolved in marker `rm`'s axes (ground when None).
+    Contact {
+        id: Id,
+        jflag: u8,
+        comp: u8,
+        rm: Option<Id>,
+    },
     /// A user state (DIF(id): `element` DIFF/id, component 0) or its time
     /// derivative (`rate`, DIF1(id)); see `states.rs`.
     UserState {
@@ -100,6 +109,7 @@ impl Measure {
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+            Measure::Contact { rm, .. } => rm.into_iter().collect(),
             Measure::UserState { .. } => Vec::new(),
         }
     }

@@ -556,6 +556,10 @@ fn check_measure_list(
                 crate::states::check_state_reference(model, e, element, component)?;
                 Vec::new()
             }
+            Measure::Contact { id, rm, .. } => {
+                crate::contact::check_contact_reference(model, e, id)?;
+                rm.into_iter().collect()
+            }
         };
         for id in ids {
             if model.marker(id).is_none() {

@@ -29,6 +29,10 @@ pub struct Frame {
     /// User states (DIFF) w and their rates w', in `System::states` order.
     pub w: Vec<f64>,
     pub wp: Vec<f64>,
+    /// A kinematic analysis emitted it: COULOMB_FRICTION = DYNAMICS_ONLY
+    /// contact friction was off (the CONTACT() result follows the force
+    /// applied). Set by `emit_frame`.
+    pub non_dynamic: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -142,6 +146,7 @@ impl Simulation {
                 lambda: vec![0.0; m],
                 w,
                 wp,
+                non_dynamic: false,
             },
             frames: Vec::new(),
             log,
@@ -261,6 +266,7 @@ impl Simulation {
             lambda,
             w,
             wp,
+            non_dynamic: false,
         };
         Ok(())
     }
@@ -339,7 +345,8 @@ impl Simulation {
     /// Emit one output frame through `self.output` (kept in
     /// `self.frames` when retaining); Err when the output path stops the
     /// analysis.
-    pub(crate) fn emit_frame(&mut self, frame: Frame) -> Result<(), SolverError> {
+    pub(crate) fn emit_frame(&mut self, mut frame: Frame) -> Result<(), SolverError> {
+        frame.non_dynamic = self.data.non_dynamic;
         if self
             .output
             .emit(&self.sys, &self.model, &self.log, frame, &mut self.frames)

@@ -1,6 +1,8 @@
 //! CONTACT(id, jflag, comp, rm) for requests: the total contact force on
 //! the I part (jflag 0) or the J part (jflag 1), summed over the contact
-//! points, in the axes of marker rm (ground when 0).
+//! points, in the axes of marker rm (ground when 0). In a kinematic
+//! analysis (`non_dynamic`) COULOMB_FRICTION = DYNAMICS_ONLY friction is
+//! left out, as it is from the force the residual applies.
 
 use mbsolve_expr::{EvalError, MeasureCall};
 use mbsolve_mech::System;
@@ -10,6 +12,7 @@ pub fn component(
     sys: &System,
     q: &[f64],
     u: &[f64],
+    non_dynamic: bool,
     m: &MeasureCall,
     rm_axes: &Matrix3<f64>,
 ) -> Result<f64, EvalError> {
@@ -21,7 +24,7 @@ pub fn component(
         .iter()
         .find(|c| c.id == id)
         .ok_or_else(|| EvalError::new(format!("CONTACT/{id} does not exist")))?;
-    let (on_j, _) = c.force_on_j(q, u);
+    let (on_j, _) = c.force_on_j_in(q, u, non_dynamic);
     let f = match jflag {
         0 => -on_j,
         1 => on_j,

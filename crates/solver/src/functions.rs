@@ -288,7 +288,8 @@ impl EvalContext for FrameContext<'_> {
             | K::Beam => self.element_result(m),
             K::Contact => {
                 let rm = self.axes(m, 3)?;
-                crate::contact_result::component(self.sys, &self.frame.q, &self.frame.u, m, &rm)
+                let f = self.frame;
+                crate::contact_result::component(self.sys, &f.q, &f.u, f.non_dynamic, m, &rm)
             }
             K::Orient => {
                 let ty = m.args.first().copied().unwrap_or(0);

@@ -136,6 +136,7 @@ impl Frame {
             lambda: Vec::new(),
             w: Vec::new(),
             wp: Vec::new(),
+            non_dynamic: false,
         }
     }
 
@@ -149,6 +150,8 @@ impl Frame {
         lambda: &[f64],
     ) {
         self.t = t;
+        // The analysis marks kinematic frames when it emits them.
+        self.non_dynamic = false;
         fill(&mut self.q, q);
         fill(&mut self.u, u);
         fill(&mut self.a, a);

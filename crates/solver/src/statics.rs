@@ -674,6 +674,7 @@ impl Simulation {
             lambda: lam.to_vec(),
             w: self.data.states.w.clone(),
             wp: vec![0.0; self.data.states.wp.len()],
+            non_dynamic: false,
         };
         // The statics failure is the error to report, even if the output
         // path also stops here.
@@ -705,6 +706,7 @@ impl Simulation {
                 .unwrap_or_else(|| self.state.lambda.clone()),
             w: self.state.w.clone(),
             wp: self.state.wp.clone(),
+            non_dynamic: false,
         })
     }
 }

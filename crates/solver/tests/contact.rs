@@ -623,6 +623,63 @@ fn dynamics_only_friction_is_off_in_kinematics_and_on_in_dynamics() {
     }
 }
 
+/// The CONTACT() result follows the force applied: in a kinematic
+/// analysis DYNAMICS_ONLY friction is left out of it as it is of the
+/// residual. The driven block (the I solid) slides at 0.5 m/s, above
+/// FRICTION_TRANSITION_VELOCITY, so the friction on it is −μd N x̂ =
+/// −0.2 · 400 N; the normal force is 4 k δ = 400 N.
+#[test]
+fn contact_result_follows_dynamics_only_friction() {
+    use mbsolve_expr::Expr;
+    use mbsolve_solver::functions::FrameContext;
+    let fx_on_block = |dynamics_only: bool, kinematic: bool| {
+        let mut sim = Simulation::new(&driven_block(dynamics_only)).unwrap();
+        if kinematic {
+            sim.kinematic(0.5, Some(5), None).unwrap();
+        } else {
+            sim.dynamic(0.5, Some(5), None, &settings(1e-6)).unwrap();
+        }
+        let q0 = sim.sys.initial_state().0;
+        let eval = |f, text: &str| {
+            Expr::parse(text)
+                .unwrap()
+                .eval_in(&FrameContext {
+                    sys: &sim.sys,
+                    model: &sim.model,
+                    frame: f,
+                    initial_q: &q0,
+                })
+                .unwrap()
+        };
+        assert!(sim.frames.len() >= 5);
+        sim.frames
+            .iter()
+            .map(|f| {
+                // the reaction on the ground box (jflag 1) is opposite
+                let (on_i, on_j) = (
+                    eval(f, "CONTACT(1, 0, 2, 0)"),
+                    eval(f, "CONTACT(1, 1, 2, 0)"),
+                );
+                assert_eq!(on_i, -on_j, "t = {}", f.t);
+                let fz = eval(f, "CONTACT(1, 0, 4, 0)");
+                assert!((fz - 400.0).abs() < 1e-6, "t = {}: {fz}", f.t);
+                on_i
+            })
+            .collect::<Vec<f64>>()
+    };
+    for (dynamics_only, kinematic) in [(false, true), (false, false), (true, false)] {
+        for fx in fx_on_block(dynamics_only, kinematic) {
+            assert!(
+                (fx + 80.0).abs() < 1e-6,
+                "DYNAMICS_ONLY {dynamics_only}, kinematic {kinematic}: {fx}"
+            );
+        }
+    }
+    for fx in fx_on_block(true, true) {
+        assert_eq!(fx, 0.0, "DYNAMICS_ONLY in kinematics");
+    }
+}
+
 /// Why GSTIFF/I3 at ERROR 1e-4 can gain energy across an impact (0.235 m
 /// rebounds from 0.2 m, 400 outputs): I3 puts only the displacements in
 /// the error test (Adams' I3; `formulation::I3_ERROR`), so the velocity

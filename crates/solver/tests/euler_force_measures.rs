@@ -115,6 +115,7 @@ fn force_values_equal_request_values_at_random_orientations() {
                     lambda: lam.clone(),
                     w: vec![],
                     wp: vec![],
+                    non_dynamic: false,
                 };
                 let request = Expr::parse(&text)
                     .unwrap()

@@ -160,6 +160,7 @@ fn static_frame(t: f64, q: &[f64], lam: &[f64], states: &StateValues) -> Frame {
         lambda: lam.to_vec(),
         w: states.w.clone(),
         wp: states.wp.clone(),
+        non_dynamic: false,
     }
 }
 
