@@ -224,10 +224,10 @@ impl FrameMap for I3Frames {
     ) -> Frame {
         let (n, m) = (sys.nq(), sys.neq());
         let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
-        // HHT's y = (q, u) has no user states (rejected with DIFF).
+        // HHT's y = (q, u, w), its multipliers apart.
         let (w, wp) = match multipliers {
             None => StateBlock::new(sys, 2 * n + m).frame_values(y, yp),
-            Some(_) => Default::default(),
+            Some(_) => StateBlock::new(sys, 2 * n).frame_values(y, yp),
         };
         Frame {
             t,
@@ -282,7 +282,6 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 first_order_integrator(plan, problem, s.t, &y0, &yp0)
             }
             MethodParams::Hht(p) => {
-                crate::user_states::reject_second_order(self.sys, s.t)?;
                 let mut problem = I3SecondOrder::new(self.sys, self.data.clone());
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
@@ -295,7 +294,8 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                     &s.u,
                     &s.a,
                     &s.lambda,
-                )?))
+                )?
+                .with_states(&s.w, &s.wp)?))
             }
             MethodParams::Ode(_) => Err(IntegrationError::failure(
                 s.t,

@@ -119,4 +119,82 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
             equation_name(self.sys, i - n)
         }
     }
+    fn nw(&self) -> usize {
+        self.sys.nw()
+    }
+    fn load_states(&mut self, w: &[f64], wp: &[f64]) {
+        self.data.states.set(w, wp);
+    }
+    fn state_residual(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        self.sys.state_residual(&self.data, q, u, t, out);
+        check_finite(out, |k| format!("{} state", self.sys.state_name(k)))
+    }
+    /// The DIFF rows after the algebraic rows, their unknowns (the
+    /// pseudo-rates v) in the same positions; the a-columns take
+    /// βh² ∂G/∂q + γh ∂G/∂u (the Newmark formulas' dq/da, du/da), the
+    /// v-columns of DIFF and body rows cv (∂/∂w + cw ∂/∂w'). `jacobian`
+    /// runs first and has set the multipliers the stiction rows read.
+    fn state_jacobian(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        cq: f64,
+        cu: f64,
+        cw: f64,
+        cv: f64,
+        asm: &mut SlotAssembler,
+    ) -> Result<(), ProblemError> {
+        let (n, at) = (self.sys.nq(), self.sys.nq() + self.sys.neq());
+        let mut rows = ColumnScales { asm, n, cq, at, cv };
+        self.sys.state_jacobian(
+            &self.data,
+            q,
+            u,
+            t,
+            &mut rows,
+            at,
+            Some(0),
+            0,
+            cu / cq,
+            at,
+            cw,
+        );
+        self.sys
+            .force_state_jacobian(&self.data, q, u, t, &mut rows, 0, at, cw);
+        Ok(())
+    }
+    fn describe_state(&self, k: usize) -> String {
+        format!("{} state", self.sys.state_name(k))
+    }
+}
+
+/// A sink that multiplies the entries in the acceleration columns 0..n by
+/// `cq` (= βh²: the user-state rows' ∂G/∂q) and those in the state
+/// columns from `at` by `cv` (= γh = ∂w/∂v).
+struct ColumnScales<'a> {
+    asm: &'a mut SlotAssembler,
+    n: usize,
+    cq: f64,
+    at: usize,
+    cv: f64,
+}
+
+impl mbsolve_mech::Sink for ColumnScales<'_> {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        let scale = if c < self.n {
+            self.cq
+        } else if c >= self.at {
+            self.cv
+        } else {
+            1.0
+        };
+        self.asm.add(r, c, scale * v);
+    }
 }
