@@ -50,7 +50,9 @@
 //! are multiplied, never divided, by h and a factorization kept over steps
 //! of changing h stays a good one (with w_{n+1} as unknown the ∂G/∂w'
 //! term was 1/((1+α)γh): a reused matrix then converged falsely and the
-//! lag's error grew to 3e-3 at ERROR = 1e-7). Taylor
+//! lag's error grew to 3e-3 at ERROR = 1e-7). An algebraic state (LSE
+//! output, implicit VARIABLE: no w' in its row) keeps w_{n+1} as its
+//! unknown instead: its column ∂G/∂w is then free of h. Taylor
 //! expansion of the exact solution gives v_n = w'(t_n) + α h w'' + O(h²),
 //! so the update's h² term is (γ + α) h² w'': second order exactly when
 //! γ = 1/2 − α, HHT's own condition — the states need no extra parameter.
@@ -131,6 +133,11 @@ struct StateTrack {
     wt: Vec<f64>,
     wpt: Vec<f64>,
     vt: Vec<f64>,
+    /// Per state: algebraic (unknown w) or not (unknown v); the step's
+    /// ∂w/∂unknown and ∂w'/∂w for the iteration matrix.
+    algebraic: Vec<bool>,
+    cv: Vec<f64>,
+    cw: Vec<f64>,
 }
 
 impl StateTrack {
@@ -146,7 +153,10 @@ impl StateTrack {
             v_prev: z.clone(),
             wt: z.clone(),
             wpt: z.clone(),
-            vt: z,
+            vt: z.clone(),
+            algebraic: vec![false; nw],
+            cv: z.clone(),
+            cw: z,
         }
     }
     /// Trial v and w' from the trial w (module notes).
@@ -197,6 +207,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             fixed: params.fixed.clone(),
             constant_step: false,
         };
+        let algebraic = (0..nw).map(|k| problem.state_is_algebraic(k)).collect();
         let method = HhtMethod {
             problem,
             n,
@@ -222,7 +233,10 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             classes,
             local: 0.0,
             params,
-            states: StateTrack::new(nw),
+            states: StateTrack {
+                algebraic,
+                ..StateTrack::new(nw)
+            },
         };
         Ok(Stepper::with_method(method, limits, Newton::new(n + m + nw), t0))
     }
@@ -373,11 +387,16 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
         if m.states.nw == 0 {
             return Ok(());
         }
-        // d/dv = γh (∂/∂w + ∂/∂w' /((1 + α) γh)) (module notes).
-        let cw = ca / cu;
-        m.problem.load_states(&m.states.wt, &m.states.wpt);
+        // d/dv = γh (∂/∂w + ∂/∂w' /((1 + α) γh)) (module notes); an
+        // algebraic state's unknown is w itself.
+        let st = &mut m.states;
+        for k in 0..st.nw {
+            st.cw[k] = ca / cu;
+            st.cv[k] = if st.algebraic[k] { 1.0 } else { cu };
+        }
+        m.problem.load_states(&st.wt, &st.wpt);
         m.problem
-            .state_jacobian(self.tn, &m.qt, &m.ut, cq, cu, cw, cu, asm)
+            .state_jacobian(self.tn, &m.qt, &m.ut, cq, cu, &st.cw, &st.cv, asm)
     }
     /// The correction's weighted norms over the displacements and
     /// velocities it implies, and over the multipliers.
@@ -414,9 +433,10 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
         }
         let nl = n + nm;
         for k in 0..m.states.nw {
-            m.states.wt[k] += cu * d[nl + k];
+            let dw = if m.states.algebraic[k] { 1.0 } else { cu } * d[nl + k];
+            m.states.wt[k] += dw;
             if converge[nl + k] {
-                let e = (cu * d[nl + k]).abs() / self.tol.weight(m.states.wt[k]);
+                let e = dw.abs() / self.tol.weight(m.states.wt[k]);
                 if e > norms.primary {
                     norms.primary = e;
                     norms.worst = nl + k;

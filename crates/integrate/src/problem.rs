@@ -210,8 +210,8 @@ pub trait SecondOrderProblem {
     }
     /// The user-state entries of the iteration matrix (after `load_states`),
     /// the same (row, col) sequence on every call: rows n+m..: cq ∂G/∂q +
-    /// cu ∂G/∂u in columns 0..n and cv (∂G/∂w + cw ∂G/∂w') in columns
-    /// n+m..; rows 0..n: cv (∂R/∂w + cw ∂R/∂w') in columns n+m...
+    /// cu ∂G/∂u in columns 0..n and cv_k (∂G/∂w_k + cw_k ∂G/∂w'_k) in
+    /// column n+m+k; rows 0..n: cv_k (∂R/∂w_k + cw_k ∂R/∂w'_k) there.
     #[allow(clippy::too_many_arguments)]
     fn state_jacobian(
         &mut self,
@@ -220,11 +220,15 @@ pub trait SecondOrderProblem {
         _u: &[f64],
         _cq: f64,
         _cu: f64,
-        _cw: f64,
-        _cv: f64,
+        _cw: &[f64],
+        _cv: &[f64],
         _asm: &mut SlotAssembler,
     ) -> Result<(), ProblemError> {
         Ok(())
+    }
+    /// Whether user state k is algebraic (its row reads no w'_k).
+    fn state_is_algebraic(&self, _k: usize) -> bool {
+        false
     }
     /// Name of user state k.
     fn describe_state(&self, k: usize) -> String {

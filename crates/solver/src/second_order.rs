@@ -136,10 +136,12 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         check_finite(out, |k| format!("{} state", self.sys.state_name(k)))
     }
     /// The DIFF rows after the algebraic rows, their unknowns (the
-    /// pseudo-rates v) in the same positions; the a-columns take
-    /// βh² ∂G/∂q + γh ∂G/∂u (the Newmark formulas' dq/da, du/da), the
-    /// v-columns of DIFF and body rows cv (∂/∂w + cw ∂/∂w'). `jacobian`
-    /// runs first and has set the multipliers the stiction rows read.
+    /// pseudo-rates v, or w of algebraic states) in the same positions; the
+    /// a-columns take βh² ∂G/∂q + γh ∂G/∂u (the Newmark formulas' dq/da,
+    /// du/da), state column k of DIFF and body rows cv_k (∂/∂w_k + cw_k
+    /// ∂/∂w'_k). `cw` is one value for all states (the mechanics takes one
+    /// seed). `jacobian` runs first and has set the multipliers the
+    /// stiction rows read.
     fn state_jacobian(
         &mut self,
         t: f64,
@@ -147,11 +149,12 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         u: &[f64],
         cq: f64,
         cu: f64,
-        cw: f64,
-        cv: f64,
+        cw: &[f64],
+        cv: &[f64],
         asm: &mut SlotAssembler,
     ) -> Result<(), ProblemError> {
         let (n, at) = (self.sys.nq(), self.sys.nq() + self.sys.neq());
+        let cw = cw.first().copied().unwrap_or(0.0);
         let mut rows = ColumnScales { asm, n, cq, at, cv };
         self.sys.state_jacobian(
             &self.data,
@@ -170,20 +173,23 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
             .force_state_jacobian(&self.data, q, u, t, &mut rows, 0, at, cw);
         Ok(())
     }
+    fn state_is_algebraic(&self, k: usize) -> bool {
+        self.sys.states.equations[k].form == mbsolve_mech::states::StateForm::Output
+    }
     fn describe_state(&self, k: usize) -> String {
         format!("{} state", self.sys.state_name(k))
     }
 }
 
 /// A sink that multiplies the entries in the acceleration columns 0..n by
-/// `cq` (= βh²: the user-state rows' ∂G/∂q) and those in the state
-/// columns from `at` by `cv` (= γh = ∂w/∂v).
+/// `cq` (= βh²: the user-state rows' ∂G/∂q) and those in state column
+/// `at + k` by `cv[k]` (∂w_k/∂unknown_k).
 struct ColumnScales<'a> {
     asm: &'a mut SlotAssembler,
     n: usize,
     cq: f64,
     at: usize,
-    cv: f64,
+    cv: &'a [f64],
 }
 
 impl mbsolve_mech::Sink for ColumnScales<'_> {
@@ -191,7 +197,7 @@ impl mbsolve_mech::Sink for ColumnScales<'_> {
         let scale = if c < self.n {
             self.cq
         } else if c >= self.at {
-            self.cv
+            self.cv[c - self.at]
         } else {
             1.0
         };
