@@ -286,16 +286,10 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
                 let problem = self.second.insert(problem);
-                Ok(Box::new(Hht::new(
-                    problem,
-                    p.clone(),
-                    s.t,
-                    &s.q,
-                    &s.u,
-                    &s.a,
-                    &s.lambda,
-                )?
-                .with_states(&s.w, &s.wp)?))
+                Ok(Box::new(
+                    Hht::new(problem, p.clone(), s.t, &s.q, &s.u, &s.a, &s.lambda)?
+                        .with_states(&s.w, &s.wp)?,
+                ))
             }
             MethodParams::Ode(_) => Err(IntegrationError::failure(
                 s.t,
