@@ -1,7 +1,6 @@
 //! HHT with user states (integrate `hht.rs` module notes): the lag DIFF
 //! y' = (sin t − y)/τ against its closed form at fixed steps, the observed
-//! order of the first-order α-method analogue, and a DIFF driven by a
-//! pendulum angle.
+//! order of the first-order α-method analogue and the error against ERROR.
 
 mod common;
 use common::user_states::{lag_diff, lag_exact};
