@@ -118,6 +118,17 @@ fn implicit_spring() -> Model {
     m
 }
 
+/// Largest |x − x0·cos(√20 t)| and |v − 40·x| over a run's frames.
+fn spring_errors(sim: &Simulation) -> (f64, f64) {
+    let (mut ex, mut ev) = (0.0f64, 0.0f64);
+    for f in &sim.frames {
+        let x = f.q[0] - 1.0;
+        ex = ex.max((x - 0.1 * (20f64.sqrt() * f.t).cos()).abs());
+        ev = ev.max((f.w[0] - 40.0 * x).abs());
+    }
+    (ex, ev)
+}
+
 /// The slider follows x0·cos(√20 t) (2 s, ERROR 1e-7): position error
 /// within 2e-5 m (the integrator's; measured values printed), and the
 /// VARIABLE equals 40·x at every output to 1e-9.
@@ -128,12 +139,7 @@ fn force_reading_an_implicit_variable_matches_closed_form() {
         let mut sim = Simulation::new(&model).unwrap();
         sim.dynamic(2.0, Some(40), None, &settings(kind, form, 1e-7))
             .unwrap_or_else(|e| panic!("{kind:?}/{form:?}: {e}"));
-        let (mut ex, mut ev) = (0.0f64, 0.0f64);
-        for f in &sim.frames {
-            let x = f.q[0] - 1.0;
-            ex = ex.max((x - 0.1 * (20f64.sqrt() * f.t).cos()).abs());
-            ev = ev.max((f.w[0] - 40.0 * x).abs());
-        }
+        let (ex, ev) = spring_errors(&sim);
         println!("implicit spring {kind:?}/{form:?}: x error {ex:.1e}, v − 40x {ev:.1e}");
         assert!(ex < 2e-5, "{kind:?}/{form:?}: {ex}");
         assert!(ev < 1e-9, "{kind:?}/{form:?}: {ev}");
@@ -209,12 +215,7 @@ fn hht_carries_implicit_variables() {
     assert!(e < 1e-10, "{e}");
     let mut sim = Simulation::new(&implicit_spring()).unwrap();
     sim.dynamic(2.0, Some(40), None, &s).unwrap();
-    let (mut ex, mut ev) = (0.0f64, 0.0f64);
-    for f in &sim.frames {
-        let x = f.q[0] - 1.0;
-        ex = ex.max((x - 0.1 * (20f64.sqrt() * f.t).cos()).abs());
-        ev = ev.max((f.w[0] - 40.0 * x).abs());
-    }
+    let (ex, ev) = spring_errors(&sim);
     println!("HHT implicit spring: x error {ex:.1e}, v − 40x {ev:.1e}");
     assert!(ex < 2e-5, "{ex}");
     assert!(ev < 4e-7, "{ev}");
