@@ -176,17 +176,32 @@ fn sforce_driven_by_dif_matches_reference() {
 }
 
 /// What is not supported is named: GSE (user subroutines), MATRIX FILE=,
-/// SAMPLE_OFFSET without SAMPLE_PERIOD,
-/// ARYVAL of an array that is no LSE/TFSISO's X or Y, and HHT with a DIFF.
+/// SAMPLE_OFFSET without SAMPLE_PERIOD
+/// and ARYVAL of an array that is no LSE/TFSISO's X or Y.
 #[test]
 fn unsupported_user_state_features_are_named() {
     let d = scratch("errors");
     for (extra, acf, want) in [
-        ("GSE/990, NS = 0, NO = 1, U = 991, Y = 992\n", LINEAR_ACF, "GSE/990: a GSE is defined by user subroutines"),
-        ("MATRIX/9, FILE = m.mtx\n", LINEAR_ACF, "FILE = (matrix values read from a file) is not supported yet"),
-        ("LSE/2, X = 20, A = 1, SAMPLE_OFFSET = 0.1\n", LINEAR_ACF, "SAMPLE_OFFSET applies to a discrete LSE: give SAMPLE_PERIOD too"),
-        ("REQUEST/2, F2 = ARYVAL(21,1)\n", LINEAR_ACF, "ARYVAL(21,1): ARRAY/21 is not the X or Y array of an LSE or TFSISO"),
-        ("", "integrator/hht\nsimulate/dynamic, end = 1, steps = 10\nstop\n", "bad.adm:7) (ARRAY/11 element 1): user states (DIFF, LSE, TFSISO) are not supported by HHT and NEWMARK"),
+        (
+            "GSE/990, NS = 0, NO = 1, U = 991, Y = 992\n",
+            LINEAR_ACF,
+            "GSE/990: a GSE is defined by user subroutines",
+        ),
+        (
+            "MATRIX/9, FILE = m.mtx\n",
+            LINEAR_ACF,
+            "FILE = (matrix values read from a file) is not supported yet",
+        ),
+        (
+            "LSE/2, X = 20, A = 1, SAMPLE_OFFSET = 0.1\n",
+            LINEAR_ACF,
+            "SAMPLE_OFFSET applies to a discrete LSE: give SAMPLE_PERIOD too",
+        ),
+        (
+            "REQUEST/2, F2 = ARYVAL(21,1)\n",
+            LINEAR_ACF,
+            "ARYVAL(21,1): ARRAY/21 is not the X or Y array of an LSE or TFSISO",
+        ),
     ] {
         let adm = LINEAR.replace("END\n", &format!("{extra}END\n"));
         let e = run_in(&d, "bad", &adm, acf).unwrap_err();

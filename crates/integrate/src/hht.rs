@@ -36,6 +36,38 @@
 //!
 //! against ERROR·max(1, |q_i|) (+ ADAPTIVITY/h when h < 100·HMIN), max norm.
 //! The corrector is the shared one (newton.rs); the step loop stepper.rs.
+//!
+//! User states (DIFF, LSE, TFSISO, GSE, stiction deformation): first-order
+//! rows G(q, u, w, w', t) = 0, discretized by the first-order analogue of
+//! the same α-method (Arnold & Brüls' generalized-α with α_m = 0,
+//! α_f = −α, applied to w' as to q̈): a pseudo-rate v with
+//!
+//!   (1 + α) w'_{n+1} − α w'_n = v_{n+1},   w_{n+1} = w_n + h ((1 − γ) v_n + γ v_{n+1}),
+//!
+//! and G holding at t_{n+1} with the true rate w'_{n+1}. The Newton unknown
+//! is the pseudo-rate v_{n+1}, as a is for q: ∂w_{n+1}/∂v = γh and
+//! ∂w'_{n+1}/∂v = 1/(1 + α), so the state columns γh ∂G/∂w + ∂G/∂w'/(1+α)
+//! are multiplied, never divided, by h and a factorization kept over steps
+//! of changing h stays a good one (with w_{n+1} as unknown the ∂G/∂w'
+//! term was 1/((1+α)γh): a reused matrix then converged falsely and the
+//! lag's error grew to 3e-3 at ERROR = 1e-7). An algebraic state (LSE
+//! output, implicit VARIABLE: no w' in its row) keeps w_{n+1} as its
+//! unknown instead: its column ∂G/∂w is then free of h. v_n ≈ w'(t_n) +
+//! α h_prev w'' carries the last step's size; a step of another size h
+//! takes v_n re-based to w'_n + α (h/h_prev)(w'_n − w'_{n−1}) (equal to
+//! v_n at equal steps), else each step-size jump leaves a first-order
+//! error (1 − γ) α (h_prev − h) h w'': measured on the lag at ERROR =
+//! 1e-7, a landing step of 1e-5 followed by 8e-3 put 1.8e-5 into w. Taylor
+//! expansion of the exact solution gives v_n = w'(t_n) + α h w'' + O(h²),
+//! so the update's h² term is (γ + α) h² w'': second order exactly when
+//! γ = 1/2 − α, HHT's own condition — the states need no extra parameter.
+//! Its h³ term leaves the local error (1/12 − α/2 − α²) h³ w''' (1/12 at
+//! α = 0: the trapezoidal rule). In the stiff limit the amplification
+//! roots solve γ(1+α) z² + ((1−γ)(1+α) − γα) z − (1−γ)α = 0: at α = −0.3
+//! z = −0.25, −0.43 (damped); at α = 0, 0 and −1 (trapezoidal). Seeds ("Error
+//! control of HHT and Newmark integrators"): HHT and NEWMARK error-control
+//! the DIFF states too, so they are of class UserState: estimated with
+//! w''' from the last three pseudo-rates and converged by the corrector.
 
 use crate::control::*;
 use crate::error::IntegrationError;
@@ -81,13 +113,68 @@ pub struct HhtMethod<'a, P: SecondOrderProblem> {
     at: Vec<f64>,
     lamt: Vec<f64>,
     a_arg: Vec<f64>,
-    /// [q; u] and [u; q̈] of the accepted state (the DaeIntegrator view).
+    /// [q; u; w] and [u; q̈; w'] of the accepted state (the DaeIntegrator view).
     y: Vec<f64>,
     yp: Vec<f64>,
     classes: Vec<VarClass>,
     conv_mask: Vec<bool>,
     /// Largest local error relative to max(1, |q_i|) of the last estimate.
     local: f64,
+    /// User states: w, the true rate w', the pseudo-rate v (module notes),
+    /// their values at the step before and the step's trial values.
+    states: StateTrack,
+}
+
+/// The user states' accepted, previous and trial values.
+#[derive(Clone, Default)]
+struct StateTrack {
+    nw: usize,
+    w: Vec<f64>,
+    wp: Vec<f64>,
+    v: Vec<f64>,
+    w_prev: Vec<f64>,
+    wp_prev: Vec<f64>,
+    v_prev: Vec<f64>,
+    wt: Vec<f64>,
+    wpt: Vec<f64>,
+    vt: Vec<f64>,
+    /// Per state: algebraic (unknown w) or not (unknown v); the step's
+    /// ∂w/∂unknown and ∂w'/∂w for the iteration matrix.
+    algebraic: Vec<bool>,
+    cv: Vec<f64>,
+    cw: Vec<f64>,
+    /// v_n re-based to the step h: w'_n + α (h/h_prev)(w'_n − w'_{n−1}),
+    /// which is v_n when h = h_prev (module notes).
+    veff: Vec<f64>,
+}
+
+impl StateTrack {
+    fn new(nw: usize) -> Self {
+        let z = vec![0.0; nw];
+        StateTrack {
+            nw,
+            w: z.clone(),
+            wp: z.clone(),
+            v: z.clone(),
+            w_prev: z.clone(),
+            wp_prev: z.clone(),
+            v_prev: z.clone(),
+            wt: z.clone(),
+            wpt: z.clone(),
+            vt: z.clone(),
+            algebraic: vec![false; nw],
+            cv: z.clone(),
+            cw: z.clone(),
+            veff: z,
+        }
+    }
+    /// Trial v and w' from the trial w (module notes).
+    fn rates_from_value(&mut self, h: f64, alpha: f64, gamma: f64) {
+        for k in 0..self.nw {
+            self.vt[k] = (self.wt[k] - self.w[k] - h * (1.0 - gamma) * self.veff[k]) / (gamma * h);
+            self.wpt[k] = (self.vt[k] + alpha * self.wp[k]) / (1.0 + alpha);
+        }
+    }
 }
 
 /// HHT / NEWMARK under the one step loop.
@@ -107,13 +194,18 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
         a0: &[f64],
         lam0: &[f64],
     ) -> Result<Self, IntegrationError> {
-        let (n, m) = (problem.nq(), problem.nm());
+        let (n, m, nw) = (problem.nq(), problem.nm(), problem.nw());
         let mut classes = vec![VarClass::Displacement; n];
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
+        classes.extend(std::iter::repeat_n(VarClass::UserState, nw));
         let converge: &[VarClass] = if params.converge_multipliers {
-            &[VarClass::Displacement, VarClass::Multiplier]
+            &[
+                VarClass::Displacement,
+                VarClass::Multiplier,
+                VarClass::UserState,
+            ]
         } else {
-            &[VarClass::Displacement]
+            &[VarClass::Displacement, VarClass::UserState]
         };
         let limits = Limits {
             error: params.error,
@@ -124,6 +216,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             fixed: params.fixed.clone(),
             constant_step: false,
         };
+        let algebraic = (0..nw).map(|k| problem.state_is_algebraic(k)).collect();
         let method = HhtMethod {
             problem,
             n,
@@ -143,14 +236,64 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             at: a0.to_vec(),
             lamt: lam0.to_vec(),
             a_arg: vec![0.0; n],
-            y: [q0, u0].concat(),
-            yp: [u0, a0].concat(),
+            y: [q0, u0, &vec![0.0; nw]].concat(),
+            yp: [u0, a0, &vec![0.0; nw]].concat(),
             conv_mask: class_mask(&classes, converge),
             classes,
             local: 0.0,
             params,
+            states: StateTrack {
+                algebraic,
+                ..StateTrack::new(nw)
+            },
         };
-        Ok(Stepper::with_method(method, limits, Newton::new(n + m), t0))
+        Ok(Stepper::with_method(
+            method,
+            limits,
+            Newton::new(n + m + nw),
+            t0,
+        ))
+    }
+
+    /// Start the user states at (w0, w'0), consistent with the mechanics
+    /// at t0 (the pseudo-rate starts at w'0, as a does at q̈0). Their
+    /// counts must match the problem's `nw`.
+    pub fn with_states(mut self, w0: &[f64], wp0: &[f64]) -> Result<Self, IntegrationError> {
+        let m = &mut self.method;
+        let nw = m.states.nw;
+        if w0.len() != nw || wp0.len() != nw {
+            return Err(IntegrationError::failure(
+                self.t,
+                format!(
+                    "HHT: {} initial user states and {} rates for {nw} states",
+                    w0.len(),
+                    wp0.len()
+                ),
+            ));
+        }
+        let st = &mut m.states;
+        for x in [&mut st.w, &mut st.w_prev, &mut st.wt] {
+            x.copy_from_slice(w0);
+        }
+        for x in [
+            &mut st.wp,
+            &mut st.wp_prev,
+            &mut st.wpt,
+            &mut st.v,
+            &mut st.v_prev,
+            &mut st.vt,
+        ] {
+            x.copy_from_slice(wp0);
+        }
+        let n2 = 2 * m.n;
+        m.y[n2..].copy_from_slice(w0);
+        m.yp[n2..].copy_from_slice(wp0);
+        Ok(self)
+    }
+
+    /// The user states w at `time()`.
+    pub fn states(&self) -> &[f64] {
+        &self.method.states.w
     }
 
     pub fn q(&self) -> &[f64] {
@@ -190,12 +333,24 @@ impl<P: SecondOrderProblem> HhtMethod<'_, P> {
         }
     }
 
-    /// Name of unknown i: accelerations, then multipliers.
+    /// Name of unknown i: accelerations, then multipliers, then user states.
     fn unknown_name(&self, i: usize) -> String {
+        let nl = self.n + self.lam.len();
         if i < self.n {
             format!("{} acceleration", self.problem.describe_coordinate(i))
-        } else {
+        } else if i < nl {
             format!("multiplier of {}", self.problem.describe_equation(i))
+        } else {
+            self.problem.describe_state(i - nl)
+        }
+    }
+    /// Name of equation i: body and algebraic rows, then user-state rows.
+    fn equation_name(&self, i: usize) -> String {
+        let nl = self.n + self.lam.len();
+        if i < nl {
+            self.problem.describe_equation(i)
+        } else {
+            self.problem.describe_state(i - nl)
         }
     }
 }
@@ -215,18 +370,23 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
     /// Discretized equations (48) and (53) at the trial state.
     fn residual(&mut self, out: &mut [f64]) -> Result<(), ProblemError> {
         let m = &mut *self.m;
-        let n = m.n;
+        let (n, nm) = (m.n, m.lamt.len());
         m.true_acceleration();
-        let (body, cons) = out.split_at_mut(n);
+        if m.states.nw > 0 {
+            m.problem.load_states(&m.states.wt, &m.states.wpt);
+        }
+        let (body, rest) = out.split_at_mut(n);
+        let (cons, rows_w) = rest.split_at_mut(nm);
         m.problem
             .body_residual(self.tn, &m.qt, &m.ut, &m.a_arg, &m.lamt, body)?;
         let scale = 1.0 / (m.params.beta * self.h * self.h);
         m.problem
             .constraint_residual(self.tn, &m.qt, &m.lamt, scale, cons)?;
+        m.problem.state_residual(self.tn, &m.qt, &m.ut, rows_w)?;
         if let Some(i) = out.iter().position(|v| !v.is_finite()) {
             return Err(ProblemError(format!(
                 "non-finite residual in {}",
-                m.problem.describe_equation(i)
+                m.equation_name(i)
             )));
         }
         Ok(())
@@ -237,7 +397,20 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
         let (cq, cu) = (m.params.beta * self.h * self.h, m.params.gamma * self.h);
         let ca = 1.0 / (1.0 + m.params.alpha);
         m.problem
-            .jacobian(self.tn, &m.qt, &m.ut, &m.a_arg, &m.lamt, cq, cu, ca, asm)
+            .jacobian(self.tn, &m.qt, &m.ut, &m.a_arg, &m.lamt, cq, cu, ca, asm)?;
+        if m.states.nw == 0 {
+            return Ok(());
+        }
+        // d/dv = γh (∂/∂w + ∂/∂w' /((1 + α) γh)) (module notes); an
+        // algebraic state's unknown is w itself.
+        let st = &mut m.states;
+        for k in 0..st.nw {
+            st.cw[k] = ca / cu;
+            st.cv[k] = if st.algebraic[k] { 1.0 } else { cu };
+        }
+        m.problem.load_states(&st.wt, &st.wpt);
+        m.problem
+            .state_jacobian(self.tn, &m.qt, &m.ut, cq, cu, &st.cw, &st.cv, asm)
     }
     /// The correction's weighted norms over the displacements and
     /// velocities it implies, and over the multipliers.
@@ -259,7 +432,8 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
                 }
             }
         }
-        for k in 0..m.lamt.len() {
+        let nm = m.lamt.len();
+        for k in 0..nm {
             m.lamt[k] += d[n + k];
             if converge[n + k] {
                 let e = d[n + k].abs() / self.tol.weight(m.lamt[k]);
@@ -271,18 +445,34 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
                 }
             }
         }
+        let nl = n + nm;
+        for k in 0..m.states.nw {
+            let dw = if m.states.algebraic[k] { 1.0 } else { cu } * d[nl + k];
+            m.states.wt[k] += dw;
+            if converge[nl + k] {
+                let e = dw.abs() / self.tol.weight(m.states.wt[k]);
+                if e > norms.primary {
+                    norms.primary = e;
+                    norms.worst = nl + k;
+                }
+            }
+        }
+        if m.states.nw > 0 {
+            let (alpha, gamma) = (m.params.alpha, m.params.gamma);
+            m.states.rates_from_value(self.h, alpha, gamma);
+        }
         norms
     }
     /// The unscaled constraint residual Φ within the problem's tolerance.
     fn residual_acceptable(&self, res: &[f64]) -> bool {
         let s = self.m.params.beta * self.h * self.h;
-        let violation = res[self.m.n..]
+        let violation = res[self.m.n..self.m.n + self.m.lamt.len()]
             .iter()
             .fold(0.0f64, |acc, v| acc.max((v * s).abs()));
         violation <= self.m.problem.constraint_tolerance()
     }
     fn describe_equation(&self, i: usize) -> String {
-        self.m.problem.describe_equation(i)
+        self.m.equation_name(i)
     }
     fn describe_unknown(&self, i: usize) -> String {
         self.m.unknown_name(i)
@@ -331,6 +521,20 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
             self.lamt.copy_from_slice(&self.lam);
         }
         self.newmark_update(h);
+        // User states: v extrapolated like a, w from the update formula.
+        let (alpha, g) = (self.params.alpha, self.params.gamma);
+        let r = if self.h_prev > 0.0 {
+            h / self.h_prev
+        } else {
+            0.0
+        };
+        let st = &mut self.states;
+        for k in 0..st.nw {
+            st.veff[k] = st.wp[k] + alpha * r * (st.wp[k] - st.wp_prev[k]);
+            st.vt[k] = st.v[k] + r * (st.v[k] - st.v_prev[k]);
+            st.wt[k] = st.w[k] + h * ((1.0 - g) * st.veff[k] + g * st.vt[k]);
+            st.wpt[k] = (st.vt[k] + alpha * st.wp[k]) / (1.0 + alpha);
+        }
     }
     fn correct(&mut self, t: f64, h: f64, work: &mut Work) -> Result<bool, IntegrationError> {
         let mask = std::mem::take(&mut self.conv_mask);
@@ -387,6 +591,34 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
             }
             self.local = self.local.max(e / self.qt[i].abs().max(1.0));
         }
+        // User states (module notes): local error (1/12 − α/2 − α²) h³ w'''
+        // plus |γ + α − 1/2| h² w'' (zero for HHT; NEWMARK's first-order
+        // term), with w'' ≈ (v_{n+1} − v_n)/h and w''' from the divided
+        // difference of the last three pseudo-rates. The first step has no
+        // w''' yet and charges h²|w''| in its place.
+        let (alpha, g) = (self.params.alpha, self.params.gamma);
+        let c3 = (1.0 / 12.0 - alpha / 2.0 - alpha * alpha).abs();
+        let c2 = (g + alpha - 0.5).abs();
+        let hp = self.h_prev;
+        let st = &self.states;
+        for k in 0..st.nw {
+            let w2 = (st.vt[k] - st.v[k]) / h;
+            let e3 = if two_step {
+                let w3 = 2.0 / (h + hp) * (w2 - (st.v[k] - st.v_prev[k]) / hp);
+                c3 * h * h * h * w3.abs()
+            } else {
+                h * h * w2.abs()
+            };
+            let e = e3 + c2 * h * h * w2.abs();
+            let r = e / tol.weight(st.wt[k]);
+            if r > worst.ratio {
+                worst = Estimate {
+                    ratio: r,
+                    worst: self.n + k,
+                };
+            }
+            self.local = self.local.max(e / st.wt[k].abs().max(1.0));
+        }
         worst
     }
     fn restore(&mut self) {}
@@ -407,7 +639,7 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         self.h_prev = h;
         let n = self.n;
         self.y[..n].copy_from_slice(&self.q);
-        self.y[n..].copy_from_slice(&self.u);
+        self.y[n..2 * n].copy_from_slice(&self.u);
         // The true acceleration at t_{n+1}: q̈_{n+1} = (a_{n+1} + α q̈_n)/(1 + α).
         // It, not the pseudo-acceleration a, is y′'s second half: outputs
         // (ACCX, reactions) and interpolation see q̈, which satisfies the
@@ -418,7 +650,18 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
             self.qdd[i] = (self.a[i] + alpha * self.qdd[i]) / (1.0 + alpha);
         }
         self.yp[..n].copy_from_slice(&self.u);
-        self.yp[n..].copy_from_slice(&self.qdd);
+        self.yp[n..2 * n].copy_from_slice(&self.qdd);
+        let st = &mut self.states;
+        if st.nw > 0 {
+            st.w_prev.copy_from_slice(&st.w);
+            st.wp_prev.copy_from_slice(&st.wp);
+            std::mem::swap(&mut st.w, &mut st.wt);
+            std::mem::swap(&mut st.v, &mut st.vt);
+            st.v_prev.copy_from_slice(&st.vt);
+            st.wp.copy_from_slice(&st.wpt);
+            self.y[2 * n..].copy_from_slice(&st.w);
+            self.yp[2 * n..].copy_from_slice(&st.wp);
+        }
         Ok(())
     }
     /// Next step: error ∝ h³. Small increases are not worth losing the
@@ -465,8 +708,8 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         Some(&self.lam)
     }
     /// INTERPOLATE = ON: cubic Hermite interpolation of q (from q, u at both
-    /// ends of the step) and of u (from u, q̈), so y = [q; u], y' = [u; q̈]
-    /// are third-order accurate within the step.
+    /// ends of the step), of u (from u, q̈) and of w (from w, w'), so
+    /// y = [q; u; w], y' = [u; q̈; w'] are third-order accurate within the step.
     fn interpolate(&self, t_last: f64, t: f64, y: &mut [f64], yp: &mut [f64]) -> bool {
         let h = self.h_prev;
         if h <= 0.0 {
@@ -476,12 +719,14 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         }
         let n = self.n;
         let (b, db) = hermite((t - (t_last - h)) / h);
+        let st = &self.states;
         let ends = [
-            (&self.q_prev, &self.u_prev, &self.q, &self.u, 0),
-            (&self.u_prev, &self.qdd_prev, &self.u, &self.qdd, n),
+            (&self.q_prev, &self.u_prev, &self.q, &self.u, 0, n),
+            (&self.u_prev, &self.qdd_prev, &self.u, &self.qdd, n, n),
+            (&st.w_prev, &st.wp_prev, &st.w, &st.wp, 2 * n, st.nw),
         ];
-        for (x0, d0, x1, d1, off) in ends {
-            for i in 0..n {
+        for (x0, d0, x1, d1, off, len) in ends {
+            for i in 0..len {
                 let v = [x0[i], h * d0[i], x1[i], h * d1[i]];
                 y[off + i] = (0..4).map(|j| b[j] * v[j]).sum();
                 yp[off + i] = (0..4).map(|j| db[j] * v[j]).sum::<f64>() / h;
@@ -493,6 +738,9 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         self.problem.structure_holds(t, &self.q)
     }
     fn describe_error_variable(&self, i: usize) -> String {
+        if i >= self.n {
+            return self.problem.describe_state(i - self.n);
+        }
         format!("{} displacement", self.problem.describe_coordinate(i))
     }
 }

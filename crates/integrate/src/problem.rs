@@ -191,6 +191,49 @@ pub trait SecondOrderProblem {
     fn describe_coordinate(&self, i: usize) -> String;
     /// Name of equation i: body equation for i < n, algebraic row i − n.
     fn describe_equation(&self, i: usize) -> String;
+    /// Number of first-order user states w (DIFF, LSE, …), whose rows
+    /// G(q, u, w, w', t) = 0 follow the algebraic rows. Default none.
+    fn nw(&self) -> usize {
+        0
+    }
+    /// Hand (w, w') to the problem for the next residual or Jacobian.
+    fn load_states(&mut self, _w: &[f64], _wp: &[f64]) {}
+    /// G(q, u, w, w', t) of the loaded states into `out` (length nw).
+    fn state_residual(
+        &mut self,
+        _t: f64,
+        _q: &[f64],
+        _u: &[f64],
+        _out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        Ok(())
+    }
+    /// The user-state entries of the iteration matrix (after `load_states`),
+    /// the same (row, col) sequence on every call: rows n+m..: cq ∂G/∂q +
+    /// cu ∂G/∂u in columns 0..n and cv_k (∂G/∂w_k + cw_k ∂G/∂w'_k) in
+    /// column n+m+k; rows 0..n: cv_k (∂R/∂w_k + cw_k ∂R/∂w'_k) there.
+    #[allow(clippy::too_many_arguments)]
+    fn state_jacobian(
+        &mut self,
+        _t: f64,
+        _q: &[f64],
+        _u: &[f64],
+        _cq: f64,
+        _cu: f64,
+        _cw: &[f64],
+        _cv: &[f64],
+        _asm: &mut SlotAssembler,
+    ) -> Result<(), ProblemError> {
+        Ok(())
+    }
+    /// Whether user state k is algebraic (its row reads no w'_k).
+    fn state_is_algebraic(&self, _k: usize) -> bool {
+        false
+    }
+    /// Name of user state k.
+    fn describe_state(&self, k: usize) -> String {
+        format!("user state {k}")
+    }
 }
 
 /// What an explicit-ODE problem asks of its integrator after an accepted step.

@@ -241,16 +241,12 @@ impl FrameMap for I3Frames {
     ) {
         let (n, m) = (sys.nq(), sys.neq());
         let lambda = multipliers.unwrap_or_else(|| &y[2 * n..2 * n + m]);
-        // HHT's y = (q, u) has no user states (rejected with DIFF).
-        match multipliers {
-            None => {
-                StateBlock::new(sys, 2 * n + m).frame_values_into(y, yp, &mut out.w, &mut out.wp)
-            }
-            Some(_) => {
-                out.w.clear();
-                out.wp.clear();
-            }
-        }
+        // HHT's y = (q, u, w), its multipliers apart.
+        let states_at = match multipliers {
+            None => 2 * n + m,
+            Some(_) => 2 * n,
+        };
+        StateBlock::new(sys, states_at).frame_values_into(y, yp, &mut out.w, &mut out.wp);
         out.fill_mechanics(t, &y[..n], &y[n..2 * n], &yp[n..2 * n], lambda);
     }
 }
@@ -296,20 +292,14 @@ impl<'a> Segment<'a> for I3Segment<'a> {
                 first_order_integrator(plan, problem, s.t, &y0, &yp0)
             }
             MethodParams::Hht(p) => {
-                crate::user_states::reject_second_order(self.sys, s.t)?;
                 let mut problem = I3SecondOrder::new(self.sys, self.data.clone());
                 problem.watch = watch;
                 problem.constraint_tol = self.constraint_tol;
                 let problem = self.second.insert(problem);
-                Ok(Box::new(Hht::new(
-                    problem,
-                    p.clone(),
-                    s.t,
-                    &s.q,
-                    &s.u,
-                    &s.a,
-                    &s.lambda,
-                )?))
+                Ok(Box::new(
+                    Hht::new(problem, p.clone(), s.t, &s.q, &s.u, &s.a, &s.lambda)?
+                        .with_states(&s.w, &s.wp)?,
+                ))
             }
             MethodParams::Ode(_) => Err(IntegrationError::failure(
                 s.t,

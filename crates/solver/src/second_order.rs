@@ -119,4 +119,88 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
             equation_name(self.sys, i - n)
         }
     }
+    fn nw(&self) -> usize {
+        self.sys.nw()
+    }
+    fn load_states(&mut self, w: &[f64], wp: &[f64]) {
+        self.data.states.set(w, wp);
+    }
+    fn state_residual(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ProblemError> {
+        self.sys.state_residual(&self.data, q, u, t, out);
+        check_finite(out, |k| format!("{} state", self.sys.state_name(k)))
+    }
+    /// The DIFF rows after the algebraic rows, their unknowns (the
+    /// pseudo-rates v, or w of algebraic states) in the same positions; the
+    /// a-columns take βh² ∂G/∂q + γh ∂G/∂u (the Newmark formulas' dq/da,
+    /// du/da), state column k of DIFF and body rows cv_k (∂/∂w_k + cw_k
+    /// ∂/∂w'_k). `cw` is one value for all states (the mechanics takes one
+    /// seed). `jacobian` runs first and has set the multipliers the
+    /// stiction rows read.
+    fn state_jacobian(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        u: &[f64],
+        cq: f64,
+        cu: f64,
+        cw: &[f64],
+        cv: &[f64],
+        asm: &mut SlotAssembler,
+    ) -> Result<(), ProblemError> {
+        let (n, at) = (self.sys.nq(), self.sys.nq() + self.sys.neq());
+        let cw = cw.first().copied().unwrap_or(0.0);
+        let mut rows = ColumnScales { asm, n, cq, at, cv };
+        self.sys.state_jacobian(
+            &self.data,
+            q,
+            u,
+            t,
+            &mut rows,
+            at,
+            Some(0),
+            0,
+            cu / cq,
+            at,
+            cw,
+        );
+        self.sys
+            .force_state_jacobian(&self.data, q, u, t, &mut rows, 0, at, cw);
+        Ok(())
+    }
+    fn state_is_algebraic(&self, k: usize) -> bool {
+        self.sys.states.equations[k].form == mbsolve_mech::states::StateForm::Output
+    }
+    fn describe_state(&self, k: usize) -> String {
+        format!("{} state", self.sys.state_name(k))
+    }
+}
+
+/// A sink that multiplies the entries in the acceleration columns 0..n by
+/// `cq` (= βh²: the user-state rows' ∂G/∂q) and those in state column
+/// `at + k` by `cv[k]` (∂w_k/∂unknown_k).
+struct ColumnScales<'a> {
+    asm: &'a mut SlotAssembler,
+    n: usize,
+    cq: f64,
+    at: usize,
+    cv: &'a [f64],
+}
+
+impl mbsolve_mech::Sink for ColumnScales<'_> {
+    fn add(&mut self, r: usize, c: usize, v: f64) {
+        let scale = if c < self.n {
+            self.cq
+        } else if c >= self.at {
+            self.cv[c - self.at]
+        } else {
+            1.0
+        };
+        self.asm.add(r, c, scale * v);
+    }
 }

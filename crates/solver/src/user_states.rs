@@ -107,12 +107,6 @@ impl StateBlock {
     }
 }
 
-/// HHT and NEWMARK integrate the second-order mechanics only: an error
-/// naming the first DIFF when the model has user states.
-pub(crate) fn reject_second_order(sys: &System, t: f64) -> Result<(), IntegrationError> {
-    reject_form(sys, t, "HHT and NEWMARK (second-order mechanics only)")
-}
-
 /// A formulation or integrator (`what`) that does not carry user states:
 /// an error naming the first DIFF when the model has any.
 pub fn reject_form(sys: &System, t: f64, what: &str) -> Result<(), IntegrationError> {
