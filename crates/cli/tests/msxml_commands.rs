@@ -704,3 +704,26 @@ fn action_only_scalar_force_acts_along_j_z() {
         "c.xml:11:97: Force_Scalar_TwoBody id=1: is_action_only = \"maybe\" must be TRUE or FALSE"
     );
 }
+
+/// A return sensor ends the first Simulate at z = 2 (1 + t² = 2, t = 1);
+/// the next Simulate's `duration` = 0.5 continues from there and ends at
+/// 1.5, not at the 2.5 the planned end_time of 2 would give.
+#[test]
+fn duration_continues_from_the_time_a_return_sensor_reached() {
+    let model = r#"    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="2"/>
+    <Sensor_Event id="4" type="EXPRESSION" expr="DZ(20, 10)" value="2." compare="GE" error_tol="1e-9" return="TRUE"/>"#;
+    // The sensor trips only when its condition becomes true, so it does
+    // not end the second Simulate at once.
+    let commands = format!(
+        r#"{SIM2}
+    <Simulate analysis_type="Transient" duration="0.5" num_steps="5"/>"#
+    );
+    let sim = run(&slider_with(model, &commands)).unwrap();
+    let last = sim.frames.last().unwrap();
+    assert!((last.t - 1.5).abs() < 1e-5, "ended at t = {}", last.t);
+    assert!(
+        (last.q[2] - (1.0 + 1.5f64.powi(2))).abs() < 1e-5,
+        "z = {}",
+        last.q[2]
+    );
+}

@@ -761,7 +761,10 @@ fn command_of(
                     end,
                     steps,
                     dtout,
-                    duration: None,
+                    // Run time: `duration` continues from the time the
+                    // previous Simulate reached (a return sensor may end
+                    // it early); `end` is only the reader's expectation.
+                    duration: duration.map(|(d, _)| d),
                 }),
                 _ => None,
             };

@@ -160,7 +160,11 @@ fn the_command_section_runs_in_order_with_absolute_end_times() {
             },
             Command::Simulate {
                 mode: SimulateMode::Transient,
-                output: out(3.5, 0.01)
+                // The run ends 1.5 after the time reached; 3.5 is the plan.
+                output: Some(OutputSpec {
+                    duration: Some(1.5),
+                    ..out(3.5, 0.01).unwrap()
+                })
             },
             Command::Simulate {
                 mode: SimulateMode::Transient,
