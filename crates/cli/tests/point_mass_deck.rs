@@ -167,3 +167,32 @@ fn check_lists_the_point_masses() {
         "{out}"
     );
 }
+
+/// A joint, primitive or motion between two markers of one point mass is
+/// refused naming the point mass, not its internal part key.
+#[test]
+fn elements_within_one_point_mass_name_it() {
+    for (extra, want) in [
+        (
+            "MARKER/21, POINT_MASS = 1\nJOINT/4, SPHERICAL, I = 20, J = 21",
+            "SPHERICAL joint connects markers 20 and 21 of the same part POINT_MASS/1",
+        ),
+        (
+            "MARKER/21, POINT_MASS = 1\nJPRIM/5, INPLANE, I = 20, J = 21",
+            "INPLANE primitive connects markers 20 and 21 of the same part POINT_MASS/1",
+        ),
+        (
+            "MARKER/21, POINT_MASS = 1\nMOTION/6, I = 20, J = 21, Z, FUNCTION = 0",
+            "motion between markers 20 and 21 of the same part POINT_MASS/1",
+        ),
+    ] {
+        let message = match mbsolve_adm::read_adm_str(&deck(extra), "t.adm") {
+            Err(e) => e.to_string(),
+            Ok(model) => mbsolve_solver::analysis::Simulation::new(&model)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
+        };
+        assert!(message.contains(want), "{extra}: {message}");
+    }
+}

@@ -204,10 +204,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                 model,
                 e,
                 format!(
-                    "{} joint connects markers {} and {} of the same part PART/{pi}",
+                    "{} joint connects markers {} and {} of the same part {}",
                     jt.kind.name(),
                     jt.i,
-                    jt.j
+                    jt.j,
+                    crate::point_mass::body_label(pi)
                 ),
             ));
         }
@@ -234,10 +235,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                 model,
                 e,
                 format!(
-                    "{} primitive connects markers {} and {} of the same part PART/{pi}",
+                    "{} primitive connects markers {} and {} of the same part {}",
                     jp.kind.name(),
                     jp.i,
-                    jp.j
+                    jp.j,
+                    crate::point_mass::body_label(pi)
                 ),
             ));
         }
@@ -259,7 +261,10 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     return Err(err(
                         model,
                         e,
-                        format!("motion between markers {i} and {j} of the same part PART/{pi}"),
+                        format!(
+                            "motion between markers {i} and {j} of the same part {}",
+                            crate::point_mass::body_label(pi)
+                        ),
                     ));
                 }
                 if !driven_markers.insert((i, j, axis as u8)) {
