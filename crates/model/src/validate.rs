@@ -545,28 +545,14 @@ fn check_measure_list(
     measures: &[Measure],
 ) -> Result<(), ModelError> {
     for m in measures {
-        let ids: Vec<Id> = match *m {
-            Measure::Dm { i, j }
-            | Measure::Vr { i, j }
-            | Measure::Angle { i, j, .. }
-            | Measure::Speed { i, j }
-            | Measure::AngSpeed { i, j }
-            | Measure::Euler { i, j, .. } => std::iter::once(i).chain(j).collect(),
-            Measure::Disp { i, j, k, .. }
-            | Measure::Vel { i, j, k, .. }
-            | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+        match *m {
             Measure::UserState {
                 element, component, ..
-            } => {
-                crate::states::check_state_reference(model, e, element, component)?;
-                Vec::new()
-            }
-            Measure::Contact { id, rm, .. } => {
-                crate::contact::check_contact_reference(model, e, id)?;
-                rm.into_iter().collect()
-            }
-        };
-        for id in ids {
+            } => crate::states::check_state_reference(model, e, element, component)?,
+            Measure::Contact { id, .. } => crate::contact::check_contact_reference(model, e, id)?,
+            _ => {}
+        }
+        for id in m.markers() {
             if model.marker(id).is_none() {
                 return Err(err(
                     model,

@@ -5,6 +5,8 @@
 //! a block sliding on an inclined box with Coulomb friction, the corrector
 //! switch and the HHT/POISSON rejection, and the steps an impact costs.
 
+mod common;
+
 use mbsolve_model::*;
 use mbsolve_solver::{Simulation, SolverError};
 use nalgebra::Vector3;
@@ -630,8 +632,6 @@ fn dynamics_only_friction_is_off_in_kinematics_and_on_in_dynamics() {
 /// −0.2 · 400 N; the normal force is 4 k δ = 400 N.
 #[test]
 fn contact_result_follows_dynamics_only_friction() {
-    use mbsolve_expr::Expr;
-    use mbsolve_solver::functions::FrameContext;
     let fx_on_block = |dynamics_only: bool, kinematic: bool| {
         let mut sim = Simulation::new(&driven_block(dynamics_only)).unwrap();
         if kinematic {
@@ -639,18 +639,7 @@ fn contact_result_follows_dynamics_only_friction() {
         } else {
             sim.dynamic(0.5, Some(5), None, &settings(1e-6)).unwrap();
         }
-        let q0 = sim.sys.initial_state().0;
-        let eval = |f, text: &str| {
-            Expr::parse(text)
-                .unwrap()
-                .eval_in(&FrameContext {
-                    sys: &sim.sys,
-                    model: &sim.model,
-                    frame: f,
-                    initial_q: &q0,
-                })
-                .unwrap()
-        };
+        let eval = |f, text: &str| common::eval_expr(&sim, f, text);
         assert!(sim.frames.len() >= 5);
         sim.frames
             .iter()

@@ -119,10 +119,7 @@ fn swing(settings: IntegratorSettings) -> (f64, f64) {
         worst_spin = worst_spin.max(w.norm());
         worst_phi = worst_phi.max(common::max_phi(&sim, f));
     }
-    let crossings = common::crossings(&sim.frames);
-    assert!(crossings.len() >= 3, "{crossings:?}");
-    let period =
-        2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    let period = common::mean_period(&sim.frames);
     println!(
         "{:?}/{:?}: period {period:.7} vs {exact:.7}, |ΔE| {worst_e:.2e} J, |d − L| {worst_l:.2e} m, |ω| {worst_spin:.1e}, |Φ| {worst_phi:.1e}",
         settings.kind, settings.formulation

@@ -2,10 +2,10 @@
 //! Joint primitives, the rack and pinion and marker motions on models with
 //! closed-form answers (stated tolerances; measured values in the comments).
 
-use mbsolve_expr::Expr;
+mod common;
+
 use mbsolve_mech::rotation::rot;
 use mbsolve_model::*;
-use mbsolve_solver::functions::FrameContext;
 use mbsolve_solver::requests;
 use mbsolve_solver::{Frame, Simulation};
 use nalgebra::{Matrix3, Vector3, Vector4};
@@ -51,19 +51,7 @@ fn jprim(m: &mut Model, id: Id, kind: JprimKind, i: Id, j: Id) {
     m.jprims.push(Jprim { id, kind, i, j });
 }
 
-/// Evaluates a function expression (JPRIM(…), DX(…), …) on a frame.
-fn eval(sim: &Simulation, f: &Frame, text: &str) -> f64 {
-    let q0 = sim.sys.initial_state().0;
-    Expr::parse(text)
-        .unwrap()
-        .eval_in(&FrameContext {
-            sys: &sim.sys,
-            model: &sim.model,
-            frame: f,
-            initial_q: &q0,
-        })
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
-}
+use common::eval_expr as eval;
 
 fn marker_axes(sim: &Simulation, f: &Frame, id: Id) -> (Vector3<f64>, Matrix3<f64>) {
     let mf = sim.sys.marker(id);

@@ -84,10 +84,7 @@ fn bead_period_and_energy(settings: IntegratorSettings) -> (f64, f64) {
         worst_r = worst_r.max((Vector3::new(b.q[0], b.q[1], b.q[2]).norm() - r).abs());
     }
     // Zero crossings of x, two per period.
-    let crossings = common::crossings(&sim.frames);
-    assert!(crossings.len() >= 3, "{crossings:?}");
-    let period =
-        2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    let period = common::mean_period(&sim.frames);
     println!(
         "{:?}/{:?}: period {period:.7} vs {exact:.7}, |ΔE| {worst_e:.2e} J, |r − R| {worst_r:.2e} m",
         settings.kind, settings.formulation

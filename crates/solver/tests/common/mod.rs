@@ -67,6 +67,29 @@ pub fn crossings(frames: &[Frame]) -> Vec<f64> {
         .collect()
 }
 
+/// The period of body 0's x from its zero crossings (two per period);
+/// at least three crossings are required.
+pub fn mean_period(frames: &[Frame]) -> f64 {
+    let c = crossings(frames);
+    assert!(c.len() >= 3, "{c:?}");
+    2.0 * (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64
+}
+
+/// Evaluates a function expression (JPRIM(…), DX(…), CONTACT(…), …) on a
+/// frame of `sim`, as a request does.
+pub fn eval_expr(sim: &Simulation, f: &Frame, text: &str) -> f64 {
+    let q0 = sim.sys.initial_state().0;
+    mbsolve_expr::Expr::parse(text)
+        .unwrap()
+        .eval_in(&mbsolve_solver::functions::FrameContext {
+            sys: &sim.sys,
+            model: &sim.model,
+            frame: f,
+            initial_q: &q0,
+        })
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 /// Largest |Φ| (active equations) at one frame.
 pub fn max_phi(sim: &Simulation, f: &Frame) -> f64 {
     let mut phi = vec![0.0; sim.sys.neq()];
