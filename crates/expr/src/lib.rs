@@ -21,12 +21,16 @@ mod contact_laws;
 mod curve;
 mod eval;
 mod implicit;
+mod interp;
+mod invpsd;
 mod jet;
+mod mode;
 mod names;
 mod parse;
 mod senval;
 mod spline;
 mod subst;
+mod sweep;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 pub use curve::{fill_slot as fill_curve_slot, CurveSlot};

@@ -162,6 +162,7 @@ impl Simulation {
     /// Assemble positions (moving the given ones as little as possible),
     /// velocities, then accelerations and multipliers.
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
+        let _mode = self.mode_for_now(crate::analysis_mode::AnalysisMode::InitialConditions);
         // JOINT IC: held for the first initial-condition solve only.
         if !self.ic_done {
             if let Some((q, u)) = crate::joint_ic::held_start(self)? {
@@ -409,6 +410,7 @@ impl Simulation {
         steps: Option<u64>,
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
+        self.set_mode(crate::analysis_mode::AnalysisMode::Kinematics);
         // Not a dynamic analysis: DYNAMICS_ONLY contact friction is off.
         self.data.non_dynamic = true;
         let done = self.kinematic_run(end, steps, dtout);
@@ -527,6 +529,7 @@ impl Simulation {
         plan_of: impl FnOnce(f64) -> Result<Plan, String>,
         settings: &IntegratorSettings,
     ) -> Result<Statistics, SolverError> {
+        self.set_mode(crate::analysis_mode::AnalysisMode::Dynamics);
         self.ensure_ic()?;
         let mut times = self.output_times(end, steps, dtout)?;
         let dt = times[0] - self.state.t;

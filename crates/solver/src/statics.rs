@@ -571,6 +571,7 @@ impl Simulation {
         settings: &StaticSettings,
     ) -> Result<StaticReport, SolverError> {
         let p = static_params(settings, StaticAnalysis::Static).map_err(SolverError::Settings)?;
+        self.set_mode(crate::analysis_mode::AnalysisMode::Statics);
         if !self.ic_done {
             self.initial_conditions()?;
         }
