@@ -397,6 +397,8 @@ impl Simulation {
             self.initial_conditions()?;
         }
         if self.output.written == 0 {
+            // The initial-conditions frame (its reactions are the IC solve's).
+            let _mode = self.mode_for_now(crate::analysis_mode::AnalysisMode::InitialConditions);
             self.emit_frame_unreported(self.state.clone())?;
         }
         Ok(())

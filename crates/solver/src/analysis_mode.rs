@@ -3,7 +3,8 @@
 //! starts; the initial-conditions solve sets 3 for its own duration and
 //! gives the calling analysis its number back. Frames are emitted (and
 //! requests evaluated on them) under the number of the analysis that
-//! emits them, the initial-conditions frame included.
+//! computed them: the first frame of a run, the initial conditions (whose
+//! reactions the IC solve computed), under 3.
 
 use crate::analysis::Simulation;
 use mbsolve_model::SensorValues;
