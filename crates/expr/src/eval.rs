@@ -119,6 +119,7 @@ pub(crate) fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, E
         Node::Mode(c) => crate::mode::eval(c)?,
         Node::Interp(c) => crate::interp::eval(c, l, vars)?,
         Node::Invpsd(c) => crate::invpsd::eval(c, l, vars)?,
+        Node::Delay(c) => crate::delay::eval(c, l, vars)?,
     })
 }
 

@@ -19,6 +19,7 @@ mod adapt;
 mod contact_fn;
 mod contact_laws;
 mod curve;
+mod delay;
 mod eval;
 mod implicit;
 mod interp;
@@ -33,6 +34,7 @@ mod subst;
 mod sweep;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
+pub use delay::HISTORY_CAPACITY as DELAY_HISTORY_CAPACITY;
 pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
 pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};

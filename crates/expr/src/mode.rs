@@ -37,11 +37,13 @@ pub(crate) fn eval(c: &ModeCall) -> Result<Jet, EvalError> {
 }
 
 impl Expr {
-    /// Whether MODE appears (in the expression or a substituted VARIABLE).
-    pub fn reads_mode(&self) -> bool {
+    /// Whether MODE or DELAY (which keeps a run's history) appears, in
+    /// the expression or a substituted VARIABLE: such an expression needs
+    /// binding to its run ([`Expr::with_sensor_values`]).
+    pub fn reads_run(&self) -> bool {
         let mut found = false;
         let mut copy = self.clone();
-        let mut visit = |n: &mut Node| found |= matches!(n, Node::Mode(_));
+        let mut visit = |n: &mut Node| found |= matches!(n, Node::Mode(_) | Node::Delay(_));
         crate::spline::walk_mut(&mut copy.root, &mut visit);
         for b in &mut copy.vars {
             crate::spline::walk_mut(&mut b.node, &mut visit);

@@ -292,7 +292,7 @@ impl MeasureKind {
 /// Adams functions that exist but that this crate does not implement yet:
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
-    "USER", "DELAY", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV",
+    "USER", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV",
     "FRICTION", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV",
 ];
 

@@ -70,6 +70,8 @@ pub(crate) enum Node {
     Interp(Box<crate::interp::InterpCall>),
     /// INVPSD(x, id, f0, f1, nf, linlog, seed) (see `invpsd`).
     Invpsd(Box<crate::invpsd::InvpsdCall>),
+    /// DELAY(e, delay, e0[, id]) (see `delay`).
+    Delay(Box<crate::delay::DelayCall>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -667,6 +669,14 @@ impl<'a> Parser<'a> {
                 end: span.end,
             };
             return crate::interp::parse(args, full, |s| self.text(s).to_string());
+        }
+        if name == "DELAY" {
+            let (args, span) = self.args(false)?;
+            let full = Span {
+                start: name_span.start,
+                end: span.end,
+            };
+            return crate::delay::parse(args, full, |s| self.text(s).to_string());
         }
         if name == "INVPSD" {
             let (args, span) = self.args(false)?;

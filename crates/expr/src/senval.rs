@@ -39,6 +39,8 @@ impl Expr {
         let mut bind = |n: &mut Node| match n {
             Node::Senval(c) => c.cell = Some(values.cell(c.id)),
             Node::Mode(c) => c.cell = Some(values.mode_cell()),
+            // a run's own DELAY history
+            Node::Delay(c) => c.history = Default::default(),
             _ => {}
         };
         crate::spline::walk_mut(&mut e.root, &mut bind);

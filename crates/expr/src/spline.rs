@@ -206,6 +206,11 @@ pub(crate) fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
         Node::Curve(c) => walk_mut(&mut c.alpha, f),
         Node::Interp(c) => walk_mut(&mut c.x, f),
         Node::Invpsd(c) => walk_mut(&mut c.x, f),
+        Node::Delay(c) => {
+            walk_mut(&mut c.e, f);
+            walk_mut(&mut c.delay, f);
+            walk_mut(&mut c.e0, f);
+        }
         Node::Const(_)
         | Node::Time
         | Node::Measure(_)

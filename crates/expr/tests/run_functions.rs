@@ -298,7 +298,7 @@ fn mode_reads_the_run_and_is_constant() {
     let e = Expr::parse("IF(MODE - 4: 0, 0, -100*TIME) + MODE")
         .unwrap()
         .with_sensor_values(&values);
-    assert!(e.reads_mode());
+    assert!(e.reads_run());
     assert_eq!(e.eval_time(2.0).unwrap(), [0.0, 0.0, 0.0]);
     values.set_mode(4.0);
     assert_eq!(e.eval_time(2.0).unwrap(), [4.0, 0.0, 0.0]);
@@ -309,7 +309,7 @@ fn mode_reads_the_run_and_is_constant() {
     assert_eq!(unbound.span.map(|s| (s.start, s.end)), Some((4, 8)));
     let err = Expr::parse("MODE(1)").unwrap_err();
     assert_eq!(err.message, "MODE takes no argument list: write MODE, as TIME");
-    assert!(!Expr::parse("TIME").unwrap().reads_mode());
+    assert!(!Expr::parse("TIME").unwrap().reads_run());
 }
 
 /// Q, QDOT, QDDOT and UV (flexible-body modal coordinates) are refused
@@ -326,4 +326,88 @@ fn modal_coordinate_functions_are_refused_with_the_reason() {
         assert_eq!((err.span.start, err.span.end), (4, 4 + name.len()));
     }
     let _ = PI;
+}
+
+/// DELAY(SIN(TIME), d, COS(TIME)) evaluated along t = 0, 0.01, …: before
+/// TIME − d reaches the first sample it is e0 at TIME − d, cos(t − d);
+/// after, the cubic through the recorded sines, sin(t − d), to 1e-8 (the
+/// cubic's error, h⁴/24 ≈ 4e-10 at h = 0.01), with the delay a multiple
+/// (0.25) and not a multiple (0.255) of the spacing; its d/dt is the
+/// cubic's slope, cos(t − d) to 1e-6 (1e-4 on the first two samples,
+/// where only three exist). Re-evaluating at an earlier time
+/// drops the later samples (a rejected step), so a wrong value recorded
+/// beyond it is forgotten.
+#[test]
+fn delay_follows_the_shifted_signal() {
+    for d in [0.25, 0.255] {
+        let e = Expr::parse(&format!("DELAY(SIN(TIME), {d}, COS(TIME))")).unwrap();
+        for k in 0..200 {
+            let t = 0.01 * k as f64;
+            let [v, dv, _] = e.eval_time(t).unwrap();
+            if t < d {
+                close("e0 value", v, (t - d).cos(), 1e-15);
+                close("e0 slope", dv, -(t - d).sin(), 1e-15);
+            } else {
+                close(&format!("delayed value at {t}"), v, (t - d).sin(), 1e-8);
+                // three samples at the start of the history: a parabola,
+                // slope error h²/6 ≈ 2e-5
+                let tol = if t - d < 0.02 { 1e-4 } else { 1e-6 };
+                close(&format!("delayed slope at {t}"), dv, (t - d).cos(), tol);
+            }
+        }
+    }
+    // a rejected step: DELAY(TIME², 0.5, 0) records 4 at t = 2, then the
+    // step is retried to t = 1.6; the sample at 2 is dropped, so 2.05
+    // interpolates over 1.6 … not over the stale sample.
+    let e = Expr::parse("DELAY(TIME*TIME, 0.5, 0)").unwrap();
+    for k in 0..=15 {
+        e.eval_time(0.1 * k as f64).unwrap();
+    }
+    e.eval_time(1.6).unwrap();
+    let v = e.eval_time(2.05).unwrap()[0];
+    close("after a retried step", v, 1.55 * 1.55, 1e-12);
+}
+
+/// The delayed value does not depend on the current state: zero gradient
+/// with respect to the measure it delays, while a state-dependent delay
+/// carries −e'·∂delay/∂m.
+#[test]
+fn delay_gradient_leaves_out_the_current_state() {
+    let e = Expr::parse("DELAY(TIME + DX(2), 0.5 + 0.1*DY(2), 0)").unwrap();
+    let mut dm = [0.0, 0.0];
+    for k in 0..=20 {
+        e.eval_with_gradient(0.1 * k as f64, &[0.0, 1.0], &mut dm)
+            .unwrap();
+    }
+    let (v, dt) = e.eval_with_gradient(2.0, &[0.0, 1.0], &mut dm).unwrap();
+    close("value", v, 2.0 - 0.6, 1e-12);
+    close("d/dt", dt, 1.0, 1e-12);
+    assert_eq!(dm[0], 0.0, "no dependence on the current DX");
+    close("through the delay", dm[1], -0.1, 1e-12);
+}
+
+#[test]
+fn delay_errors_are_named() {
+    for (text, want, span) in [
+        (
+            "DELAY(DX(2), 0.1, DX(3))",
+            "DELAY: the initial history e0 must be a function of TIME or a constant, found 'DX(3)'",
+            (18, 23),
+        ),
+        (
+            "DELAY(DX(2), 0.1, 0, 5)",
+            "DELAY: the interpolation-settings ARRAY (fourth argument) is not supported; omit it or give 0, found '5'",
+            (21, 22),
+        ),
+        (
+            "DELAY(DX(2), 0.1)",
+            "DELAY takes 3 to 4 arguments (e, delay, e0[, id]), found 2",
+            (0, 17),
+        ),
+    ] {
+        let err = Expr::parse(text).unwrap_err();
+        assert_eq!(err.message, want, "{text}");
+        assert_eq!((err.span.start, err.span.end), span, "{text}");
+    }
+    assert!(Expr::parse("DELAY(DX(2), 0.1, 0, 0)").is_ok());
 }
