@@ -33,6 +33,9 @@ pub struct Frame {
     /// contact friction was off (the CONTACT() result follows the force
     /// applied). Set by `emit_frame`.
     pub non_dynamic: bool,
+    /// The analysis MODE it was emitted under (`analysis_mode`; requests
+    /// evaluated after the run read it). Set by `Output::emit`.
+    pub mode: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -147,6 +150,7 @@ impl Simulation {
                 w,
                 wp,
                 non_dynamic: false,
+                mode: 0.0,
             },
             frames: Vec::new(),
             log,
@@ -268,6 +272,7 @@ impl Simulation {
             w,
             wp,
             non_dynamic: false,
+            mode: 0.0,
         };
         Ok(())
     }

@@ -404,6 +404,9 @@ impl Outputs {
     ) -> Result<Vec<f64>, String> {
         let mut row = Vec::with_capacity(self.header.len() + 1);
         row.push(frame.t);
+        // MODE reads the analysis that emitted the frame (the same number
+        // while the run writes it; the frame's own when evaluated after).
+        model.sensor_values.set_mode(frame.mode);
         let ctx = FrameContext {
             sys,
             model,

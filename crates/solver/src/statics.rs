@@ -676,6 +676,7 @@ impl Simulation {
             w: self.data.states.w.clone(),
             wp: vec![0.0; self.data.states.wp.len()],
             non_dynamic: false,
+            mode: 0.0,
         };
         // The statics failure is the error to report, even if the output
         // path also stops here.
@@ -708,6 +709,7 @@ impl Simulation {
             w: self.state.w.clone(),
             wp: self.state.wp.clone(),
             non_dynamic: false,
+            mode: 0.0,
         })
     }
 }

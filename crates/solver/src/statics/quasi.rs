@@ -161,6 +161,7 @@ fn static_frame(t: f64, q: &[f64], lam: &[f64], states: &StateValues) -> Frame {
         w: states.w.clone(),
         wp: states.wp.clone(),
         non_dynamic: false,
+        mode: 0.0,
     }
 }
 
