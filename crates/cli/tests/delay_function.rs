@@ -48,7 +48,13 @@ fn delay_of_a_sine_is_the_shifted_sine() {
             *w = w.max(e);
         }
     }
-    assert!(worst[0] < 1e-12, "delay a multiple of the output step: {worst:?}");
+    assert!(
+        worst[0] < 1e-12,
+        "delay a multiple of the output step: {worst:?}"
+    );
     assert!(worst[1] < 5e-7, "delay not a multiple: {worst:?}");
-    assert!(worst[2] < 1e-6, "DIFF integrating the delayed sine: {worst:?}");
+    assert!(
+        worst[2] < 1e-6,
+        "DIFF integrating the delayed sine: {worst:?}"
+    );
 }

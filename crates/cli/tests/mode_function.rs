@@ -44,7 +44,14 @@ fn mode_is_the_analysis_that_evaluates() {
     );
     // (time, MODE): the initial-conditions frame, two kinematic frames,
     // the static frame at 0.2, two dynamic frames.
-    let want = [(0.0, 3.0), (0.1, 1.0), (0.2, 1.0), (0.2, 5.0), (0.3, 4.0), (0.4, 4.0)];
+    let want = [
+        (0.0, 3.0),
+        (0.1, 1.0),
+        (0.2, 1.0),
+        (0.2, 5.0),
+        (0.3, 4.0),
+        (0.4, 4.0),
+    ];
     let got: Vec<(f64, f64)> = rows.iter().map(|r| (r[0], r[mode])).collect();
     assert_eq!(got.len(), want.len(), "{got:?}");
     for ((t, m), (wt, wm)) in got.iter().zip(want) {

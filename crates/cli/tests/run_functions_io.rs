@@ -33,7 +33,8 @@ fn rows(model: &mbsolve_model::Model) -> Vec<Vec<f64>> {
     let outputs = mbsolve_solver::requests::Outputs::new(model).unwrap();
     let mut sim = mbsolve_solver::analysis::Simulation::new(model).unwrap();
     let outputs = outputs.bind_run(&sim.model);
-    sim.dynamic(1.0, Some(10), None, &Default::default()).unwrap();
+    sim.dynamic(1.0, Some(10), None, &Default::default())
+        .unwrap();
     let (rows, err) = outputs.table(&sim.sys, &sim.model, &sim.frames);
     assert!(err.is_none(), "{err:?}");
     rows

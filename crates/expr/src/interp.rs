@@ -83,10 +83,9 @@ pub(crate) fn parse(
             }),
         }
     };
-    let method = integer(
-        "the method must be 1 (linear) or 3 (cubic)",
-        &|v| v == 1.0 || v == 3.0,
-    )?;
+    let method = integer("the method must be 1 (linear) or 3 (cubic)", &|v| {
+        v == 1.0 || v == 3.0
+    })?;
     let id = integer("the SPLINE id must be a positive integer", &|v| {
         (1.0..=u32::MAX as f64).contains(&v)
     })?;

@@ -34,8 +34,8 @@ mod subst;
 mod sweep;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
-pub use delay::HISTORY_CAPACITY as DELAY_HISTORY_CAPACITY;
 pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
+pub use delay::HISTORY_CAPACITY as DELAY_HISTORY_CAPACITY;
 pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 

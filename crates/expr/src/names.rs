@@ -292,8 +292,8 @@ impl MeasureKind {
 /// Adams functions that exist but that this crate does not implement yet:
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
-    "USER", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV",
-    "FRICTION", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV",
+    "USER", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV", "FRICTION", "NFORCE",
+    "TFSISO", "Q", "QDOT", "QDDOT", "UV",
 ];
 
 /// Why a listed function is refused for good (not "yet"), when there is a

@@ -139,20 +139,24 @@ fn bind(n: &mut Node, find: &dyn Fn(u32) -> Option<Arc<Spline>>) -> Result<(), E
             return;
         }
         let bound = match n {
-            Node::Interp(c) => Some(match find(c.id) {
-                None => Err(format!("INTERP: SPLINE/{} does not exist", c.id)),
-                Some(s) => crate::interp::check(c, &s)
-                    .map(|()| c.data = Some(s))
-                    .map_err(|e| e.message),
-            }
-            .map_err(|m| (m, c.span))),
-            Node::Invpsd(c) => Some(match find(c.id) {
-                None => Err(format!("INVPSD: SPLINE/{} does not exist", c.id)),
-                Some(s) => crate::invpsd::build(c, &s)
-                    .map(|k| c.components = Some(Arc::new(k)))
-                    .map_err(|e| e.message),
-            }
-            .map_err(|m| (m, c.span))),
+            Node::Interp(c) => Some(
+                match find(c.id) {
+                    None => Err(format!("INTERP: SPLINE/{} does not exist", c.id)),
+                    Some(s) => crate::interp::check(c, &s)
+                        .map(|()| c.data = Some(s))
+                        .map_err(|e| e.message),
+                }
+                .map_err(|m| (m, c.span)),
+            ),
+            Node::Invpsd(c) => Some(
+                match find(c.id) {
+                    None => Err(format!("INVPSD: SPLINE/{} does not exist", c.id)),
+                    Some(s) => crate::invpsd::build(c, &s)
+                        .map(|k| c.components = Some(Arc::new(k)))
+                        .map_err(|e| e.message),
+                }
+                .map_err(|m| (m, c.span)),
+            ),
             _ => None,
         };
         if let Some(Err((message, span))) = bound {

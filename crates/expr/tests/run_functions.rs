@@ -157,9 +157,8 @@ fn interp_errors_are_named() {
             (0, 15),
         ),
     ] {
-        let e = Expr::parse(text).and_then(|e| {
-            e.with_splines(&|id| s.iter().find(|c| c.id == id).cloned())
-        });
+        let e = Expr::parse(text)
+            .and_then(|e| e.with_splines(&|id| s.iter().find(|c| c.id == id).cloned()));
         let err = e.unwrap_err();
         assert_eq!(err.message, want, "{text}");
         assert_eq!((err.span.start, err.span.end), span, "{text}");
@@ -190,7 +189,12 @@ fn interp_errors_are_named() {
 /// seed another one; d/dt is exact against a central difference.
 #[test]
 fn invpsd_components_have_the_psd_levels() {
-    let s = [curve(3, &[0.5, 1.0, 4.0, 5.0], &[4.0, 4.0, 1.0, 1.0], false)];
+    let s = [curve(
+        3,
+        &[0.5, 1.0, 4.0, 5.0],
+        &[4.0, 4.0, 1.0, 1.0],
+        false,
+    )];
     let e = bind("INVPSD(TIME, 3, 1, 4, 31, 0, 7)", &s).unwrap();
     let period = 10.0;
     let n = 2000;
@@ -221,7 +225,10 @@ fn invpsd_components_have_the_psd_levels() {
     let again = bind("INVPSD(TIME, 3, 1, 4, 31, 0, 7)", &s).unwrap();
     let other = bind("INVPSD(TIME, 3, 1, 4, 31, 0, 8)", &s).unwrap();
     assert_eq!(again.eval_time(1.234).unwrap(), e.eval_time(1.234).unwrap());
-    assert_ne!(other.eval_time(1.234).unwrap()[0], e.eval_time(1.234).unwrap()[0]);
+    assert_ne!(
+        other.eval_time(1.234).unwrap()[0],
+        e.eval_time(1.234).unwrap()[0]
+    );
     let h = 1e-6;
     let [_, d, _] = e.eval_time(2.0).unwrap();
     let fd = (e.eval_time(2.0 + h).unwrap()[0] - e.eval_time(2.0 - h).unwrap()[0]) / (2.0 * h);
@@ -262,7 +269,12 @@ fn invpsd_log_domain_follows_a_power_law() {
 
 #[test]
 fn invpsd_errors_are_named() {
-    let s = [curve(3, &[0.5, 1.0, 4.0, 5.0], &[4.0, 4.0, 1.0, 0.0], false)];
+    let s = [curve(
+        3,
+        &[0.5, 1.0, 4.0, 5.0],
+        &[4.0, 4.0, 1.0, 0.0],
+        false,
+    )];
     for (text, want) in [
         (
             "INVPSD(TIME, 3, 1, 9, 10, 0, 1)",
@@ -305,10 +317,16 @@ fn mode_reads_the_run_and_is_constant() {
     values.set_mode(5.0);
     assert_eq!(e.eval_time(2.0).unwrap(), [5.0 - 200.0, -100.0, 0.0]);
     let unbound = Expr::parse("2 + MODE").unwrap().eval_time(0.0).unwrap_err();
-    assert_eq!(unbound.message, "MODE is not bound to a run (no analysis sets it)");
+    assert_eq!(
+        unbound.message,
+        "MODE is not bound to a run (no analysis sets it)"
+    );
     assert_eq!(unbound.span.map(|s| (s.start, s.end)), Some((4, 8)));
     let err = Expr::parse("MODE(1)").unwrap_err();
-    assert_eq!(err.message, "MODE takes no argument list: write MODE, as TIME");
+    assert_eq!(
+        err.message,
+        "MODE takes no argument list: write MODE, as TIME"
+    );
     assert!(!Expr::parse("TIME").unwrap().reads_run());
 }
 
