@@ -37,6 +37,7 @@
 //! `SensorValues` ([`Expr::with_sensor_values`]), so clones of one model
 //! do not share them.
 
+use crate::call_args::{checked, Arg};
 use crate::eval::{eval as eval_node, Leaves};
 use crate::jet::Jet;
 use crate::parse::Node;
@@ -171,21 +172,11 @@ fn reads_measure(n: &Node) -> bool {
 }
 
 pub(crate) fn parse(
-    args: Vec<(Node, u32, Span)>,
+    args: Vec<Arg>,
     full: Span,
-    text: impl Fn(Span) -> String,
+    text: &dyn Fn(Span) -> String,
 ) -> Result<(Node, u32), ExprError> {
-    if !(3..=4).contains(&args.len()) {
-        return Err(ExprError {
-            message: format!(
-                "DELAY takes 3 to 4 arguments (e, delay, e0[, id]), found {}",
-                args.len()
-            ),
-            span: full,
-        });
-    }
-    let depth = 1 + args.iter().map(|a| a.1).max().unwrap_or(0);
-    let mut it = args.into_iter();
+    let (depth, mut it) = checked("DELAY", "e, delay, e0[, id]", (3, 4), args, full)?;
     let mut next = || it.next().unwrap_or((Node::Const(0.0), 0, full));
     let (e, _, _) = next();
     let (delay, _, _) = next();

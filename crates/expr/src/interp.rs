@@ -23,6 +23,7 @@
 //! Derivatives are exact on jets: with g = y^(iord), g' = y^(iord+1)·x'
 //! and g'' = y^(iord+2)·x'² + y^(iord+1)·x''.
 
+use crate::call_args::{checked, Arg};
 use crate::eval::{eval as eval_node, Leaves};
 use crate::jet::Jet;
 use crate::parse::Node;
@@ -45,33 +46,20 @@ pub(crate) struct InterpCall {
 impl InterpCall {
     /// A copy with x rebuilt by `go` (VARVAL substitution).
     pub fn map(&self, go: impl Fn(&Node) -> Node, span: Span) -> Node {
-        Node::Interp(Box::new(InterpCall {
-            x: go(&self.x),
-            data: self.data.clone(),
-            span,
-            ..*self
-        }))
+        let mut c = self.clone();
+        (c.x, c.span) = (go(&self.x), span);
+        Node::Interp(Box::new(c))
     }
 }
 
 /// The call from its parsed arguments: method, id and iord are integer
 /// constants (Adams: integer variables).
 pub(crate) fn parse(
-    args: Vec<(Node, u32, Span)>,
+    args: Vec<Arg>,
     full: Span,
-    text: impl Fn(Span) -> String,
+    text: &dyn Fn(Span) -> String,
 ) -> Result<(Node, u32), ExprError> {
-    if !(3..=4).contains(&args.len()) {
-        return Err(ExprError {
-            message: format!(
-                "INTERP takes 3 to 4 arguments (x, method, id[, iord]), found {}",
-                args.len()
-            ),
-            span: full,
-        });
-    }
-    let depth = 1 + args.iter().map(|a| a.1).max().unwrap_or(0);
-    let mut it = args.into_iter();
+    let (depth, mut it) = checked("INTERP", "x, method, id[, iord]", (3, 4), args, full)?;
     let (x, _, _) = it.next().unwrap_or((Node::Const(0.0), 0, full));
     let mut integer = |what: &str, ok: &dyn Fn(f64) -> bool| -> Result<Option<u32>, ExprError> {
         match it.next() {

@@ -30,6 +30,7 @@
 //! nf, linlog and seed must be constants (the sines are built once, when
 //! the SPLINE is bound).
 
+use crate::call_args::{checked, Arg};
 use crate::eval::{eval as eval_node, Leaves};
 use crate::jet::Jet;
 use crate::parse::Node;
@@ -64,31 +65,19 @@ pub(crate) struct InvpsdCall {
 impl InvpsdCall {
     /// A copy with x rebuilt by `go` (VARVAL substitution).
     pub fn map(&self, go: impl Fn(&Node) -> Node, span: Span) -> Node {
-        Node::Invpsd(Box::new(InvpsdCall {
-            x: go(&self.x),
-            components: self.components.clone(),
-            span,
-            ..*self
-        }))
+        let mut c = self.clone();
+        (c.x, c.span) = (go(&self.x), span);
+        Node::Invpsd(Box::new(c))
     }
 }
 
 pub(crate) fn parse(
-    args: Vec<(Node, u32, Span)>,
+    args: Vec<Arg>,
     full: Span,
-    text: impl Fn(Span) -> String,
+    text: &dyn Fn(Span) -> String,
 ) -> Result<(Node, u32), ExprError> {
-    if args.len() != 7 {
-        return Err(ExprError {
-            message: format!(
-                "INVPSD takes 7 arguments (x, id, f0, f1, nf, linlog, seed), found {}",
-                args.len()
-            ),
-            span: full,
-        });
-    }
-    let depth = 1 + args.iter().map(|a| a.1).max().unwrap_or(0);
-    let mut it = args.into_iter();
+    let usage = "x, id, f0, f1, nf, linlog, seed";
+    let (depth, mut it) = checked("INVPSD", usage, (7, 7), args, full)?;
     let (x, _, _) = it.next().unwrap_or((Node::Const(0.0), 0, full));
     let mut constant = |what: &str, ok: &dyn Fn(f64) -> bool| -> Result<(f64, Span), ExprError> {
         match it.next() {

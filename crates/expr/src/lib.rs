@@ -16,6 +16,7 @@
 //! number, …) are [`EvalError`]s.
 
 mod adapt;
+mod call_args;
 mod contact_fn;
 mod contact_laws;
 mod curve;

@@ -662,29 +662,24 @@ impl<'a> Parser<'a> {
                 name_span.end,
             ));
         }
-        if name == "INTERP" {
+        type OwnParse = fn(
+            Vec<crate::call_args::Arg>,
+            Span,
+            &dyn Fn(Span) -> String,
+        ) -> Result<(Node, u32), ExprError>;
+        let own: Option<OwnParse> = match name {
+            "INTERP" => Some(crate::interp::parse),
+            "INVPSD" => Some(crate::invpsd::parse),
+            "DELAY" => Some(crate::delay::parse),
+            _ => None,
+        };
+        if let Some(parse) = own {
             let (args, span) = self.args(false)?;
             let full = Span {
                 start: name_span.start,
                 end: span.end,
             };
-            return crate::interp::parse(args, full, |s| self.text(s).to_string());
-        }
-        if name == "DELAY" {
-            let (args, span) = self.args(false)?;
-            let full = Span {
-                start: name_span.start,
-                end: span.end,
-            };
-            return crate::delay::parse(args, full, |s| self.text(s).to_string());
-        }
-        if name == "INVPSD" {
-            let (args, span) = self.args(false)?;
-            let full = Span {
-                start: name_span.start,
-                end: span.end,
-            };
-            return crate::invpsd::parse(args, full, |s| self.text(s).to_string());
+            return parse(args, full, &|s| self.text(s).to_string());
         }
         if let Some(why) = crate::names::refusal_reason(name) {
             return Err(err(
