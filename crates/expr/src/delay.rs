@@ -104,8 +104,12 @@ impl Ring {
         let right = lo.clamp(1, n.max(2) - 1).min(n - 1);
         let last = (right.saturating_sub(2) + 3).min(n - 1);
         let first = last.saturating_sub(3);
-        let pts: Vec<(f64, f64)> = (first..=last).map(|k| self.at(k)).collect();
-        lagrange(&pts, t)
+        // on the stack: the step loop does not allocate
+        let mut pts = [(0.0, 0.0); 4];
+        for (p, k) in pts.iter_mut().zip(first..=last) {
+            *p = self.at(k);
+        }
+        lagrange(&pts[..=last - first], t)
     }
 }
 
@@ -258,6 +262,12 @@ pub(crate) fn eval<L: Leaves>(c: &DelayCall, l: &L, vars: &[Jet]) -> Result<Jet,
         return eval_node(&c.e0, &Back { at: back }, vars);
     }
     let (v, slope) = ring.sample(back.v);
+    if !(v.is_finite() && slope.is_finite()) {
+        return Err(EvalError {
+            message: format!("DELAY is not finite at TIME − delay = {}", readable(back.v)),
+            span: Some(c.span),
+        });
+    }
     Ok(Jet {
         v,
         d: slope * back.d,

@@ -28,7 +28,8 @@
 //!
 //! INVPSD = Σ Aᵢ sin(2π fᵢ x + φᵢ), exact derivatives on jets. id, f0, f1,
 //! nf, linlog and seed must be constants (the sines are built once, when
-//! the SPLINE is bound).
+//! the SPLINE is bound). Adams C++ allows any nf; we cap it at 100000
+//! sines (each evaluation sums them all).
 
 use crate::call_args::{checked, Arg};
 use crate::eval::{eval as eval_node, Leaves};
@@ -109,8 +110,8 @@ pub(crate) fn parse(
         });
     }
     let (nf, _) = constant(
-        "the number of frequencies nf must be an integer of at least 2",
-        &|v| int(v) && (2.0..=1e7).contains(&v),
+        "the number of frequencies nf must be an integer from 2 to 100000",
+        &|v| int(v) && (2.0..=1e5).contains(&v),
     )?;
     let (linlog, _) = constant("linlog must be 0 (linear) or 1 (logarithmic)", &|v| {
         v == 0.0 || v == 1.0

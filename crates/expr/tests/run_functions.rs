@@ -286,7 +286,7 @@ fn invpsd_errors_are_named() {
         ),
         (
             "INVPSD(TIME, 3, 1, 4, 1, 0, 1)",
-            "INVPSD: the number of frequencies nf must be an integer of at least 2, found '1'",
+            "INVPSD: the number of frequencies nf must be an integer from 2 to 100000, found '1'",
         ),
         ("INVPSD(TIME, 3, 4, 1, 5, 0, 1)", "INVPSD needs f0 < f1 (f0 = 4, f1 = 1)"),
         (
