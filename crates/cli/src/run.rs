@@ -371,6 +371,8 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         Ok(s) => s,
         Err(e) => return Err(fail_early(msg, format!("the model cannot run: {e}"))),
     };
+    // SENVAL and MODE in requests read this run's values.
+    let outputs = outputs.bind_run(&sim.model);
     let mut csv = create(&csv_path)?;
     let mut head = String::from("time");
     for h in &outputs.header {

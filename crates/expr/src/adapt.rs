@@ -4,9 +4,10 @@ use crate::{EvalError, Expr, ExprError, MeasureKind};
 use mbsolve_model::{ConstraintFunction, Measure, SensorValues, StateFunction, TimeFunction};
 use std::sync::Arc;
 
-/// `expr` with its SENVAL calls bound to `values`; None without any.
+/// `expr` with its SENVAL calls, MODE and DELAY histories bound to
+/// `values` (the run); None without any.
 fn rebound_expr(expr: &Expr, values: &SensorValues) -> Option<Expr> {
-    (!expr.senvals_read().is_empty()).then(|| expr.with_sensor_values(values))
+    (!expr.senvals_read().is_empty() || expr.reads_run()).then(|| expr.with_sensor_values(values))
 }
 
 /// A MOTION function: an expression of TIME only.

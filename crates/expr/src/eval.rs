@@ -116,6 +116,10 @@ pub(crate) fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, E
         Node::Spline(c) => crate::spline::eval(c, l, vars)?,
         Node::Curve(c) => crate::curve::eval(c, l, vars)?,
         Node::Senval(c) => crate::senval::eval(c)?,
+        Node::Mode(c) => crate::mode::eval(c)?,
+        Node::Interp(c) => crate::interp::eval(c, l, vars)?,
+        Node::Invpsd(c) => crate::invpsd::eval(c, l, vars)?,
+        Node::Delay(c) => crate::delay::eval(c, l, vars)?,
     })
 }
 
@@ -371,6 +375,7 @@ fn call<L: Leaves>(
         }
         Builtin::Impact => crate::contact_laws::impact(&a, span)?,
         Builtin::Bistop => crate::contact_laws::bistop(&a, span)?,
+        Builtin::Sweep => crate::sweep::sweep(&a, span)?,
     };
     finite(r, name, span)
 }

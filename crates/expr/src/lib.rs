@@ -16,20 +16,27 @@
 //! number, …) are [`EvalError`]s.
 
 mod adapt;
+mod call_args;
 mod contact_fn;
 mod contact_laws;
 mod curve;
+mod delay;
 mod eval;
 mod implicit;
+mod interp;
+mod invpsd;
 mod jet;
+mod mode;
 mod names;
 mod parse;
 mod senval;
 mod spline;
 mod subst;
+mod sweep;
 
 pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
+pub use delay::HISTORY_CAPACITY as DELAY_HISTORY_CAPACITY;
 pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
 

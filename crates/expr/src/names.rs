@@ -39,6 +39,7 @@ pub enum Builtin {
     Forsin,
     Impact,
     Bistop,
+    Sweep,
 }
 
 impl Builtin {
@@ -78,6 +79,8 @@ impl Builtin {
         // IMPACT(x, ẋ, x1, k, e, cmax, d); BISTOP(x, ẋ, x1, x2, k, e, cmax, d)
         ("IMPACT", Builtin::Impact, 7, 7),
         ("BISTOP", Builtin::Bistop, 8, 8),
+        // SWEEP(x, a, x0, f0, x1, f1, dx)
+        ("SWEEP", Builtin::Sweep, 7, 7),
     ];
 
     pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
@@ -289,9 +292,22 @@ impl MeasureKind {
 /// Adams functions that exist but that this crate does not implement yet:
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
-    "USER", "INTERP", "SWEEP", "DELAY", "INVPSD", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ",
-    "CVCV", "PTCV", "FRICTION", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV", "MODE",
+    "USER", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV", "FRICTION", "NFORCE",
+    "TFSISO", "Q", "QDOT", "QDDOT", "UV",
 ];
+
+/// Why a listed function is refused for good (not "yet"), when there is a
+/// reason beyond missing work: Q, QDOT, QDDOT and UV read the modal
+/// coordinates of a flexible body (Adams FLEX_BODY, or an FE_PART's
+/// nodes), and this solver has rigid parts, point masses and beams only.
+pub(crate) fn refusal_reason(name: &str) -> Option<&'static str> {
+    match name {
+        "Q" | "QDOT" | "QDDOT" | "UV" => Some(
+            "it reads the modal coordinates of a flexible body (FLEX_BODY or FE_PART), which this solver does not model: its bodies are rigid parts, point masses and beams",
+        ),
+        _ => None,
+    }
+}
 
 /// A measure with its integer arguments as written (0 = ground / default).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

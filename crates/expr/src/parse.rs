@@ -64,6 +64,14 @@ pub(crate) enum Node {
     Curve(Box<crate::curve::CurveCall>),
     /// SENVAL(id) (see `senval`).
     Senval(Box<crate::senval::SenvalCall>),
+    /// MODE, the analysis number (see `mode`).
+    Mode(Box<crate::mode::ModeCall>),
+    /// INTERP(x, method, id[, iord]) (see `interp`).
+    Interp(Box<crate::interp::InterpCall>),
+    /// INVPSD(x, id, f0, f1, nf, linlog, seed) (see `invpsd`).
+    Invpsd(Box<crate::invpsd::InvpsdCall>),
+    /// DELAY(e, delay, e0[, id]) (see `delay`).
+    Delay(Box<crate::delay::DelayCall>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -476,6 +484,10 @@ impl<'a> Parser<'a> {
                 self.reads_time = true;
                 return Ok((Node::Time, 0));
             }
+            "MODE" => {
+                let call = crate::mode::ModeCall { cell: None, span };
+                return Ok((Node::Mode(Box::new(call)), 0));
+            }
             "PI" => std::f64::consts::PI,
             "DTOR" => std::f64::consts::PI / 180.0,
             "RTOD" => 180.0 / std::f64::consts::PI,
@@ -642,6 +654,39 @@ impl<'a> Parser<'a> {
         }
         if name == "SENVAL" {
             return self.senval_call(name_span);
+        }
+        if name == "MODE" {
+            return Err(err(
+                "MODE takes no argument list: write MODE, as TIME",
+                name_span.start,
+                name_span.end,
+            ));
+        }
+        type OwnParse = fn(
+            Vec<crate::call_args::Arg>,
+            Span,
+            &dyn Fn(Span) -> String,
+        ) -> Result<(Node, u32), ExprError>;
+        let own: Option<OwnParse> = match name {
+            "INTERP" => Some(crate::interp::parse),
+            "INVPSD" => Some(crate::invpsd::parse),
+            "DELAY" => Some(crate::delay::parse),
+            _ => None,
+        };
+        if let Some(parse) = own {
+            let (args, span) = self.args(false)?;
+            let full = Span {
+                start: name_span.start,
+                end: span.end,
+            };
+            return parse(args, full, &|s| self.text(s).to_string());
+        }
+        if let Some(why) = crate::names::refusal_reason(name) {
+            return Err(err(
+                format!("function {shown} is not supported: {why}"),
+                name_span.start,
+                name_span.end,
+            ));
         }
         if NOT_SUPPORTED.contains(&name) {
             return Err(err(

@@ -33,13 +33,15 @@ pub(crate) fn eval(c: &SenvalCall) -> Result<Jet, EvalError> {
 
 impl Expr {
     /// This expression with every SENVAL(id) bound to sensor id's cell in
-    /// `values` (a model's `sensor_values`).
+    /// `values` (a model's `sensor_values`), and MODE to its mode cell.
     pub fn with_sensor_values(&self, values: &SensorValues) -> Expr {
         let mut e = self.clone();
-        let mut bind = |n: &mut Node| {
-            if let Node::Senval(c) = n {
-                c.cell = Some(values.cell(c.id));
-            }
+        let mut bind = |n: &mut Node| match n {
+            Node::Senval(c) => c.cell = Some(values.cell(c.id)),
+            Node::Mode(c) => c.cell = Some(values.mode_cell()),
+            // a run's own DELAY history
+            Node::Delay(c) => c.history = Default::default(),
+            _ => {}
         };
         crate::spline::walk_mut(&mut e.root, &mut bind);
         for b in &mut e.vars {

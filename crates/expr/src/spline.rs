@@ -89,14 +89,16 @@ pub(crate) fn eval<L: Leaves>(c: &SplineCall, l: &L, vars: &[Jet]) -> Result<Jet
 }
 
 impl Expr {
-    /// Ids of the SPLINEs this expression reads (CUBSPL, AKISPL), in
+    /// Ids of the SPLINEs this expression reads (CUBSPL, AKISPL, INTERP,
+    /// INVPSD), in
     /// order of appearance, with the span of each call.
     pub fn splines_read(&self) -> Vec<(u32, Span)> {
         let mut out = Vec::new();
-        let mut visit = |n: &mut Node| {
-            if let Node::Spline(c) = n {
-                out.push((c.id, c.span));
-            }
+        let mut visit = |n: &mut Node| match n {
+            Node::Spline(c) => out.push((c.id, c.span)),
+            Node::Interp(c) => out.push((c.id, c.span)),
+            Node::Invpsd(c) => out.push((c.id, c.span)),
+            _ => {}
         };
         // one tree walker (the mutable one) on a copy: this runs once per
         // check, not per evaluation
@@ -134,6 +136,31 @@ fn bind(n: &mut Node, find: &dyn Fn(u32) -> Option<Arc<Spline>>) -> Result<(), E
     let mut result = Ok(());
     walk_mut(n, &mut |n| {
         if result.is_err() {
+            return;
+        }
+        let bound = match n {
+            Node::Interp(c) => Some(
+                match find(c.id) {
+                    None => Err(format!("INTERP: SPLINE/{} does not exist", c.id)),
+                    Some(s) => crate::interp::check(c, &s)
+                        .map(|()| c.data = Some(s))
+                        .map_err(|e| e.message),
+                }
+                .map_err(|m| (m, c.span)),
+            ),
+            Node::Invpsd(c) => Some(
+                match find(c.id) {
+                    None => Err(format!("INVPSD: SPLINE/{} does not exist", c.id)),
+                    Some(s) => crate::invpsd::build(c, &s)
+                        .map(|k| c.components = Some(Arc::new(k)))
+                        .map_err(|e| e.message),
+                }
+                .map_err(|m| (m, c.span)),
+            ),
+            _ => None,
+        };
+        if let Some(Err((message, span))) = bound {
+            result = Err(ExprError { message, span });
             return;
         }
         if let Node::Spline(c) = n {
@@ -181,6 +208,18 @@ pub(crate) fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
             walk_mut(&mut c.z, f);
         }
         Node::Curve(c) => walk_mut(&mut c.alpha, f),
-        Node::Const(_) | Node::Time | Node::Measure(_) | Node::Var(_) | Node::Senval(_) => {}
+        Node::Interp(c) => walk_mut(&mut c.x, f),
+        Node::Invpsd(c) => walk_mut(&mut c.x, f),
+        Node::Delay(c) => {
+            walk_mut(&mut c.e, f);
+            walk_mut(&mut c.delay, f);
+            walk_mut(&mut c.e0, f);
+        }
+        Node::Const(_)
+        | Node::Time
+        | Node::Measure(_)
+        | Node::Var(_)
+        | Node::Senval(_)
+        | Node::Mode(_) => {}
     }
 }

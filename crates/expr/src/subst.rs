@@ -222,5 +222,12 @@ fn rebuild(node: &Node, leaves: &[Node], at: Option<Span>) -> Node {
             span: sp(&c.span),
             ..(**c).clone()
         })),
+        Node::Mode(c) => Node::Mode(Box::new(crate::mode::ModeCall {
+            span: sp(&c.span),
+            ..(**c).clone()
+        })),
+        Node::Interp(c) => c.map(go, sp(&c.span)),
+        Node::Invpsd(c) => c.map(go, sp(&c.span)),
+        Node::Delay(c) => c.map(go, sp(&c.span)),
     }
 }

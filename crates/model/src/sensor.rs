@@ -129,6 +129,10 @@ impl Sensor {
 #[derive(Debug, Default)]
 pub struct SensorValues {
     table: Mutex<SensorTable>,
+    /// The analysis MODE of the run (Adams: 1 kinematics, 3 initial
+    /// conditions, 4 dynamics, 5 statics, 6 quasi-statics, 7 linear; 0
+    /// before any analysis), set by the solver when an analysis starts.
+    mode: Arc<SenvalCell>,
 }
 
 #[derive(Debug, Default)]
@@ -171,6 +175,17 @@ impl SensorValues {
     }
     pub fn set(&self, id: Id, v: f64) {
         self.cell(id).set(v)
+    }
+    /// The cell MODE reads.
+    pub fn mode_cell(&self) -> Arc<SenvalCell> {
+        self.mode.clone()
+    }
+    /// The analysis MODE now.
+    pub fn mode(&self) -> f64 {
+        self.mode.get()
+    }
+    pub fn set_mode(&self, mode: f64) {
+        self.mode.set(mode)
     }
 }
 

@@ -33,6 +33,9 @@ pub struct Frame {
     /// contact friction was off (the CONTACT() result follows the force
     /// applied). Set by `emit_frame`.
     pub non_dynamic: bool,
+    /// The analysis MODE it was emitted under (`analysis_mode`; requests
+    /// evaluated after the run read it). Set by `Output::emit`.
+    pub mode: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -147,6 +150,7 @@ impl Simulation {
                 w,
                 wp,
                 non_dynamic: false,
+                mode: 0.0,
             },
             frames: Vec::new(),
             log,
@@ -162,6 +166,7 @@ impl Simulation {
     /// Assemble positions (moving the given ones as little as possible),
     /// velocities, then accelerations and multipliers.
     pub fn initial_conditions(&mut self) -> Result<(), SolverError> {
+        let _mode = self.mode_for_now(crate::analysis_mode::AnalysisMode::InitialConditions);
         // JOINT IC: held for the first initial-condition solve only.
         if !self.ic_done {
             if let Some((q, u)) = crate::joint_ic::held_start(self)? {
@@ -267,6 +272,7 @@ impl Simulation {
             w,
             wp,
             non_dynamic: false,
+            mode: 0.0,
         };
         Ok(())
     }
@@ -396,6 +402,8 @@ impl Simulation {
             self.initial_conditions()?;
         }
         if self.output.written == 0 {
+            // The initial-conditions frame (its reactions are the IC solve's).
+            let _mode = self.mode_for_now(crate::analysis_mode::AnalysisMode::InitialConditions);
             self.emit_frame_unreported(self.state.clone())?;
         }
         Ok(())
@@ -409,6 +417,7 @@ impl Simulation {
         steps: Option<u64>,
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
+        self.set_mode(crate::analysis_mode::AnalysisMode::Kinematics);
         // Not a dynamic analysis: DYNAMICS_ONLY contact friction is off.
         self.data.non_dynamic = true;
         let done = self.kinematic_run(end, steps, dtout);
@@ -527,6 +536,7 @@ impl Simulation {
         plan_of: impl FnOnce(f64) -> Result<Plan, String>,
         settings: &IntegratorSettings,
     ) -> Result<Statistics, SolverError> {
+        self.set_mode(crate::analysis_mode::AnalysisMode::Dynamics);
         self.ensure_ic()?;
         let mut times = self.output_times(end, steps, dtout)?;
         let dt = times[0] - self.state.t;

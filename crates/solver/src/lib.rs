@@ -6,6 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
+pub mod analysis_mode;
 pub mod commands;
 pub mod contact_result;
 pub mod contact_settings;

@@ -77,12 +77,14 @@ impl FrameOutput {
         sys: &System,
         model: &Model,
         log: &[String],
-        frame: Frame,
+        mut frame: Frame,
         kept: &mut Vec<Frame>,
     ) -> bool {
         if self.stopped.is_some() {
             return false;
         }
+        // Every analysis emits here: the frame keeps its analysis MODE.
+        frame.mode = model.sensor_values.mode();
         let t = frame.t;
         if let Some(sink) = self.sink.as_mut() {
             if let Err(e) = sink.write(sys, model, log, &frame) {
@@ -137,6 +139,7 @@ impl Frame {
             w: Vec::new(),
             wp: Vec::new(),
             non_dynamic: false,
+            mode: 0.0,
         }
     }
 

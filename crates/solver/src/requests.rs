@@ -404,6 +404,9 @@ impl Outputs {
     ) -> Result<Vec<f64>, String> {
         let mut row = Vec::with_capacity(self.header.len() + 1);
         row.push(frame.t);
+        // MODE reads the analysis that emitted the frame (the same number
+        // while the run writes it; the frame's own when evaluated after).
+        model.sensor_values.set_mode(frame.mode);
         let ctx = FrameContext {
             sys,
             model,
@@ -417,6 +420,22 @@ impl Outputs {
             }
         }
         Ok(row)
+    }
+
+    /// The function requests with SENVAL and MODE reading `model`'s run
+    /// values: a `Simulation` gives its copy of the model its own
+    /// (`Model::bind_sensor_values`), so requests compiled from the model
+    /// as read must be pointed at the running one's.
+    pub fn bind_run(mut self, model: &Model) -> Outputs {
+        self.items = self
+            .items
+            .into_iter()
+            .map(|it| match it {
+                Item::Function(f) => Item::Function(f.bind_sensor_values(&model.sensor_values)),
+                other => other,
+            })
+            .collect();
+        self
     }
 
     /// One row per frame; stops at the first frame a function cannot be

@@ -571,6 +571,7 @@ impl Simulation {
         settings: &StaticSettings,
     ) -> Result<StaticReport, SolverError> {
         let p = static_params(settings, StaticAnalysis::Static).map_err(SolverError::Settings)?;
+        self.set_mode(crate::analysis_mode::AnalysisMode::Statics);
         if !self.ic_done {
             self.initial_conditions()?;
         }
@@ -675,6 +676,7 @@ impl Simulation {
             w: self.data.states.w.clone(),
             wp: vec![0.0; self.data.states.wp.len()],
             non_dynamic: false,
+            mode: 0.0,
         };
         // The statics failure is the error to report, even if the output
         // path also stops here.
@@ -707,6 +709,7 @@ impl Simulation {
             w: self.state.w.clone(),
             wp: self.state.wp.clone(),
             non_dynamic: false,
+            mode: 0.0,
         })
     }
 }

@@ -116,6 +116,7 @@ fn force_values_equal_request_values_at_random_orientations() {
                     w: vec![],
                     wp: vec![],
                     non_dynamic: false,
+                    mode: 0.0,
                 };
                 let request = Expr::parse(&text)
                     .unwrap()

@@ -237,6 +237,8 @@ pub fn run(
     let outputs = requests::Outputs::new(&loaded.model)
         .map_err(|m| model_error(&adm_name, SolverError::Settings(m)))?;
     let mut sim = Simulation::new(&loaded.model).map_err(|e| model_error(&adm_name, e))?;
+    // SENVAL and MODE in requests read this run's values.
+    let outputs = outputs.bind_run(&sim.model);
     let mut header = vec!["time".to_string()];
     header.extend(outputs.header.iter().cloned());
     let data = Arc::new(Mutex::new(Vec::new()));

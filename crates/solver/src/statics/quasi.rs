@@ -161,6 +161,7 @@ fn static_frame(t: f64, q: &[f64], lam: &[f64], states: &StateValues) -> Frame {
         w: states.w.clone(),
         wp: states.wp.clone(),
         non_dynamic: false,
+        mode: 0.0,
     }
 }
 
@@ -180,6 +181,7 @@ impl Simulation {
     ) -> Result<StaticReport, SolverError> {
         let p =
             static_params(settings, StaticAnalysis::QuasiStatic).map_err(SolverError::Settings)?;
+        self.set_mode(crate::analysis_mode::AnalysisMode::QuasiStatics);
         if !self.ic_done {
             self.initial_conditions()?;
         }
