@@ -1,8 +1,8 @@
 //! COUPLER ratios: with one joint driven by a MOTION, the coupled joint
 //! follows r1 q1 + r2 q2 = 0 exactly, through many turns (the angle wraps
 //! at ±π several times), for two rotations and for a translation with a
-//! rotation, and for a GEAR whose ratio its CV marker gives; a third part
-//! beyond two moving ones is refused by name.
+//! rotation, and for a GEAR whose ratio its CV marker gives (couplers over
+//! three moving parts: `coupler_three_parts.rs`).
 
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
@@ -143,28 +143,6 @@ fn translation_and_rotation_keep_their_ratio() {
     println!("T:R coupler: final θ {th:.6} rad, largest |x + 0.2θ| {worst:.1e}");
     assert!((th + 5.0).abs() < 1e-6, "θ = {th}");
     assert!(worst < 1e-8, "{worst}");
-}
-
-/// Joints on three moving parts: refused, naming the limit.
-#[test]
-fn joints_on_three_moving_parts_are_refused() {
-    let mut m = bodies(&[[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
-    marker(&mut m, 11, 1, Placement::default());
-    marker(&mut m, 31, 3, Placement::default());
-    joint(&mut m, 1, JointKind::Revolute, 20, 11);
-    joint(&mut m, 2, JointKind::Revolute, 40, 31);
-    m.couplers.push(Coupler {
-        id: 7,
-        joints: vec![
-            (1, CouplerFreedom::Rotation, 1.0),
-            (2, CouplerFreedom::Rotation, 2.0),
-        ],
-    });
-    let err = Simulation::new(&m).err().expect("refused").to_string();
-    assert!(
-        err.contains("COUPLER/7") && err.contains("its joints move more than two parts"),
-        "{err}"
-    );
 }
 
 /// GEAR: gears hinged to ground at x = 0 and x = 0.05, CV marker on ground
