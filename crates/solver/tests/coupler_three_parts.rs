@@ -387,3 +387,46 @@ fn three_part_coupler_rows_match_finite_differences() {
     }
     check_derivatives(&sys, &q, &u, &a);
 }
+
+/// A second coupler stating the same law (SCALES 2, 4 on the same joints)
+/// is redundant: it is found and deactivated by name, one equation, and
+/// the remaining one holds the law (2 DOF left of 3 hinges − 1 coupler).
+#[test]
+fn a_repeated_three_part_coupler_is_deactivated_by_name() {
+    let mut m = pendulums_on_a_carrier();
+    m.couplers.push(Coupler {
+        id: 8,
+        joints: vec![
+            (1, CouplerFreedom::Rotation, 2.0),
+            (2, CouplerFreedom::Rotation, 4.0),
+        ],
+    });
+    let mut sim = Simulation::new(&m).unwrap();
+    sim.initial_conditions().unwrap();
+    let deactivated: Vec<&String> = sim
+        .log
+        .iter()
+        .filter(|l| l.starts_with("deactivating constraint equation"))
+        .collect();
+    assert_eq!(deactivated.len(), 1, "{deactivated:?}");
+    assert!(deactivated[0].contains("COUPLER/8"), "{}", deactivated[0]);
+    assert_eq!(sim.sys.dof(&sim.data), 2);
+}
+
+/// Motions on all three hinges contradict the coupler: the message names
+/// it and says the model is inconsistently over-constrained.
+#[test]
+fn a_three_part_coupler_contradicting_motions_is_named() {
+    let mut m = pendulums_on_a_carrier();
+    for (id, joint, rate) in [(1, 3, 0.3), (2, 1, 1.2), (3, 2, 1.2)] {
+        m.motions
+            .push(Motion::on_joint(id, joint, MotionDof::Rotation, ramp(rate)));
+    }
+    let mut sim = Simulation::new(&m).unwrap();
+    let err = sim.kinematic(0.5, Some(10), None).unwrap_err().to_string();
+    assert!(
+        err.contains("in COUPLER/5 is not satisfied by the assembled configuration")
+            && err.contains("inconsistently over-constrained"),
+        "{err}"
+    );
+}
