@@ -34,7 +34,12 @@ pub(crate) fn check_massless(
         let eqb = sys.equations[k].bodies();
         let extra = sys.equations[k].extra_bodies();
         let touches = |b: &usize| massless.contains(b);
-        if !eqb.iter().chain(extra.iter().flatten()).flatten().any(touches) {
+        if !eqb
+            .iter()
+            .chain(extra.iter().flatten())
+            .flatten()
+            .any(touches)
+        {
             continue;
         }
         let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);

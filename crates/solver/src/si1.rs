@@ -318,9 +318,8 @@ impl DaeProblem for Si1Problem<'_> {
                 let hu = x.hess * gather(b, u);
                 (x.grad, x.hess, hu, 2.0 * hu)
             });
-            let pieces = std::iter::once((sys.equations[k].bodies(), primary)).chain(
-                sys.equations[k].extra_bodies().map(|b| (b, second)),
-            );
+            let pieces = std::iter::once((sys.equations[k].bodies(), primary))
+                .chain(sys.equations[k].extra_bodies().map(|b| (b, second)));
             for (p, (bodies, piece)) in pieces.enumerate() {
                 for l in 0..NL {
                     let Some(gi) = global_index(&bodies, l) else {

@@ -232,9 +232,13 @@ impl DaeProblem for Si2Problem<'_> {
             // The row's pieces: its two bodies and, over more than two
             // bodies (COUPLER), the extra pair, each with (∇Φ, ∇²Φ,
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt), None when inactive.
-            let primary = v
-                .as_ref()
-                .map(|v| (v.s.grad, v.s.hess, v.s.hess * gather(&eq.bodies(), u) + v.phi_qt));
+            let primary = v.as_ref().map(|v| {
+                (
+                    v.s.grad,
+                    v.s.hess,
+                    v.s.hess * gather(&eq.bodies(), u) + v.phi_qt,
+                )
+            });
             let second = extra
                 .as_ref()
                 .map(|(b, x)| (x.grad, x.hess, x.hess * gather(b, u)));

@@ -14,9 +14,9 @@
 
 mod common;
 
+use mbsolve_mech::{Sink, System};
 use mbsolve_model::*;
 use mbsolve_solver::{Frame, Simulation};
-use mbsolve_mech::{Sink, System};
 use nalgebra::{DMatrix, Vector3, Vector4};
 use std::f64::consts::{FRAC_PI_2, TAU};
 use std::sync::Arc;
@@ -142,7 +142,11 @@ fn pendulums_on_a_swinging_carrier_keep_the_coupled_turns_on_every_formulation()
             settings.kind, settings.formulation
         );
         // The coupler moves: A turns on the carrier by a visible angle.
-        assert!(reach > 0.05, "{:?}: A barely moved ({reach})", settings.kind);
+        assert!(
+            reach > 0.05,
+            "{:?}: A barely moved ({reach})",
+            settings.kind
+        );
         assert!(worst < 1e-9, "{:?}: |θ1 + 2θ2| = {worst}", settings.kind);
         // HHT's α = −0.3 damps numerically (2.5e-4 J measured); the others
         // hold the energy to a few 1e-6 J at ERROR 1e-7.
@@ -241,7 +245,9 @@ fn driven_carrier_and_joint_give_the_third_part_its_closed_form_turn() {
         b = turn(&f.q, 2, b);
         worst = worst.max((b + 0.3 * f.t).abs());
     }
-    println!("kinematic three-part coupler: final φ_B {b:.9} rad, largest |φ_B + 0.3t| {worst:.1e}");
+    println!(
+        "kinematic three-part coupler: final φ_B {b:.9} rad, largest |φ_B + 0.3t| {worst:.1e}"
+    );
     assert!((b + 2.4).abs() < 1e-9, "φ_B(8) = {b}");
     assert!(worst < 1e-9, "{worst}");
 }
@@ -330,10 +336,28 @@ fn check_derivatives(sys: &System, q: &[f64], u: &[f64], a: &[f64]) {
     };
     let r_q = differences(q, n, resid);
     let mut jq = Dense(DMatrix::zeros(n, 2 * n));
-    sys.body_jacobian(&mut data, q, u, a, Some(&lam), t, &mut jq, 0, Some(0), n, 0.0, 0.0);
+    sys.body_jacobian(
+        &mut data,
+        q,
+        u,
+        a,
+        Some(&lam),
+        t,
+        &mut jq,
+        0,
+        Some(0),
+        n,
+        0.0,
+        0.0,
+    );
     for c in 0..n {
         for r in 0..m {
-            close(&format!("Φ_q ({r},{c}) {}", sys.equations[r].name), jp.0[(r, c)], phi_q[(r, c)], 1e-6);
+            close(
+                &format!("Φ_q ({r},{c}) {}", sys.equations[r].name),
+                jp.0[(r, c)],
+                phi_q[(r, c)],
+                1e-6,
+            );
         }
         for r in 0..n {
             close(&format!("R_q ({r},{c})"), jq.0[(r, c)], r_q[(r, c)], 1e-6);
@@ -342,7 +366,9 @@ fn check_derivatives(sys: &System, q: &[f64], u: &[f64], a: &[f64]) {
     let mut gamma = vec![0.0; m];
     sys.acceleration_rhs(&data, q, u, t, &mut gamma);
     let along = |s: f64| {
-        let qs: Vec<f64> = (0..n).map(|k| q[k] + s * u[k] + 0.5 * s * s * a[k]).collect();
+        let qs: Vec<f64> = (0..n)
+            .map(|k| q[k] + s * u[k] + 0.5 * s * s * a[k])
+            .collect();
         phi(&qs)
     };
     let hs = 1e-4;
@@ -350,7 +376,12 @@ fn check_derivatives(sys: &System, q: &[f64], u: &[f64], a: &[f64]) {
     for k in 0..m {
         let second = (p0[k] - 2.0 * p1[k] + p2[k]) / (hs * hs);
         let expect: f64 = (0..n).map(|c| phi_q[(k, c)] * a[c]).sum::<f64>() - gamma[k];
-        close(&format!("γ row {k} {}", sys.equations[k].name), expect, second, 1e-5);
+        close(
+            &format!("γ row {k} {}", sys.equations[k].name),
+            expect,
+            second,
+            1e-5,
+        );
     }
 }
 

@@ -98,7 +98,11 @@ impl PartitionProblem<'_> {
     ) -> Result<bool, ProblemError> {
         if self.sys.nw() > 0
             || !self.sys.frictions.is_empty()
-            || self.sys.equations.iter().any(|e| e.extra_bodies().is_some())
+            || self
+                .sys
+                .equations
+                .iter()
+                .any(|e| e.extra_bodies().is_some())
         {
             return Ok(false);
         }
