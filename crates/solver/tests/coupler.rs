@@ -4,19 +4,13 @@
 //! rotation, and for a GEAR whose ratio its CV marker gives (couplers over
 //! three moving parts: `coupler_three_parts.rs`).
 
+mod common;
+
+use common::coupler::{body, joint, marker, ramp, turn};
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
-use nalgebra::{Vector3, Vector4};
+use nalgebra::Vector3;
 use std::f64::consts::{FRAC_PI_2, TAU};
-use std::sync::Arc;
-
-fn marker(m: &mut Model, id: Id, part: Id, placement: Placement) {
-    m.markers.push(Marker {
-        id,
-        part,
-        placement,
-    });
-}
 
 /// Ground (part 1) and bodies with CM markers 10·id at `at`, no gravity.
 fn bodies(at: &[[f64; 3]]) -> Model {
@@ -24,35 +18,9 @@ fn bodies(at: &[[f64; 3]]) -> Model {
     m.gravity = Vector3::zeros();
     m.parts.push(Part::ground(1));
     for (n, p) in at.iter().enumerate() {
-        let id = n as Id + 2;
-        let mut b = Part::body(
-            id,
-            1.0,
-            Inertia::diagonal(0.1, 0.1, 0.2),
-            Placement::at(p[0], p[1], p[2]),
-        );
-        b.cm = Some(10 * id);
-        m.parts.push(b);
-        marker(&mut m, 10 * id, id, Placement::default());
+        body(&mut m, n as Id + 2, *p);
     }
     m
-}
-
-fn joint(m: &mut Model, id: Id, kind: JointKind, i: Id, j: Id) {
-    m.joints.push(Joint { id, kind, i, j });
-}
-
-/// Ramp motion a·t (value, rate, acceleration).
-fn ramp(a: f64) -> Arc<dyn TimeFunction> {
-    Arc::new(TimeFn(move |t: f64| [a * t, a, 0.0]))
-}
-
-/// Turn of body `b` about ground z, continued from the previous value.
-fn turn(q: &[f64], b: usize, previous: f64) -> f64 {
-    let o = 7 * b;
-    let a = mbsolve_mech::rotation::rot(&Vector4::new(q[o + 3], q[o + 4], q[o + 5], q[o + 6]));
-    let raw = a[(1, 0)].atan2(a[(0, 0)]);
-    raw + TAU * ((previous - raw) / TAU).round()
 }
 
 fn settings() -> IntegratorSettings {

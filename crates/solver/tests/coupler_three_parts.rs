@@ -14,44 +14,12 @@
 
 mod common;
 
+use common::coupler::{body, joint, marker, ramp, turn};
 use mbsolve_mech::{Sink, System};
 use mbsolve_model::*;
 use mbsolve_solver::{Frame, Simulation};
-use nalgebra::{DMatrix, Vector3, Vector4};
-use std::f64::consts::{FRAC_PI_2, TAU};
-use std::sync::Arc;
-
-fn marker(m: &mut Model, id: Id, part: Id, placement: Placement) {
-    m.markers.push(Marker {
-        id,
-        part,
-        placement,
-    });
-}
-
-fn body(m: &mut Model, id: Id, at: [f64; 3]) {
-    let mut b = Part::body(
-        id,
-        1.0,
-        Inertia::diagonal(0.1, 0.1, 0.2),
-        Placement::at(at[0], at[1], at[2]),
-    );
-    b.cm = Some(10 * id);
-    m.parts.push(b);
-    marker(m, 10 * id, id, Placement::default());
-}
-
-fn joint(m: &mut Model, id: Id, kind: JointKind, i: Id, j: Id) {
-    m.joints.push(Joint { id, kind, i, j });
-}
-
-/// Turn of body `b` about ground z, continued from the previous value.
-fn turn(q: &[f64], b: usize, previous: f64) -> f64 {
-    let o = 7 * b;
-    let a = mbsolve_mech::rotation::rot(&Vector4::new(q[o + 3], q[o + 4], q[o + 5], q[o + 6]));
-    let raw = a[(1, 0)].atan2(a[(0, 0)]);
-    raw + TAU * ((previous - raw) / TAU).round()
-}
+use nalgebra::{DMatrix, Vector3};
+use std::f64::consts::FRAC_PI_2;
 
 /// Carrier C (part 2) hinged to ground about z at the origin (JOINT/3);
 /// pendulum A (part 3, CM at x = 1) hinged on C at x = 0.6 (JOINT/1);
@@ -210,11 +178,6 @@ fn a_slider_and_a_wheel_on_a_sliding_carrier_keep_their_ratio() {
         assert!(drop > 0.05, "the slider barely moved ({drop})");
         assert!(worst < 1e-9, "{:?}: |0.2θ1 + s2| = {worst}", settings.kind);
     }
-}
-
-/// Ramp motion a·t (value, rate, acceleration).
-fn ramp(a: f64) -> Arc<dyn TimeFunction> {
-    Arc::new(TimeFn(move |t: f64| [a * t, a, 0.0]))
 }
 
 /// Kinematics: the carrier turns at 0.3 rad/s (MOTION on JOINT/3) and A on
