@@ -10,6 +10,7 @@
 //!   (translation with rotation): 0.2 θ₁ + s₂ = 0;
 //! - kinematics, carrier and first joint driven: the third part turns by
 //!   φ_B = φ_C − (r₁/r₂)θ₁ exactly, through several turns;
+//! - statics: the reduced potential is stationary in both freedoms;
 //! - the rows' gradient, λ-weighted Hessian and γ against finite
 //!   differences;
 //! - joints on three separate pairs of parts are refused naming COUPLER/id,
@@ -427,4 +428,37 @@ fn a_three_part_coupler_contradicting_motions_is_named() {
             && err.contains("inconsistently over-constrained"),
         "{err}"
     );
+}
+
+/// Static equilibrium of the pendulums on the carrier: with φ_A = φ_C + θ₁
+/// and φ_B = φ_C − θ₁/2 (the coupler), the potential
+/// V = g (0.6 sin φ_C + 0.4 sin φ_A − 0.5 sin φ_C − 0.5 sin φ_B) (unit
+/// masses; C's CM is on its hinge) is stationary in both freedoms:
+/// ∂V/∂φ_C = g (0.1 cos φ_C + 0.4 cos φ_A − 0.5 cos φ_B) = 0 and
+/// ∂V/∂θ₁ = g (0.4 cos φ_A + 0.25 cos φ_B) = 0, checked on the bodies'
+/// turns to 1e-8 N·m (at the input configuration the second is 6.4 N·m).
+/// Steps limited to ALIMIT 0.1 rad, TLIMIT 0.5: the pendulums start
+/// horizontal, where full Newton steps overshoot this non-convex potential.
+#[test]
+fn statics_of_pendulums_on_a_carrier_make_the_reduced_potential_stationary() {
+    let mut sim = Simulation::new(&pendulums_on_a_carrier()).unwrap();
+    let settings = StaticSettings {
+        alimit: Some(0.1),
+        tlimit: Some(0.5),
+        max_num_iter: Some(500),
+        ..common::fim_s(1e-10)
+    };
+    sim.static_equilibrium(&settings).unwrap();
+    let f = sim.frames.last().unwrap();
+    let (c, a, b) = (turn(&f.q, 0, 0.0), turn(&f.q, 1, 0.0), turn(&f.q, 2, 0.0));
+    let g = 9.81;
+    let d_carrier = g * (0.1 * c.cos() + 0.4 * a.cos() - 0.5 * b.cos());
+    let d_coupled = g * (0.4 * a.cos() + 0.25 * b.cos());
+    println!(
+        "statics: φ_C {c:.6}, φ_A {a:.6}, φ_B {b:.6}; ∂V/∂φ_C {d_carrier:.1e}, ∂V/∂θ1 {d_coupled:.1e}, |θ1 + 2θ2| {:.1e}",
+        ((a - c) + 2.0 * (b - c)).abs()
+    );
+    assert!(((a - c) + 2.0 * (b - c)).abs() < 1e-9);
+    assert!(d_carrier.abs() < 1e-8, "∂V/∂φ_C = {d_carrier}");
+    assert!(d_coupled.abs() < 1e-8, "∂V/∂θ1 = {d_coupled}");
 }
