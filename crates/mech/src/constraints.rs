@@ -250,7 +250,9 @@ fn axis_product<H: Order>(
 pub fn evaluate<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -> EqValue<H> {
     match prim {
         Primitive::RackPin { .. } => rack_pin(prim, poses),
-        Primitive::Coupler(c) => c.evaluate(poses),
+        // `System::equation` gives a coupler's pieces; over two bodies the
+        // extra piece is empty.
+        Primitive::Coupler(c) => c.evaluate(&[*poses, [None, None]]).0,
         Primitive::Ptcv(c) => c.evaluate(poses),
         Primitive::Cvcv(c) => c.evaluate(poses),
         Primitive::AngleMotion { i, j, s, c, f } => {

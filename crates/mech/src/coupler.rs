@@ -13,18 +13,30 @@
 //!   which is the sum to first order, blind to the 2π wrap of each angle
 //!   (the m_k are integers), and holds on the branch the input starts on.
 //!
-//! Rotations mixed with translations beyond one rotation are rejected, as
-//! are couplers whose joints move more than two parts (every constraint
-//! equation spans at most two bodies).
+//! Rotations mixed with translations beyond one rotation are rejected.
+//!
+//! Joints that move three or four parts (FRS5's COUPLER/2–5: two joints on
+//! parts 222–31 and 223–31) make a row over more than two bodies. Each
+//! joint's displacement reads two bodies, so the terms are grouped into two
+//! pieces of at most two bodies each (`bodies`, `extra`); the row's
+//! gradient is the sum of the pieces' 14-vectors, and so is its Hessian up
+//! to the blocks coupling the two pieces. Those are exactly zero for the
+//! linear forms (a sum of per-piece terms) and −c sin x ∇x₁∇x₂ᵀ for the
+//! sine form, which vanishes where the coupler holds (Φ = c sin x = 0), so
+//! the iteration matrices lose nothing at the solution and γ (acceleration
+//! right-hand side) is exact on the constraint manifold.
 
 use crate::constraints::{axis, origin, EqValue};
-use crate::local::{atan2, dot, Grad, NoHess, Order, Pose, Scalar};
+use crate::local::{atan2, dot, Grad, Hess, NoHess, Order, Pose, Scalar};
 use crate::system::{pose, MarkerFrame, Primitive, System};
+use crate::Sink;
 use mbsolve_model::{Coupler, CouplerFreedom, ElementRef, Gear, Model, ModelError};
 
 /// One coupled joint: its I and J markers with their element slots.
 #[derive(Clone, Debug)]
 struct Term {
+    /// 0: the primary piece (`bodies`), 1: the extra piece.
+    piece: usize,
     i: (MarkerFrame, usize),
     j: (MarkerFrame, usize),
     rotation: bool,
@@ -49,6 +61,8 @@ enum Form {
 #[derive(Clone, Debug)]
 pub struct CouplerEq {
     pub bodies: [Option<usize>; 2],
+    /// The second pair of bodies, when the joints move more than two parts.
+    pub extra: Option<[Option<usize>; 2]>,
     terms: Vec<Term>,
     form: Form,
 }
@@ -106,20 +120,7 @@ impl CouplerEq {
             location: model.describe(e),
             message,
         };
-        let mut bodies: [Option<usize>; 2] = [None, None];
-        let mut place = |m: MarkerFrame| -> Result<(MarkerFrame, usize), ModelError> {
-            let Some(b) = m.body else { return Ok((m, 0)) };
-            if let Some(s) = bodies.iter().position(|x| *x == Some(b)) {
-                return Ok((m, s));
-            }
-            let Some(s) = bodies.iter().position(|x| x.is_none()) else {
-                return Err(fail(
-                    "its joints move more than two parts; mbsolve's constraint equations span at most two moving parts, so couple joints that share a part or ground".into(),
-                ));
-            };
-            bodies[s] = Some(b);
-            Ok((m, s))
-        };
+        let mut pieces: [[Option<usize>; 2]; 2] = [[None, None]; 2];
         let mut terms = Vec::new();
         for (id, freedom, scale) in &c.joints {
             let joint = model
@@ -127,20 +128,26 @@ impl CouplerEq {
                 .iter()
                 .find(|j| j.id == *id)
                 .expect("validated joint");
+            let (mi, mj) = (*sys.marker(joint.i), *sys.marker(joint.j));
+            let Some((piece, si, sj)) = place(&mut pieces, mi.body, mj.body) else {
+                return Err(fail(format!(
+                    "its joints move more than two pairs of parts (JOINT/{id} fits neither); mbsolve's COUPLER spans at most two pairs of moving parts"
+                )));
+            };
             terms.push(Term {
-                i: place(*sys.marker(joint.i))?,
-                j: place(*sys.marker(joint.j))?,
+                piece,
+                i: (mi, si),
+                j: (mj, sj),
                 rotation: *freedom == CouplerFreedom::Rotation,
                 scale: *scale,
                 initial: 0.0,
             });
         }
-        let poses = [
-            bodies[0].map(|b| pose(q0, b)),
-            bodies[1].map(|b| pose(q0, b)),
-        ];
+        let [bodies, second] = pieces;
+        let extra = second.iter().any(Option::is_some).then_some(second);
+        let poses = piece_poses(q0, &bodies, extra.as_ref());
         for (t, (id, ..)) in terms.iter_mut().zip(&c.joints) {
-            let Some(q) = displacement::<NoHess>(t, &poses) else {
+            let Some(q) = displacement::<NoHess>(t, &poses[t.piece]) else {
                 return Err(fail(format!(
                     "the rotation of JOINT/{id} is undefined: the x axis of its I marker lies along the z axis of its J marker"
                 )));
@@ -171,74 +178,131 @@ impl CouplerEq {
         };
         Ok(CouplerEq {
             bodies,
+            extra,
             terms,
             form,
         })
     }
 
-    pub(crate) fn evaluate<H: Order>(&self, poses: &[Option<Pose>; 2]) -> EqValue<H> {
-        let q: Vec<Scalar<H>> = self
-            .terms
-            .iter()
-            .map(|t| displacement(t, poses).unwrap_or_else(nan))
-            .collect();
-        let s = match &self.form {
+    /// Φ with the primary piece's gradient (and Hessian) in `.0` and, for
+    /// a coupler over more than two bodies, the extra piece's in `.1`
+    /// (value 0: Φ is `.0.s.val`). `poses[p]` are piece p's slot poses.
+    pub(crate) fn evaluate<H: Order>(
+        &self,
+        poses: &[[Option<Pose>; 2]; 2],
+    ) -> (EqValue<H>, Option<Scalar<H>>) {
+        let zero = || Scalar {
+            val: 0.0,
+            grad: Grad::zeros(),
+            hess: H::with(crate::local::Hess::zeros),
+        };
+        let mut q: [Option<Scalar<H>>; 3] = [None; 3];
+        for (qk, t) in q.iter_mut().zip(&self.terms) {
+            *qk = Some(displacement(t, &poses[t.piece]).unwrap_or_else(nan));
+        }
+        let q = |k: usize| q[k].expect("a coupler has at most three terms");
+        // Per piece: the sum of its terms (linear forms) or its part of
+        // the turn x (sine form).
+        let mut sums = [zero(), zero()];
+        let sine = match &self.form {
             Form::Linear | Form::OneTurn(_) => {
-                let mut sum = Scalar {
-                    val: 0.0,
-                    grad: Grad::zeros(),
-                    hess: H::with(crate::local::Hess::zeros),
-                };
-                for (k, (t, qk)) in self.terms.iter().zip(&q).enumerate() {
+                for (k, t) in self.terms.iter().enumerate() {
                     if matches!(self.form, Form::OneTurn(r) if r == k) {
                         continue;
                     }
-                    let mut d = *qk;
+                    let mut d = q(k);
                     d.val -= t.initial;
-                    sum = sum.combined(1.0, &d, t.scale);
+                    sums[t.piece] = sums[t.piece].combined(1.0, &d, t.scale);
                 }
                 if let Form::OneTurn(r) = self.form {
                     // The turn the other terms imply, and the angle's branch
                     // nearest it.
                     let t = &self.terms[r];
-                    let implied = t.initial - sum.val / t.scale;
+                    let implied = t.initial - (sums[0].val + sums[1].val) / t.scale;
                     let tau = std::f64::consts::TAU;
-                    let mut a = q[r];
+                    let mut a = q(r);
                     a.val += tau * ((implied - a.val) / tau).round();
                     a.val -= t.initial;
-                    sum = sum.combined(1.0, &a, t.scale);
+                    sums[t.piece] = sums[t.piece].combined(1.0, &a, t.scale);
                 }
-                sum
+                None
             }
             Form::Turns { multiples, factor } => {
-                let mut x = Scalar {
-                    val: 0.0,
-                    grad: Grad::zeros(),
-                    hess: H::with(crate::local::Hess::zeros),
-                };
-                for ((t, qk), m) in self.terms.iter().zip(&q).zip(multiples) {
-                    let mut d = *qk;
+                for (k, (t, m)) in self.terms.iter().zip(multiples).enumerate() {
+                    let mut d = q(k);
                     d.val -= t.initial;
-                    x = x.combined(1.0, &d, *m);
+                    sums[t.piece] = sums[t.piece].combined(1.0, &d, *m);
                 }
-                // c sin x: ∇ = c cos x ∇x, ∇² = c (cos x ∇²x − sin x ∇x ∇xᵀ).
-                let (sn, cs) = x.val.sin_cos();
-                Scalar {
-                    val: factor * sn,
-                    grad: x.grad * (factor * cs),
-                    hess: x
-                        .hess
-                        .map(|h| (h * cs - x.grad * x.grad.transpose() * sn) * *factor),
-                }
+                Some(*factor)
             }
         };
-        EqValue {
-            s,
-            phi_t: 0.0,
-            phi_tt: 0.0,
-            phi_qt: Grad::zeros(),
+        let total = sums[0].val + sums[1].val;
+        let [mut s, mut extra] = sums;
+        if let Some(factor) = sine {
+            // c sin x: ∇ = c cos x ∇x, ∇² = c (cos x ∇²x − sin x ∇x ∇xᵀ),
+            // per piece (the cross-piece blocks, ∝ sin x, are left out; see
+            // the module comment).
+            let (sn, cs) = total.sin_cos();
+            let piece = |x: &Scalar<H>| Scalar {
+                val: 0.0,
+                grad: x.grad * (factor * cs),
+                hess: x
+                    .hess
+                    .map(|h| (h * cs - x.grad * x.grad.transpose() * sn) * factor),
+            };
+            s = piece(&s);
+            extra = piece(&extra);
+            s.val = factor * sn;
+        } else {
+            s.val = total;
+        }
+        extra.val = 0.0;
+        (
+            EqValue {
+                s,
+                phi_t: 0.0,
+                phi_tt: 0.0,
+                phi_qt: Grad::zeros(),
+            },
+            self.extra.map(|_| extra),
+        )
+    }
+}
+
+/// The slot poses of the primary and the extra piece.
+pub(crate) fn piece_poses(
+    q: &[f64],
+    bodies: &[Option<usize>; 2],
+    extra: Option<&[Option<usize>; 2]>,
+) -> [[Option<Pose>; 2]; 2] {
+    let slots = |b: &[Option<usize>; 2]| [b[0].map(|b| pose(q, b)), b[1].map(|b| pose(q, b))];
+    [slots(bodies), extra.map_or([None, None], slots)]
+}
+
+/// The first of the two pieces that has (or has room for) both moving
+/// bodies of a joint, with their slots; the pieces fill as terms arrive.
+fn place(
+    pieces: &mut [[Option<usize>; 2]; 2],
+    bi: Option<usize>,
+    bj: Option<usize>,
+) -> Option<(usize, usize, usize)> {
+    for (p, piece) in pieces.iter_mut().enumerate() {
+        let mut trial = *piece;
+        let mut slot = |b: Option<usize>, ground_slot: usize| -> Option<usize> {
+            let Some(b) = b else { return Some(ground_slot) };
+            if let Some(s) = trial.iter().position(|x| *x == Some(b)) {
+                return Some(s);
+            }
+            let s = trial.iter().position(Option::is_none)?;
+            trial[s] = Some(b);
+            Some(s)
+        };
+        if let (Some(si), Some(sj)) = (slot(bi, 0), slot(bj, 1)) {
+            *piece = trial;
+            return Some((p, si, sj));
         }
     }
+    None
 }
 
 /// The coupler's constraint equation.
@@ -318,4 +382,86 @@ pub(crate) fn gear_primitive(
     Ok(Primitive::Coupler(Box::new(CouplerEq::build(
         sys, model, &c, q0, e,
     )?)))
+}
+
+impl crate::system::Equation {
+    /// The second pair of bodies of a row over more than two (a COUPLER
+    /// whose joints move three or four parts), whose gradient and Hessian
+    /// [`System::extra_piece`] gives; None for every other row.
+    pub fn extra_bodies(&self) -> Option<[Option<usize>; 2]> {
+        match &self.prim {
+            Primitive::Coupler(c) => c.extra,
+            _ => None,
+        }
+    }
+}
+
+impl System {
+    /// Equation k's primary piece (what [`System::equation`] gives) and its
+    /// extra piece, if any (value 0, no time terms).
+    pub(crate) fn coupler_pieces<H: Order>(
+        c: &CouplerEq,
+        q: &[f64],
+    ) -> (EqValue<H>, Option<Scalar<H>>) {
+        c.evaluate(&piece_poses(q, &c.bodies, c.extra.as_ref()))
+    }
+
+    /// The extra piece of row k over more than two bodies: its two bodies
+    /// and ∇Φ_k (∇²Φ_k for `H = Hess`) over them, to be added to the
+    /// primary piece's; None for a row over at most two bodies.
+    pub fn extra_piece<H: Order>(
+        &self,
+        k: usize,
+        q: &[f64],
+    ) -> Option<([Option<usize>; 2], Scalar<H>)> {
+        let Primitive::Coupler(c) = &self.equations[k].prim else {
+            return None;
+        };
+        let extra = c.extra?;
+        Some((extra, Self::coupler_pieces::<H>(c, q).1?))
+    }
+
+    /// Calls `f(global index, ∂Φ_k/∂q)` over the extra piece of row k (see
+    /// [`System::extra_piece`]), with 0 when `on` is false (the fixed
+    /// pattern of a deactivated row).
+    pub fn for_extra_gradient(&self, k: usize, q: &[f64], on: bool, mut f: impl FnMut(usize, f64)) {
+        let Some(extra) = self.equations[k].extra_bodies() else {
+            return;
+        };
+        let grad = on.then(|| self.extra_piece::<NoHess>(k, q)).flatten();
+        for l in 0..crate::local::NL {
+            if let Some(gi) = crate::system::global_index(&extra, l) {
+                f(gi, grad.as_ref().map_or(0.0, |(_, s)| s.grad[l]));
+            }
+        }
+    }
+}
+
+impl System {
+    /// λ_k ∇²Φ_k of row k's extra piece into (row0 + gi, col + gj), zeros
+    /// when inactive or λ_k = 0 (the fixed pattern; a coupler reads
+    /// positions, so every entry is emitted, as `Equation::scatter_hess`
+    /// does for it).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn scatter_extra_hess(
+        &self,
+        active: &[bool],
+        k: usize,
+        q: &[f64],
+        lam: &[f64],
+        sink: &mut dyn Sink,
+        row0: usize,
+        col: usize,
+    ) {
+        let Some(extra) = self.equations[k].extra_bodies() else {
+            return;
+        };
+        let h = if active[k] && lam[k] != 0.0 {
+            self.extra_piece::<Hess>(k, q)
+                .map_or_else(Hess::zeros, |(_, x)| x.hess * lam[k])
+        } else {
+            Hess::zeros()
+        };
+        crate::system::scatter_hess(&extra, &h, sink, row0, col);
+    }
 }

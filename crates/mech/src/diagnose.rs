@@ -22,7 +22,7 @@ impl System {
                 readable(t)
             )
         };
-        for eq in &self.equations {
+        for (k, eq) in self.equations.iter().enumerate() {
             let bodies = eq.bodies();
             let poses = [
                 bodies[0].map(|b| crate::system::pose(q, b)),
@@ -63,7 +63,12 @@ impl System {
                 }
                 continue;
             }
-            let v = evaluate::<crate::local::NoHess>(&eq.prim, &poses, t);
+            // A COUPLER's row may span two pairs of bodies: `equation`
+            // evaluates both.
+            let v = match &eq.prim {
+                Primitive::Coupler(_) => self.equation::<crate::local::NoHess>(k, q, t),
+                _ => evaluate::<crate::local::NoHess>(&eq.prim, &poses, t),
+            };
             if !v.s.val.is_finite() {
                 let cause = format!("constraint equation {} is {}", eq.name, v.s.val);
                 return Some(at(eq.element, cause));

@@ -940,6 +940,18 @@ impl System {
             if let Some((u, vel)) = velocity.as_mut() {
                 vel[k] = v.s.grad.dot(&gather(&bodies, u)) + v.phi_t;
             }
+            if let Some((extra, x)) = self.extra_piece::<NoHess>(k, q) {
+                for (mult, out) in forces.iter_mut() {
+                    for l in 0..NL {
+                        if let Some(gi) = global_index(&extra, l) {
+                            out[gi] += x.grad[l] * mult[k];
+                        }
+                    }
+                }
+                if let Some((u, vel)) = velocity.as_mut() {
+                    vel[k] += x.grad.dot(&gather(&extra, u));
+                }
+            }
         }
     }
 
@@ -1109,6 +1121,9 @@ impl System {
     /// it is a pure function of (q, t).
     pub fn equation<H: Order>(&self, k: usize, q: &[f64], t: f64) -> EqValue<H> {
         let eq = &self.equations[k];
+        if let Primitive::Coupler(c) = &eq.prim {
+            return Self::coupler_pieces(c, q).0;
+        }
         let poses = self.slot_poses(q, &eq.bodies());
         crate::constraints::evaluate(&eq.prim, &poses, t)
     }
@@ -1173,6 +1188,12 @@ impl System {
                     }
                 }
             }
+            self.for_extra_gradient(k, q, on, |gi, val| {
+                sink.add(row0 + k, col0 + gi, val);
+                if let Some((tr, tc)) = transpose {
+                    sink.add(tr + gi, tc + k, val);
+                }
+            });
             if let Some(dc) = diag_col0 {
                 sink.add(row0 + k, dc + k, if on { 0.0 } else { 1.0 });
             }
@@ -1200,6 +1221,7 @@ impl System {
                     out[gi] += grad[l] * lam[k];
                 }
             }
+            self.for_extra_gradient(k, q, true, |gi, g| out[gi] += g * lam[k]);
         }
     }
 
@@ -1232,11 +1254,13 @@ impl System {
                 .for_each(|(k, h)| *h = self.weighted_hess(active, k, q, t, lam));
             for (k, h) in hess.iter().enumerate() {
                 self.equations[k].scatter_hess(h, sink, row0, col_q);
+                self.scatter_extra_hess(active, k, q, lam, sink, row0, col_q);
             }
         } else {
             for k in 0..self.neq() {
                 let h = self.weighted_hess(&data.active, k, q, t, lam);
                 self.equations[k].scatter_hess(&h, sink, row0, col_q);
+                self.scatter_extra_hess(&data.active, k, q, lam, sink, row0, col_q);
             }
         }
     }
@@ -1265,6 +1289,10 @@ impl System {
             let v = self.equation::<Hess>(k, q, t);
             let ul = gather(&bodies, u);
             out[k] = -(ul.dot(&(v.s.hess * ul))) - 2.0 * v.phi_qt.dot(&ul) - v.phi_tt;
+            if let Some((extra, x)) = self.extra_piece::<Hess>(k, q) {
+                let ul = gather(&extra, u);
+                out[k] -= ul.dot(&(x.hess * ul));
+            }
         }
     }
 }

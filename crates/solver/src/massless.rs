@@ -32,7 +32,14 @@ pub(crate) fn check_massless(
     let mut rows: Vec<Vec<f64>> = Vec::new();
     for k in (0..sys.neq()).filter(|&k| data.active[k]) {
         let eqb = sys.equations[k].bodies();
-        if !eqb.iter().flatten().any(|b| massless.contains(b)) {
+        let extra = sys.equations[k].extra_bodies();
+        let touches = |b: &usize| massless.contains(b);
+        if !eqb
+            .iter()
+            .chain(extra.iter().flatten())
+            .flatten()
+            .any(touches)
+        {
             continue;
         }
         let v = sys.equation::<mbsolve_mech::local::NoHess>(k, q, t);
@@ -44,6 +51,11 @@ pub(crate) fn check_massless(
                 }
             }
         }
+        sys.for_extra_gradient(k, q, true, |g, d| {
+            if let Some(p) = massless.iter().position(|b| *b == g / 7) {
+                row[7 * p + g % 7] += d;
+            }
+        });
         rows.push(row);
     }
     for n in 1..=massless.len() {

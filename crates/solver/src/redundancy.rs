@@ -81,6 +81,11 @@ pub fn find_redundant_with(
             continue;
         }
         joint_edges.push((e.element, node(b[0]), node(b[1])));
+        // A row over more than two bodies joins its extra pair too.
+        if let Some(x) = e.extra_bodies() {
+            joint_edges.push((e.element, node(b[0]), node(x[0])));
+            joint_edges.push((e.element, node(x[0]), node(x[1])));
+        }
         let _ = k;
     }
     for &(_, a, b) in &joint_edges {
@@ -160,7 +165,11 @@ fn analyse_component(
     }));
     for k in order {
         let eqb = sys.equations[k].bodies();
-        let in_comp = eqb.iter().flatten().any(|b| roots[*b] == root);
+        let in_comp = eqb
+            .iter()
+            .chain(sys.equations[k].extra_bodies().iter().flatten())
+            .flatten()
+            .any(|b| roots[*b] == root);
         if !in_comp || off.get(k) == Some(&true) {
             continue;
         }
@@ -173,6 +182,11 @@ fn analyse_component(
                 }
             }
         }
+        sys.for_extra_gradient(k, q, true, |g, d| {
+            if let Some(c) = col_of(g) {
+                row[c] += d;
+            }
+        });
         let n0 = row.norm();
         if n0 == 0.0 {
             out.push(k);
@@ -446,4 +460,5 @@ fn add_gradient(sys: &System, k: usize, q: &[f64], t: f64, w: f64, grad: &mut [f
             grad[g] += w * v.s.grad[l];
         }
     }
+    sys.for_extra_gradient(k, q, true, |g, d| grad[g] += w * d);
 }

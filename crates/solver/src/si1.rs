@@ -87,7 +87,12 @@ fn acceleration_constraint(
     let v = sys.equation::<Hess>(k, q, t);
     let (ul, al) = (gather(&bodies, u), gather(&bodies, a));
     let hu = v.s.hess * ul;
-    let val = v.s.grad.dot(&al) + ul.dot(&hu) + 2.0 * v.phi_qt.dot(&ul) + v.phi_tt;
+    let mut val = v.s.grad.dot(&al) + ul.dot(&hu) + 2.0 * v.phi_qt.dot(&ul) + v.phi_tt;
+    // A row over more than two bodies: its extra piece's Φ_q a + uᵀ∇²Φ u.
+    if let Some((extra, x)) = sys.extra_piece::<Hess>(k, q) {
+        let (ul, al) = (gather(&extra, u), gather(&extra, a));
+        val += x.grad.dot(&al) + ul.dot(&(x.hess * ul));
+    }
     (val, 2.0 * hu + 2.0 * v.phi_qt)
 }
 
@@ -298,48 +303,63 @@ impl DaeProblem for Si1Problem<'_> {
             c,
         );
         for k in 0..m {
-            let bodies = sys.equations[k].bodies();
             let on = self.data.active[k];
             let v = on.then(|| sys.equation::<Hess>(k, q, t));
-            // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
-            let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
-            let dacc_u = on.then(|| acceleration_constraint(sys, k, q, u, acc, t).1);
-            for l in 0..NL {
-                let Some(gi) = global_index(&bodies, l) else {
-                    continue;
-                };
-                let g = v.as_ref().map_or(0.0, |v| v.s.grad[l]);
-                let dq = if on {
-                    self.acceleration_dq(k, gi, q, u, acc, t)
-                } else {
-                    0.0
-                };
-                a.add(gi, col_eta + k, sc * g);
-                a.add(n + gi, col_zeta + k, sc * g);
-                a.add(2 * n + gi, col_nu + k, sc * g);
-                a.add(row_pos + k, gi, g);
-                a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
-                a.add(row_vel + k, col_u + gi, g);
-                a.add(row_acc + k, gi, s * dq);
-                a.add(
-                    row_acc + k,
-                    col_u + gi,
-                    dacc_u.as_ref().map_or(0.0, |d| s * d[l]),
-                );
-                a.add(row_acc + k, col_alpha + gi, sc * g);
-            }
-            let pin = if on { 0.0 } else { 1.0 };
-            a.add(row_pos + k, col_nu + k, pin);
-            a.add(row_vel + k, col_eta + k, pin);
-            a.add(row_acc + k, col_zeta + k, pin);
-            // s·μ_k ∇²Φ_k in the q rows and s·ρ_k ∇²Φ_k in the u rows
-            // (fixed pattern: zeros when the multiplier is 0).
-            for (row0, mult) in [(0, mu[k]), (n, rho[k])] {
-                let h = match &v {
-                    Some(v) if mult != 0.0 => v.s.hess * (s * mult),
-                    _ => Hess::zeros(),
-                };
-                scatter_hess(&bodies, &h, &mut AsmSink(a), row0, 0);
+            let extra = on.then(|| sys.extra_piece::<Hess>(k, q)).flatten();
+            // The row's pieces: its two bodies and, over more than two
+            // bodies (COUPLER), the extra pair: (bodies, ∇Φ, ∇²Φ, (Φ_q u +
+            // Φ_t)_q = ∇²Φ u + Φ_qt, ∂Φ̈/∂u) each, None when inactive.
+            let primary = v.as_ref().map(|v| {
+                let dvel = v.s.hess * gather(&sys.equations[k].bodies(), u) + v.phi_qt;
+                let dacc_u = acceleration_constraint(sys, k, q, u, acc, t).1;
+                (v.s.grad, v.s.hess, dvel, dacc_u)
+            });
+            let second = extra.as_ref().map(|(b, x)| {
+                let hu = x.hess * gather(b, u);
+                (x.grad, x.hess, hu, 2.0 * hu)
+            });
+            let pieces = std::iter::once((sys.equations[k].bodies(), primary))
+                .chain(sys.equations[k].extra_bodies().map(|b| (b, second)));
+            for (p, (bodies, piece)) in pieces.enumerate() {
+                for l in 0..NL {
+                    let Some(gi) = global_index(&bodies, l) else {
+                        continue;
+                    };
+                    let g = piece.as_ref().map_or(0.0, |p| p.0[l]);
+                    let dq = if on {
+                        self.acceleration_dq(k, gi, q, u, acc, t)
+                    } else {
+                        0.0
+                    };
+                    a.add(gi, col_eta + k, sc * g);
+                    a.add(n + gi, col_zeta + k, sc * g);
+                    a.add(2 * n + gi, col_nu + k, sc * g);
+                    a.add(row_pos + k, gi, g);
+                    a.add(row_vel + k, gi, piece.as_ref().map_or(0.0, |p| p.2[l]));
+                    a.add(row_vel + k, col_u + gi, g);
+                    a.add(row_acc + k, gi, s * dq);
+                    a.add(
+                        row_acc + k,
+                        col_u + gi,
+                        piece.as_ref().map_or(0.0, |p| s * p.3[l]),
+                    );
+                    a.add(row_acc + k, col_alpha + gi, sc * g);
+                }
+                if p == 0 {
+                    let pin = if on { 0.0 } else { 1.0 };
+                    a.add(row_pos + k, col_nu + k, pin);
+                    a.add(row_vel + k, col_eta + k, pin);
+                    a.add(row_acc + k, col_zeta + k, pin);
+                }
+                // s·μ_k ∇²Φ_k in the q rows and s·ρ_k ∇²Φ_k in the u rows
+                // (fixed pattern: zeros when the multiplier is 0).
+                for (row0, mult) in [(0, mu[k]), (n, rho[k])] {
+                    let h = match &piece {
+                        Some(p) if mult != 0.0 => p.1 * (s * mult),
+                        _ => Hess::zeros(),
+                    };
+                    scatter_hess(&bodies, &h, &mut AsmSink(a), row0, 0);
+                }
             }
         }
         Ok(())

@@ -44,7 +44,7 @@ use crate::formulation::{
 use crate::user_states::StateBlock;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::local::{Hess, NL};
-use mbsolve_mech::system::{gather, global_index};
+use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::Model;
 
@@ -226,50 +226,73 @@ impl DaeProblem for Si2Problem<'_> {
         );
         for k in 0..m {
             let eq = &self.sys.equations[k];
-            let bodies = eq.bodies();
             let on = self.data.active[k];
             let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
-            // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt.
-            let dvel = v.as_ref().map(|v| v.s.hess * gather(&bodies, u) + v.phi_qt);
-            // (∇²Φ u + Φ_qt) has structurally zero r entries where ∇²Φ
-            // has no r rows: not emitted (see `Equation::hess_row`).
-            for l in 0..NL {
-                let Some(gi) = global_index(&bodies, l) else {
-                    continue;
-                };
-                if eq.hess_row(l) {
-                    a.add(row_vel + k, gi, dvel.as_ref().map_or(0.0, |d| d[l]));
+            let extra = on.then(|| self.sys.extra_piece::<Hess>(k, q)).flatten();
+            // The row's pieces: its two bodies and, over more than two
+            // bodies (COUPLER), the extra pair, each with (∇Φ, ∇²Φ,
+            // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt), None when inactive.
+            let primary = v.as_ref().map(|v| {
+                (
+                    v.s.grad,
+                    v.s.hess,
+                    v.s.hess * gather(&eq.bodies(), u) + v.phi_qt,
+                )
+            });
+            let second = extra
+                .as_ref()
+                .map(|(b, x)| (x.grad, x.hess, x.hess * gather(b, u)));
+            let pieces = std::iter::once((eq.bodies(), primary, true))
+                .chain(eq.extra_bodies().map(|b| (b, second, false)));
+            for (bodies, piece, primary) in pieces {
+                // (∇²Φ u + Φ_qt) has structurally zero r entries where ∇²Φ
+                // has no r rows: not emitted (see `Equation::hess_row`).
+                for l in 0..NL {
+                    let Some(gi) = global_index(&bodies, l) else {
+                        continue;
+                    };
+                    if eq.hess_row(l) {
+                        a.add(row_vel + k, gi, piece.as_ref().map_or(0.0, |p| p.2[l]));
+                    }
+                    let g = piece.as_ref().map_or(0.0, |p| p.0[l]);
+                    a.add(2 * n + k, gi, g);
+                    a.add(n + gi, col_nu + k, sc * g);
+                    a.add(row_vel + k, n + gi, g);
+                    a.add(gi, col_eta + k, sc * g);
                 }
-                let g = v.as_ref().map_or(0.0, |v| v.s.grad[l]);
-                a.add(2 * n + k, gi, g);
-                a.add(n + gi, col_nu + k, sc * g);
-                a.add(row_vel + k, n + gi, g);
-                a.add(gi, col_eta + k, sc * g);
+                if primary {
+                    let branch = self.watch.branch_row(k);
+                    let pin = if on || branch.is_some() { 0.0 } else { 1.0 };
+                    a.add(2 * n + k, col_nu + k, pin);
+                    a.add(row_vel + k, col_eta + k, pin);
+                    // A branch row is linear: g in its rows and multiplier
+                    // columns.
+                    for (&c, &g) in branch.iter().flat_map(|b| b.cols.iter().zip(&b.grad)) {
+                        a.add(2 * n + k, c, g);
+                        a.add(row_vel + k, n + c, g);
+                        a.add(n + c, col_nu + k, sc * g);
+                        a.add(c, col_eta + k, sc * g);
+                    }
+                }
+                // s·μ_k ∇²Φ_k in the q rows (fixed pattern: zeros when μ_k = 0).
+                let h = match &piece {
+                    Some(p) if mu[k] != 0.0 => p.1 * (s * mu[k]),
+                    _ => Hess::zeros(),
+                };
+                let hl = match &piece {
+                    Some(p) if lam[k] != 0.0 => p.1 * lam[k],
+                    _ => Hess::zeros(),
+                };
+                if primary {
+                    eq.scatter_hess(&h, &mut AsmSink(a), 0, 0);
+                    // s·λ_k ∇²Φ_k in the u rows (∂(Φ_qᵀλ)/∂q of R; zeros
+                    // when λ_k = 0), as `System::body_jacobian` would add it.
+                    eq.scatter_hess(&hl, &mut ScaledSink { asm: a, scale: s }, n, 0);
+                } else {
+                    scatter_hess(&bodies, &h, &mut AsmSink(a), 0, 0);
+                    scatter_hess(&bodies, &hl, &mut ScaledSink { asm: a, scale: s }, n, 0);
+                }
             }
-            let branch = self.watch.branch_row(k);
-            let pin = if on || branch.is_some() { 0.0 } else { 1.0 };
-            a.add(2 * n + k, col_nu + k, pin);
-            a.add(row_vel + k, col_eta + k, pin);
-            // A branch row is linear: g in its rows and multiplier columns.
-            for (&c, &g) in branch.iter().flat_map(|b| b.cols.iter().zip(&b.grad)) {
-                a.add(2 * n + k, c, g);
-                a.add(row_vel + k, n + c, g);
-                a.add(n + c, col_nu + k, sc * g);
-                a.add(c, col_eta + k, sc * g);
-            }
-            // s·μ_k ∇²Φ_k in the q rows (fixed pattern: zeros when μ_k = 0).
-            let h = match &v {
-                Some(v) if mu[k] != 0.0 => v.s.hess * (s * mu[k]),
-                _ => Hess::zeros(),
-            };
-            eq.scatter_hess(&h, &mut AsmSink(a), 0, 0);
-            // s·λ_k ∇²Φ_k in the u rows (∂(Φ_qᵀλ)/∂q of R; zeros when
-            // λ_k = 0), as `System::body_jacobian` would add it.
-            let h = match &v {
-                Some(v) if lam[k] != 0.0 => v.s.hess * lam[k],
-                _ => Hess::zeros(),
-            };
-            eq.scatter_hess(&h, &mut ScaledSink { asm: a, scale: s }, n, 0);
         }
         Ok(())
     }

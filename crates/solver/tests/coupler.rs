@@ -1,22 +1,16 @@
 //! COUPLER ratios: with one joint driven by a MOTION, the coupled joint
 //! follows r1 q1 + r2 q2 = 0 exactly, through many turns (the angle wraps
 //! at ±π several times), for two rotations and for a translation with a
-//! rotation, and for a GEAR whose ratio its CV marker gives; a third part
-//! beyond two moving ones is refused by name.
+//! rotation, and for a GEAR whose ratio its CV marker gives (couplers over
+//! three moving parts: `coupler_three_parts.rs`).
 
+mod common;
+
+use common::coupler::{body, joint, marker, ramp, turn};
 use mbsolve_model::*;
 use mbsolve_solver::Simulation;
-use nalgebra::{Vector3, Vector4};
+use nalgebra::Vector3;
 use std::f64::consts::{FRAC_PI_2, TAU};
-use std::sync::Arc;
-
-fn marker(m: &mut Model, id: Id, part: Id, placement: Placement) {
-    m.markers.push(Marker {
-        id,
-        part,
-        placement,
-    });
-}
 
 /// Ground (part 1) and bodies with CM markers 10·id at `at`, no gravity.
 fn bodies(at: &[[f64; 3]]) -> Model {
@@ -24,35 +18,9 @@ fn bodies(at: &[[f64; 3]]) -> Model {
     m.gravity = Vector3::zeros();
     m.parts.push(Part::ground(1));
     for (n, p) in at.iter().enumerate() {
-        let id = n as Id + 2;
-        let mut b = Part::body(
-            id,
-            1.0,
-            Inertia::diagonal(0.1, 0.1, 0.2),
-            Placement::at(p[0], p[1], p[2]),
-        );
-        b.cm = Some(10 * id);
-        m.parts.push(b);
-        marker(&mut m, 10 * id, id, Placement::default());
+        body(&mut m, n as Id + 2, *p);
     }
     m
-}
-
-fn joint(m: &mut Model, id: Id, kind: JointKind, i: Id, j: Id) {
-    m.joints.push(Joint { id, kind, i, j });
-}
-
-/// Ramp motion a·t (value, rate, acceleration).
-fn ramp(a: f64) -> Arc<dyn TimeFunction> {
-    Arc::new(TimeFn(move |t: f64| [a * t, a, 0.0]))
-}
-
-/// Turn of body `b` about ground z, continued from the previous value.
-fn turn(q: &[f64], b: usize, previous: f64) -> f64 {
-    let o = 7 * b;
-    let a = mbsolve_mech::rotation::rot(&Vector4::new(q[o + 3], q[o + 4], q[o + 5], q[o + 6]));
-    let raw = a[(1, 0)].atan2(a[(0, 0)]);
-    raw + TAU * ((previous - raw) / TAU).round()
 }
 
 fn settings() -> IntegratorSettings {
@@ -143,28 +111,6 @@ fn translation_and_rotation_keep_their_ratio() {
     println!("T:R coupler: final θ {th:.6} rad, largest |x + 0.2θ| {worst:.1e}");
     assert!((th + 5.0).abs() < 1e-6, "θ = {th}");
     assert!(worst < 1e-8, "{worst}");
-}
-
-/// Joints on three moving parts: refused, naming the limit.
-#[test]
-fn joints_on_three_moving_parts_are_refused() {
-    let mut m = bodies(&[[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
-    marker(&mut m, 11, 1, Placement::default());
-    marker(&mut m, 31, 3, Placement::default());
-    joint(&mut m, 1, JointKind::Revolute, 20, 11);
-    joint(&mut m, 2, JointKind::Revolute, 40, 31);
-    m.couplers.push(Coupler {
-        id: 7,
-        joints: vec![
-            (1, CouplerFreedom::Rotation, 1.0),
-            (2, CouplerFreedom::Rotation, 2.0),
-        ],
-    });
-    let err = Simulation::new(&m).err().expect("refused").to_string();
-    assert!(
-        err.contains("COUPLER/7") && err.contains("its joints move more than two parts"),
-        "{err}"
-    );
 }
 
 /// GEAR: gears hinged to ground at x = 0 and x = 0.05, CV marker on ground

@@ -32,7 +32,9 @@
 //! Not covered (the caller falls back to finite differences): models
 //! with user states (w′ depends on (q, u, w) through the state rows, an
 //! implicit DIFF's through a solve) and joint friction (it reads λ, and
-//! `body_jacobian` has no ∂/∂λ).
+//! `body_jacobian` has no ∂/∂λ), and rows over more than two bodies (a
+//! COUPLER whose joints move three or four parts: its γ_q spans two
+//! pieces; finite differences are exact enough for a Newton matrix).
 
 use super::PartitionProblem;
 use mbsolve_integrate::ProblemError;
@@ -94,7 +96,14 @@ impl PartitionProblem<'_> {
         y: &[f64],
         jac: &mut [f64],
     ) -> Result<bool, ProblemError> {
-        if self.sys.nw() > 0 || !self.sys.frictions.is_empty() {
+        if self.sys.nw() > 0
+            || !self.sys.frictions.is_empty()
+            || self
+                .sys
+                .equations
+                .iter()
+                .any(|e| e.extra_bodies().is_some())
+        {
             return Ok(false);
         }
         if t != self.last_t || y != self.last_y.as_slice() {

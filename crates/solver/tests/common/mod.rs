@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod accuracy;
+pub mod coupler;
 pub mod curves;
 pub mod moving_state;
 pub mod user_states;
