@@ -603,9 +603,19 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
                 self.at[i] - self.a[i]
             };
             let (eq, eu) = (cq * w * da.abs(), cu * w * da.abs());
-            let r = (eq / tol.weight(self.qt[i])).max(eu / tol.weight(self.ut[i]));
+            let (rq, ru) = (eq / tol.weight(self.qt[i]), eu / tol.weight(self.ut[i]));
+            // Velocities are numbered after the user states (n + nw + i)
+            // so that a failure names the variable that failed.
+            let (r, at) = if ru > rq {
+                (ru, self.n + self.states.nw + i)
+            } else {
+                (rq, i)
+            };
             if r > worst.ratio {
-                worst = Estimate { ratio: r, worst: i };
+                worst = Estimate {
+                    ratio: r,
+                    worst: at,
+                };
             }
             let local = (eq / self.qt[i].abs().max(1.0)).max(eu / self.ut[i].abs().max(1.0));
             self.local = self.local.max(local);
@@ -757,7 +767,14 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
     fn structure_holds(&mut self, t: f64) -> bool {
         self.problem.structure_holds(t, &self.q)
     }
+    /// Displacements 0..n, user states n..n + nw, velocities after them
+    /// (`estimate`).
     fn describe_error_variable(&self, i: usize) -> String {
+        let nw = self.states.nw;
+        if i >= self.n + nw {
+            let i = i - self.n - nw;
+            return format!("{} velocity", self.problem.describe_coordinate(i));
+        }
         if i >= self.n {
             return self.problem.describe_state(i - self.n);
         }
