@@ -12,6 +12,8 @@
 //! is measured, HASTIFF/SI1 and HASTIFF/SI2 included.
 //!
 //! cargo run --release --example work_precision
+//! cargo run --release --example work_precision NEWMARK   # only the pairs whose name contains it
+//! cargo run --release --example work_precision NEWMARK pendulum   # and only that problem
 
 #[path = "../../solver/tests/common/accuracy.rs"]
 #[allow(dead_code)]
@@ -21,8 +23,10 @@ use accuracy::*;
 use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings};
 
 fn main() {
+    let only = std::env::args().nth(1).unwrap_or_default().to_uppercase();
+    let problem = std::env::args().nth(2).unwrap_or_default();
     println!("{}", table_header());
-    for p in problems() {
+    for p in problems().into_iter().filter(|p| p.name.contains(&problem)) {
         let reference = reference(&p);
         if let Reference::Tight = p.reference {
             let s = IntegratorSettings {
@@ -40,13 +44,20 @@ fn main() {
                 Err(e) => println!("| {}: ERROR = 1e-10 check failed: {e} |", p.name),
             }
         }
-        for pair in pairs() {
+        for pair in pairs().filter(|p| pair_name(p).contains(&only)) {
             let runs = sweep_with_steps(pair, &p, &reference);
             let errors: Vec<f64> = runs.iter().map(|r| r.0).collect();
             let steps: Vec<String> = runs.iter().map(|r| r.1.to_string()).collect();
             let label = format!("{}, {}", p.name, pair_name(pair));
             println!("{}", table_row(&label, &errors));
             println!("|   steps: {} |", steps.join(", "));
+            for (run, error) in runs.iter().zip(ERRORS) {
+                if run.0.is_nan() {
+                    if let Err(e) = positions(&p, &pair_settings(pair, error)) {
+                        println!("|   ERROR = {error:e} failed: {e} |");
+                    }
+                }
+            }
         }
     }
     println!(

@@ -182,11 +182,8 @@ pub const DASSL_STARTUP_GROWTH: f64 = 2.0;
 
 // ---- HHT / NEWMARK step selection ----
 
-/// The HHT/NEWMARK estimate e ∝ h²·Δa ≈ h³·q⃛ (hht.rs), so the step
-/// ratio an error ratio allows is err^(−1/3) (for NEWMARK of order 1 too:
-/// the estimate, not the order, sets the exponent).
-pub const HHT_ERROR_EXPONENT: f64 = 1.0 / 3.0;
-/// Safety factor on the step ratio err^(−1/3) (ours, as DASSL's 0.9).
+/// Safety factor on the step ratio err^(−1/(p+1)) (ours, as DASSL's 0.9;
+/// the exponent follows the order: `HhtParams::error_exponent`).
 pub const HHT_SAFETY: f64 = 0.9;
 /// HHT doubles the step at most (ours).
 pub const HHT_MAX_INCREASE: f64 = 2.0;

@@ -26,15 +26,32 @@
 //! conditioned as h → 0 and a factorization survives several steps while h
 //! changes moderately. NEWMARK is the same with α = 0 and free β, γ.
 //!
-//! Local error (seeds: error control on accelerations of body equations):
-//! the Newmark position formula has truncation error (β − 1/6) h³ q⃛ and the
-//! velocity formula (γ − 1/2 + α) h² q⃛ (zero for HHT's γ = 1/2 − α, the
-//! second-order condition); with q⃛ ≈ (a_{n+1} − a_n)/h both are estimated
-//! from the acceleration change and measured in displacement units,
+//! Local error (seeds: error control on accelerations of body equations).
+//! Expanding the exact solution about t_n with a_{n+1} = q̈ + h q⃛ + O(h²)
+//! (a_n = q̈), the Newmark formulas (38), (39) miss the Taylor series by
 //!
-//!   e_i = (|β − 1/6| + |γ − 1/2 + α|) h² |a_{n+1,i} − a_{n,i}|,
+//!   q: (β − 1/6) h³ q⃛ + O(h⁴),   u: (γ − 1/2 + α) h² q⃛ + O(h³)
 //!
-//! against ERROR·max(1, |q_i|) (+ ADAPTIVITY/h when h < 100·HMIN), max norm.
+//! (the α term from the pseudo-acceleration, a_{n+1} − q̈_{n+1} = α(q̈_{n+1}
+//! − q̈_n) ≈ α h q⃛). The velocity term vanishes exactly when γ = 1/2 − α
+//! (HHT, the trapezoidal Newmark): the method is then second order and the
+//! displacement term leads. Otherwise (NEWMARK's default γ = 0.7) the
+//! velocity error O(h²) leads and the method is first order: a velocity
+//! error δu made in one step moves every later position, so the global
+//! error is O(h). With q⃛ ≈ (a_{n+1} − a_n)/h both terms are estimated
+//! from the acceleration change Δa_i, each against its own variable's
+//! weight,
+//!
+//!   e_q,i = |β − 1/6| h² |Δa_i|       against ERROR·max(1, |q_i|),
+//!   e_u,i = |γ − 1/2 + α| h |Δa_i|     against ERROR·max(1, |u_i|),
+//!
+//! (+ ADAPTIVITY/h when h < 100·HMIN), max norm, and the step follows the
+//! order: ratio^(−1/(p+1)). Before, the velocity term was charged as the
+//! displacement h·e_u (an h³ estimate for a first-order method), so h
+//! followed ERROR^(1/3) and the global error ERROR^(1/3) only (slope
+//! 0.2–0.35 on the conformance problems); per-step control of the
+//! leading term gives ERROR^(1/2), p/(p+1) for p = 1. For HHT nothing
+//! changes (e_u = 0).
 //! The corrector is the shared one (newton.rs); the step loop stepper.rs.
 //!
 //! User states (DIFF, LSE, TFSISO, GSE, stiction deformation): first-order
@@ -564,7 +581,8 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         result
     }
     fn estimate(&mut self, h: f64, tol: &Tolerance) -> Estimate {
-        let c = self.params.error_constant() * h * h;
+        let (cq, cu) = self.params.error_constants();
+        let (cq, cu) = (cq * h * h, cu * h);
         let mut worst = Estimate {
             ratio: 0.0,
             worst: 0,
@@ -584,12 +602,23 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
             } else {
                 self.at[i] - self.a[i]
             };
-            let e = c * w * da.abs();
-            let r = e / tol.weight(self.qt[i]);
+            let (eq, eu) = (cq * w * da.abs(), cu * w * da.abs());
+            let (rq, ru) = (eq / tol.weight(self.qt[i]), eu / tol.weight(self.ut[i]));
+            // Velocities are numbered after the user states (n + nw + i)
+            // so that a failure names the variable that failed.
+            let (r, at) = if ru > rq {
+                (ru, self.n + self.states.nw + i)
+            } else {
+                (rq, i)
+            };
             if r > worst.ratio {
-                worst = Estimate { ratio: r, worst: i };
+                worst = Estimate {
+                    ratio: r,
+                    worst: at,
+                };
             }
-            self.local = self.local.max(e / self.qt[i].abs().max(1.0));
+            let local = (eq / self.qt[i].abs().max(1.0)).max(eu / self.ut[i].abs().max(1.0));
+            self.local = self.local.max(local);
         }
         // User states (module notes): local error (1/12 − α/2 − α²) h³ w'''
         // plus |γ + α − 1/2| h² w'' (zero for HHT; NEWMARK's first-order
@@ -664,12 +693,13 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         }
         Ok(())
     }
-    /// Next step: error ∝ h³. Small increases are not worth losing the
+    /// Next step: error ∝ h^(p+1) (p = 2 for HHT, 1 for NEWMARK with
+    /// γ ≠ 1/2). Small increases are not worth losing the
     /// factorization; no increase right after a failure.
     fn next_step(&mut self, step: &Accepted, _tol: &Tolerance, limits: &Limits) -> f64 {
         let (h, natural) = (step.h, step.natural);
         let err = step.estimate.ratio.max(HHT_ERROR_FLOOR);
-        let mut r = (HHT_SAFETY * err.powf(-HHT_ERROR_EXPONENT)).min(HHT_MAX_INCREASE);
+        let mut r = (HHT_SAFETY * err.powf(-self.params.error_exponent())).min(HHT_MAX_INCREASE);
         if (1.0..HHT_DEADBAND).contains(&r) || (step.after_failure && r > 1.0) {
             r = 1.0;
         }
@@ -690,7 +720,7 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         let r = if failures.consecutive >= ERROR_FAILURES_BEFORE_RESTART {
             ERROR_FAILURE_MIN_RATIO
         } else {
-            (ERROR_FAILURE_SAFETY * est.ratio.powf(-HHT_ERROR_EXPONENT))
+            (ERROR_FAILURE_SAFETY * est.ratio.powf(-self.params.error_exponent()))
                 .clamp(ERROR_FAILURE_MIN_RATIO, ERROR_FAILURE_MAX_RATIO)
         };
         h * r
@@ -737,7 +767,14 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
     fn structure_holds(&mut self, t: f64) -> bool {
         self.problem.structure_holds(t, &self.q)
     }
+    /// Displacements 0..n, user states n..n + nw, velocities after them
+    /// (`estimate`).
     fn describe_error_variable(&self, i: usize) -> String {
+        let nw = self.states.nw;
+        if i >= self.n + nw {
+            let i = i - self.n - nw;
+            return format!("{} velocity", self.problem.describe_coordinate(i));
+        }
         if i >= self.n {
             return self.problem.describe_state(i - self.n);
         }

@@ -102,9 +102,21 @@ impl HhtParams {
             1
         }
     }
-    /// Truncation-error constant of the Newmark formulas (module doc of hht).
-    pub(crate) fn error_constant(&self) -> f64 {
-        (self.beta - 1.0 / 6.0).abs() + (self.gamma - 0.5 + self.alpha).abs()
+    /// Truncation-error constants of the Newmark formulas (module doc of
+    /// hht): (|β − 1/6|, |γ − 1/2 + α|), the displacement's h³ q⃛ and the
+    /// velocity's h² q⃛ coefficients. The second is zero for HHT and for
+    /// the trapezoidal Newmark; otherwise it is the first-order term.
+    pub(crate) fn error_constants(&self) -> (f64, f64) {
+        (
+            (self.beta - 1.0 / 6.0).abs(),
+            (self.gamma - 0.5 + self.alpha).abs(),
+        )
+    }
+    /// The local error is O(h^(order+1)), so an error ratio r allows the
+    /// step ratio r^(−1/(order+1)): 1/3 for HHT, 1/2 for a first-order
+    /// NEWMARK.
+    pub(crate) fn error_exponent(&self) -> f64 {
+        1.0 / (self.order() + 1) as f64
     }
 }
 
