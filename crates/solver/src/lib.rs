@@ -10,6 +10,7 @@ pub mod commands;
 pub mod contact_result;
 pub mod contact_settings;
 mod discrete;
+mod element_results;
 pub mod formulation;
 mod friction_ic;
 mod friction_result;

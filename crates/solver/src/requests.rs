@@ -213,6 +213,18 @@ pub(crate) fn wrench(
             ElementRef::Jprim(id) => jprim_markers(id),
             ElementRef::Motion(id) => motion_markers(id),
             ElementRef::Gcon(id) => gcon_markers(id),
+            // Curve constraints act between I (IFLOAT) and their floating
+            // marker(s) (PTCV(), CVCV() results: `element_results.rs`).
+            ElementRef::Ptcv(id) => model
+                .ptcvs
+                .iter()
+                .find(|p| p.id == id)
+                .map(|p| (p.i, Some(p.jfloat))),
+            ElementRef::Cvcv(id) => model
+                .cvcvs
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| (c.ifloat, Some(c.jfloat))),
             _ => continue,
         };
         if !selected(eq.element, markers) {
