@@ -6,6 +6,7 @@
 //! their own direction map g(q) instead of ∇m.
 
 use crate::constraints::{axis, origin};
+use crate::contact_fn::RunSwitches;
 use crate::local::{atan2, dot, norm, Grad, Hess, Jac3, NoHess, Order, Pose, Scalar, NL};
 use crate::rotation::{e_mat, u_mat};
 use crate::states::StateContext;
@@ -321,7 +322,7 @@ fn angle<H: Order>(
 }
 
 impl SlotMeasure {
-    fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad) -> MeasureValue {
+    fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad, run: &RunSwitches) -> MeasureValue {
         let zero = Grad::zeros();
         match self.kind {
             // The value comes from the user states (chain_rule); it does
@@ -425,7 +426,7 @@ impl SlotMeasure {
                         k: None,
                         contact: None,
                     }
-                    .eval(poses, ul);
+                    .eval(poses, ul, run);
                     val += part.val * part.val;
                     *c = (part.val, part.gq, part.gu);
                 }
@@ -441,7 +442,7 @@ impl SlotMeasure {
             }
             Measure::Contact { .. } => {
                 let (val, gq, gu) = match &self.contact {
-                    Some(c) => c.eval(poses, ul),
+                    Some(c) => c.eval(poses, ul, run),
                     None => (f64::NAN, zero, zero),
                 };
                 MeasureValue { val, gq, gu }
@@ -497,7 +498,7 @@ fn chain_rule(
     st: &StateContext,
 ) -> (f64, Grad, Grad) {
     for (k, m) in measures.iter().enumerate() {
-        let v = m.eval(poses, ul);
+        let v = m.eval(poses, ul, &st.run);
         vals[k] = st.value(&m.kind).unwrap_or(v.val);
         mv[k] = Some(v);
     }
@@ -569,7 +570,7 @@ fn diagnose_law(law: &Law, poses: &[Option<Pose>; 2], ul: &Grad, t: f64) -> Opti
     };
     let mut vals = Vec::with_capacity(measures.len());
     for (k, m) in measures.iter().enumerate() {
-        let v = m.eval(poses, ul).val;
+        let v = m.eval(poses, ul, &RunSwitches::NONE).val;
         if !v.is_finite() {
             return Some(format!(
                 "measure {} of its FUNCTION ({:?}) is {v}",

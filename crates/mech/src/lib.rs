@@ -11,7 +11,7 @@
 pub mod activation;
 pub mod constraints;
 pub mod contact;
-mod contact_fn;
+pub mod contact_fn;
 mod coupler;
 mod cvcv;
 mod diagnose;
