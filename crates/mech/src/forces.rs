@@ -41,6 +41,8 @@ pub struct SlotMeasure {
     k: Option<(MarkerFrame, usize)>,
     /// The CONTACT a [`Measure::Contact`] reads (`contact_fn.rs`).
     pub(crate) contact: Option<Arc<crate::contact_fn::ContactMeasure>>,
+    /// The frame marker L of a [`Measure::FrameVel`] / [`Measure::FrameSpeed`].
+    pub(crate) l: Option<(MarkerFrame, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -222,6 +224,7 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: None,
                 contact: None,
+                l: None,
             },
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
@@ -231,6 +234,7 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: k.map(slot_of).transpose()?,
                 contact: None,
+                l: None,
             },
             Measure::Angle { i, j, .. } | Measure::Euler { i, j, .. } => SlotMeasure {
                 kind: *m,
@@ -238,6 +242,23 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: None,
                 contact: None,
+                l: None,
+            },
+            Measure::FrameVel { i, j, k, l, .. } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: k.map(slot_of).transpose()?,
+                contact: None,
+                l: Some(slot_of(l)?),
+            },
+            Measure::FrameSpeed { i, j, l } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: None,
+                contact: None,
+                l: Some(slot_of(l)?),
             },
             // Read from the user-state values (chain_rule); no marker.
             Measure::UserState { .. } => SlotMeasure {
@@ -246,6 +267,7 @@ pub(crate) fn function_law(
                 j: None,
                 k: None,
                 contact: None,
+                l: None,
             },
             // The contact is attached by `contact_fn::attach`.
             Measure::Contact { .. } => SlotMeasure {
@@ -254,6 +276,7 @@ pub(crate) fn function_law(
                 j: None,
                 k: None,
                 contact: None,
+                l: None,
             },
         };
         ms.push(sm);
@@ -274,7 +297,7 @@ fn slot_pose(m: &MarkerFrame, poses: &[Option<Pose>; 2], s: usize) -> [Option<Po
 }
 
 /// Displacement vector x_I − x_J with markers in their slots.
-fn rel_point(
+pub(crate) fn rel_point(
     i: &(MarkerFrame, usize),
     j: &Option<(MarkerFrame, usize)>,
     poses: &[Option<Pose>; 2],
@@ -425,6 +448,7 @@ impl SlotMeasure {
                         j: self.j,
                         k: None,
                         contact: None,
+                        l: None,
                     }
                     .eval(poses, ul, run);
                     val += part.val * part.val;
@@ -438,6 +462,19 @@ impl SlotMeasure {
                         gu.axpy(x / val, cu, 1.0);
                     }
                 }
+                MeasureValue { val, gq, gu }
+            }
+            Measure::FrameVel { .. } | Measure::FrameSpeed { .. } => {
+                let ax = match self.kind {
+                    Measure::FrameVel { axis, .. } => Some(axis as usize),
+                    _ => None,
+                };
+                let (val, gq, gu) = match &self.l {
+                    Some(l) => {
+                        crate::frame_measures::eval(&self.i, &self.j, &self.k, l, poses, ul, ax)
+                    }
+                    None => (f64::NAN, zero, zero),
+                };
                 MeasureValue { val, gq, gu }
             }
             Measure::Contact { .. } => {

@@ -18,6 +18,7 @@ mod diagnose;
 pub mod elastic;
 mod euler_measures;
 pub mod forces;
+mod frame_measures;
 pub mod friction;
 pub mod local;
 mod multi_law;

@@ -301,3 +301,171 @@ fn torsion_spring_on_yaw_and_psi_oscillates_with_the_closed_form_period() {
         assert!(err < 1e-6, "{angle}: {err}");
     }
 }
+
+/// `two_bodies` with the parts moving: CM velocities and angular
+/// velocities (ground axes) from the pseudo-random stream.
+fn two_moving_bodies(seed: &mut u64) -> Model {
+    let e2 = [rand(seed), rand(seed) / 2.0, rand(seed)];
+    let e3 = [rand(seed), rand(seed) / 2.0, rand(seed)];
+    let mut m = two_bodies(e2, e3);
+    for p in m.parts.iter_mut().filter(|p| p.id != 1) {
+        p.velocity = Vector3::new(rand(seed), rand(seed), rand(seed)) * 0.3;
+        p.angular_velocity = Vector3::new(rand(seed), rand(seed), rand(seed)) * 0.5;
+    }
+    m
+}
+
+/// Velocities whose derivative is taken in a moving frame (VX/VY/VZ with a
+/// fourth argument, VM and VR with a third) and INCANG (which the parser
+/// expands into displacement measures) read the same value in a force
+/// function as in a request, on 25 random moving configurations.
+#[test]
+fn frame_velocity_and_incang_force_values_equal_request_values() {
+    let texts = [
+        "VX(21, 31, 11, 31)",
+        "VY(21, 31, 31, 21)",
+        "VZ(31, 21, 0, 31)",
+        "VX(21, 0, 21, 21)",
+        "VZ(21, 31, 0, 11)",
+        "VM(21, 31, 31)",
+        "VM(31, 11, 31)",
+        "VR(21, 31, 21)",
+        "INCANG(21, 31, 11)",
+    ];
+    let mut seed = 11u64;
+    let mut worst = 0.0f64;
+    for _ in 0..25 {
+        let base = two_moving_bodies(&mut seed);
+        for text in texts {
+            let mut m = base.clone();
+            let rec = Arc::new(Recording {
+                inner: ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap(),
+                last: Mutex::new(f64::NAN),
+            });
+            m.forces.push(Force {
+                id: 1,
+                i: 21,
+                j: 31,
+                kind: ForceKind::TranslationalActionOnly {
+                    function: rec.clone(),
+                },
+            });
+            let sys = System::new(&m).expect("valid model");
+            let (q, u) = sys.initial_state();
+            let n = sys.nq();
+            let mut r = vec![0.0; n];
+            let zeros = vec![0.0; n];
+            let lam = vec![0.0; sys.neq()];
+            sys.body_residual(&mut sys.new_data(), &q, &u, &zeros, &lam, 0.0, &mut r);
+            let force = *rec.last.lock().unwrap();
+            let frame = Frame {
+                t: 0.0,
+                q: q.clone(),
+                u: u.clone(),
+                a: zeros.clone(),
+                lambda: lam.clone(),
+                w: vec![],
+                wp: vec![],
+                non_dynamic: false,
+            };
+            let request = Expr::parse(text)
+                .unwrap()
+                .eval_in(&FrameContext {
+                    sys: &sys,
+                    model: &m,
+                    frame: &frame,
+                    initial_q: &q,
+                })
+                .unwrap();
+            assert!(
+                (force - request).abs() <= 1e-12 * (1.0 + request.abs()),
+                "{text}: force reads {force}, request {request}"
+            );
+            worst = worst.max((force - request).abs());
+        }
+    }
+    println!("largest force − request difference {worst:.1e}");
+}
+
+/// ∂R/∂q and ∂R/∂u of forces reading the frame velocities, by central
+/// differences (h = 1e-6, relative 1e-6), between two moving parts and a
+/// part against ground.
+#[test]
+fn frame_velocity_jacobians_match_finite_differences() {
+    let mut seed = 5u64;
+    let mut m = two_moving_bodies(&mut seed);
+    let texts = [
+        ("21, 31", "VX(21, 31, 11, 31)*VY(21, 31, 21, 21) + SIN(VZ(31, 21, 31, 21)) + VM(21, 31, 31)**2 + VR(21, 31, 31)"),
+        ("31, 11", "VX(31, 11, 31, 31) + 0.5*VY(31, 0, 11, 31)*VM(31, 11, 31) + COS(VZ(31, 11, 0, 31))"),
+    ];
+    for (id, (pair, text)) in texts.into_iter().enumerate() {
+        let ids: Vec<Id> = pair.split(", ").map(|x| x.parse().unwrap()).collect();
+        let function: Arc<dyn StateFunction> =
+            Arc::new(ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap());
+        m.forces.push(Force {
+            id: id as Id + 1,
+            i: ids[0],
+            j: ids[1],
+            kind: match id {
+                0 => ForceKind::TranslationalActionReaction { function },
+                _ => ForceKind::RotationalActionOnly { function },
+            },
+        });
+    }
+    let sys = System::new(&m).expect("valid model");
+    let n = sys.nq();
+    let (q, u) = sys.initial_state();
+    let a = vec![0.0; n];
+    let lam = vec![0.0; sys.neq()];
+    let t = 0.37;
+    let resid = |q: &[f64], u: &[f64]| {
+        let mut r = vec![0.0; n];
+        sys.body_residual(&mut sys.new_data(), q, u, &a, &lam, t, &mut r);
+        r
+    };
+    let h = 1e-6;
+    let mut fd = DMatrix::zeros(n, 2 * n);
+    for c in 0..2 * n {
+        let (mut qp, mut up) = (q.clone(), u.clone());
+        let x = if c < n { &mut qp[c] } else { &mut up[c - n] };
+        *x += h;
+        let rp = resid(&qp, &up);
+        let x = if c < n { &mut qp[c] } else { &mut up[c - n] };
+        *x -= 2.0 * h;
+        let rm = resid(&qp, &up);
+        for r in 0..n {
+            fd[(r, c)] = (rp[r] - rm[r]) / (2.0 * h);
+        }
+    }
+    let mut jac = Dense(DMatrix::zeros(n, 2 * n));
+    sys.body_jacobian(
+        &mut sys.new_data(),
+        &q,
+        &u,
+        &a,
+        Some(&lam),
+        t,
+        &mut jac,
+        0,
+        Some(0),
+        n,
+        1.0,
+        0.0,
+    );
+    let mut nonzero = 0;
+    for r in 0..n {
+        for c in 0..2 * n {
+            let (x, y) = (jac.0[(r, c)], fd[(r, c)]);
+            assert!(
+                (x - y).abs() <= 1e-6 * (1.0 + y.abs()),
+                "dR/d{} ({r},{}): analytic {x} vs finite difference {y}",
+                if c < n { "q" } else { "u" },
+                c % n
+            );
+            if y.abs() > 1e-3 {
+                nonzero += 1;
+            }
+        }
+    }
+    assert!(nonzero > 40, "{nonzero} nonzero entries");
+}
