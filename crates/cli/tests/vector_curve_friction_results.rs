@@ -315,3 +315,58 @@ fn friction_result_is_the_braking_torque() {
         "{err}"
     );
 }
+
+/// A bead (m = 1) in a viscous fluid that turns with a turntable (Ω = 2
+/// rad/s about ground z, a MOTION on a revolute): a VFORCE drags it by
+/// −c times its velocity relative to the table, measured in the table's
+/// frame, FX = −c·VX(30, 20, 0, 20), FY = −c·VY(30, 20, 0, 20) (marker 20
+/// on the table's axis). In ground, with z = x + i y (no gravity, the bead
+/// stays in the plane): m z̈ = −c (ż − iΩ z), so z = A e^(λ₁t) + B e^(λ₂t)
+/// with λ² + (c/m) λ − i cΩ/m = 0, A + B = z₀, λ₁A + λ₂B = ż₀.
+#[test]
+fn drag_in_a_rotating_frame_follows_the_closed_form() {
+    use nalgebra::Complex;
+    let (m, c, w) = (1.0, 0.8, 2.0);
+    let adm = "rotating drag\n\
+        UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+        ACCGRAV/IGRAV = 0, JGRAV = 0, KGRAV = 0\n\
+        PART/1, GROUND\n\
+        MARKER/10, PART = 1\n\
+        PART/2, MASS = 1, CM = 20, IP = 1, 1, 1\n\
+        MARKER/20, PART = 2\n\
+        MARKER/21, PART = 2, FLOATING\n\
+        JOINT/1, REVOLUTE, I = 20, J = 10\n\
+        MOTION/1, JOINT = 1, ROTATION, FUNCTION = 2*TIME\n\
+        PART/3, MASS = 1, CM = 30, IP = 0.1, 0.1, 0.1, QG = 0.5, 0, 0, VY = 0.3\n\
+        MARKER/30, PART = 3\n\
+        VFORCE/1, I = 30, JFLOAT = 21, RM = 10, FX = -0.8*VX(30, 20, 0, 20)\\FY = -0.8*VY(30, 20, 0, 20)\\FZ = 0\n\
+        REQUEST/1, F1 = DX(30, 10)\\F2 = DY(30, 10)\\F3 = DZ(30, 10)\n\
+        END\n";
+    let (h, rows) = run("rotating-drag", adm, 3.0, 1e-9);
+    let (z0, zd0) = (Complex::new(0.5, 0.0), Complex::new(0.0, 0.3));
+    let (b, k) = (Complex::new(c / m, 0.0), Complex::new(0.0, c * w / m));
+    let root = (b * b + k * 4.0).sqrt();
+    let (l1, l2) = ((-b + root) / 2.0, (-b - root) / 2.0);
+    let a = (zd0 - l2 * z0) / (l1 - l2);
+    let bb = z0 - a;
+    let mut worst = 0.0f64;
+    for r in &rows {
+        let t = Complex::new(r[0], 0.0);
+        let z = a * (l1 * t).exp() + bb * (l2 * t).exp();
+        let (x, y, zc) = (
+            r[col(&h, "request_1.f1")],
+            r[col(&h, "request_1.f2")],
+            r[col(&h, "request_1.f3")],
+        );
+        let e = (x - z.re).abs().max((y - z.im).abs()).max(zc.abs());
+        worst = worst.max(e);
+        assert!(
+            e < 1e-6,
+            "t = {}: ({x}, {y}, {zc}) vs ({}, {})",
+            r[0],
+            z.re,
+            z.im
+        );
+    }
+    println!("bead in the rotating fluid: worst position error {worst:.1e} m");
+}
