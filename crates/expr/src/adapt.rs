@@ -75,7 +75,7 @@ fn explain(e: &Expr, r: Result<&[f64], EvalError>) -> Option<String> {
 
 /// A force function of TIME and the kinematic measures the mechanics kernel
 /// provides (DX DY DZ DM VX VY VZ VM VR WX WY WZ WM AX AY AZ, PSI THETA PHI
-/// YAW PITCH ROLL).
+/// YAW PITCH ROLL; VX VY VZ VM with a reference-frame marker).
 ///
 /// As for [`ExprTimeFunction`], an evaluation error gives NaN through the
 /// trait; [`ExprStateFunction::try_eval`] returns the message.
