@@ -1,5 +1,5 @@
-//! Request functions GFORCE(), VFORCE(), VTORQ(), PTCV(), CVCV() and
-//! FRICTION() through the whole chain (`.adm` → reader → solver → REQUEST
+//! Request functions GFORCE(), VFORCE(), VTORQ(), PTCV() and CVCV()
+//! (FRICTION(): crates/cli/tests/friction.rs) through the whole chain (`.adm` → reader → solver → REQUEST
 //! columns of the CSV), each against a closed form with a stated tolerance.
 
 mod common;
@@ -110,55 +110,56 @@ fn vector_force_results_are_the_applied_components() {
     println!("vector force results: worst error {worst:.1e}");
 }
 
-/// A bead (1 kg, CM on the I marker) on a frictionless circular wire of
-/// radius 0.5 in the ground x-y plane (PTCV), gravity −y, released at
-/// 0.7 rad from the bottom. Gravity and the wire are the only forces on
-/// the bead, so the wire's force is F = m (a − g) (Newton's law, a read by
-/// ACCX/ACCY in the same request; exact whatever the integration error);
-/// it does no work (F·v = 0, v by VX/VY), has no out-of-plane part and no
-/// moment about the bead (a force through the contact point). The ground
-/// (jflag 1, the JFLOAT at the contact point) takes −F. (A closed form in
-/// the radius, F·p̂ = −m v²/r + m g y/r, misses by 1e-4 relative: the bead
-/// follows the interpolating cubic, whose curvature is not exactly 1/r.)
-#[test]
-fn ptcv_reaction_is_the_centripetal_balance() {
-    let r = 0.5;
-    let values: Vec<String> = (0..=96)
+/// `count` + 1 points of a closed circle of radius `rad` about the origin
+/// in the x-y plane, as MATRIX values (x, y, 0 per row).
+fn circle(rad: f64, count: usize) -> String {
+    (0..=count)
         .map(|k| {
-            let th = std::f64::consts::TAU * k as f64 / 96.0;
-            format!("{:.17}, {:.17}, 0", r * th.sin(), -r * th.cos())
+            let th = std::f64::consts::TAU * k as f64 / count as f64;
+            format!("{:.17}, {:.17}, 0", rad * th.cos(), rad * th.sin())
         })
-        .collect();
-    let adm = format!(
-        "bead\n\
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A deck with gravity −y, ground marker 11 (the curves' frame) and
+/// floating marker 12, then `body`; REQUEST/1 reads part 2's CM marker 20
+/// (ACCX, ACCY, VX, VY) and the constraint's result `name`(1, jflag, comp,
+/// 11) at 20 (jflag 0: 2, 3, 4, 5), REQUEST/2 its reaction (jflag 1: 2, 3,
+/// 5) and the magnitude at I (jflag 0, 1).
+fn curve_deck(name: &str, body: &str) -> String {
+    format!(
+        "{name} reaction\n\
         UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
         ACCGRAV/JGRAV = -9.81\n\
         PART/1, GROUND\n\
         MARKER/11, PART = 1\n\
         MARKER/12, PART = 1, FLOATING\n\
-        PART/2, MASS = 1, CM = 20, IP = 1e-3, 1e-3, 1e-3, QG = {x0}, {y0}, 0\n\
-        MARKER/20, PART = 2\n\
+        {body}\
         REQUEST/1, F1 = ACCX(20,11)\\F2 = ACCY(20,11)\\F3 = VX(20,11)\\F4 = VY(20,11)\
-        \\F5 = PTCV(1,0,2,11)\\F6 = PTCV(1,0,3,11)\\F7 = PTCV(1,0,4,11)\\F8 = PTCV(1,0,5,11)\n\
-        REQUEST/2, F1 = PTCV(1,1,2,11)\\F2 = PTCV(1,1,3,11)\\F3 = PTCV(1,1,5,11)\\F4 = PTCV(1,0,1,11)\n\
-        PTCV/1, I = 20, JFLOAT = 12, CURVE = 1, RM = 11\n\
-        CURVE/1, CLOSED, MATRIX = 1, CURVE_POINTS\n\
-        MATRIX/1, FULL = RORDER, ROWS = 97, COLUMNS = 3, VALUES = {values}\n\
-        END\n",
-        x0 = r * 0.7f64.sin(),
-        y0 = -r * 0.7f64.cos(),
-        values = values.join(", ")
-    );
-    let (h, rows) = run("ptcv", &adm, 1.0, 1e-8);
+        \\F5 = {name}(1,0,2,11)\\F6 = {name}(1,0,3,11)\\F7 = {name}(1,0,4,11)\\F8 = {name}(1,0,5,11)\n\
+        REQUEST/2, F1 = {name}(1,1,2,11)\\F2 = {name}(1,1,3,11)\\F3 = {name}(1,1,5,11)\\F4 = {name}(1,0,1,11)\n\
+        END\n"
+    )
+}
+
+/// Runs a `curve_deck` of a part of mass `m` whose only other force is
+/// gravity and checks the constraint's force on it against Newton's law,
+/// F = m (a − g) (a read by ACCX/ACCY in the same request, so exact
+/// whatever the integration error): no work (F·v = 0), no out-of-plane
+/// part, no moment about the contact point; the other side (jflag 1, the
+/// JFLOAT at the contact point) takes −F. Returns the worst error and the
+/// largest |F|.
+fn reaction_obeys_newton(name: &str, adm: &str, m: f64) -> (f64, f64) {
+    let (h, rows) = run(name, adm, 1.0, 1e-8);
     let c = |r: &Vec<f64>, req: u32, f: u32| r[col(&h, &format!("request_{req}.f{f}"))];
-    let (m, g) = (1.0, 9.81);
+    let g = 9.81;
     let (mut worst, mut peak) = (0.0f64, 0.0f64);
     for row in &rows {
         let (ax, ay, vx, vy) = (c(row, 1, 1), c(row, 1, 2), c(row, 1, 3), c(row, 1, 4));
         let (fx, fy) = (m * ax, m * (ay + g));
         let normal = fx.hypot(fy);
         peak = peak.max(normal);
-        // Normal to the wire: no power.
         let power = c(row, 1, 5) * vx + c(row, 1, 6) * vy;
         assert!(power.abs() < 1e-6, "t = {}: F·v = {power}", row[0]);
         let expected = [
@@ -174,146 +175,64 @@ fn ptcv_reaction_is_the_centripetal_balance() {
         for (k, (got, want)) in expected.iter().enumerate() {
             let e = (got - want).abs();
             worst = worst.max(e);
-            assert!(e < 1e-9, "t = {}: entry {k}: {got} vs {want}", row[0]);
+            assert!(
+                e < 1e-9,
+                "{name} t = {}: entry {k}: {got} vs {want}",
+                row[0]
+            );
         }
     }
+    (worst, peak)
+}
+
+/// A bead (1 kg, CM on the I marker) on a frictionless circular wire of
+/// radius 0.5 in the ground x-y plane (PTCV), released at 0.7 rad from the
+/// bottom: the wire's force obeys `reaction_obeys_newton`. (A closed form
+/// in the radius, F·p̂ = −m v²/r + m g y/r, misses by 1e-4 relative: the
+/// bead follows the interpolating cubic, whose curvature is not exactly
+/// 1/r.)
+#[test]
+fn ptcv_reaction_obeys_newtons_law() {
+    let a0 = 0.7f64;
+    let body = format!(
+        "PART/2, MASS = 1, CM = 20, IP = 1e-3, 1e-3, 1e-3, QG = {x0}, {y0}, 0\n\
+        MARKER/20, PART = 2\n\
+        PTCV/1, I = 20, JFLOAT = 12, CURVE = 1, RM = 11\n\
+        CURVE/1, CLOSED, MATRIX = 1, CURVE_POINTS\n\
+        MATRIX/1, FULL = RORDER, ROWS = 97, COLUMNS = 3, VALUES = {values}\n",
+        x0 = 0.5 * a0.sin(),
+        y0 = -0.5 * a0.cos(),
+        values = circle(0.5, 96)
+    );
+    let (worst, peak) = reaction_obeys_newton("PTCV", &curve_deck("PTCV", &body), 1.0);
     println!("PTCV reaction: worst error {worst:.1e} N of {peak:.2} N");
 }
 
-/// A disc of radius 0.5 rolls (frictionless, so it only slides) inside a
-/// circular track of radius 1.5 in the ground x-y plane (CVCV), gravity
-/// −y (solver/tests/cvcv.rs's model, JPRIM PARALLEL_AXES keeping the disc
-/// in its plane). The track's force on the disc is F = m (a − g) at the
-/// centre (the JPRIM transmits only torques), does no work, and has no
-/// moment about the contact point; the track (jflag 1) takes −F.
+/// A disc of radius 0.5 slides (frictionless) inside a circular track of
+/// radius 1.5 in the ground x-y plane (CVCV), released with its centre at
+/// 0.8 rad (solver/tests/cvcv.rs's model, JPRIM PARALLEL_AXES keeping the
+/// disc in its plane, which transmits only torques): the track's force on
+/// the disc obeys `reaction_obeys_newton`.
 #[test]
-fn cvcv_reaction_is_the_centripetal_balance() {
-    let circle = |rad: f64| -> String {
-        (0..=96)
-            .map(|k| {
-                let th = std::f64::consts::TAU * k as f64 / 96.0;
-                format!("{:.17}, {:.17}, 0", rad * th.cos(), rad * th.sin())
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+fn cvcv_reaction_obeys_newtons_law() {
     let a0 = 0.8f64;
-    let adm = format!(
-        "disc in a track\n\
-        UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
-        ACCGRAV/JGRAV = -9.81\n\
-        PART/1, GROUND\n\
-        MARKER/11, PART = 1\n\
-        MARKER/12, PART = 1, FLOATING\n\
-        PART/2, MASS = 2, CM = 20, IP = 1, 1, 0.25, QG = {x0}, {y0}, 0\n\
+    let body = format!(
+        "PART/2, MASS = 2, CM = 20, IP = 1, 1, 0.25, QG = {x0}, {y0}, 0\n\
         MARKER/20, PART = 2\n\
         MARKER/21, PART = 2, FLOATING\n\
         JPRIM/1, PARALLEL_AXES, I = 20, J = 11\n\
-        REQUEST/1, F1 = ACCX(20,11)\\F2 = ACCY(20,11)\\F3 = VX(20,11)\\F4 = VY(20,11)\
-        \\F5 = CVCV(1,0,2,11)\\F6 = CVCV(1,0,3,11)\\F7 = CVCV(1,0,5,11)\\F8 = CVCV(1,1,3,11)\n\
         CVCV/1, IFLOAT = 21, ICURVE = 1, IRM = 20, JFLOAT = 12, JCURVE = 2, JRM = 11\n\
         CURVE/1, CLOSED, MATRIX = 1, CURVE_POINTS\n\
         CURVE/2, CLOSED, MATRIX = 2, CURVE_POINTS\n\
         MATRIX/1, FULL = RORDER, ROWS = 97, COLUMNS = 3, VALUES = {ci}\n\
-        MATRIX/2, FULL = RORDER, ROWS = 97, COLUMNS = 3, VALUES = {cj}\n\
-        END\n",
+        MATRIX/2, FULL = RORDER, ROWS = 97, COLUMNS = 3, VALUES = {cj}\n",
         x0 = a0.sin(),
         y0 = -a0.cos(),
-        ci = circle(0.5),
-        cj = circle(1.5),
+        ci = circle(0.5, 96),
+        cj = circle(1.5, 96),
     );
-    let (h, rows) = run("cvcv", &adm, 1.0, 1e-8);
-    let c = |r: &Vec<f64>, req: u32, f: u32| r[col(&h, &format!("request_{req}.f{f}"))];
-    let (m, g) = (2.0, 9.81);
-    let (mut worst, mut peak) = (0.0f64, 0.0f64);
-    for row in &rows {
-        let (ax, ay, vx, vy) = (c(row, 1, 1), c(row, 1, 2), c(row, 1, 3), c(row, 1, 4));
-        let (fx, fy) = (m * ax, m * (ay + g));
-        peak = peak.max(fx.hypot(fy));
-        let power = c(row, 1, 5) * vx + c(row, 1, 6) * vy;
-        assert!(power.abs() < 1e-6, "t = {}: F·v = {power}", row[0]);
-        let expected = [
-            (c(row, 1, 5), fx),
-            (c(row, 1, 6), fy),
-            (c(row, 1, 7), 0.0),
-            (c(row, 1, 8), -fy),
-        ];
-        for (k, (got, want)) in expected.iter().enumerate() {
-            let e = (got - want).abs();
-            worst = worst.max(e);
-            assert!(e < 1e-9, "t = {}: entry {k}: {got} vs {want}", row[0]);
-        }
-    }
+    let (worst, peak) = reaction_obeys_newton("CVCV", &curve_deck("CVCV", &body), 2.0);
     println!("CVCV reaction: worst error {worst:.1e} N of {peak:.2} N");
-}
-
-/// A 2 kg disc spinning at 10 rad/s on a revolute joint about ground z,
-/// gravity across the axis (the deck of crates/cli/tests/friction.rs):
-/// sliding friction brakes it with τ = μd·(Tpre + Rp·m g + Rp·m g·d/Rb)
-/// = 0.3943 N·m. FRICTION(1, 6) is the friction torque on the disc about
-/// the J marker's z axis, −τ; the friction force components (1–3) of a
-/// revolute joint's friction are zero (it is a torque about the pin).
-/// An index past the forces and torques is refused by name.
-#[test]
-fn friction_result_is_the_braking_torque() {
-    let (m, g, rp, rb, tpre, mu_d, d) = (2.0, 9.81, 0.05, 0.2, 0.5, 0.2, 0.1);
-    let tau = mu_d * (tpre + rp * m * g + rp * m * g * d / rb);
-    let deck = |request: &str| {
-        format!(
-            "friction result\n\
-             UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
-             ACCGRAV/JGRAV = -9.81\n\
-             PART/1, GROUND\n\
-             MARKER/10, PART = 1\n\
-             MARKER/11, PART = 1, REULER = 90D, 0D, 0D\n\
-             PART/2, MASS = 2, CM = 20, IP = 0.3, 0.3, 0.5, WZ = 10\n\
-             MARKER/20, PART = 2, QP = 0, 0, 0.1\n\
-             MARKER/21, PART = 2\n\
-             JOINT/1, REVOLUTE, I = 21, J = 10\n\
-             FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2\n\
-             , STICTION_TRANSITION_VELOCITY = 0.01, PIN_RADIUS = 0.05, FRICTION_ARM = 0.1\n\
-             , BENDING_REACTION_ARM = 0.2, FRICTION_TORQUE_PRELOAD = 0.5\n\
-             {request}\n\
-             END\n"
-        )
-    };
-    let adm = deck(
-        "REQUEST/1, F1 = FRICTION(1,6)\\F2 = FRICTION(1,1)\\F3 = FRICTION(1,2)\\F4 = FRICTION(1,3)\
-         \\F5 = FRICTION(1,4)\\F6 = FRICTION(1,5)\\F7 = FRICTION(1,6,11)",
-    );
-    let (h, rows) = run("friction", &adm, 1.0, 1e-8);
-    let c = |r: &Vec<f64>, f: u32| r[col(&h, &format!("request_1.f{f}"))];
-    let mut worst = 0.0f64;
-    for row in &rows {
-        // MARKER/11 is J's frame turned 90° about z: its z axis is J's.
-        for (k, (got, want)) in [
-            (c(row, 1), -tau),
-            (c(row, 2), 0.0),
-            (c(row, 3), 0.0),
-            (c(row, 4), 0.0),
-            (c(row, 7), -tau),
-        ]
-        .iter()
-        .enumerate()
-        {
-            let e = (got - want).abs();
-            worst = worst.max(e);
-            assert!(e < 1e-6, "t = {}: entry {k}: {got} vs {want}", row[0]);
-        }
-    }
-    println!("FRICTION(1, 6) = −{tau:.4} N·m: worst error {worst:.1e}");
-    let d = common::scratch("vcf-results", "friction-index");
-    let err = common::run_deck(
-        &d,
-        "friction-index",
-        &deck("REQUEST/1, F1 = FRICTION(1,7)"),
-        "simulate/dynamic, end = 0.1, dtout = 0.05\nstop\n",
-    )
-    .unwrap_err();
-    assert!(
-        err.contains("FRICTION: index 7 is not supported (1–3 friction force along, 4–6 friction torque about the joint's J marker x y z axes"),
-        "{err}"
-    );
 }
 
 /// A bead (m = 1) in a viscous fluid that turns with a turntable (Ω = 2

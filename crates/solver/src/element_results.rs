@@ -18,7 +18,6 @@ use crate::analysis::Frame;
 use crate::functions::FrameContext;
 use crate::requests::{add_generalized, marker_state, wrench, Source};
 use mbsolve_expr::{EvalError, MeasureCall, MeasureKind};
-use mbsolve_mech::friction::FrictionAt;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::rot;
 use mbsolve_mech::MarkerFrame;
@@ -160,14 +159,7 @@ fn friction(ctx: &FrameContext, m: &MeasureCall, id: u32) -> Result<f64, EvalErr
             "FRICTION: index {index} is not supported (1–3 friction force along, 4–6 friction torque about the joint's J marker x y z axes; the coefficients, velocities and creep, indices 7–22, are not available)"
         )));
     }
-    let at = FrictionAt {
-        q: &frame.q,
-        u: &frame.u,
-        lam: &frame.lambda,
-        t: frame.t,
-        w: &frame.w,
-    };
-    let q = fr.local_force(sys, &at);
+    let q = fr.local_force(sys, &crate::friction_result::friction_at(frame));
     let mut gen = [0.0; NL];
     gen.copy_from_slice(q.as_slice());
     let x = marker_state(sys, frame, &fr.i).x;
