@@ -10,6 +10,12 @@ fn col(h: &[String], name: &str) -> usize {
         .unwrap_or_else(|| panic!("no column {name} in {h:?}"))
 }
 
+/// Units, no gravity, ground PART/1 with MARKER/10 at the origin.
+const ZERO_G: &str = "UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+    ACCGRAV/IGRAV = 0, JGRAV = 0, KGRAV = 0\n\
+    PART/1, GROUND\n\
+    MARKER/10, PART = 1\n";
+
 /// Runs `adm` with GSTIFF at `error` to `end` (DTOUT 0.05).
 fn run(name: &str, adm: &str, end: f64, error: f64) -> (Vec<String>, Vec<Vec<f64>>) {
     let d = common::scratch("vcf-results", name);
@@ -39,11 +45,8 @@ fn run(name: &str, adm: &str, end: f64, error: f64) -> (Vec<String>, Vec<Vec<f64
 /// ground vectors are seen in the crank's turning axes.
 #[test]
 fn vector_force_results_are_the_applied_components() {
-    let adm = "vector force results\n\
-        UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
-        ACCGRAV/IGRAV = 0, JGRAV = 0, KGRAV = 0\n\
-        PART/1, GROUND\n\
-        MARKER/10, PART = 1\n\
+    let adm = &format!(
+        "vector force results\n{ZERO_G}\
         PART/2, MASS = 2, CM = 21, IP = 2, 2, 3\n\
         MARKER/21, PART = 2\n\
         MARKER/22, PART = 2, QP = 0.4, 0, 0.3\n\
@@ -62,7 +65,8 @@ fn vector_force_results_are_the_applied_components() {
         \\F4 = GFORCE(1,1,6,10)\\F5 = GFORCE(1,1,7,10)\\F6 = GFORCE(1,1,8,10)\\F7 = GFORCE(1,0,2,22)\\F8 = GFORCE(1,0,3,22)\n\
         REQUEST/3, F1 = VFORCE(2,0,2,22)\\F2 = VFORCE(2,0,3,22)\\F3 = VFORCE(2,0,2,10)\
         \\F4 = VFORCE(2,1,3,10)\\F5 = VFORCE(2,0,5,10)\\F6 = VFORCE(2,1,5,10)\\F7 = VTORQ(3,0,8,10)\\F8 = VTORQ(3,1,1,10)\n\
-        END\n";
+        END\n"
+    );
     let (h, rows) = run("vector", adm, 1.0, 1e-7);
     let c = |r: &Vec<f64>, req: u32, f: u32| r[col(&h, &format!("request_{req}.f{f}"))];
     let mut worst = 0.0f64;
@@ -246,11 +250,8 @@ fn cvcv_reaction_obeys_newtons_law() {
 fn drag_in_a_rotating_frame_follows_the_closed_form() {
     use nalgebra::Complex;
     let (m, c, w) = (1.0, 0.8, 2.0);
-    let adm = "rotating drag\n\
-        UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
-        ACCGRAV/IGRAV = 0, JGRAV = 0, KGRAV = 0\n\
-        PART/1, GROUND\n\
-        MARKER/10, PART = 1\n\
+    let adm = &format!(
+        "rotating drag\n{ZERO_G}\
         PART/2, MASS = 1, CM = 20, IP = 1, 1, 1\n\
         MARKER/20, PART = 2\n\
         MARKER/21, PART = 2, FLOATING\n\
@@ -260,7 +261,8 @@ fn drag_in_a_rotating_frame_follows_the_closed_form() {
         MARKER/30, PART = 3\n\
         VFORCE/1, I = 30, JFLOAT = 21, RM = 10, FX = -0.8*VX(30, 20, 0, 20)\\FY = -0.8*VY(30, 20, 0, 20)\\FZ = 0\n\
         REQUEST/1, F1 = DX(30, 10)\\F2 = DY(30, 10)\\F3 = DZ(30, 10)\n\
-        END\n";
+        END\n"
+    );
     let (h, rows) = run("rotating-drag", adm, 3.0, 1e-9);
     let (z0, zd0) = (Complex::new(0.5, 0.0), Complex::new(0.0, 0.3));
     let (b, k) = (Complex::new(c / m, 0.0), Complex::new(0.0, c * w / m));

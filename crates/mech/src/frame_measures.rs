@@ -27,45 +27,6 @@ fn skew(v: &nalgebra::Vector3<f64>) -> Matrix3<f64> {
     v.cross_matrix()
 }
 
-/// Component `ax` along K of d_L/dt (x_I − x_J): value, ∂/∂q, ∂/∂u.
-fn component(
-    i: &Slotted,
-    j: &Option<Slotted>,
-    k: &Option<Slotted>,
-    l: &Slotted,
-    poses: &[Option<Pose>; 2],
-    ul: &Grad,
-    ax: usize,
-) -> (f64, Grad, Grad) {
-    let d = rel_point(i, j, poses);
-    let a = k_axis(k, poses, ax);
-    // a·ḋ, as the ground velocity measure.
-    let v = d.jac * ul;
-    let mut h = Hess::zeros();
-    d.add_hessian_contraction(&a.val, 1.0, &mut h);
-    let mut val = v.dot(&a.val);
-    let mut gq = h * ul + a.jac.tr_mul(&v);
-    let mut gu = d.jac.tr_mul(&a.val);
-    // − ω_L·c with c = d × a.
-    let (lm, ls) = l;
-    let Some(pose) = lm.body.and(poses[*ls]) else {
-        return (val, gq, gu);
-    };
-    let c = d.val.cross(&a.val);
-    let c_jac: Jac3 = skew(&d.val) * a.jac - skew(&a.val) * d.jac;
-    let p = pose.p;
-    let pd: Vector4<f64> = ul.fixed_rows::<4>(7 * ls + 3).into();
-    let um = u_mat(&c);
-    let omega = 2.0 * crate::rotation::e_mat(&p) * pd;
-    val -= c.dot(&omega);
-    gu.fixed_rows_mut::<4>(7 * ls + 3)
-        .axpy(-2.0, &(um * p), 1.0);
-    gq.fixed_rows_mut::<4>(7 * ls + 3)
-        .axpy(-2.0, &(um.transpose() * pd), 1.0);
-    gq -= c_jac.tr_mul(&omega);
-    (val, gq, gu)
-}
-
 /// VX/VY/VZ with a frame (`ax` Some) or VM with a frame (`ax` None): the
 /// magnitude from the three ground components, ∇|x| = Σ (x_a/|x|) ∇x_a,
 /// taken as 0 at |x| = 0 as for VM without a frame.
@@ -78,10 +39,41 @@ pub(crate) fn eval(
     ul: &Grad,
     ax: Option<usize>,
 ) -> (f64, Grad, Grad) {
+    // Component `ax` along K's axis (ground's without K) of
+    // d_L/dt (x_I − x_J): value, ∂/∂q, ∂/∂u.
+    let component = |k: &Option<Slotted>, ax: usize| -> (f64, Grad, Grad) {
+        let d = rel_point(i, j, poses);
+        let a = k_axis(k, poses, ax);
+        // a·ḋ, as the ground velocity measure.
+        let v = d.jac * ul;
+        let mut h = Hess::zeros();
+        d.add_hessian_contraction(&a.val, 1.0, &mut h);
+        let mut val = v.dot(&a.val);
+        let mut gq = h * ul + a.jac.tr_mul(&v);
+        let mut gu = d.jac.tr_mul(&a.val);
+        // − ω_L·c with c = d × a.
+        let (lm, ls) = l;
+        let Some(pose) = lm.body.and(poses[*ls]) else {
+            return (val, gq, gu);
+        };
+        let c = d.val.cross(&a.val);
+        let c_jac: Jac3 = skew(&d.val) * a.jac - skew(&a.val) * d.jac;
+        let p = pose.p;
+        let pd: Vector4<f64> = ul.fixed_rows::<4>(7 * ls + 3).into();
+        let um = u_mat(&c);
+        let omega = 2.0 * crate::rotation::e_mat(&p) * pd;
+        val -= c.dot(&omega);
+        gu.fixed_rows_mut::<4>(7 * ls + 3)
+            .axpy(-2.0, &(um * p), 1.0);
+        gq.fixed_rows_mut::<4>(7 * ls + 3)
+            .axpy(-2.0, &(um.transpose() * pd), 1.0);
+        gq -= c_jac.tr_mul(&omega);
+        (val, gq, gu)
+    };
     if let Some(ax) = ax {
-        return component(i, j, k, l, poses, ul, ax);
+        return component(k, ax);
     }
-    let comps = [0, 1, 2].map(|a| component(i, j, &None, l, poses, ul, a));
+    let comps = [0, 1, 2].map(|a| component(&None, a));
     let val = comps.iter().map(|c| c.0 * c.0).sum::<f64>().sqrt();
     let (mut gq, mut gu) = (Grad::zeros(), Grad::zeros());
     if val > 0.0 {
