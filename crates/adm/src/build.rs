@@ -766,6 +766,12 @@ impl<'a> Builder<'a> {
                     ArgRole::Bushing => Space::Bushing,
                     ArgRole::Field => Space::Field,
                     ArgRole::Springdamper => Space::Springdamper,
+                    ArgRole::Gforce => Space::Gforce,
+                    ArgRole::Vforce => Space::Vforce,
+                    ArgRole::Vtorque => Space::Vtorque,
+                    ArgRole::Friction => Space::Friction,
+                    ArgRole::Ptcv => Space::Ptcv,
+                    ArgRole::Cvcv => Space::Cvcv,
                     ArgRole::Number => continue,
                 };
                 self.refer(space, id, pos, label, &format!("{what}: {}", space.name()));

@@ -490,3 +490,56 @@ fn corpus_double_pendulum_runs_with_friction_statements() {
     }
     assert!(dissipated > 0, "no friction acted");
 }
+
+/// FRICTION(id, index[, rm]) on the spinning disc of
+/// `revolute_braking_torque_matches_the_hand_calculation` (gravity across
+/// the axis): index 6 is the friction torque on the disc about the J
+/// marker's z axis, −τ = −μd·(Tpre + Rp·m g + Rp·m g·d/Rb) = −0.3943 N·m
+/// (sliding throughout); a revolute joint's friction has no force (1–3)
+/// and no torque about the other axes (4, 5); with rm = 11 (turned by
+/// 3-1-3 angles 90°, 90°, 0) the torque is resolved in 11's axes. An index
+/// past the forces and torques is refused by name.
+#[test]
+fn friction_function_is_the_braking_torque() {
+    use mbsolve_solver::requests::Outputs;
+    let (m, rp, rb, tpre, mu_d, d) = (2.0, 0.05, 0.2, 0.5, 0.2, 0.1);
+    let torque = mu_d * (tpre + rp * m * G + rp * m * G * d / rb);
+    let requests = "REQUEST/1, F1 = FRICTION(1, 1)\\F2 = FRICTION(1, 2)\\F3 = FRICTION(1, 3)\
+        \\F4 = FRICTION(1, 4)\\F5 = FRICTION(1, 5)\\F6 = FRICTION(1, 6)\n\
+        REQUEST/2, F1 = FRICTION(1, 4, 11)\\F2 = FRICTION(1, 5, 11)\\F3 = FRICTION(1, 6, 11)\n\
+        REQUEST/3, F1 = FRICTION(1, 7)\n";
+    let model = model(&format!("{}{requests}", revolute_deck("JGRAV", "")));
+    let mut sim = Simulation::new(&model).unwrap();
+    let settings = IntegratorSettings {
+        error: Some(1e-8),
+        ..Default::default()
+    };
+    sim.dynamic(1.0, Some(10), None, &settings).unwrap();
+    let q0 = sim.sys.initial_state().0;
+    let rm = mbsolve_model::euler313(90f64.to_radians(), 90f64.to_radians(), 0.0);
+    let in_rm = rm.transpose() * nalgebra::Vector3::new(0.0, 0.0, -torque);
+    let want = [0.0, 0.0, 0.0, 0.0, 0.0, -torque, in_rm.x, in_rm.y, in_rm.z];
+    let mut without_index_7 = sim.model.clone();
+    without_index_7.function_requests.retain(|r| r.id != 3);
+    let outputs = Outputs::new(&without_index_7).unwrap();
+    assert_eq!(sim.frames.len(), 11);
+    for f in &sim.frames {
+        let row = outputs.row(&sim.sys, &sim.model, f, &q0).unwrap();
+        for (k, w) in want.iter().enumerate() {
+            let got = row[k + 1];
+            assert!(
+                (got - w).abs() < 1e-9,
+                "t = {}: column {k}: {got}, want {w}",
+                f.t
+            );
+        }
+    }
+    let err = Outputs::new(&sim.model)
+        .unwrap()
+        .row(&sim.sys, &sim.model, &sim.frames[0], &q0)
+        .unwrap_err();
+    assert!(
+        err.contains("FRICTION: index 7 is not supported (1–3 friction force along, 4–6 friction torque about the joint's J marker x y z axes; the coefficients, velocities and creep, indices 7–22, are not available)"),
+        "{err}"
+    );
+}

@@ -76,7 +76,7 @@ fn explain(e: &Expr, r: Result<&[f64], EvalError>) -> Option<String> {
 
 /// A force function of TIME and the kinematic measures the mechanics kernel
 /// provides (DX DY DZ DM VX VY VZ VM VR WX WY WZ WM AX AY AZ, PSI THETA PHI
-/// YAW PITCH ROLL).
+/// YAW PITCH ROLL; VX VY VZ VM with a reference-frame marker).
 ///
 /// As for [`ExprTimeFunction`], an evaluation error gives NaN through the
 /// trait; [`ExprStateFunction::try_eval`] returns the message.
@@ -134,42 +134,36 @@ impl ExprStateFunction {
                     k,
                     axis: axis(K::Dx, K::Dy),
                 },
-                K::Vr => {
-                    if k.is_some() {
-                        return Err(unsupported(
-                            "VR with a reference frame marker (third argument)".into(),
-                        ));
-                    }
-                    Measure::Vr { i, j }
-                }
-                K::Vx | K::Vy | K::Vz => {
-                    if l.is_some() {
-                        return Err(unsupported(format!(
-                            "{} with a reference frame marker (fourth argument)",
-                            call.kind.name()
-                        )));
-                    }
-                    Measure::Vel {
+                // VR(i, j, l): the frame drops out (ω_L × d ⟂ d).
+                K::Vr => Measure::Vr { i, j },
+                // VX/VY/VZ(i, j, k, l): the derivative taken in L's frame
+                // (mech frame_measures).
+                K::Vx | K::Vy | K::Vz => match l {
+                    Some(l) => Measure::FrameVel {
+                        i,
+                        j,
+                        k,
+                        l,
+                        axis: axis(K::Vx, K::Vy),
+                    },
+                    None => Measure::Vel {
                         i,
                         j,
                         k,
                         axis: axis(K::Vx, K::Vy),
-                    }
-                }
+                    },
+                },
                 K::Wx | K::Wy | K::Wz => Measure::AngVel {
                     i,
                     j,
                     k,
                     axis: axis(K::Wx, K::Wy),
                 },
-                K::Vm => {
-                    if k.is_some() {
-                        return Err(unsupported(
-                            "VM with a reference frame marker (third argument)".into(),
-                        ));
-                    }
-                    Measure::Speed { i, j }
-                }
+                // VM(i, j, l): third argument the frame L.
+                K::Vm => match k {
+                    Some(l) => Measure::FrameSpeed { i, j, l },
+                    None => Measure::Speed { i, j },
+                },
                 K::Wm => Measure::AngSpeed { i, j },
                 K::Ax | K::Ay | K::Az => Measure::Angle {
                     i,

@@ -169,6 +169,16 @@ pub enum MeasureKind {
     Field,
     /// SPDP(id, jflag, comp, rm): a SPRINGDAMPER's force
     Spdp,
+    /// GFORCE(id, jflag, comp, rm), VFORCE(…), VTORQ(…): a vector force's
+    /// force at I (jflag 0) or its reaction at JFLOAT (jflag 1)
+    Gforce,
+    Vforce,
+    Vtorq,
+    /// FRICTION(id, index[, rm]): a joint FRICTION's output component
+    Friction,
+    /// PTCV(id, jflag, comp, rm), CVCV(…): a curve constraint's reaction
+    Ptcv,
+    Cvcv,
 }
 
 /// What an integer argument of a measure refers to.
@@ -191,6 +201,12 @@ pub enum ArgRole {
     Bushing,
     Field,
     Springdamper,
+    Gforce,
+    Vforce,
+    Vtorque,
+    Friction,
+    Ptcv,
+    Cvcv,
 }
 
 use ArgRole::{
@@ -260,6 +276,28 @@ impl MeasureKind {
             &[ArgRole::Springdamper, N, N, M],
             4,
         ),
+        (
+            "GFORCE",
+            MeasureKind::Gforce,
+            &[ArgRole::Gforce, N, N, M],
+            4,
+        ),
+        (
+            "VFORCE",
+            MeasureKind::Vforce,
+            &[ArgRole::Vforce, N, N, M],
+            4,
+        ),
+        ("VTORQ", MeasureKind::Vtorq, &[ArgRole::Vtorque, N, N, M], 4),
+        // Adams: FRICTION(id, index); MotionSolve adds an optional rm.
+        (
+            "FRICTION",
+            MeasureKind::Friction,
+            &[ArgRole::Friction, N, M],
+            2,
+        ),
+        ("PTCV", MeasureKind::Ptcv, &[ArgRole::Ptcv, N, N, M], 4),
+        ("CVCV", MeasureKind::Cvcv, &[ArgRole::Cvcv, N, N, M], 4),
     ];
 
     pub fn lookup(name: &str) -> Option<MeasureKind> {
@@ -292,8 +330,7 @@ impl MeasureKind {
 /// Adams functions that exist but that this crate does not implement yet:
 /// reported as "not supported yet" rather than "unknown function".
 pub(crate) const NOT_SUPPORTED: &[&str] = &[
-    "USER", "PINVAL", "POUVAL", "GFORCE", "VFORCE", "VTORQ", "CVCV", "PTCV", "FRICTION", "NFORCE",
-    "TFSISO", "Q", "QDOT", "QDDOT", "UV",
+    "USER", "PINVAL", "POUVAL", "NFORCE", "TFSISO", "Q", "QDOT", "QDDOT", "UV",
 ];
 
 /// Why a listed function is refused for good (not "yet"), when there is a

@@ -400,10 +400,27 @@ fn state_function_adapter() {
             rate: false,
         }]
     );
-    let err = ExprStateFunction::new(Expr::parse("VX(1,2,3,4)").unwrap()).unwrap_err();
+    // A reference-frame marker: the derivative taken in L's frame; VR's
+    // frame drops out (ω_L × d ⟂ d).
+    let f = ExprStateFunction::new(Expr::parse("VY(1,2,3,4) + VM(1,2,4) + VR(1,2,4)").unwrap())
+        .unwrap();
     assert_eq!(
-        err.message,
-        "VX with a reference frame marker (fourth argument) is not supported yet in a force function"
+        StateFunction::measures(&f),
+        [
+            Measure::FrameVel {
+                i: 1,
+                j: Some(2),
+                k: Some(3),
+                l: 4,
+                axis: 1
+            },
+            Measure::FrameSpeed {
+                i: 1,
+                j: Some(2),
+                l: 4
+            },
+            Measure::Vr { i: 1, j: Some(2) },
+        ]
     );
     // Errors come back as NaN through the trait, with the message via try_eval.
     let f = ExprStateFunction::new(Expr::parse("1/DM(1,2)").unwrap()).unwrap();

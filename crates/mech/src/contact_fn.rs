@@ -5,26 +5,63 @@
 //! ([`ContactElement::force_jet`], the same ∂F/∂q and ∂F/∂u that go into
 //! the contact's own Jacobian, rotation terms included).
 //!
-//! Not modelled here (said where they apply):
-//! - COULOMB_FRICTION = DYNAMICS_ONLY friction is included even in a
-//!   kinematic analysis (the function law does not know the analysis);
-//! - a DEACTIVATEd CONTACT still reports its law's force;
-//! - rm on a moving part is refused by name (its axes would add rotation
-//!   terms on a third body).
+//! The run's switches reach the measure through the law's context
+//! ([`RunSwitches`] in `StateContext`, filled by [`System::law_context`]):
+//! in a kinematic analysis COULOMB_FRICTION = DYNAMICS_ONLY friction is
+//! left out, and a DEACTIVATEd CONTACT reads 0 (as the contact applies
+//! nothing), as the CONTACT() request does.
+//!
+//! Not modelled here: rm on a moving part is refused by name (its axes
+//! would add rotation terms on a third body).
 
 use crate::contact::ContactElement;
 use crate::forces::Law;
 use crate::local::{Grad, Jac3, Pose};
-use crate::system::System;
+use crate::states::StateContext;
+use crate::system::{MechData, System};
 use mbsolve_model::{ElementRef, Measure, Model, ModelError};
 use nalgebra::Matrix3;
 use std::sync::Arc;
+
+/// What a function law needs to know of the run evaluating it.
+#[derive(Clone, Copy, Debug)]
+pub struct RunSwitches<'a> {
+    /// A kinematic analysis (`MechData::non_dynamic`): DYNAMICS_ONLY
+    /// contact friction is off.
+    pub non_dynamic: bool,
+    /// Per contact of `System::contacts`: DEACTIVATEd
+    /// (`MechData::contacts_off`); empty = all on.
+    pub contacts_off: &'a [bool],
+}
+
+impl RunSwitches<'_> {
+    /// A dynamic analysis with every contact on.
+    pub const NONE: RunSwitches<'static> = RunSwitches {
+        non_dynamic: false,
+        contacts_off: &[],
+    };
+}
+
+impl System {
+    /// The context force and user-state laws are evaluated in: the user
+    /// states of `data` and the run's switches.
+    pub fn law_context<'a>(&'a self, data: &'a MechData) -> StateContext<'a> {
+        let mut st = self.state_context(&data.states);
+        st.run = RunSwitches {
+            non_dynamic: data.non_dynamic,
+            contacts_off: &data.contacts_off,
+        };
+        st
+    }
+}
 
 /// A CONTACT(…) measure resolved to its contact and the law's slots.
 #[derive(Debug)]
 pub struct ContactMeasure {
     /// A copy of the CONTACT (its own narrow-phase buffers).
     contact: ContactElement,
+    /// Its index in `System::contacts` (its switch in `contacts_off`).
+    index: usize,
     /// The law's slot of the contact's I part (0) and J part (1).
     slots: [usize; 2],
     jflag: u8,
@@ -35,7 +72,16 @@ pub struct ContactMeasure {
 
 impl ContactMeasure {
     /// The component's value with its gradients on the law's 14 local q and u.
-    pub(crate) fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad) -> (f64, Grad, Grad) {
+    /// A deactivated contact reads 0 with zero gradients.
+    pub(crate) fn eval(
+        &self,
+        poses: &[Option<Pose>; 2],
+        ul: &Grad,
+        run: &RunSwitches,
+    ) -> (f64, Grad, Grad) {
+        if run.contacts_off.get(self.index) == Some(&true) {
+            return (0.0, Grad::zeros(), Grad::zeros());
+        }
         let mut cposes = [None, None];
         let mut cul = Grad::zeros();
         for side in 0..2 {
@@ -46,7 +92,7 @@ impl ContactMeasure {
                     .copy_from(&ul.fixed_rows::<7>(7 * s));
             }
         }
-        let (f, fq, fu) = self.contact.force_jet(&cposes, &cul, false);
+        let (f, fq, fu) = self.contact.force_jet(&cposes, &cul, run.non_dynamic);
         let sign = if self.jflag == 0 { -1.0 } else { 1.0 };
         let rt = self.rm.transpose() * sign;
         let (f, fq, fu): (_, Jac3, Jac3) = (rt * f, rt * fq, rt * fu);
@@ -121,7 +167,8 @@ pub(crate) fn attach(
         else {
             continue;
         };
-        let contact = sys.contacts.iter().find(|c| c.id == id).ok_or_else(|| {
+        let index = sys.contacts.iter().position(|c| c.id == id);
+        let contact = index.map(|k| &sys.contacts[k]).ok_or_else(|| {
             fail(format!(
                 "function refers to CONTACT/{id}, which does not exist"
             ))
@@ -151,6 +198,7 @@ pub(crate) fn attach(
         };
         sm.contact = Some(Arc::new(ContactMeasure {
             contact: contact.clone(),
+            index: index.unwrap_or_default(),
             slots,
             jflag,
             comp,

@@ -6,6 +6,7 @@
 //! their own direction map g(q) instead of ∇m.
 
 use crate::constraints::{axis, origin};
+use crate::contact_fn::RunSwitches;
 use crate::local::{atan2, dot, norm, Grad, Hess, Jac3, NoHess, Order, Pose, Scalar, NL};
 use crate::rotation::{e_mat, u_mat};
 use crate::states::StateContext;
@@ -40,6 +41,8 @@ pub struct SlotMeasure {
     k: Option<(MarkerFrame, usize)>,
     /// The CONTACT a [`Measure::Contact`] reads (`contact_fn.rs`).
     pub(crate) contact: Option<Arc<crate::contact_fn::ContactMeasure>>,
+    /// The frame marker L of a [`Measure::FrameVel`] / [`Measure::FrameSpeed`].
+    pub(crate) l: Option<(MarkerFrame, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -221,6 +224,7 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: None,
                 contact: None,
+                l: None,
             },
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
@@ -230,6 +234,7 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: k.map(slot_of).transpose()?,
                 contact: None,
+                l: None,
             },
             Measure::Angle { i, j, .. } | Measure::Euler { i, j, .. } => SlotMeasure {
                 kind: *m,
@@ -237,6 +242,23 @@ pub(crate) fn function_law(
                 j: j.map(slot_of).transpose()?,
                 k: None,
                 contact: None,
+                l: None,
+            },
+            Measure::FrameVel { i, j, k, l, .. } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: k.map(slot_of).transpose()?,
+                contact: None,
+                l: Some(slot_of(l)?),
+            },
+            Measure::FrameSpeed { i, j, l } => SlotMeasure {
+                kind: *m,
+                i: slot_of(i)?,
+                j: j.map(slot_of).transpose()?,
+                k: None,
+                contact: None,
+                l: Some(slot_of(l)?),
             },
             // Read from the user-state values (chain_rule); no marker.
             Measure::UserState { .. } => SlotMeasure {
@@ -245,6 +267,7 @@ pub(crate) fn function_law(
                 j: None,
                 k: None,
                 contact: None,
+                l: None,
             },
             // The contact is attached by `contact_fn::attach`.
             Measure::Contact { .. } => SlotMeasure {
@@ -253,6 +276,7 @@ pub(crate) fn function_law(
                 j: None,
                 k: None,
                 contact: None,
+                l: None,
             },
         };
         ms.push(sm);
@@ -273,7 +297,7 @@ fn slot_pose(m: &MarkerFrame, poses: &[Option<Pose>; 2], s: usize) -> [Option<Po
 }
 
 /// Displacement vector x_I − x_J with markers in their slots.
-fn rel_point(
+pub(crate) fn rel_point(
     i: &(MarkerFrame, usize),
     j: &Option<(MarkerFrame, usize)>,
     poses: &[Option<Pose>; 2],
@@ -321,7 +345,7 @@ fn angle<H: Order>(
 }
 
 impl SlotMeasure {
-    fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad) -> MeasureValue {
+    fn eval(&self, poses: &[Option<Pose>; 2], ul: &Grad, run: &RunSwitches) -> MeasureValue {
         let zero = Grad::zeros();
         match self.kind {
             // The value comes from the user states (chain_rule); it does
@@ -424,8 +448,9 @@ impl SlotMeasure {
                         j: self.j,
                         k: None,
                         contact: None,
+                        l: None,
                     }
-                    .eval(poses, ul);
+                    .eval(poses, ul, run);
                     val += part.val * part.val;
                     *c = (part.val, part.gq, part.gu);
                 }
@@ -439,9 +464,22 @@ impl SlotMeasure {
                 }
                 MeasureValue { val, gq, gu }
             }
+            Measure::FrameVel { .. } | Measure::FrameSpeed { .. } => {
+                let ax = match self.kind {
+                    Measure::FrameVel { axis, .. } => Some(axis as usize),
+                    _ => None,
+                };
+                let (val, gq, gu) = match &self.l {
+                    Some(l) => {
+                        crate::frame_measures::eval(&self.i, &self.j, &self.k, l, poses, ul, ax)
+                    }
+                    None => (f64::NAN, zero, zero),
+                };
+                MeasureValue { val, gq, gu }
+            }
             Measure::Contact { .. } => {
                 let (val, gq, gu) = match &self.contact {
-                    Some(c) => c.eval(poses, ul),
+                    Some(c) => c.eval(poses, ul, run),
                     None => (f64::NAN, zero, zero),
                 };
                 MeasureValue { val, gq, gu }
@@ -497,7 +535,7 @@ fn chain_rule(
     st: &StateContext,
 ) -> (f64, Grad, Grad) {
     for (k, m) in measures.iter().enumerate() {
-        let v = m.eval(poses, ul);
+        let v = m.eval(poses, ul, &st.run);
         vals[k] = st.value(&m.kind).unwrap_or(v.val);
         mv[k] = Some(v);
     }
@@ -569,7 +607,7 @@ fn diagnose_law(law: &Law, poses: &[Option<Pose>; 2], ul: &Grad, t: f64) -> Opti
     };
     let mut vals = Vec::with_capacity(measures.len());
     for (k, m) in measures.iter().enumerate() {
-        let v = m.eval(poses, ul).val;
+        let v = m.eval(poses, ul, &RunSwitches::NONE).val;
         if !v.is_finite() {
             return Some(format!(
                 "measure {} of its FUNCTION ({:?}) is {v}",

@@ -11,13 +11,14 @@
 pub mod activation;
 pub mod constraints;
 pub mod contact;
-mod contact_fn;
+pub mod contact_fn;
 mod coupler;
 mod cvcv;
 mod diagnose;
 pub mod elastic;
 mod euler_measures;
 pub mod forces;
+mod frame_measures;
 pub mod friction;
 pub mod local;
 mod multi_law;

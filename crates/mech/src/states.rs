@@ -58,6 +58,8 @@ pub struct StateContext<'a> {
     /// Some((j, c)): evaluate ∂f/∂w_j + c ∂f/∂w'_j in place of f (and zero
     /// gradients on q, u).
     pub(crate) seed: Option<(usize, f64)>,
+    /// The run's analysis kind and CONTACT switches, for CONTACT() measures.
+    pub run: crate::contact_fn::RunSwitches<'a>,
 }
 
 impl<'a> StateContext<'a> {
@@ -67,6 +69,7 @@ impl<'a> StateContext<'a> {
         w: &[],
         wp: &[],
         seed: None,
+        run: crate::contact_fn::RunSwitches::NONE,
     };
 
     /// (state index, rate) of a user-state measure.
@@ -118,6 +121,7 @@ impl<'a> StateContext<'a> {
             w: self.w,
             wp: self.wp,
             seed: None,
+            run: self.run,
         }
     }
 
@@ -127,6 +131,7 @@ impl<'a> StateContext<'a> {
             w: self.w,
             wp: self.wp,
             seed: Some((j, c)),
+            run: self.run,
         }
     }
 }
@@ -374,6 +379,7 @@ impl System {
             w: &values.w,
             wp: &values.wp,
             seed: None,
+            run: crate::contact_fn::RunSwitches::NONE,
         }
     }
 
@@ -395,7 +401,7 @@ impl System {
     /// The user-state rows G (nw entries) at (q, u, t) and the states in
     /// `data.states`: w'_k − f_k for an explicit DIFF, f_k for an implicit one.
     pub fn state_residual(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
-        let st = self.state_context(&data.states);
+        let st = self.law_context(data);
         for (k, eq) in self.states.equations.iter().enumerate() {
             if eq.stiction {
                 continue;
@@ -430,7 +436,7 @@ impl System {
         col_w: usize,
         cw: f64,
     ) {
-        let st = self.state_context(&data.states);
+        let st = self.law_context(data);
         for (k, eq) in self.states.equations.iter().enumerate() {
             if eq.stiction {
                 continue;
@@ -482,7 +488,7 @@ impl System {
         col_w: usize,
         cw: f64,
     ) {
-        let st = self.state_context(&data.states);
+        let st = self.law_context(data);
         for (f, reads) in self.forces.iter().zip(&self.states.force_reads) {
             let bodies = [f.i.body, f.j.body];
             for &j in reads {
@@ -539,7 +545,7 @@ impl System {
             // ∂G/∂w' for the states with a rate, ∂G/∂w for the outputs
             // (algebraic: solved here too), the rest fixed.
             let mut jac = DMatrix::<f64>::zeros(nw, nw);
-            let st = self.state_context(&data.states);
+            let st = self.law_context(data);
             let output = |j: usize| self.states.equations[j].form == StateForm::Output;
             for (k, eq) in self.states.equations.iter().enumerate() {
                 let sign = eq.sign();
@@ -738,7 +744,7 @@ impl System {
         if due.is_empty() {
             return Ok(false);
         }
-        let st = self.state_context(&data.states);
+        let st = self.law_context(data);
         let next: Vec<f64> = due
             .iter()
             .map(|&k| self.states.equations[k].eval(q, u, t, &st).0)

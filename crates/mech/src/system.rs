@@ -846,7 +846,7 @@ impl System {
                 .enumerate()
                 .for_each(|(b, r)| self.inertial_rows(b, q, u, a, r));
         }
-        let st = self.state_context(&data.states);
+        let st = self.law_context(data);
         for (k, f) in self.forces.iter().enumerate() {
             if !data.force_is_off(k) {
                 f.add_residual(&st, q, u, t, out);
@@ -1069,7 +1069,7 @@ impl System {
                 Self::emit_body_block(b, &blk, sink, row0, col_q, col_u);
             }
         }
-        let st = self.state_context(&data.states);
+        let st = self.law_context(data);
         for (k, f) in self.forces.iter().enumerate() {
             if data.force_is_off(k) {
                 // Same entries as when on, with value 0: the fixed pattern.

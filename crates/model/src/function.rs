@@ -69,6 +69,18 @@ pub enum Measure {
         k: Option<Id>,
         axis: u8,
     },
+    /// Component `axis` of the time derivative of r_I − r_J taken in marker
+    /// L's frame, v_I − v_J − ω_L × (r_I − r_J), resolved in K (VX/VY/VZ
+    /// with a fourth argument).
+    FrameVel {
+        i: Id,
+        j: Option<Id>,
+        k: Option<Id>,
+        l: Id,
+        axis: u8,
+    },
+    /// The magnitude of that derivative (VM with a third argument).
+    FrameSpeed { i: Id, j: Option<Id>, l: Id },
     /// Rotation of I about J's z axis, atan2 form (AZ); x and y likewise.
     Angle { i: Id, j: Option<Id>, axis: u8 },
     /// Speed |v_I − v_J| in ground (VM without a reference frame).
@@ -109,6 +121,10 @@ impl Measure {
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
+            Measure::FrameVel { i, j, k, l, .. } => {
+                std::iter::once(i).chain(j).chain(k).chain([l]).collect()
+            }
+            Measure::FrameSpeed { i, j, l } => std::iter::once(i).chain(j).chain([l]).collect(),
             Measure::Contact { rm, .. } => rm.into_iter().collect(),
             Measure::UserState { .. } => Vec::new(),
         }

@@ -12,6 +12,18 @@ use mbsolve_mech::System;
 use mbsolve_model::Id;
 use nalgebra::Vector3;
 
+/// What joint friction reads of a frame: (q, u, λ, t) and the user
+/// states (stiction deformations).
+pub(crate) fn friction_at(frame: &Frame) -> FrictionAt<'_> {
+    FrictionAt {
+        q: &frame.q,
+        u: &frame.u,
+        lam: &frame.lambda,
+        t: frame.t,
+        w: &frame.w,
+    }
+}
+
 /// Adds to (f, n) the friction wrench on part `target` about `x` of every
 /// FRICTION whose joint `selected` accepts (by joint id).
 #[allow(clippy::too_many_arguments)]
@@ -24,13 +36,7 @@ pub(crate) fn add_joint_friction(
     n: &mut Vector3<f64>,
     selected: impl Fn(Id) -> bool,
 ) {
-    let at = FrictionAt {
-        q: &frame.q,
-        u: &frame.u,
-        lam: &frame.lambda,
-        t: frame.t,
-        w: &frame.w,
-    };
+    let at = friction_at(frame);
     for fr in sys.frictions.iter().filter(|fr| selected(fr.joint)) {
         let q = fr.local_force(sys, &at);
         let mut gen = [0.0; NL];

@@ -84,7 +84,7 @@ impl FrameContext<'_> {
     }
 
     /// Axes of the marker in argument `n` (ground when absent or 0).
-    fn axes(&self, m: &MeasureCall, n: usize) -> Result<Matrix3<f64>, EvalError> {
+    pub(crate) fn axes(&self, m: &MeasureCall, n: usize) -> Result<Matrix3<f64>, EvalError> {
         Ok(self.marker(m, n)?.axes)
     }
 
@@ -163,17 +163,12 @@ impl FrameContext<'_> {
             Source::Element(element),
         );
         let rm = self.axes(m, 3)?;
-        let (f, n) = (rm.transpose() * f, rm.transpose() * n);
-        match comp {
-            1 => Ok(f.norm()),
-            2..=4 => Ok(f[comp as usize - 2]),
-            5 => Ok(n.norm()),
-            6..=8 => Ok(n[comp as usize - 6]),
-            _ => Err(EvalError::new(format!(
-                "{}: component must be 1…8 (1 force magnitude, 2–4 force x y z, 5 torque magnitude, 6–8 torque x y z), got {comp}",
-                m.kind.name()
-            ))),
-        }
+        crate::element_results::wrench_component(
+            m.kind,
+            &(rm.transpose() * f),
+            &(rm.transpose() * n),
+            comp,
+        )
     }
 }
 
@@ -286,6 +281,9 @@ impl EvalContext for FrameContext<'_> {
             | K::Bush
             | K::Field
             | K::Beam => self.element_result(m),
+            K::Gforce | K::Vforce | K::Vtorq | K::Ptcv | K::Cvcv | K::Friction => {
+                crate::element_results::component(self, m)
+            }
             K::Contact => {
                 let rm = self.axes(m, 3)?;
                 let f = self.frame;

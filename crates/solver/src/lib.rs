@@ -11,6 +11,7 @@ pub mod commands;
 pub mod contact_result;
 pub mod contact_settings;
 mod discrete;
+mod element_results;
 pub mod formulation;
 mod friction_ic;
 mod friction_result;

@@ -7,9 +7,11 @@
 
 use crate::analysis::Frame;
 use crate::functions::{compile_variables, CompiledFunctionRequest, FrameContext};
+use mbsolve_mech::contact_fn::RunSwitches;
 use mbsolve_mech::forces::Direction;
 use mbsolve_mech::local::NL;
 use mbsolve_mech::rotation::{e_mat, rot};
+use mbsolve_mech::states::StateContext;
 use mbsolve_mech::{MarkerFrame, System};
 use mbsolve_model::{
     ElementRef, FunctionRequest, Id, Measure, Model, MotionTarget, Request, RequestKind,
@@ -213,6 +215,18 @@ pub(crate) fn wrench(
             ElementRef::Jprim(id) => jprim_markers(id),
             ElementRef::Motion(id) => motion_markers(id),
             ElementRef::Gcon(id) => gcon_markers(id),
+            // Curve constraints act between I (IFLOAT) and their floating
+            // marker(s) (PTCV(), CVCV() results: `element_results.rs`).
+            ElementRef::Ptcv(id) => model
+                .ptcvs
+                .iter()
+                .find(|p| p.id == id)
+                .map(|p| (p.i, Some(p.jfloat))),
+            ElementRef::Cvcv(id) => model
+                .cvcvs
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| (c.ifloat, Some(c.jfloat))),
             _ => continue,
         };
         if !selected(eq.element, markers) {
@@ -228,6 +242,8 @@ pub(crate) fn wrench(
     crate::friction_result::add_joint_friction(sys, frame, target, &x, &mut f, &mut n, |id| {
         selected(ElementRef::Joint(id), joint_markers(id))
     });
+    let contacts_off = inactive_contacts(sys, model);
+    let st = run_context(frame, &contacts_off);
     for fe in &sys.forces {
         if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;
@@ -243,7 +259,7 @@ pub(crate) fn wrench(
         if !reaction && target == fe.j.body && target.is_some() {
             continue;
         }
-        let q = fe.local_force(&frame.q, &frame.u, frame.t);
+        let q = fe.local_force_with(&frame.q, &frame.u, frame.t, &st);
         let mut gen = [0.0; NL];
         gen.copy_from_slice(q.as_slice());
         add_generalized(
@@ -258,6 +274,27 @@ pub(crate) fn wrench(
         );
     }
     (f, n)
+}
+
+/// The law context of a force evaluated for a result: the frame's
+/// analysis kind and the run's deactivated CONTACTs (`off`, from
+/// [`inactive_contacts`]), which a CONTACT() in the force's function
+/// honours (`mbsolve_mech::contact_fn`).
+fn run_context<'a>(frame: &Frame, off: &'a [bool]) -> StateContext<'a> {
+    let mut st: StateContext<'a> = StateContext::NONE;
+    st.run = RunSwitches {
+        non_dynamic: frame.non_dynamic,
+        contacts_off: off,
+    };
+    st
+}
+
+/// Per contact of `sys.contacts`: DEACTIVATEd in this run.
+fn inactive_contacts(sys: &System, model: &Model) -> Vec<bool> {
+    sys.contacts
+        .iter()
+        .map(|c| model.inactive_forces.contains(&ElementRef::Contact(c.id)))
+        .collect()
 }
 
 /// Markers a measure reads.

@@ -759,3 +759,103 @@ fn integrators_without_corrector_run_contact_models_unswitched() {
         assert!(worst < 2e-3, "{}: {worst}", kind.name());
     }
 }
+
+/// The driven block with SFORCE/1, an action-only force on the block along
+/// ground x (J = marker 11, whose z axis is ground x) equal to the
+/// friction the contact applies to it, FUNCTION = CONTACT(1, 0, 2, 0).
+fn driven_block_doubled(dynamics_only: bool) -> Model {
+    let mut m = driven_block(dynamics_only);
+    let f = mbsolve_expr::Expr::parse("CONTACT(1, 0, 2, 0)").unwrap();
+    let f = mbsolve_expr::ExprStateFunction::new(f).unwrap();
+    m.forces.push(Force {
+        id: 1,
+        i: 20,
+        j: 11,
+        kind: ForceKind::TranslationalActionOnly {
+            function: std::sync::Arc::new(f),
+        },
+    });
+    m
+}
+
+/// CONTACT() in a force function follows the force the contact applies:
+/// with the SFORCE doubling the friction, the MOTION pushes against
+/// 2 μd N wherever friction acts (COULOMB_FRICTION = ON, or DYNAMICS_ONLY
+/// in a dynamic analysis), and against nothing in a kinematic analysis
+/// with DYNAMICS_ONLY friction: the contact applies none and the function
+/// reads none (it read −μd N before the run's analysis kind reached the
+/// law). The SFORCE() result (a request evaluated on the kinematic frame)
+/// agrees: −μd N = −80 N, or 0.
+#[test]
+fn contact_in_a_force_function_follows_dynamics_only_friction() {
+    for (dynamics_only, kinematic, want) in [
+        (false, true, 2.0),
+        (false, false, 2.0),
+        (true, false, 2.0),
+        (true, true, 0.0),
+    ] {
+        let mut sim = Simulation::new(&driven_block_doubled(dynamics_only)).unwrap();
+        if kinematic {
+            sim.kinematic(0.5, Some(5), None).unwrap();
+        } else {
+            sim.dynamic(0.5, Some(5), None, &settings(1e-6)).unwrap();
+        }
+        for r in motion_reaction_over_friction(&sim) {
+            assert!(
+                (r - want).abs() < 1e-9,
+                "DYNAMICS_ONLY {dynamics_only}, kinematic {kinematic}: {r}"
+            );
+        }
+        for f in &sim.frames {
+            let sf = common::eval_expr(&sim, f, "SFORCE(1, 0, 2, 0)");
+            assert!(
+                (sf + 80.0 * want / 2.0).abs() < 1e-6,
+                "DYNAMICS_ONLY {dynamics_only}, kinematic {kinematic}: SFORCE() = {sf}"
+            );
+        }
+    }
+}
+
+/// A DEACTIVATEd CONTACT reads 0 in a force function, as it applies
+/// nothing: after DEACTIVATE/CONTACT = 1 the MOTION of the driven block
+/// (the doubled-friction deck) carries no force, the SFORCE() result is 0;
+/// ACTIVATE restores 2 μd N.
+#[test]
+fn a_deactivated_contact_reads_zero_in_a_force_function() {
+    use mbsolve_solver::commands::CommandRunner;
+    let mut sim = Simulation::new(&driven_block_doubled(false)).unwrap();
+    let mut runner = CommandRunner::new(&sim);
+    let mut switch = |sim: &mut Simulation, active: bool| {
+        let cmd = Command::Activate {
+            element: ElementRef::Contact(1),
+            active,
+            origin: "test".into(),
+        };
+        runner.execute(sim, &cmd, &mut |_, _, _, _| {}).unwrap();
+    };
+    let check = |sim: &Simulation, from: usize, want: f64, what: &str| {
+        let row = sim
+            .sys
+            .equations
+            .iter()
+            .position(|e| e.element == ElementRef::Motion(1))
+            .unwrap();
+        for f in &sim.frames[from..] {
+            let r = f.lambda[row].abs();
+            assert!((r - want).abs() < 1e-6, "{what}: t = {}: |λ| = {r}", f.t);
+            let sf = common::eval_expr(sim, f, "SFORCE(1, 0, 2, 0)");
+            assert!((sf + want / 2.0).abs() < 1e-6, "{what}: SFORCE() = {sf}");
+        }
+    };
+    sim.dynamic(0.2, Some(2), None, &settings(1e-6)).unwrap();
+    check(&sim, 0, 160.0, "active");
+    switch(&mut sim, false);
+    let from = sim.frames.len();
+    sim.dynamic(0.4, Some(2), None, &settings(1e-6)).unwrap();
+    assert!(sim.frames.len() > from);
+    check(&sim, from, 0.0, "deactivated");
+    switch(&mut sim, true);
+    let from = sim.frames.len();
+    sim.dynamic(0.6, Some(2), None, &settings(1e-6)).unwrap();
+    check(&sim, from, 160.0, "active again");
+}

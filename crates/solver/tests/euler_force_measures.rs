@@ -72,6 +72,53 @@ fn rand(state: &mut u64) -> f64 {
     ((*state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * std::f64::consts::TAU
 }
 
+/// What a force function `text` on an action-only force from `i` to `j`
+/// added to `m` reads at the initial state, and what a request of `text`
+/// reads there.
+fn force_and_request(mut m: Model, text: &str, i: Id, j: Id) -> (f64, f64) {
+    let rec = Arc::new(Recording {
+        inner: ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap(),
+        last: Mutex::new(f64::NAN),
+    });
+    m.forces.push(Force {
+        id: 1,
+        i,
+        j,
+        kind: ForceKind::TranslationalActionOnly {
+            function: rec.clone(),
+        },
+    });
+    let sys = System::new(&m).expect("valid model");
+    let (q, u) = sys.initial_state();
+    let n = sys.nq();
+    let mut r = vec![0.0; n];
+    let zeros = vec![0.0; n];
+    let lam = vec![0.0; sys.neq()];
+    sys.body_residual(&mut sys.new_data(), &q, &u, &zeros, &lam, 0.0, &mut r);
+    let force = *rec.last.lock().unwrap();
+    let frame = Frame {
+        t: 0.0,
+        q: q.clone(),
+        u,
+        a: zeros,
+        lambda: lam,
+        w: vec![],
+        wp: vec![],
+        non_dynamic: false,
+        mode: 0.0,
+    };
+    let request = Expr::parse(text)
+        .unwrap()
+        .eval_in(&FrameContext {
+            sys: &sys,
+            model: &m,
+            frame: &frame,
+            initial_q: &q,
+        })
+        .unwrap();
+    (force, request)
+}
+
 #[test]
 fn force_values_equal_request_values_at_random_orientations() {
     let mut seed = 7u64;
@@ -85,48 +132,9 @@ fn force_values_equal_request_values_at_random_orientations() {
                     Some(j) => format!("{name}({i}, {j})"),
                     None => format!("{name}({i})"),
                 };
-                let mut m = two_bodies(e2, e3);
-                let rec = Arc::new(Recording {
-                    inner: ExprStateFunction::new(Expr::parse(&text).unwrap()).unwrap(),
-                    last: Mutex::new(f64::NAN),
-                });
                 // The force's J is the measure's J part (or ground).
-                m.forces.push(Force {
-                    id: 1,
-                    i,
-                    j: j.unwrap_or(11),
-                    kind: ForceKind::TranslationalActionOnly {
-                        function: rec.clone(),
-                    },
-                });
-                let sys = System::new(&m).expect("valid model");
-                let (q, u) = sys.initial_state();
-                let n = sys.nq();
-                let mut r = vec![0.0; n];
-                let zeros = vec![0.0; n];
-                let lam = vec![0.0; sys.neq()];
-                sys.body_residual(&mut sys.new_data(), &q, &u, &zeros, &lam, 0.0, &mut r);
-                let force = *rec.last.lock().unwrap();
-                let frame = Frame {
-                    t: 0.0,
-                    q: q.clone(),
-                    u: u.clone(),
-                    a: zeros.clone(),
-                    lambda: lam.clone(),
-                    w: vec![],
-                    wp: vec![],
-                    non_dynamic: false,
-                    mode: 0.0,
-                };
-                let request = Expr::parse(&text)
-                    .unwrap()
-                    .eval_in(&FrameContext {
-                        sys: &sys,
-                        model: &m,
-                        frame: &frame,
-                        initial_q: &q,
-                    })
-                    .unwrap();
+                let (force, request) =
+                    force_and_request(two_bodies(e2, e3), &text, i, j.unwrap_or(11));
                 assert!(
                     (force - request).abs() <= 1e-12,
                     "{text} at {e2:?} {e3:?}: force reads {force}, request {request}"
@@ -145,9 +153,69 @@ impl Sink for Dense {
     }
 }
 
-/// ∂R/∂q of forces whose functions read all six angles between two moving
-/// parts and of a part against ground, by central differences (h = 1e-6,
-/// relative 1e-6, as crates/mech/tests/fd_jacobian.rs).
+/// ∂R/∂q and ∂R/∂u of the body residual (λ = 0, a = 0) at (q, u, t)
+/// against central differences (h = 1e-6, relative 1e-6, as
+/// crates/mech/tests/fd_jacobian.rs); returns the number of entries above
+/// 1e-3 (so a test can show its forces depend on the coordinates).
+fn jacobian_matches_finite_differences(sys: &System, q: &[f64], u: &[f64], t: f64) -> usize {
+    let n = sys.nq();
+    let a = vec![0.0; n];
+    let lam = vec![0.0; sys.neq()];
+    let resid = |q: &[f64], u: &[f64]| {
+        let mut r = vec![0.0; n];
+        sys.body_residual(&mut sys.new_data(), q, u, &a, &lam, t, &mut r);
+        r
+    };
+    let h = 1e-6;
+    let mut fd = DMatrix::zeros(n, 2 * n);
+    for c in 0..2 * n {
+        let (mut qp, mut up) = (q.to_vec(), u.to_vec());
+        let x = if c < n { &mut qp[c] } else { &mut up[c - n] };
+        *x += h;
+        let rp = resid(&qp, &up);
+        let x = if c < n { &mut qp[c] } else { &mut up[c - n] };
+        *x -= 2.0 * h;
+        let rm = resid(&qp, &up);
+        for r in 0..n {
+            fd[(r, c)] = (rp[r] - rm[r]) / (2.0 * h);
+        }
+    }
+    let mut jac = Dense(DMatrix::zeros(n, 2 * n));
+    sys.body_jacobian(
+        &mut sys.new_data(),
+        q,
+        u,
+        &a,
+        Some(&lam),
+        t,
+        &mut jac,
+        0,
+        Some(0),
+        n,
+        1.0,
+        0.0,
+    );
+    let mut nonzero = 0;
+    for r in 0..n {
+        for c in 0..2 * n {
+            let (x, y) = (jac.0[(r, c)], fd[(r, c)]);
+            assert!(
+                (x - y).abs() <= 1e-6 * (1.0 + y.abs()),
+                "dR/d{} ({r},{}): analytic {x} vs finite difference {y}",
+                if c < n { "q" } else { "u" },
+                c % n
+            );
+            if y.abs() > 1e-3 {
+                nonzero += 1;
+            }
+        }
+    }
+    nonzero
+}
+
+/// ∂R/∂q (and ∂R/∂u) of forces whose functions read all six angles
+/// between two moving parts and of a part against ground, by central
+/// differences (`jacobian_matches_finite_differences`).
 #[test]
 fn euler_measure_jacobians_match_finite_differences() {
     let mut m = two_bodies([0.3, 0.8, -1.2], [2.1, 1.9, 0.4]);
@@ -194,54 +262,7 @@ fn euler_measure_jacobians_match_finite_differences() {
         *x += 0.01 * ((k as f64) * 1.3).sin();
     }
     let u: Vec<f64> = (0..n).map(|k| 0.5 * ((k as f64) * 0.7).cos()).collect();
-    let a = vec![0.0; n];
-    let lam = vec![0.0; sys.neq()];
-    let t = 0.37;
-    let resid = |q: &[f64]| {
-        let mut r = vec![0.0; n];
-        sys.body_residual(&mut sys.new_data(), q, &u, &a, &lam, t, &mut r);
-        r
-    };
-    let h = 1e-6;
-    let mut fd = DMatrix::zeros(n, n);
-    for c in 0..n {
-        let mut qp = q.clone();
-        qp[c] += h;
-        let rp = resid(&qp);
-        qp[c] -= 2.0 * h;
-        let rm = resid(&qp);
-        for r in 0..n {
-            fd[(r, c)] = (rp[r] - rm[r]) / (2.0 * h);
-        }
-    }
-    let mut jq = Dense(DMatrix::zeros(n, 2 * n));
-    sys.body_jacobian(
-        &mut sys.new_data(),
-        &q,
-        &u,
-        &a,
-        Some(&lam),
-        t,
-        &mut jq,
-        0,
-        Some(0),
-        n,
-        0.0,
-        0.0,
-    );
-    let mut nonzero = 0;
-    for r in 0..n {
-        for c in 0..n {
-            let (x, y) = (jq.0[(r, c)], fd[(r, c)]);
-            assert!(
-                (x - y).abs() <= 1e-6 * (1.0 + y.abs()),
-                "dR/dq ({r},{c}): analytic {x} vs finite difference {y}"
-            );
-            if y.abs() > 1e-3 {
-                nonzero += 1;
-            }
-        }
-    }
+    let nonzero = jacobian_matches_finite_differences(&sys, &q, &u, 0.37);
     // The forces do depend on the orientations (not a vacuous check).
     assert!(nonzero > 20, "{nonzero} nonzero entries");
 }
@@ -301,4 +322,81 @@ fn torsion_spring_on_yaw_and_psi_oscillates_with_the_closed_form_period() {
         // δT shifts the phase by 2·2π δT/T, so δT/T ≤ ~1e-7.
         assert!(err < 1e-6, "{angle}: {err}");
     }
+}
+
+/// `two_bodies` with the parts moving: CM velocities and angular
+/// velocities (ground axes) from the pseudo-random stream.
+fn two_moving_bodies(seed: &mut u64) -> Model {
+    let e2 = [rand(seed), rand(seed) / 2.0, rand(seed)];
+    let e3 = [rand(seed), rand(seed) / 2.0, rand(seed)];
+    let mut m = two_bodies(e2, e3);
+    for p in m.parts.iter_mut().filter(|p| p.id != 1) {
+        p.velocity = Vector3::new(rand(seed), rand(seed), rand(seed)) * 0.3;
+        p.angular_velocity = Vector3::new(rand(seed), rand(seed), rand(seed)) * 0.5;
+    }
+    m
+}
+
+/// Velocities whose derivative is taken in a moving frame (VX/VY/VZ with a
+/// fourth argument, VM and VR with a third) and INCANG (which the parser
+/// expands into displacement measures) read the same value in a force
+/// function as in a request, on 25 random moving configurations.
+#[test]
+fn frame_velocity_and_incang_force_values_equal_request_values() {
+    let texts = [
+        "VX(21, 31, 11, 31)",
+        "VY(21, 31, 31, 21)",
+        "VZ(31, 21, 0, 31)",
+        "VX(21, 0, 21, 21)",
+        "VZ(21, 31, 0, 11)",
+        "VM(21, 31, 31)",
+        "VM(31, 11, 31)",
+        "VR(21, 31, 21)",
+        "INCANG(21, 31, 11)",
+    ];
+    let mut seed = 11u64;
+    let mut worst = 0.0f64;
+    for _ in 0..25 {
+        let base = two_moving_bodies(&mut seed);
+        for text in texts {
+            let (force, request) = force_and_request(base.clone(), text, 21, 31);
+            assert!(
+                (force - request).abs() <= 1e-12 * (1.0 + request.abs()),
+                "{text}: force reads {force}, request {request}"
+            );
+            worst = worst.max((force - request).abs());
+        }
+    }
+    println!("largest force − request difference {worst:.1e}");
+}
+
+/// ∂R/∂q and ∂R/∂u of forces reading the frame velocities, by central
+/// differences (`jacobian_matches_finite_differences`), between two
+/// moving parts and a part against ground.
+#[test]
+fn frame_velocity_jacobians_match_finite_differences() {
+    let mut seed = 5u64;
+    let mut m = two_moving_bodies(&mut seed);
+    let texts = [
+        ("21, 31", "VX(21, 31, 11, 31)*VY(21, 31, 21, 21) + SIN(VZ(31, 21, 31, 21)) + VM(21, 31, 31)**2 + VR(21, 31, 31)"),
+        ("31, 11", "VX(31, 11, 31, 31) + 0.5*VY(31, 0, 11, 31)*VM(31, 11, 31) + COS(VZ(31, 11, 0, 31))"),
+    ];
+    for (id, (pair, text)) in texts.into_iter().enumerate() {
+        let ids: Vec<Id> = pair.split(", ").map(|x| x.parse().unwrap()).collect();
+        let function: Arc<dyn StateFunction> =
+            Arc::new(ExprStateFunction::new(Expr::parse(text).unwrap()).unwrap());
+        m.forces.push(Force {
+            id: id as Id + 1,
+            i: ids[0],
+            j: ids[1],
+            kind: match id {
+                0 => ForceKind::TranslationalActionReaction { function },
+                _ => ForceKind::RotationalActionOnly { function },
+            },
+        });
+    }
+    let sys = System::new(&m).expect("valid model");
+    let (q, u) = sys.initial_state();
+    let nonzero = jacobian_matches_finite_differences(&sys, &q, &u, 0.37);
+    assert!(nonzero > 40, "{nonzero} nonzero entries");
 }

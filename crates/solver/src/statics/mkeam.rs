@@ -42,6 +42,8 @@ fn is_velocity(m: &Measure) -> bool {
             | Measure::AngVel { .. }
             | Measure::Speed { .. }
             | Measure::AngSpeed { .. }
+            | Measure::FrameVel { .. }
+            | Measure::FrameSpeed { .. }
     )
 }
 
