@@ -25,6 +25,7 @@ mod jet;
 mod names;
 mod parse;
 mod senval;
+mod solved;
 mod spline;
 mod subst;
 
@@ -32,6 +33,7 @@ pub use adapt::{ExprConstraintFunction, ExprStateFunction, ExprTimeFunction};
 pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
 pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
+pub use solved::{is_solved_kind, solved_call};
 
 use eval::Leaves;
 use jet::Jet;

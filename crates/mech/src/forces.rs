@@ -239,7 +239,7 @@ pub(crate) fn function_law(
                 contact: None,
             },
             // Read from the user-state values (chain_rule); no marker.
-            Measure::UserState { .. } => SlotMeasure {
+            Measure::UserState { .. } | Measure::Solved { .. } => SlotMeasure {
                 kind: *m,
                 i: anchor,
                 j: None,
@@ -326,7 +326,7 @@ impl SlotMeasure {
         match self.kind {
             // The value comes from the user states (chain_rule); it does
             // not depend on q or u.
-            Measure::UserState { .. } => MeasureValue {
+            Measure::UserState { .. } | Measure::Solved { .. } => MeasureValue {
                 val: 0.0,
                 gq: zero,
                 gu: zero,

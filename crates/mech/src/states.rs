@@ -53,6 +53,8 @@ impl StateValues {
 /// What a function law reads of the user states.
 pub struct StateContext<'a> {
     keys: &'a [StateKey],
+    /// The solved measures (`reaction_fn.rs`), the last user states.
+    solved: &'a [Measure],
     w: &'a [f64],
     wp: &'a [f64],
     /// Some((j, c)): evaluate ∂f/∂w_j + c ∂f/∂w'_j in place of f (and zero
@@ -64,6 +66,7 @@ impl<'a> StateContext<'a> {
     /// No user states (a model without DIFF, reports without values).
     pub const NONE: StateContext<'static> = StateContext {
         keys: &[],
+        solved: &[],
         w: &[],
         wp: &[],
         seed: None,
@@ -71,6 +74,10 @@ impl<'a> StateContext<'a> {
 
     /// (state index, rate) of a user-state measure.
     fn index(&self, m: &Measure) -> Option<(usize, bool)> {
+        if let Measure::Solved { .. } = m {
+            let k = self.solved.iter().position(|x| x == m)?;
+            return Some((self.keys.len() - self.solved.len() + k, false));
+        }
         let Measure::UserState {
             element,
             component,
@@ -115,6 +122,7 @@ impl<'a> StateContext<'a> {
     pub(crate) fn unseeded(&self) -> StateContext<'a> {
         StateContext {
             keys: self.keys,
+            solved: self.solved,
             w: self.w,
             wp: self.wp,
             seed: None,
@@ -124,6 +132,7 @@ impl<'a> StateContext<'a> {
     fn seeded(&self, j: usize, c: f64) -> Self {
         StateContext {
             keys: self.keys,
+            solved: self.solved,
             w: self.w,
             wp: self.wp,
             seed: Some((j, c)),
@@ -166,6 +175,9 @@ pub struct StateEquation {
     /// A FRICTION stiction-deformation state: its row comes from the
     /// friction's law (`friction::stiction`), not from `law`.
     pub stiction: bool,
+    /// A solved quantity's row z − g (`reaction_fn.rs`): filled by the
+    /// solver's evaluator, not from `law`.
+    pub solved: bool,
 }
 
 /// The model's user states as the mechanics sees them.
@@ -175,16 +187,29 @@ pub struct UserStates {
     pub equations: Vec<StateEquation>,
     /// For each force element (by index), the states its laws read.
     force_reads: Vec<Vec<usize>>,
+    /// The solved measures the functions read (`reaction_fn.rs`): the
+    /// last `solved.len()` user states, in this order.
+    pub solved: Vec<Measure>,
 }
 
-/// The states a list of measures reads, sorted and unique.
-fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
+/// The states a list of measures reads, sorted and unique (the solved
+/// measures are the last `solved.len()` of `keys`' final length `nw`).
+fn states_read(
+    keys: &[StateKey],
+    solved: &[Measure],
+    nw: usize,
+    measures: &[Measure],
+) -> Vec<usize> {
     let mut out: Vec<usize> = measures
         .iter()
         .filter_map(|m| match *m {
             Measure::UserState {
                 element, component, ..
             } => keys.iter().position(|&k| k == (element, component)),
+            Measure::Solved { .. } => solved
+                .iter()
+                .position(|x| x == m)
+                .map(|k| nw - solved.len() + k),
             _ => None,
         })
         .collect();
@@ -198,6 +223,23 @@ fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
 pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelError> {
     let specs = state_specs(model);
     let mut keys: Vec<StateKey> = specs.iter().map(|s| s.key).collect();
+    // Every solved measure a force or state function reads, once.
+    let mut solved = Vec::new();
+    for f in &sys.forces {
+        for law in f.laws() {
+            if let Law::Function { f, .. } = law {
+                crate::reaction_fn::collect(f.measures(), &mut solved);
+            }
+        }
+    }
+    for spec in &specs {
+        crate::reaction_fn::collect(spec.function.measures(), &mut solved);
+    }
+    let n_stiction: usize = crate::friction::stiction::state_layout(sys)
+        .iter()
+        .map(|(_, n)| *n)
+        .sum();
+    let nw = keys.len() + n_stiction + solved.len();
     let mut equations = Vec::with_capacity(specs.len());
     for spec in specs {
         let e = spec.element;
@@ -258,9 +300,10 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             bodies,
             law,
             multi,
-            reads: states_read(&keys, spec.function.measures()),
+            reads: states_read(&keys, &solved, nw, spec.function.measures()),
             sampling: spec.sampling,
             stiction: false,
+            solved: false,
         });
     }
     // FRICTION stiction deformations, after the others: explicit, z(0) = 0,
@@ -285,8 +328,33 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
                 reads: Vec::new(),
                 sampling: None,
                 stiction: true,
+                solved: false,
             });
         }
+    }
+    // The solved quantities, last: z − g = 0, an algebraic output whose
+    // row the solver fills (`reaction_fn.rs`).
+    for k in 0..solved.len() {
+        keys.push((ElementRef::Request(u32::MAX), k as u32));
+        equations.push(StateEquation {
+            element: ElementRef::Request(u32::MAX),
+            form: StateForm::Output,
+            ic: 0.0,
+            ic_rate: None,
+            static_hold: false,
+            bodies: [None, None],
+            law: Law::SpringDamper {
+                k: 0.0,
+                c: 0.0,
+                m0: 0.0,
+                preload: 0.0,
+            },
+            multi: None,
+            reads: Vec::new(),
+            sampling: None,
+            stiction: false,
+            solved: true,
+        });
     }
     let force_reads = sys
         .forces
@@ -295,7 +363,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             let mut all: Vec<usize> = f
                 .laws()
                 .flat_map(|law| match law {
-                    Law::Function { f, .. } => states_read(&keys, f.measures()),
+                    Law::Function { f, .. } => states_read(&keys, &solved, nw, f.measures()),
                     Law::SpringDamper { .. } => Vec::new(),
                 })
                 .collect();
@@ -308,6 +376,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
         keys,
         equations,
         force_reads,
+        solved,
     })
 }
 
@@ -371,14 +440,30 @@ impl System {
     pub fn state_context<'a>(&'a self, values: &'a StateValues) -> StateContext<'a> {
         StateContext {
             keys: &self.states.keys,
+            solved: &self.states.solved,
             w: &values.w,
             wp: &values.wp,
             seed: None,
         }
     }
 
+    /// The user-state context of a frame's (w, w') (reports).
+    pub fn state_context_of<'a>(&'a self, w: &'a [f64], wp: &'a [f64]) -> StateContext<'a> {
+        StateContext {
+            keys: &self.states.keys,
+            solved: &self.states.solved,
+            w,
+            wp,
+            seed: None,
+        }
+    }
+
     /// "DIFF/3" style name of user state k.
     pub fn state_name(&self, k: usize) -> String {
+        if self.states.equations[k].solved {
+            let m = &self.states.solved[k - self.solved_at()];
+            return format!("the value of {}", crate::reaction_fn::solved_text(m));
+        }
         match self.states.keys[k] {
             (e @ ElementRef::Array(_), c) => format!(
                 "{} ({e} element {})",
@@ -397,7 +482,7 @@ impl System {
     pub fn state_residual(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
-            if eq.stiction {
+            if eq.stiction || eq.solved {
                 continue;
             }
             let f = eq.eval(q, u, t, &st).0;
@@ -432,7 +517,7 @@ impl System {
     ) {
         let st = self.state_context(&data.states);
         for (k, eq) in self.states.equations.iter().enumerate() {
-            if eq.stiction {
+            if eq.stiction || eq.solved {
                 continue;
             }
             if eq.form == StateForm::Held {

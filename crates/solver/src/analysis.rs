@@ -117,6 +117,7 @@ impl Simulation {
         let sys = System::new(model).map_err(SolverError::Model)?;
         let mut data = sys.new_data();
         data.states.w = sys.state_initial_values();
+        data.solved = crate::reaction_fn::evaluator(&sys, model).map_err(SolverError::Assembly)?;
         let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
         let (q, u) = sys.initial_state();
         let (n, m) = (sys.nq(), sys.neq());
@@ -255,7 +256,8 @@ impl Simulation {
         let mut gamma = vec![0.0; m];
         sys.acceleration_rhs(data, &q, &u, t, &mut gamma);
         let accelerations =
-            crate::friction_ic::accelerations(&mut kkt, sys, data, &q, &u, t, &gamma);
+            crate::reaction_fn::accelerations(&mut kkt, sys, data, &q, &u, t, &gamma)
+                .map_err(SolverError::Assembly)?;
         let (a, lambda) = accelerations.map_err(|row| self.singular(row, "acceleration"))?;
         let (w, wp) = (self.data.states.w.clone(), self.data.states.wp.clone());
         self.state = Frame {
@@ -532,6 +534,7 @@ impl Simulation {
         let dt = times[0] - self.state.t;
         let plan = plan_of(dt).map_err(SolverError::Settings)?;
         let form = plan.formulation();
+        crate::reaction_fn::check_plan(&self.sys, &plan).map_err(SolverError::Settings)?;
         self.log.push(plan.describe());
         self.log.extend(plan.notes.iter().cloned());
         let fixed_step = plan.fixed_step();

@@ -243,7 +243,10 @@ pub(crate) fn wrench(
         if !reaction && target == fe.j.body && target.is_some() {
             continue;
         }
-        let q = fe.local_force(&frame.q, &frame.u, frame.t);
+        // With the frame's user states: a force may read DIF, VARVAL or a
+        // solved quantity (`reaction_fn.rs`).
+        let st = sys.state_context_of(&frame.w, &frame.wp);
+        let q = fe.local_force_with(&frame.q, &frame.u, frame.t, &st);
         let mut gen = [0.0; NL];
         gen.copy_from_slice(q.as_slice());
         add_generalized(

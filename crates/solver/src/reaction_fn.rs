@@ -1,0 +1,477 @@
+//! Force and user-state functions that read accelerations (ACCX…WDTZ),
+//! constraint reactions (JOINT, JPRIM, MOTION) or applied forces (SFORCE,
+//! SPDP, BUSH, FIELD, BEAM, FX…TM): the solver half of mbsolve-mech
+//! `reaction_fn.rs`. Each such quantity is an algebraic unknown z_k of the
+//! system with the row z_k − g_k(t, q, u, u̇, λ, w) = 0, as Adams makes
+//! every force an algebraic unknown of its DAE. g_k is the function
+//! request's own evaluation ([`FrameContext::measure`]) on a frame filled
+//! from the iterate, so whatever the requests evaluate works here too.
+//!
+//! Jacobian: the rows' entries by central differences over the few
+//! columns each quantity depends on (the coordinates, velocities and — for
+//! accelerations — u̇ of the bodies its markers or element lie on, the
+//! multipliers of the equations on those bodies, and the user states),
+//! chosen once; the frame is a kept buffer, so nothing allocates in the
+//! step loop. The forces reading z_k get their columns exactly from the
+//! user-state seed (mech `states.rs`).
+
+use crate::analysis::Frame;
+use crate::functions::FrameContext;
+use crate::linear::Kkt;
+use mbsolve_expr::{solved_call, EvalContext, MeasureCall, MeasureKind};
+use mbsolve_mech::reaction_fn::{SolvedColumns, SolvedEval, SolvedPoint};
+use mbsolve_mech::{MechData, Sink, System};
+use mbsolve_model::{ElementRef, Model, MotionTarget};
+use nalgebra::{DMatrix, DVector};
+use std::sync::{Arc, Mutex};
+
+/// Which block of the iterate a column of a solved row lies in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Block {
+    Q,
+    U,
+    A,
+    Lam,
+    W,
+    Wp,
+}
+
+/// One column some solved quantities depend on, and which.
+#[derive(Clone, Debug)]
+struct Column {
+    block: Block,
+    index: usize,
+    calls: Vec<usize>,
+}
+
+/// The evaluator the mechanics calls (`MechData::solved`).
+#[derive(Debug)]
+pub(crate) struct Evaluator {
+    calls: Vec<MeasureCall>,
+    model: Model,
+    initial_q: Vec<f64>,
+    columns: Vec<Column>,
+    scratch: Mutex<Scratch>,
+}
+
+#[derive(Debug)]
+struct Scratch {
+    frame: Frame,
+    plus: Vec<f64>,
+    minus: Vec<f64>,
+}
+
+/// The bodies a solved quantity reads: its markers', or its element's and
+/// its result marker's. None when a referenced element or marker does not
+/// exist (the first evaluation names it).
+fn call_bodies(sys: &System, model: &Model, c: &MeasureCall) -> Option<Vec<usize>> {
+    use MeasureKind as K;
+    let marker_body = |id: u32| sys.markers.iter().find(|m| m.id == id).map(|m| m.body);
+    let mut markers: Vec<u32> = Vec::new();
+    let mut extra: Vec<usize> = Vec::new();
+    let id = c.args.first().copied().unwrap_or(0);
+    match c.kind {
+        K::Joint => {
+            let jt = model.joints.iter().find(|x| x.id == id)?;
+            markers.extend([jt.i, jt.j]);
+        }
+        K::Jprim => {
+            let jp = model.jprims.iter().find(|x| x.id == id)?;
+            markers.extend([jp.i, jp.j]);
+        }
+        K::Motion => {
+            let mo = model.motions.iter().find(|x| x.id == id)?;
+            match mo.target {
+                MotionTarget::Markers { i, j, .. } => markers.extend([i, j]),
+                MotionTarget::Joint { joint, .. } => {
+                    let jt = model.joints.iter().find(|x| x.id == joint)?;
+                    markers.extend([jt.i, jt.j]);
+                }
+            }
+        }
+        K::Sforce | K::Spdp | K::Bush | K::Field | K::Beam => {
+            let element = match c.kind {
+                K::Spdp => ElementRef::Springdamper(id),
+                K::Bush => ElementRef::Bushing(id),
+                K::Field => ElementRef::Field(id),
+                K::Beam => ElementRef::Beam(id),
+                _ => ElementRef::Force(id),
+            };
+            let f = sys.forces.iter().find(|f| f.element == element)?;
+            extra.extend(f.i.body);
+            extra.extend(f.j.body);
+        }
+        _ => {}
+    }
+    // Marker arguments: all four for the marker measures, the result
+    // frame (fourth) for the element results.
+    let marker_args: &[usize] = match c.kind {
+        K::Joint | K::Jprim | K::Motion | K::Sforce | K::Spdp | K::Bush | K::Field | K::Beam => {
+            &[3]
+        }
+        _ => &[0, 1, 2, 3],
+    };
+    markers.extend(marker_args.iter().filter_map(|&n| c.arg(n)));
+    let mut bodies = extra;
+    for m in markers {
+        bodies.extend(marker_body(m)?);
+    }
+    bodies.sort_unstable();
+    bodies.dedup();
+    Some(bodies)
+}
+
+/// The columns the quantities depend on (each listing its quantities).
+fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
+    use MeasureKind as K;
+    let (nq, m, nw) = (sys.nq(), sys.neq(), sys.nw());
+    // Per block, per index: the calls reading it.
+    let mut reads: Vec<(Block, Vec<Vec<usize>>)> = vec![
+        (Block::Q, vec![Vec::new(); nq]),
+        (Block::U, vec![Vec::new(); nq]),
+        (Block::A, vec![Vec::new(); nq]),
+        (Block::Lam, vec![Vec::new(); m]),
+        (Block::W, vec![Vec::new(); nw]),
+        (Block::Wp, vec![Vec::new(); nw]),
+    ];
+    for (k, c) in calls.iter().enumerate() {
+        // An unknown element or marker: every body (its evaluation fails
+        // and names it anyway).
+        let bodies = call_bodies(sys, model, c).unwrap_or_else(|| (0..sys.nb()).collect());
+        let accel = matches!(
+            c.kind,
+            K::Accx | K::Accy | K::Accz | K::Wdtx | K::Wdty | K::Wdtz
+        );
+        for &b in &bodies {
+            for i in 7 * b..(7 * b + 7).min(nq) {
+                reads[0].1[i].push(k);
+                reads[1].1[i].push(k);
+                if accel {
+                    reads[2].1[i].push(k);
+                }
+            }
+        }
+        // Reactions and net forces read the multipliers of the equations
+        // on these bodies; applied forces may read any user state.
+        if !accel {
+            for (e, eq) in sys.equations.iter().enumerate() {
+                if eq.bodies().iter().flatten().any(|b| bodies.contains(b)) {
+                    reads[3].1[e].push(k);
+                }
+            }
+            for j in 0..nw {
+                reads[4].1[j].push(k);
+                reads[5].1[j].push(k);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (block, per) in reads {
+        for (index, calls) in per.into_iter().enumerate() {
+            if !calls.is_empty() {
+                out.push(Column {
+                    block,
+                    index,
+                    calls,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The evaluator of `sys`'s solved quantities; None without any. Err names
+/// a quantity that cannot be evaluated (an element or marker that does
+/// not exist, a component out of range).
+pub(crate) fn evaluator(
+    sys: &System,
+    model: &Model,
+) -> Result<Option<Arc<dyn SolvedEval>>, String> {
+    if sys.n_solved() == 0 {
+        return Ok(None);
+    }
+    let calls: Vec<MeasureCall> = sys
+        .states
+        .solved
+        .iter()
+        .map(|m| solved_call(m).expect("a solved measure names a known function"))
+        .collect();
+    let (q, u) = sys.initial_state();
+    let (n, m, nw) = (sys.nq(), sys.neq(), sys.nw());
+    let frame = Frame {
+        t: 0.0,
+        q: q.clone(),
+        u,
+        a: vec![0.0; n],
+        lambda: vec![0.0; m],
+        w: vec![0.0; nw],
+        wp: vec![0.0; nw],
+        non_dynamic: false,
+    };
+    let ctx = FrameContext {
+        sys,
+        model,
+        frame: &frame,
+        initial_q: &q,
+    };
+    for c in &calls {
+        if let Err(e) = ctx.measure(c) {
+            return Err(format!("{c} in a force or state function: {}", e.message));
+        }
+    }
+    let columns = columns(sys, model, &calls);
+    let ns = calls.len();
+    Ok(Some(Arc::new(Evaluator {
+        calls,
+        model: model.clone(),
+        initial_q: q,
+        columns,
+        scratch: Mutex::new(Scratch {
+            frame,
+            plus: vec![0.0; ns],
+            minus: vec![0.0; ns],
+        }),
+    })))
+}
+
+fn fill_frame(frame: &mut Frame, p: &SolvedPoint) {
+    frame.t = p.t;
+    crate::output::fill(&mut frame.q, p.q);
+    crate::output::fill(&mut frame.u, p.u);
+    crate::output::fill(&mut frame.a, p.a);
+    crate::output::fill(&mut frame.lambda, p.lam);
+    crate::output::fill(&mut frame.w, p.w);
+    crate::output::fill(&mut frame.wp, p.wp);
+    frame.non_dynamic = p.non_dynamic;
+}
+
+impl Evaluator {
+    fn eval(&self, sys: &System, frame: &Frame, k: usize) -> f64 {
+        let ctx = FrameContext {
+            sys,
+            model: &self.model,
+            frame,
+            initial_q: &self.initial_q,
+        };
+        ctx.measure(&self.calls[k]).unwrap_or(f64::NAN)
+    }
+}
+
+fn entry(frame: &mut Frame, block: Block, i: usize) -> &mut f64 {
+    match block {
+        Block::Q => &mut frame.q[i],
+        Block::U => &mut frame.u[i],
+        Block::A => &mut frame.a[i],
+        Block::Lam => &mut frame.lambda[i],
+        Block::W => &mut frame.w[i],
+        Block::Wp => &mut frame.wp[i],
+    }
+}
+
+impl SolvedEval for Evaluator {
+    fn values(&self, sys: &System, p: &SolvedPoint, out: &mut [f64]) {
+        let mut s = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        fill_frame(&mut s.frame, p);
+        for (k, o) in out.iter_mut().enumerate().take(self.calls.len()) {
+            *o = self.eval(sys, &s.frame, k);
+        }
+    }
+
+    fn jacobian(&self, sys: &System, p: &SolvedPoint, cols: &SolvedColumns, sink: &mut dyn Sink) {
+        let at = sys.solved_at();
+        let mut guard = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &mut *guard;
+        fill_frame(&mut s.frame, p);
+        for k in 0..self.calls.len() {
+            sink.add(cols.row0 + at + k, cols.col_w + at + k, 1.0);
+        }
+        for col in &self.columns {
+            let (target, weight) = match col.block {
+                Block::Q => (cols.col_q, 1.0),
+                Block::U => (cols.col_u, cols.cu),
+                Block::A => (cols.col_u, cols.ca),
+                Block::Lam => (cols.col_lam, 1.0),
+                Block::W => (Some(cols.col_w), 1.0),
+                Block::Wp => (Some(cols.col_w), cols.cw),
+            };
+            let Some(c0) = target else { continue };
+            // Central differences, step relative to the entry's size.
+            let x = *entry(&mut s.frame, col.block, col.index);
+            let h = 1e-6 * (1.0 + x.abs());
+            *entry(&mut s.frame, col.block, col.index) = x + h;
+            for (n, &k) in col.calls.iter().enumerate() {
+                s.plus[n] = self.eval(sys, &s.frame, k);
+            }
+            *entry(&mut s.frame, col.block, col.index) = x - h;
+            for (n, &k) in col.calls.iter().enumerate() {
+                s.minus[n] = self.eval(sys, &s.frame, k);
+            }
+            *entry(&mut s.frame, col.block, col.index) = x;
+            for (n, &k) in col.calls.iter().enumerate() {
+                let d = (s.plus[n] - s.minus[n]) / (2.0 * h);
+                sink.add(cols.row0 + at + k, c0 + col.index, -weight * d);
+            }
+        }
+    }
+}
+
+/// The point of a first-order formulation's iterate: u̇ and λ as given,
+/// the user states as loaded into `data`.
+pub(crate) fn point<'a>(
+    data: &'a MechData,
+    t: f64,
+    q: &'a [f64],
+    u: &'a [f64],
+    a: &'a [f64],
+    lam: &'a [f64],
+) -> SolvedPoint<'a> {
+    SolvedPoint {
+        t,
+        q,
+        u,
+        a,
+        lam,
+        w: &data.states.w,
+        wp: &data.states.wp,
+        non_dynamic: data.non_dynamic,
+    }
+}
+
+/// The columns of a first-order formulation y = (q, u, …) with the user
+/// states (and their rows) at `at` and λ at `col_lam`: ∂/∂y + c ∂/∂y', u̇
+/// being y' of u.
+pub(crate) fn first_order_columns(
+    at: usize,
+    n: usize,
+    col_lam: Option<usize>,
+    c: f64,
+) -> SolvedColumns {
+    SolvedColumns {
+        row0: at,
+        col_q: Some(0),
+        col_u: Some(n),
+        cu: 1.0,
+        ca: c,
+        col_lam,
+        col_w: at,
+        cw: c,
+    }
+}
+
+/// Newton iterations at most for consistent solved quantities.
+const MAX_ITERATIONS: usize = 30;
+
+/// Consistent accelerations and multipliers (`friction_ic::accelerations`)
+/// when functions read solved quantities: z = g(q, u, a(z), λ(z), w) by
+/// Newton on z with a finite-difference Jacobian (one saddle-point solve
+/// per quantity), the user-state outputs kept consistent on the way.
+/// Err(message) names the quantities whose loop has no unique solution.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn accelerations(
+    kkt: &mut Kkt,
+    sys: &System,
+    data: &mut MechData,
+    q: &[f64],
+    u: &[f64],
+    t: f64,
+    gamma: &[f64],
+) -> Result<Result<(Vec<f64>, Vec<f64>), usize>, String> {
+    let ns = sys.n_solved();
+    if ns == 0 || data.solved.is_none() {
+        return Ok(crate::friction_ic::accelerations(
+            kkt, sys, data, q, u, t, gamma,
+        ));
+    }
+    let at = sys.solved_at();
+    // r(z) = z − g(z) with (a, λ) solved at z.
+    let eval = |data: &mut MechData,
+                    z: &[f64],
+                    kkt: &mut Kkt|
+     -> Result<Result<(Vec<f64>, Vec<f64>, Vec<f64>), usize>, String> {
+        data.states.w[at..at + ns].copy_from_slice(z);
+        sys.solve_state_rates(data, q, u, t)?;
+        let (a, lam) = match crate::friction_ic::accelerations(kkt, sys, data, q, u, t, gamma) {
+            Ok(x) => x,
+            Err(row) => return Ok(Err(row)),
+        };
+        let p = SolvedPoint {
+            t,
+            q,
+            u,
+            a: &a,
+            lam: &lam,
+            w: &data.states.w,
+            wp: &data.states.wp,
+            non_dynamic: data.non_dynamic,
+        };
+        let mut r = vec![0.0; sys.nw()];
+        sys.solved_residual(data, &p, &mut r);
+        Ok(Ok((r[at..at + ns].to_vec(), a, lam)))
+    };
+    let mut z = data.states.w[at..at + ns].to_vec();
+    for _ in 0..MAX_ITERATIONS {
+        let (r, a, lam) = match eval(data, &z, kkt)? {
+            Ok(x) => x,
+            Err(row) => return Ok(Err(row)),
+        };
+        let scale = z.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+        if r.iter().all(|v| v.abs() <= 1e-12 * scale) {
+            return Ok(Ok((a, lam)));
+        }
+        let mut jac = DMatrix::<f64>::zeros(ns, ns);
+        for j in 0..ns {
+            let h = 1e-7 * (1.0 + z[j].abs());
+            let mut zp = z.clone();
+            zp[j] += h;
+            let (rp, ..) = match eval(data, &zp, kkt)? {
+                Ok(x) => x,
+                Err(row) => return Ok(Err(row)),
+            };
+            for i in 0..ns {
+                jac[(i, j)] = (rp[i] - r[i]) / h;
+            }
+        }
+        let singular = || {
+            let names: Vec<String> = (0..ns).map(|k| sys.state_name(at + k)).collect();
+            format!(
+                "the functions reading {} form an algebraic loop with no unique solution at t = {t} (the loop's equation z = g(z) is singular: a force that reads itself with gain 1?)",
+                names.join(", ")
+            )
+        };
+        let lu = jac.clone().lu();
+        let det_scale = jac.iter().fold(0.0f64, |s, v| s.max(v.abs()));
+        let dz = match lu.solve(&DVector::from_column_slice(&r)) {
+            Some(dz) if lu.determinant().abs() > 1e-10 * det_scale.powi(ns as i32) => dz,
+            _ => return Err(singular()),
+        };
+        for k in 0..ns {
+            z[k] -= dz[k];
+        }
+    }
+    let names: Vec<String> = (0..ns).map(|k| sys.state_name(at + k)).collect();
+    Err(format!(
+        "the functions reading {} did not converge to consistent values at t = {t}",
+        names.join(", ")
+    ))
+}
+
+/// The solved quantities' rows run only where a formulation fills them:
+/// I3 with the first-order integrators (GSTIFF, WSTIFF, CONSTANT_BDF,
+/// DSTIFF), which share its residual and Jacobian. Err names
+/// the first quantity and what to use.
+pub(crate) fn check_plan(sys: &System, plan: &crate::settings::Plan) -> Result<(), String> {
+    use crate::settings::{Family, MethodParams};
+    if sys.n_solved() == 0 {
+        return Ok(());
+    }
+    let form = plan.formulation().name();
+    let first_order = matches!(plan.method, MethodParams::Bdf(_) | MethodParams::Dstiff(_))
+        && plan.pair.family != Family::Hht;
+    if form == "I3" && first_order {
+        return Ok(());
+    }
+    Err(format!(
+        "{} (read by a force or state function) is solved with the system only by the I3 formulation with GSTIFF, WSTIFF, CONSTANT_BDF or DSTIFF yet, not {form} with this integrator",
+        sys.state_name(sys.solved_at())
+    ))
+}
