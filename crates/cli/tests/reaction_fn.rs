@@ -245,3 +245,30 @@ fn iteration_matrix_matches_differences() {
     );
     assert!(worst.0 < 1e-5, "worst relative error {:.3e}", worst.0);
 }
+
+/// Static equilibrium: accelerations read 0 and reactions are the static
+/// ones. Block 2: 10 − 3·ACCZ − 40·DZ = 0 gives DZ = 10/40; block 3
+/// (through a VARIABLE): 5 − μ·JOINT − 40·DZ = 0 with the joint load m g
+/// gives DZ = (5 − μ m g)/40. Tolerance 1e-9 m.
+#[test]
+fn statics_solve_the_quantities() {
+    let d = common::scratch("reaction_fn", "statics");
+    let body = [
+        block(2, &[(1, "10 - 3*ACCZ(20) - 40*DZ(20,21)")]),
+        block(3, &[(3, "VARVAL(9) - 40*DZ(30,31)")]),
+        "VARIABLE/9, FUNCTION = 5 - 0.3*JOINT(3,0,2,0)\n".to_string(),
+    ]
+    .concat();
+    let (_, rows, _) = common::run_deck(
+        &d,
+        "statics",
+        &deck(&body, "REQUEST/1, F2 = DZ(20,21)\\F3 = DZ(30,31)\\F4 = JOINT(3,0,2,0)\n"),
+        "simulate/static\nstop\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = rows.last().expect("a static frame");
+    println!("static: {r:?}");
+    assert!((r[1] - 10.0 / 40.0).abs() < 1e-9, "{r:?}");
+    assert!((r[2] - (5.0 - MU * M * G) / 40.0).abs() < 1e-9, "{r:?}");
+    assert!((r[3] - M * G).abs() < 1e-9, "{r:?}");
+}

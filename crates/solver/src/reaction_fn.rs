@@ -358,6 +358,55 @@ pub(crate) fn first_order_columns(
     }
 }
 
+/// The solved rows of a static solution (unknowns q, then λ at n, then the
+/// user states at `at`): u = 0 and u̇ = 0 (`zeros`), so accelerations read
+/// 0 and reactions are the static ones.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn static_residual(
+    sys: &System,
+    data: &MechData,
+    q: &[f64],
+    lam: &[f64],
+    t: f64,
+    at: usize,
+    zeros: &[f64],
+    res: &mut [f64],
+) {
+    if sys.n_solved() == 0 {
+        return;
+    }
+    let p = point(data, t, q, zeros, zeros, lam);
+    sys.solved_residual(data, &p, &mut res[at..at + sys.nw()]);
+}
+
+/// The solved rows' static Jacobian entries (∂/∂q, ∂/∂λ, ∂/∂w), the
+/// layout of [`static_residual`] with λ at `n` and the states at n + m.
+pub(crate) fn static_jacobian(
+    sys: &System,
+    data: &MechData,
+    (q, lam, zeros): (&[f64], &[f64], &[f64]),
+    t: f64,
+    n: usize,
+    sink: &mut dyn Sink,
+) {
+    if sys.n_solved() == 0 {
+        return;
+    }
+    let at = n + sys.neq();
+    let p = point(data, t, q, zeros, zeros, lam);
+    let cols = SolvedColumns {
+        row0: at,
+        col_q: Some(0),
+        col_u: None,
+        cu: 0.0,
+        ca: 0.0,
+        col_lam: Some(n),
+        col_w: at,
+        cw: 0.0,
+    };
+    sys.solved_jacobian(data, &p, &cols, sink);
+}
+
 /// Newton iterations at most for consistent solved quantities.
 const MAX_ITERATIONS: usize = 30;
 
