@@ -15,6 +15,8 @@ mod common;
 
 use mbsolve_integrate::{DaeProblem, SlotAssembler};
 use mbsolve_solver::formulation::I3Problem;
+use mbsolve_solver::si1::Si1Problem;
+use mbsolve_solver::si2::Si2Problem;
 
 const M: f64 = 1.0;
 const MA: f64 = 3.0;
@@ -66,7 +68,8 @@ fn all_cases() -> String {
     )
 }
 
-/// GSTIFF and WSTIFF with I3 at ERROR 1e-8 over 1 s: block 2 at
+/// GSTIFF and WSTIFF with I3, GSTIFF/SI2, HASTIFF/SI1 and DSTIFF at ERROR
+/// 1e-8 over 1 s: block 2 at
 /// z = ½ F/(m + m_a) t² within 1e-7 m, ACCZ within 1e-7 of F/(m + m_a), its
 /// added-mass force −m_a·a within 1e-6 N; block 3 at ½ (F − μ m g)/m t²
 /// within 1e-7 m and its joint load m g within 1e-8 N; the twins agree to
@@ -76,12 +79,18 @@ fn solved_forces_match_closed_forms() {
     let d = common::scratch("reaction_fn", "closed");
     let a2 = F / (M + MA);
     let a3 = (F - MU * M * G) / M;
-    for integrator in ["gstiff", "wstiff"] {
+    for (name, integrator) in [
+        ("gstiff", "gstiff, formulation = i3"),
+        ("wstiff", "wstiff, formulation = i3"),
+        ("gstiff_si2", "gstiff, formulation = si2"),
+        ("hastiff_si1", "hastiff, formulation = si1"),
+        ("dstiff", "dstiff"),
+    ] {
         let (h, rows, _) = common::run_deck(
             &d,
-            integrator,
+            name,
             &all_cases(),
-            &format!("integrator/{integrator}, formulation = i3, error = 1e-8\nsimulate/dynamic, end = 1, steps = 20\nstop\n"),
+            &format!("integrator/{integrator}, error = 1e-8\nsimulate/dynamic, end = 1, steps = 20\nstop\n"),
         )
         .unwrap_or_else(|e| panic!("{integrator}: {e}"));
         assert_eq!(h.len(), 8, "{h:?}");
@@ -152,7 +161,6 @@ fn singular_loop_is_named() {
 fn other_formulations_refuse_by_name() {
     let d = common::scratch("reaction_fn", "refused");
     for (label, cmd) in [
-        ("si2", "integrator/gstiff, formulation = si2"),
         ("hht", "integrator/hht"),
         ("abam", "integrator/abam"),
     ] {
@@ -164,24 +172,25 @@ fn other_formulations_refuse_by_name() {
         )
         .expect_err(label);
         assert!(
-            err.contains("the value of ACCZ(20) (read by a force or state function) is solved with the system only by the I3 formulation"),
+            err.contains("the value of ACCZ(20) (read by a force or state function) is solved with the system only by the I3, SI2 and SI1 formulations"),
             "{label}: {err}"
         );
     }
 }
 
-/// The I3 iteration matrix ∂G/∂y + c ∂G/∂y' (c = 50) of the combined deck
-/// against central differences of the residual at a state off the
-/// solution (random q, u, λ, w and y' perturbations): worst relative error
-/// below 1e-5 (the solved rows are themselves differenced).
+/// The iteration matrix ∂G/∂y + c ∂G/∂y' (c = 50) of the combined deck in
+/// I3, SI2 and SI1 against central differences of the residual at a
+/// state off the solution (q, u, w perturbed, the other unknowns random):
+/// worst relative error below 1e-5 (the solved rows are themselves
+/// differenced).
 #[test]
-fn iteration_matrix_matches_differences() {
+fn iteration_matrices_match_differences() {
     let adm = all_cases();
     let model = mbsolve_adm::read_adm_str(&adm, "t.adm").unwrap();
     let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
     sim.initial_conditions().unwrap();
     let s = sim.state.clone();
-    let (n, m) = (sim.sys.nq(), sim.sys.neq());
+    let n = sim.sys.nq();
     let nw = sim.sys.nw();
     assert_eq!(nw, 3, "ACCZ(20), JOINT(3,0,2,0), SFORCE(4,0,4,0)");
     let mut seed = 11u64;
@@ -189,61 +198,68 @@ fn iteration_matrix_matches_differences() {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
     };
-    let y: Vec<f64> = [&s.q[..], &s.u, &s.lambda, &s.w]
-        .concat()
-        .iter()
-        .map(|v| v + 0.01 * rand())
-        .collect();
-    let yp: Vec<f64> = [&s.u[..], &s.a, &vec![0.0; m], &s.wp]
-        .concat()
-        .iter()
-        .map(|v| v + 0.01 * rand())
-        .collect();
-    assert_eq!(y.len(), 2 * n + m + nw);
-    let (t, c) = (0.1, 50.0);
-    let mut p = I3Problem::new(&sim.sys, sim.data.clone());
-    let size = p.size();
-    let mut asm = SlotAssembler::new(size);
-    loop {
-        asm.begin();
-        p.jacobian(t, &y, &yp, c, &mut asm).unwrap();
-        if asm.finish() {
-            break;
+    let problems: Vec<(&str, Box<dyn DaeProblem + '_>)> = vec![
+        ("I3", Box::new(I3Problem::new(&sim.sys, sim.data.clone()))),
+        ("SI2", Box::new(Si2Problem::new(&sim.sys, sim.data.clone()))),
+        ("SI1", Box::new(Si1Problem::new(&sim.sys, sim.data.clone()))),
+    ];
+    for (label, mut p) in problems {
+        let size = p.size();
+        let mut y: Vec<f64> = (0..size).map(|_| 10.0 * rand()).collect();
+        let mut yp: Vec<f64> = (0..size).map(|_| 10.0 * rand()).collect();
+        // Coordinates near the consistent ones (unit Euler parameters),
+        // user states (last) near theirs.
+        for i in 0..n {
+            y[i] = s.q[i] + 0.01 * rand();
+            y[n + i] = s.u[i] + 0.01 * rand();
+            yp[i] = y[n + i];
         }
-    }
-    let jac = asm.to_dense();
-    let mut worst = (0.0f64, 0, 0);
-    let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
-    for col in 0..size {
-        let h = 1e-6 * (1.0 + y[col].abs());
-        let shifted = |s: f64| {
-            let mut y1 = y.clone();
-            let mut yp1 = yp.clone();
-            y1[col] += s * h;
-            yp1[col] += s * c * h;
-            (y1, yp1)
-        };
-        let (y1, yp1) = shifted(1.0);
-        p.residual(t, &y1, &yp1, &mut up).unwrap();
-        let (y2, yp2) = shifted(-1.0);
-        p.residual(t, &y2, &yp2, &mut down).unwrap();
-        for row in 0..size {
-            let diff = (up[row] - down[row]) / (2.0 * h);
-            let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
-            if e > worst.0 {
-                worst = (e, row, col);
+        for k in 0..nw {
+            y[size - nw + k] = s.w[k] + 0.01 * rand();
+        }
+        let (t, c) = (0.1, 50.0);
+        let mut asm = SlotAssembler::new(size);
+        loop {
+            asm.begin();
+            p.jacobian(t, &y, &yp, c, &mut asm).unwrap();
+            if asm.finish() {
+                break;
             }
         }
+        let jac = asm.to_dense();
+        let mut worst = (0.0f64, 0, 0);
+        let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
+        for col in 0..size {
+            let h = 1e-6 * (1.0 + y[col].abs());
+            let shifted = |s: f64| {
+                let mut y1 = y.clone();
+                let mut yp1 = yp.clone();
+                y1[col] += s * h;
+                yp1[col] += s * c * h;
+                (y1, yp1)
+            };
+            let (y1, yp1) = shifted(1.0);
+            p.residual(t, &y1, &yp1, &mut up).unwrap();
+            let (y2, yp2) = shifted(-1.0);
+            p.residual(t, &y2, &yp2, &mut down).unwrap();
+            for row in 0..size {
+                let diff = (up[row] - down[row]) / (2.0 * h);
+                let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
+                if e > worst.0 {
+                    worst = (e, row, col);
+                }
+            }
+        }
+        println!(
+            "{label}: worst relative error {:.2e} at ({}, {}): {} / {}",
+            worst.0,
+            worst.1,
+            worst.2,
+            p.describe_equation(worst.1),
+            p.describe_variable(worst.2)
+        );
+        assert!(worst.0 < 1e-5, "{label}: worst relative error {:.3e}", worst.0);
     }
-    println!(
-        "worst relative error {:.2e} at ({}, {}): {} / {}",
-        worst.0,
-        worst.1,
-        worst.2,
-        p.describe_equation(worst.1),
-        p.describe_variable(worst.2)
-    );
-    assert!(worst.0 < 1e-5, "worst relative error {:.3e}", worst.0);
 }
 
 /// Static equilibrium: accelerations read 0 and reactions are the static

@@ -32,18 +32,20 @@ pub struct SolvedPoint<'a> {
 }
 
 /// Where a formulation keeps the unknowns a solved row depends on: the
-/// Jacobian entries are ∂/∂q at `col_q`, cu·∂/∂u + ca·∂/∂u̇ (u and u̇ share
-/// a column in the first-order forms: ∂/∂y + c ∂/∂y') at `col_u`, ∂/∂λ at
-/// `col_lam`, ∂/∂w + cw·∂/∂w' at `col_w`; the rows at `row0` (the first
-/// user-state row).
+/// Jacobian entries are ∂/∂q at `col_q`, cu·∂/∂u at `col_u`, ca·∂/∂u̇ at
+/// `col_a` (the same column as u in the forms where u̇ is y' of u: ∂/∂y +
+/// c ∂/∂y'), clam·∂/∂λ at `col_lam`, ∂/∂w + cw·∂/∂w' at `col_w`; the rows at
+/// `row0` (the first user-state row). None: not an unknown there.
 #[derive(Clone, Copy, Debug)]
 pub struct SolvedColumns {
     pub row0: usize,
     pub col_q: Option<usize>,
     pub col_u: Option<usize>,
     pub cu: f64,
+    pub col_a: Option<usize>,
     pub ca: f64,
     pub col_lam: Option<usize>,
+    pub clam: f64,
     pub col_w: usize,
     pub cw: f64,
 }

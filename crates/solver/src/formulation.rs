@@ -808,7 +808,7 @@ impl DaeProblem for I3Problem<'_> {
             .jacobian(self.sys, &self.data, q, u, t, c, n, n, 1.0, a);
         let mut s = AsmSink(a);
         let p = crate::reaction_fn::point(&self.data, t, q, u, up, lam);
-        let cols = crate::reaction_fn::first_order_columns(self.states.at, n, Some(2 * n), c);
+        let cols = crate::reaction_fn::first_order_columns(self.states.at, n, n, (2 * n, false), c);
         self.sys.solved_jacobian(&self.data, &p, &cols, &mut s);
         let data = &mut self.data;
         self.sys

@@ -289,8 +289,8 @@ impl SolvedEval for Evaluator {
             let (target, weight) = match col.block {
                 Block::Q => (cols.col_q, 1.0),
                 Block::U => (cols.col_u, cols.cu),
-                Block::A => (cols.col_u, cols.ca),
-                Block::Lam => (cols.col_lam, 1.0),
+                Block::A => (cols.col_a, cols.ca),
+                Block::Lam => (cols.col_lam, cols.clam),
                 Block::W => (Some(cols.col_w), 1.0),
                 Block::Wp => (Some(cols.col_w), cols.cw),
             };
@@ -338,12 +338,14 @@ pub(crate) fn point<'a>(
 }
 
 /// The columns of a first-order formulation y = (q, u, …) with the user
-/// states (and their rows) at `at` and λ at `col_lam`: ∂/∂y + c ∂/∂y', u̇
-/// being y' of u.
+/// states (and their rows) at `at`, u̇ = y' of column `col_a` and λ of
+/// `col_lam` (`lam_rate`: λ is y' of that column, as in SI2 and SI1, or y
+/// itself, as in I3): ∂/∂y + c ∂/∂y'.
 pub(crate) fn first_order_columns(
     at: usize,
     n: usize,
-    col_lam: Option<usize>,
+    col_a: usize,
+    (col_lam, lam_rate): (usize, bool),
     c: f64,
 ) -> SolvedColumns {
     SolvedColumns {
@@ -351,8 +353,10 @@ pub(crate) fn first_order_columns(
         col_q: Some(0),
         col_u: Some(n),
         cu: 1.0,
+        col_a: Some(col_a),
         ca: c,
-        col_lam,
+        col_lam: Some(col_lam),
+        clam: if lam_rate { c } else { 1.0 },
         col_w: at,
         cw: c,
     }
@@ -399,8 +403,10 @@ pub(crate) fn static_jacobian(
         col_q: Some(0),
         col_u: None,
         cu: 0.0,
+        col_a: None,
         ca: 0.0,
         col_lam: Some(n),
+        clam: 1.0,
         col_w: at,
         cw: 0.0,
     };
@@ -505,9 +511,9 @@ pub(crate) fn accelerations(
 }
 
 /// The solved quantities' rows run only where a formulation fills them:
-/// I3 with the first-order integrators (GSTIFF, WSTIFF, CONSTANT_BDF,
-/// DSTIFF), which share its residual and Jacobian. Err names
-/// the first quantity and what to use.
+/// I3, SI2 and SI1 with the first-order integrators (GSTIFF, WSTIFF,
+/// CONSTANT_BDF, HASTIFF, DSTIFF). Err names the first quantity and what
+/// to use.
 pub(crate) fn check_plan(sys: &System, plan: &crate::settings::Plan) -> Result<(), String> {
     use crate::settings::{Family, MethodParams};
     if sys.n_solved() == 0 {
@@ -516,11 +522,11 @@ pub(crate) fn check_plan(sys: &System, plan: &crate::settings::Plan) -> Result<(
     let form = plan.formulation().name();
     let first_order = matches!(plan.method, MethodParams::Bdf(_) | MethodParams::Dstiff(_))
         && plan.pair.family != Family::Hht;
-    if form == "I3" && first_order {
+    if matches!(form, "I3" | "SI2" | "SI1") && first_order {
         return Ok(());
     }
     Err(format!(
-        "{} (read by a force or state function) is solved with the system only by the I3 formulation with GSTIFF, WSTIFF, CONSTANT_BDF or DSTIFF yet, not {form} with this integrator",
+        "{} (read by a force or state function) is solved with the system only by the I3, SI2 and SI1 formulations with GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF or DSTIFF yet, not {form} with this integrator",
         sys.state_name(sys.solved_at())
     ))
 }
