@@ -68,7 +68,8 @@ fn all_cases() -> String {
     )
 }
 
-/// GSTIFF and WSTIFF with I3, GSTIFF/SI2, HASTIFF/SI1 and DSTIFF at ERROR
+/// GSTIFF and WSTIFF with I3, GSTIFF/SI2, HASTIFF/SI1, DSTIFF, HHT and
+/// NEWMARK at ERROR
 /// 1e-8 over 1 s: block 2 at
 /// z = ½ F/(m + m_a) t² within 1e-7 m, ACCZ within 1e-7 of F/(m + m_a), its
 /// added-mass force −m_a·a within 1e-6 N; block 3 at ½ (F − μ m g)/m t²
@@ -85,6 +86,8 @@ fn solved_forces_match_closed_forms() {
         ("gstiff_si2", "gstiff, formulation = si2"),
         ("hastiff_si1", "hastiff, formulation = si1"),
         ("dstiff", "dstiff"),
+        ("hht", "hht"),
+        ("newmark", "newmark"),
     ] {
         let (h, rows, _) = common::run_deck(
             &d,
@@ -161,7 +164,6 @@ fn singular_loop_is_named() {
 fn other_formulations_refuse_by_name() {
     let d = common::scratch("reaction_fn", "refused");
     for (label, cmd) in [
-        ("hht", "integrator/hht"),
         ("abam", "integrator/abam"),
     ] {
         let err = common::run_deck(

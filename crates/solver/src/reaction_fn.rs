@@ -413,6 +413,30 @@ pub(crate) fn static_jacobian(
     sys.solved_jacobian(data, &p, &cols, sink);
 }
 
+/// The columns of the second-order (HHT/NEWMARK) problem, whose unknowns
+/// are a (columns 0..n; q, u and the true acceleration follow it by cq,
+/// cu and ca), λ at n and the user states at `at`. The state rows' sink
+/// scales the columns below n by cq, so cu and ca are given relative to it.
+pub(crate) fn second_order_columns(
+    at: usize,
+    n: usize,
+    (cq, cu, ca): (f64, f64, f64),
+    cw: f64,
+) -> SolvedColumns {
+    SolvedColumns {
+        row0: at,
+        col_q: Some(0),
+        col_u: Some(0),
+        cu: cu / cq,
+        col_a: Some(0),
+        ca: ca / cq,
+        col_lam: Some(n),
+        clam: 1.0,
+        col_w: at,
+        cw,
+    }
+}
+
 /// Newton iterations at most for consistent solved quantities.
 const MAX_ITERATIONS: usize = 30;
 
@@ -512,7 +536,7 @@ pub(crate) fn accelerations(
 
 /// The solved quantities' rows run only where a formulation fills them:
 /// I3, SI2 and SI1 with the first-order integrators (GSTIFF, WSTIFF,
-/// CONSTANT_BDF, HASTIFF, DSTIFF). Err names the first quantity and what
+/// CONSTANT_BDF, HASTIFF, DSTIFF), and I3 with HHT/NEWMARK. Err names the first quantity and what
 /// to use.
 pub(crate) fn check_plan(sys: &System, plan: &crate::settings::Plan) -> Result<(), String> {
     use crate::settings::{Family, MethodParams};
@@ -525,8 +549,11 @@ pub(crate) fn check_plan(sys: &System, plan: &crate::settings::Plan) -> Result<(
     if matches!(form, "I3" | "SI2" | "SI1") && first_order {
         return Ok(());
     }
+    if form == "I3" && plan.pair.family == Family::Hht {
+        return Ok(());
+    }
     Err(format!(
-        "{} (read by a force or state function) is solved with the system only by the I3, SI2 and SI1 formulations with GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF or DSTIFF yet, not {form} with this integrator",
+        "{} (read by a force or state function) is solved with the system only by the I3, SI2 and SI1 formulations (GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF, DSTIFF, HHT, NEWMARK) yet, not {form} with this integrator",
         sys.state_name(sys.solved_at())
     ))
 }
