@@ -68,8 +68,8 @@ fn all_cases() -> String {
     )
 }
 
-/// GSTIFF and WSTIFF with I3, GSTIFF/SI2, HASTIFF/SI1, DSTIFF, HHT and
-/// NEWMARK at ERROR
+/// GSTIFF and WSTIFF with I3, GSTIFF/SI2, HASTIFF/SI1, DSTIFF, HHT,
+/// NEWMARK and the ODE form (ABAM, RKF45, VSTIFF) at ERROR
 /// 1e-8 over 1 s: block 2 at
 /// z = ½ F/(m + m_a) t² within 1e-7 m, ACCZ within 1e-7 of F/(m + m_a), its
 /// added-mass force −m_a·a within 1e-6 N; block 3 at ½ (F − μ m g)/m t²
@@ -88,6 +88,9 @@ fn solved_forces_match_closed_forms() {
         ("dstiff", "dstiff"),
         ("hht", "hht"),
         ("newmark", "newmark"),
+        ("abam", "abam"),
+        ("rkf45", "rkf45"),
+        ("vstiff", "vstiff"),
     ] {
         let (h, rows, _) = common::run_deck(
             &d,
@@ -157,27 +160,6 @@ fn singular_loop_is_named() {
         err.contains("the functions reading the value of SFORCE(1,0,4,0) form an algebraic loop with no unique solution at t = 0"),
         "{err}"
     );
-}
-
-/// Formulations that do not solve these quantities yet refuse them by name.
-#[test]
-fn other_formulations_refuse_by_name() {
-    let d = common::scratch("reaction_fn", "refused");
-    for (label, cmd) in [
-        ("abam", "integrator/abam"),
-    ] {
-        let err = common::run_deck(
-            &d,
-            label,
-            &deck(&block(2, &[(1, "10"), (2, "-3*ACCZ(20)")]), ""),
-            &format!("{cmd}\nsimulate/dynamic, end = 0.1, steps = 10\nstop\n"),
-        )
-        .expect_err(label);
-        assert!(
-            err.contains("the value of ACCZ(20) (read by a force or state function) is solved with the system only by the I3, SI2 and SI1 formulations"),
-            "{label}: {err}"
-        );
-    }
 }
 
 /// The iteration matrix ∂G/∂y + c ∂G/∂y' (c = 50) of the combined deck in

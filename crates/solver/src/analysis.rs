@@ -534,7 +534,6 @@ impl Simulation {
         let dt = times[0] - self.state.t;
         let plan = plan_of(dt).map_err(SolverError::Settings)?;
         let form = plan.formulation();
-        crate::reaction_fn::check_plan(&self.sys, &plan).map_err(SolverError::Settings)?;
         self.log.push(plan.describe());
         self.log.extend(plan.notes.iter().cloned());
         let fixed_step = plan.fixed_step();

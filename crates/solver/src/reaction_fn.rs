@@ -440,11 +440,81 @@ pub(crate) fn second_order_columns(
 /// Newton iterations at most for consistent solved quantities.
 const MAX_ITERATIONS: usize = 30;
 
+/// Newton on the solved quantities z (the last user states in
+/// `data.states.w`) for r(z) = z − g(z) = 0, where `resid` evaluates r at
+/// the z in `data` (re-solving whatever depends on z); the Jacobian of r
+/// by forward differences, one `resid` per quantity. `fail` makes the
+/// caller's error of a message.
+fn solve_loop<E>(
+    sys: &System,
+    data: &mut MechData,
+    t: f64,
+    mut resid: impl FnMut(&mut MechData) -> Result<Vec<f64>, E>,
+    fail: impl Fn(String) -> E,
+) -> Result<(), E> {
+    let (at, ns) = (sys.solved_at(), sys.n_solved());
+    let names = || -> String {
+        let names: Vec<String> = (0..ns).map(|k| sys.state_name(at + k)).collect();
+        names.join(", ")
+    };
+    for _ in 0..MAX_ITERATIONS {
+        let r = resid(data)?;
+        let z: Vec<f64> = data.states.w[at..at + ns].to_vec();
+        let scale = z.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+        if r.iter().all(|v| v.abs() <= 1e-12 * scale) {
+            return Ok(());
+        }
+        let mut jac = DMatrix::<f64>::zeros(ns, ns);
+        for j in 0..ns {
+            let h = 1e-7 * (1.0 + z[j].abs());
+            data.states.w[at + j] = z[j] + h;
+            let rp = resid(data)?;
+            data.states.w[at + j] = z[j];
+            for i in 0..ns {
+                jac[(i, j)] = (rp[i] - r[i]) / h;
+            }
+        }
+        let det_scale = jac.iter().fold(0.0f64, |s, v| s.max(v.abs()));
+        let lu = jac.lu();
+        let dz = match lu.solve(&DVector::from_column_slice(&r)) {
+            Some(dz) if lu.determinant().abs() > 1e-10 * det_scale.powi(ns as i32) => dz,
+            _ => {
+                return Err(fail(format!(
+                    "the functions reading {} form an algebraic loop with no unique solution at t = {t} (the loop's equation z = g(z) is singular: a force that reads itself with gain 1?)",
+                    names()
+                )))
+            }
+        };
+        for k in 0..ns {
+            data.states.w[at + k] = z[k] - dz[k];
+        }
+    }
+    Err(fail(format!(
+        "the functions reading {} did not converge to consistent values at t = {t}",
+        names()
+    )))
+}
+
+/// r = z − g at `p` (the solved rows only).
+fn loop_residual(sys: &System, data: &MechData, p: &SolvedPoint) -> Vec<f64> {
+    let (at, ns) = (sys.solved_at(), sys.n_solved());
+    let mut r = vec![0.0; sys.nw()];
+    sys.solved_residual(data, p, &mut r);
+    r[at..at + ns].to_vec()
+}
+
+/// Why consistent accelerations could not be had.
+enum IcFailure {
+    Singular(usize),
+    Message(String),
+}
+
 /// Consistent accelerations and multipliers (`friction_ic::accelerations`)
 /// when functions read solved quantities: z = g(q, u, a(z), λ(z), w) by
 /// Newton on z with a finite-difference Jacobian (one saddle-point solve
 /// per quantity), the user-state outputs kept consistent on the way.
-/// Err(message) names the quantities whose loop has no unique solution.
+/// Err(message) names the quantities whose loop has no unique solution;
+/// Ok(Err(row)) a singular unknown of the saddle-point solve.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn accelerations(
     kkt: &mut Kkt,
@@ -455,105 +525,57 @@ pub(crate) fn accelerations(
     t: f64,
     gamma: &[f64],
 ) -> Result<Result<(Vec<f64>, Vec<f64>), usize>, String> {
-    let ns = sys.n_solved();
-    if ns == 0 || data.solved.is_none() {
+    if sys.n_solved() == 0 || data.solved.is_none() {
         return Ok(crate::friction_ic::accelerations(
             kkt, sys, data, q, u, t, gamma,
         ));
     }
-    let at = sys.solved_at();
-    // r(z) = z − g(z) with (a, λ) solved at z.
-    let eval = |data: &mut MechData,
-                    z: &[f64],
-                    kkt: &mut Kkt|
-     -> Result<Result<(Vec<f64>, Vec<f64>, Vec<f64>), usize>, String> {
-        data.states.w[at..at + ns].copy_from_slice(z);
-        sys.solve_state_rates(data, q, u, t)?;
-        let (a, lam) = match crate::friction_ic::accelerations(kkt, sys, data, q, u, t, gamma) {
-            Ok(x) => x,
-            Err(row) => return Ok(Err(row)),
-        };
-        let p = SolvedPoint {
-            t,
-            q,
-            u,
-            a: &a,
-            lam: &lam,
-            w: &data.states.w,
-            wp: &data.states.wp,
-            non_dynamic: data.non_dynamic,
-        };
-        let mut r = vec![0.0; sys.nw()];
-        sys.solved_residual(data, &p, &mut r);
-        Ok(Ok((r[at..at + ns].to_vec(), a, lam)))
+    let mut last = (Vec::new(), Vec::new());
+    let resid = |data: &mut MechData| -> Result<Vec<f64>, IcFailure> {
+        sys.solve_state_rates(data, q, u, t)
+            .map_err(IcFailure::Message)?;
+        let (a, lam) = crate::friction_ic::accelerations(kkt, sys, data, q, u, t, gamma)
+            .map_err(IcFailure::Singular)?;
+        let r = loop_residual(sys, data, &point(data, t, q, u, &a, &lam));
+        last = (a, lam);
+        Ok(r)
     };
-    let mut z = data.states.w[at..at + ns].to_vec();
-    for _ in 0..MAX_ITERATIONS {
-        let (r, a, lam) = match eval(data, &z, kkt)? {
-            Ok(x) => x,
-            Err(row) => return Ok(Err(row)),
-        };
-        let scale = z.iter().fold(1.0f64, |s, v| s.max(v.abs()));
-        if r.iter().all(|v| v.abs() <= 1e-12 * scale) {
-            return Ok(Ok((a, lam)));
-        }
-        let mut jac = DMatrix::<f64>::zeros(ns, ns);
-        for j in 0..ns {
-            let h = 1e-7 * (1.0 + z[j].abs());
-            let mut zp = z.clone();
-            zp[j] += h;
-            let (rp, ..) = match eval(data, &zp, kkt)? {
-                Ok(x) => x,
-                Err(row) => return Ok(Err(row)),
-            };
-            for i in 0..ns {
-                jac[(i, j)] = (rp[i] - r[i]) / h;
-            }
-        }
-        let singular = || {
-            let names: Vec<String> = (0..ns).map(|k| sys.state_name(at + k)).collect();
-            format!(
-                "the functions reading {} form an algebraic loop with no unique solution at t = {t} (the loop's equation z = g(z) is singular: a force that reads itself with gain 1?)",
-                names.join(", ")
-            )
-        };
-        let lu = jac.clone().lu();
-        let det_scale = jac.iter().fold(0.0f64, |s, v| s.max(v.abs()));
-        let dz = match lu.solve(&DVector::from_column_slice(&r)) {
-            Some(dz) if lu.determinant().abs() > 1e-10 * det_scale.powi(ns as i32) => dz,
-            _ => return Err(singular()),
-        };
-        for k in 0..ns {
-            z[k] -= dz[k];
-        }
+    match solve_loop(sys, data, t, resid, IcFailure::Message) {
+        Ok(()) => Ok(Ok(last)),
+        Err(IcFailure::Singular(row)) => Ok(Err(row)),
+        Err(IcFailure::Message(m)) => Err(m),
     }
-    let names: Vec<String> = (0..ns).map(|k| sys.state_name(at + k)).collect();
-    Err(format!(
-        "the functions reading {} did not converge to consistent values at t = {t}",
-        names.join(", ")
-    ))
 }
 
-/// The solved quantities' rows run only where a formulation fills them:
-/// I3, SI2 and SI1 with the first-order integrators (GSTIFF, WSTIFF,
-/// CONSTANT_BDF, HASTIFF, DSTIFF), and I3 with HHT/NEWMARK. Err names the first quantity and what
-/// to use.
-pub(crate) fn check_plan(sys: &System, plan: &crate::settings::Plan) -> Result<(), String> {
-    use crate::settings::{Family, MethodParams};
-    if sys.n_solved() == 0 {
+/// The ODE form (coordinate partitioning): after (a, λ) are solved at the
+/// current z, z is made consistent by [`solve_loop`]; `resolve` re-solves
+/// (a, λ) for the z in `data` (the factored augmented matrix does not
+/// depend on z, only its right-hand side).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn ode_consistent<E>(
+    sys: &System,
+    data: &mut MechData,
+    q: &[f64],
+    u: &[f64],
+    t: f64,
+    a: &mut [f64],
+    lam: &mut [f64],
+    mut resolve: impl FnMut(&mut MechData, &mut [f64], &mut [f64]) -> Result<(), E>,
+    fail: impl Fn(String) -> E,
+) -> Result<(), E> {
+    if sys.n_solved() == 0 || data.solved.is_none() {
         return Ok(());
     }
-    let form = plan.formulation().name();
-    let first_order = matches!(plan.method, MethodParams::Bdf(_) | MethodParams::Dstiff(_))
-        && plan.pair.family != Family::Hht;
-    if matches!(form, "I3" | "SI2" | "SI1") && first_order {
-        return Ok(());
-    }
-    if form == "I3" && plan.pair.family == Family::Hht {
-        return Ok(());
-    }
-    Err(format!(
-        "{} (read by a force or state function) is solved with the system only by the I3, SI2 and SI1 formulations (GSTIFF, WSTIFF, CONSTANT_BDF, HASTIFF, DSTIFF, HHT, NEWMARK) yet, not {form} with this integrator",
-        sys.state_name(sys.solved_at())
-    ))
+    let mut first = true;
+    let resid = |data: &mut MechData| -> Result<Vec<f64>, E> {
+        // The (a, λ) handed in are those at the z in `data`.
+        if !first {
+            resolve(data, a, lam)?;
+        }
+        first = false;
+        Ok(loop_residual(sys, data, &point(data, t, q, u, a, lam)))
+    };
+    // The loop returns after an evaluation at the converged z: (a, λ) are
+    // that evaluation's.
+    solve_loop(sys, data, t, resid, fail)
 }
