@@ -80,7 +80,7 @@ fn solved_forces_match_closed_forms() {
     let d = common::scratch("reaction_fn", "closed");
     let a2 = F / (M + MA);
     let a3 = (F - MU * M * G) / M;
-    for (name, integrator, energy_tol) in [
+    for (name, integrator) in [
         ("gstiff", "gstiff, formulation = i3"),
         ("wstiff", "wstiff, formulation = i3"),
         ("gstiff_si2", "gstiff, formulation = si2"),
