@@ -34,7 +34,9 @@ fn block(p: u32, forces: &[(u32, &str)]) -> String {
          JOINT/{p}, TRANSLATIONAL, I = {p}0, J = {p}1\n"
     );
     for (id, f) in forces {
-        s += &format!("SFORCE/{id}, TRANSLATIONAL, ACTIONONLY, I = {p}0, J = {p}1, FUNCTION = {f}\n");
+        s += &format!(
+            "SFORCE/{id}, TRANSLATIONAL, ACTIONONLY, I = {p}0, J = {p}1, FUNCTION = {f}\n"
+        );
     }
     s
 }
@@ -60,8 +62,14 @@ fn all_cases() -> String {
     ]
     .concat();
     // The twins start displaced by 0.1 (velocity along z).
-    let body = body.replace("MARKER/40, PART = 4, QP = 4, 0, 0", "MARKER/40, PART = 4, QP = 4, 0, 0.1");
-    let body = body.replace("MARKER/50, PART = 5, QP = 5, 0, 0", "MARKER/50, PART = 5, QP = 5, 0, 0.1");
+    let body = body.replace(
+        "MARKER/40, PART = 4, QP = 4, 0, 0",
+        "MARKER/40, PART = 4, QP = 4, 0, 0.1",
+    );
+    let body = body.replace(
+        "MARKER/50, PART = 5, QP = 5, 0, 0",
+        "MARKER/50, PART = 5, QP = 5, 0, 0.1",
+    );
     deck(
         &body,
         "REQUEST/1, F2 = DZ(20,21)\\F3 = ACCZ(20)\\F4 = SFORCE(2,0,4,0)\\F5 = DZ(30,31)\\F6 = JOINT(3,0,2,0)\\F7 = DZ(40,41) - DZ(50,51)\\F8 = SFORCE(5,0,4,0) - SFORCE(7,0,4,0)\n",
@@ -123,7 +131,11 @@ fn solved_forces_match_closed_forms() {
         // 3.0e-6 N; the others ≤ 1.7e-10 N).
         let tol = [1e-7, 1e-6, 1e-6, 1e-7, 1e-8, 1e-7, 1e-5];
         for (k, (w, t)) in worst.iter().zip(tol).enumerate() {
-            assert!(*w <= t, "{integrator}: column {} error {w:.3e} > {t:.0e}", k + 1);
+            assert!(
+                *w <= t,
+                "{integrator}: column {} error {w:.3e} > {t:.0e}",
+                k + 1
+            );
         }
     }
 }
@@ -144,7 +156,12 @@ fn solvable_loop_is_solved() {
     .unwrap_or_else(|e| panic!("{e}"));
     for r in &rows {
         assert!((r[1] + 1.0).abs() < 1e-9, "F = {} at t = {}", r[1], r[0]);
-        assert!((r[2] + 0.5 * r[0] * r[0] / M).abs() < 1e-7, "z = {} at t = {}", r[2], r[0]);
+        assert!(
+            (r[2] + 0.5 * r[0] * r[0] / M).abs() < 1e-7,
+            "z = {} at t = {}",
+            r[2],
+            r[0]
+        );
     }
 }
 
@@ -182,7 +199,9 @@ fn iteration_matrices_match_differences() {
     assert_eq!(nw, 3, "ACCZ(20), JOINT(3,0,2,0), SFORCE(4,0,4,0)");
     let mut seed = 11u64;
     let mut rand = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
     };
     let problems: Vec<(&str, Box<dyn DaeProblem + '_>)> = vec![
@@ -245,7 +264,11 @@ fn iteration_matrices_match_differences() {
             p.describe_equation(worst.1),
             p.describe_variable(worst.2)
         );
-        assert!(worst.0 < 1e-5, "{label}: worst relative error {:.3e}", worst.0);
+        assert!(
+            worst.0 < 1e-5,
+            "{label}: worst relative error {:.3e}",
+            worst.0
+        );
     }
 }
 
@@ -265,7 +288,10 @@ fn statics_solve_the_quantities() {
     let (_, rows, _) = common::run_deck(
         &d,
         "statics",
-        &deck(&body, "REQUEST/1, F2 = DZ(20,21)\\F3 = DZ(30,31)\\F4 = JOINT(3,0,2,0)\n"),
+        &deck(
+            &body,
+            "REQUEST/1, F2 = DZ(20,21)\\F3 = DZ(30,31)\\F4 = JOINT(3,0,2,0)\n",
+        ),
         "simulate/static\nstop\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -326,8 +352,14 @@ fn damping_reading_the_joint_reaction_balances_energy() {
         let consistency = rows.iter().map(|r| r[2].abs()).fold(0.0, f64::max);
         let work = rows.last().unwrap()[3];
         println!("{name}: energy − work {energy:.2e} J, torque vs its expression {consistency:.2e} N·m, work {work:.4} J");
-        assert!(energy < energy_tol, "{name}: energy balance off by {energy:.3e} J");
-        assert!(consistency < 1e-5, "{name}: torque off its expression by {consistency:.3e}");
+        assert!(
+            energy < energy_tol,
+            "{name}: energy balance off by {energy:.3e} J"
+        );
+        assert!(
+            consistency < 1e-5,
+            "{name}: torque off its expression by {consistency:.3e}"
+        );
         assert!(work < -0.05, "{name}: work {work}");
     }
 }

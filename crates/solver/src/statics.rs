@@ -311,7 +311,16 @@ impl ForceBalance {
             &mut self.res[n..n + m],
         );
         self.states.residual(sys, data, q, t, &mut self.res);
-        crate::reaction_fn::static_residual(sys, data, q, lam, t, n + m, &self.zeros, &mut self.res);
+        crate::reaction_fn::static_residual(
+            sys,
+            data,
+            q,
+            lam,
+            t,
+            n + m,
+            &self.zeros,
+            &mut self.res,
+        );
         if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
             let what = if i < n {
                 format!("{} force balance", coordinate_name(sys, i))
