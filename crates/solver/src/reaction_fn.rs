@@ -503,6 +503,9 @@ fn loop_residual(sys: &System, data: &MechData, p: &SolvedPoint) -> Vec<f64> {
     r[at..at + ns].to_vec()
 }
 
+/// (a, λ), or the singular unknown of the saddle-point solve.
+type AccelerationsOrRow = Result<(Vec<f64>, Vec<f64>), usize>;
+
 /// Why consistent accelerations could not be had.
 enum IcFailure {
     Singular(usize),
@@ -524,7 +527,7 @@ pub(crate) fn accelerations(
     u: &[f64],
     t: f64,
     gamma: &[f64],
-) -> Result<Result<(Vec<f64>, Vec<f64>), usize>, String> {
+) -> Result<AccelerationsOrRow, String> {
     if sys.n_solved() == 0 || data.solved.is_none() {
         return Ok(crate::friction_ic::accelerations(
             kkt, sys, data, q, u, t, gamma,
