@@ -311,50 +311,20 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
     for (e, n) in crate::friction::stiction::state_layout(sys) {
         for c in 0..n {
             keys.push((e, c as u32));
-            equations.push(StateEquation {
-                element: e,
-                form: StateForm::Explicit,
-                ic: 0.0,
-                ic_rate: None,
-                static_hold: true,
-                bodies: [None, None],
-                law: Law::SpringDamper {
-                    k: 0.0,
-                    c: 0.0,
-                    m0: 0.0,
-                    preload: 0.0,
-                },
-                multi: None,
-                reads: Vec::new(),
-                sampling: None,
-                stiction: true,
-                solved: false,
-            });
+            let mut eq = StateEquation::filled_elsewhere(e, StateForm::Explicit);
+            eq.static_hold = true;
+            eq.stiction = true;
+            equations.push(eq);
         }
     }
     // The solved quantities, last: z − g = 0, an algebraic output whose
     // row the solver fills (`reaction_fn.rs`).
     for k in 0..solved.len() {
         keys.push((ElementRef::Request(u32::MAX), k as u32));
-        equations.push(StateEquation {
-            element: ElementRef::Request(u32::MAX),
-            form: StateForm::Output,
-            ic: 0.0,
-            ic_rate: None,
-            static_hold: false,
-            bodies: [None, None],
-            law: Law::SpringDamper {
-                k: 0.0,
-                c: 0.0,
-                m0: 0.0,
-                preload: 0.0,
-            },
-            multi: None,
-            reads: Vec::new(),
-            sampling: None,
-            stiction: false,
-            solved: true,
-        });
+        let mut eq =
+            StateEquation::filled_elsewhere(ElementRef::Request(u32::MAX), StateForm::Output);
+        eq.solved = true;
+        equations.push(eq);
     }
     let force_reads = sys
         .forces
@@ -381,6 +351,30 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
 }
 
 impl StateEquation {
+    /// A state whose row does not come from a function law (a stiction
+    /// deformation, a solved quantity): IC 0, no law, nothing read.
+    fn filled_elsewhere(element: ElementRef, form: StateForm) -> Self {
+        StateEquation {
+            element,
+            form,
+            ic: 0.0,
+            ic_rate: None,
+            static_hold: false,
+            bodies: [None, None],
+            law: Law::SpringDamper {
+                k: 0.0,
+                c: 0.0,
+                m0: 0.0,
+                preload: 0.0,
+            },
+            multi: None,
+            reads: Vec::new(),
+            sampling: None,
+            stiction: false,
+            solved: false,
+        }
+    }
+
     /// The sign of f in the row (+f implicit, −f otherwise).
     fn sign(&self) -> f64 {
         if self.form == StateForm::Implicit {
@@ -438,13 +432,7 @@ impl System {
 
     /// The user-state context of `values` for force and DIFF laws.
     pub fn state_context<'a>(&'a self, values: &'a StateValues) -> StateContext<'a> {
-        StateContext {
-            keys: &self.states.keys,
-            solved: &self.states.solved,
-            w: &values.w,
-            wp: &values.wp,
-            seed: None,
-        }
+        self.state_context_of(&values.w, &values.wp)
     }
 
     /// The user-state context of a frame's (w, w') (reports).
