@@ -363,3 +363,38 @@ fn damping_reading_the_joint_reaction_balances_energy() {
         assert!(work < -0.05, "{name}: work {work}");
     }
 }
+
+/// The drill decks' added-mass form: a VFORCE whose components read the
+/// block's own accelerations, FX = −m_a·ACCX, FZ = −m_a·ACCZ (the block on
+/// a translational joint along z, driven by SFORCE F): acceleration
+/// F/(m + m_a) within 1e-6 (GSTIFF, ERROR 1e-8, 1 s); ACCX stays 0.
+#[test]
+fn vforce_added_mass() {
+    let d = common::scratch("reaction_fn", "vforce");
+    let body = format!(
+        "{}MARKER/19, PART = 1, FLOATING\n\
+         VFORCE/1, I = 20, JFLOAT = 19, RM = 21, FX = -{MA}*ACCX(20)\\FY = 0\\FZ = -{MA}*ACCZ(20)\n",
+        block(2, &[(1, &format!("{F}"))])
+    );
+    let (_, rows, _) = common::run_deck(
+        &d,
+        "vforce",
+        &deck(
+            &body,
+            "REQUEST/1, F2 = ACCZ(20)\\F3 = ACCX(20)\\F4 = DZ(20,21)\n",
+        ),
+        "integrator/gstiff, error = 1e-8\nsimulate/dynamic, end = 1, steps = 10\nstop\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let a = F / (M + MA);
+    for r in &rows {
+        assert!((r[1] - a).abs() < 1e-6, "ACCZ {} at t = {}", r[1], r[0]);
+        assert!(r[2].abs() < 1e-9, "ACCX {} at t = {}", r[2], r[0]);
+        assert!(
+            (r[3] - 0.5 * a * r[0] * r[0]).abs() < 1e-7,
+            "DZ {} at t = {}",
+            r[3],
+            r[0]
+        );
+    }
+}
