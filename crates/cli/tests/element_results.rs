@@ -168,10 +168,6 @@ fn bad_element_results_are_rejected_by_name() {
             "REQUEST/1, F1 = BEAM(1,0,3,0)\nEND\n",
             "bad.adm:11:17: REQUEST/1: BEAM(1,0,3,0): BEAM 1 does not exist",
         ),
-        (
-            "SFORCE/2, TRANSLATIONAL, I = 21, J = 10, FUNCTION = BUSH(1,0,3,0)\nEND\n",
-            "bad.adm:11:53: SFORCE/2: BUSH is not supported yet in a force function",
-        ),
     ];
     for (tail, want) in cases {
         let adm = format!("{HUNG}{bushing}{tail}");

@@ -98,6 +98,10 @@ impl ExprStateFunction {
                 measures.push(m);
                 continue;
             }
+            if let Some(m) = crate::solved::measure(call) {
+                measures.push(m);
+                continue;
+            }
             if call.kind == MeasureKind::Contact {
                 let m = crate::contact_fn::measure(call).map_err(|message| ExprError {
                     message,

@@ -386,9 +386,17 @@ fn state_function_adapter() {
     assert_close!(dm[1], -0.05 * rtod, 1e-14, "d/dwz");
     assert_eq!(dm[2], 1.0);
 
-    let err = ExprStateFunction::new(Expr::parse("2*ACCX(1,2)").unwrap()).unwrap_err();
-    assert_eq!(err.message, "ACCX is not supported yet in a force function");
-    assert_eq!((err.span.start, err.span.end), (2, 11));
+    // ACCX (like reactions and applied forces) is solved with the system:
+    // a solved measure carrying the call as written (`solved.rs`).
+    let f = ExprStateFunction::new(Expr::parse("2*ACCX(1,2)").unwrap()).unwrap();
+    assert_eq!(
+        StateFunction::measures(&f),
+        [Measure::Solved {
+            name: "ACCX",
+            args: [1, 2, 0, 0],
+            nargs: 2,
+        }]
+    );
     // VARVAL left after substitution reads an implicit VARIABLE: the
     // user-state measure of VARIABLE/1 (`implicit.rs`).
     let f = ExprStateFunction::new(Expr::parse("VARVAL(1)").unwrap()).unwrap();

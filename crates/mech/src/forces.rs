@@ -261,7 +261,7 @@ pub(crate) fn function_law(
                 l: Some(slot_of(l)?),
             },
             // Read from the user-state values (chain_rule); no marker.
-            Measure::UserState { .. } => SlotMeasure {
+            Measure::UserState { .. } | Measure::Solved { .. } => SlotMeasure {
                 kind: *m,
                 i: anchor,
                 j: None,
@@ -350,7 +350,7 @@ impl SlotMeasure {
         match self.kind {
             // The value comes from the user states (chain_rule); it does
             // not depend on q or u.
-            Measure::UserState { .. } => MeasureValue {
+            Measure::UserState { .. } | Measure::Solved { .. } => MeasureValue {
                 val: 0.0,
                 gq: zero,
                 gu: zero,

@@ -24,6 +24,7 @@ pub mod local;
 mod multi_law;
 pub mod point_mass;
 mod ptcv;
+pub mod reaction_fn;
 pub mod rotation;
 pub mod states;
 pub mod system;

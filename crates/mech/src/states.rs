@@ -53,6 +53,8 @@ impl StateValues {
 /// What a function law reads of the user states.
 pub struct StateContext<'a> {
     keys: &'a [StateKey],
+    /// The solved measures (`reaction_fn.rs`), the last user states.
+    solved: &'a [Measure],
     w: &'a [f64],
     wp: &'a [f64],
     /// Some((j, c)): evaluate ∂f/∂w_j + c ∂f/∂w'_j in place of f (and zero
@@ -66,6 +68,7 @@ impl<'a> StateContext<'a> {
     /// No user states (a model without DIFF, reports without values).
     pub const NONE: StateContext<'static> = StateContext {
         keys: &[],
+        solved: &[],
         w: &[],
         wp: &[],
         seed: None,
@@ -74,6 +77,10 @@ impl<'a> StateContext<'a> {
 
     /// (state index, rate) of a user-state measure.
     fn index(&self, m: &Measure) -> Option<(usize, bool)> {
+        if let Measure::Solved { .. } = m {
+            let k = self.solved.iter().position(|x| x == m)?;
+            return Some((self.keys.len() - self.solved.len() + k, false));
+        }
         let Measure::UserState {
             element,
             component,
@@ -118,6 +125,7 @@ impl<'a> StateContext<'a> {
     pub(crate) fn unseeded(&self) -> StateContext<'a> {
         StateContext {
             keys: self.keys,
+            solved: self.solved,
             w: self.w,
             wp: self.wp,
             seed: None,
@@ -128,6 +136,7 @@ impl<'a> StateContext<'a> {
     fn seeded(&self, j: usize, c: f64) -> Self {
         StateContext {
             keys: self.keys,
+            solved: self.solved,
             w: self.w,
             wp: self.wp,
             seed: Some((j, c)),
@@ -171,6 +180,9 @@ pub struct StateEquation {
     /// A FRICTION stiction-deformation state: its row comes from the
     /// friction's law (`friction::stiction`), not from `law`.
     pub stiction: bool,
+    /// A solved quantity's row z − g (`reaction_fn.rs`): filled by the
+    /// solver's evaluator, not from `law`.
+    pub solved: bool,
 }
 
 /// The model's user states as the mechanics sees them.
@@ -180,16 +192,29 @@ pub struct UserStates {
     pub equations: Vec<StateEquation>,
     /// For each force element (by index), the states its laws read.
     force_reads: Vec<Vec<usize>>,
+    /// The solved measures the functions read (`reaction_fn.rs`): the
+    /// last `solved.len()` user states, in this order.
+    pub solved: Vec<Measure>,
 }
 
-/// The states a list of measures reads, sorted and unique.
-fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
+/// The states a list of measures reads, sorted and unique (the solved
+/// measures are the last `solved.len()` of `keys`' final length `nw`).
+fn states_read(
+    keys: &[StateKey],
+    solved: &[Measure],
+    nw: usize,
+    measures: &[Measure],
+) -> Vec<usize> {
     let mut out: Vec<usize> = measures
         .iter()
         .filter_map(|m| match *m {
             Measure::UserState {
                 element, component, ..
             } => keys.iter().position(|&k| k == (element, component)),
+            Measure::Solved { .. } => solved
+                .iter()
+                .position(|x| x == m)
+                .map(|k| nw - solved.len() + k),
             _ => None,
         })
         .collect();
@@ -203,6 +228,23 @@ fn states_read(keys: &[StateKey], measures: &[Measure]) -> Vec<usize> {
 pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelError> {
     let specs = state_specs(model);
     let mut keys: Vec<StateKey> = specs.iter().map(|s| s.key).collect();
+    // Every solved measure a force or state function reads, once.
+    let mut solved = Vec::new();
+    for f in &sys.forces {
+        for law in f.laws() {
+            if let Law::Function { f, .. } = law {
+                crate::reaction_fn::collect(f.measures(), &mut solved);
+            }
+        }
+    }
+    for spec in &specs {
+        crate::reaction_fn::collect(spec.function.measures(), &mut solved);
+    }
+    let n_stiction: usize = crate::friction::stiction::state_layout(sys)
+        .iter()
+        .map(|(_, n)| *n)
+        .sum();
+    let nw = keys.len() + n_stiction + solved.len();
     let mut equations = Vec::with_capacity(specs.len());
     for spec in specs {
         let e = spec.element;
@@ -263,9 +305,10 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             bodies,
             law,
             multi,
-            reads: states_read(&keys, spec.function.measures()),
+            reads: states_read(&keys, &solved, nw, spec.function.measures()),
             sampling: spec.sampling,
             stiction: false,
+            solved: false,
         });
     }
     // FRICTION stiction deformations, after the others: explicit, z(0) = 0,
@@ -273,25 +316,20 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
     for (e, n) in crate::friction::stiction::state_layout(sys) {
         for c in 0..n {
             keys.push((e, c as u32));
-            equations.push(StateEquation {
-                element: e,
-                form: StateForm::Explicit,
-                ic: 0.0,
-                ic_rate: None,
-                static_hold: true,
-                bodies: [None, None],
-                law: Law::SpringDamper {
-                    k: 0.0,
-                    c: 0.0,
-                    m0: 0.0,
-                    preload: 0.0,
-                },
-                multi: None,
-                reads: Vec::new(),
-                sampling: None,
-                stiction: true,
-            });
+            let mut eq = StateEquation::filled_elsewhere(e, StateForm::Explicit);
+            eq.static_hold = true;
+            eq.stiction = true;
+            equations.push(eq);
         }
+    }
+    // The solved quantities, last: z − g = 0, an algebraic output whose
+    // row the solver fills (`reaction_fn.rs`).
+    for k in 0..solved.len() {
+        keys.push((ElementRef::Request(u32::MAX), k as u32));
+        let mut eq =
+            StateEquation::filled_elsewhere(ElementRef::Request(u32::MAX), StateForm::Output);
+        eq.solved = true;
+        equations.push(eq);
     }
     let force_reads = sys
         .forces
@@ -300,7 +338,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
             let mut all: Vec<usize> = f
                 .laws()
                 .flat_map(|law| match law {
-                    Law::Function { f, .. } => states_read(&keys, f.measures()),
+                    Law::Function { f, .. } => states_read(&keys, &solved, nw, f.measures()),
                     Law::SpringDamper { .. } => Vec::new(),
                 })
                 .collect();
@@ -313,10 +351,35 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
         keys,
         equations,
         force_reads,
+        solved,
     })
 }
 
 impl StateEquation {
+    /// A state whose row does not come from a function law (a stiction
+    /// deformation, a solved quantity): IC 0, no law, nothing read.
+    fn filled_elsewhere(element: ElementRef, form: StateForm) -> Self {
+        StateEquation {
+            element,
+            form,
+            ic: 0.0,
+            ic_rate: None,
+            static_hold: false,
+            bodies: [None, None],
+            law: Law::SpringDamper {
+                k: 0.0,
+                c: 0.0,
+                m0: 0.0,
+                preload: 0.0,
+            },
+            multi: None,
+            reads: Vec::new(),
+            sampling: None,
+            stiction: false,
+            solved: false,
+        }
+    }
+
     /// The sign of f in the row (+f implicit, −f otherwise).
     fn sign(&self) -> f64 {
         if self.form == StateForm::Implicit {
@@ -374,10 +437,16 @@ impl System {
 
     /// The user-state context of `values` for force and DIFF laws.
     pub fn state_context<'a>(&'a self, values: &'a StateValues) -> StateContext<'a> {
+        self.state_context_of(&values.w, &values.wp)
+    }
+
+    /// The user-state context of a frame's (w, w') (reports).
+    pub fn state_context_of<'a>(&'a self, w: &'a [f64], wp: &'a [f64]) -> StateContext<'a> {
         StateContext {
             keys: &self.states.keys,
-            w: &values.w,
-            wp: &values.wp,
+            solved: &self.states.solved,
+            w,
+            wp,
             seed: None,
             run: crate::contact_fn::RunSwitches::NONE,
         }
@@ -385,6 +454,10 @@ impl System {
 
     /// "DIFF/3" style name of user state k.
     pub fn state_name(&self, k: usize) -> String {
+        if self.states.equations[k].solved {
+            let m = &self.states.solved[k - self.solved_at()];
+            return format!("the value of {}", crate::reaction_fn::solved_text(m));
+        }
         match self.states.keys[k] {
             (e @ ElementRef::Array(_), c) => format!(
                 "{} ({e} element {})",
@@ -403,7 +476,7 @@ impl System {
     pub fn state_residual(&self, data: &MechData, q: &[f64], u: &[f64], t: f64, out: &mut [f64]) {
         let st = self.law_context(data);
         for (k, eq) in self.states.equations.iter().enumerate() {
-            if eq.stiction {
+            if eq.stiction || eq.solved {
                 continue;
             }
             let f = eq.eval(q, u, t, &st).0;
@@ -438,7 +511,7 @@ impl System {
     ) {
         let st = self.law_context(data);
         for (k, eq) in self.states.equations.iter().enumerate() {
-            if eq.stiction {
+            if eq.stiction || eq.solved {
                 continue;
             }
             if eq.form == StateForm::Held {

@@ -305,6 +305,9 @@ pub struct MechData {
     /// CONTACT friction declared COULOMB_FRICTION = DYNAMICS_ONLY is left
     /// out (see `contact.rs`).
     pub non_dynamic: bool,
+    /// The solver's evaluator of the quantities functions read that the
+    /// system solves for (`reaction_fn.rs`); None when there are none.
+    pub solved: Option<std::sync::Arc<dyn crate::reaction_fn::SolvedEval>>,
 }
 
 impl MechData {
@@ -443,6 +446,7 @@ impl System {
             blocks: Vec::new(),
             states: crate::states::StateValues::zeros(self.nw()),
             non_dynamic: false,
+            solved: None,
         }
     }
 

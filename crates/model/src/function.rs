@@ -106,6 +106,16 @@ pub enum Measure {
         component: u32,
         rate: bool,
     },
+    /// A quantity the system solves for (`name(args…)`: ACCX, WDTX, FX…TM,
+    /// JOINT, MOTION, JPRIM, SFORCE, SPDP, BUSH, FIELD, BEAM): it reads
+    /// accelerations, reactions or applied forces, so it is an algebraic
+    /// unknown z with the row z − g(q, u, u̇, λ, w) = 0 (mbsolve-mech
+    /// `reaction_fn.rs`); the function reads z. `args[..nargs]` as written.
+    Solved {
+        name: &'static str,
+        args: [u32; 4],
+        nargs: u8,
+    },
 }
 
 impl Measure {
@@ -126,7 +136,7 @@ impl Measure {
             }
             Measure::FrameSpeed { i, j, l } => std::iter::once(i).chain(j).chain([l]).collect(),
             Measure::Contact { rm, .. } => rm.into_iter().collect(),
-            Measure::UserState { .. } => Vec::new(),
+            Measure::UserState { .. } | Measure::Solved { .. } => Vec::new(),
         }
     }
 }

@@ -120,6 +120,7 @@ impl Simulation {
         let sys = System::new(model).map_err(SolverError::Model)?;
         let mut data = sys.new_data();
         data.states.w = sys.state_initial_values();
+        data.solved = crate::reaction_fn::evaluator(&sys, model).map_err(SolverError::Assembly)?;
         let (w, wp) = (data.states.w.clone(), data.states.wp.clone());
         let (q, u) = sys.initial_state();
         let (n, m) = (sys.nq(), sys.neq());
@@ -260,7 +261,8 @@ impl Simulation {
         let mut gamma = vec![0.0; m];
         sys.acceleration_rhs(data, &q, &u, t, &mut gamma);
         let accelerations =
-            crate::friction_ic::accelerations(&mut kkt, sys, data, &q, &u, t, &gamma);
+            crate::reaction_fn::accelerations(&mut kkt, sys, data, &q, &u, t, &gamma)
+                .map_err(SolverError::Assembly)?;
         let (a, lambda) = accelerations.map_err(|row| self.singular(row, "acceleration"))?;
         let (w, wp) = (self.data.states.w.clone(), self.data.states.wp.clone());
         self.state = Frame {

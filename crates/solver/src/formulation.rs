@@ -772,6 +772,9 @@ impl DaeProblem for I3Problem<'_> {
         }
         self.states.load(&mut self.data, y, yp);
         self.states.residual(self.sys, &self.data, q, u, t, out);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, up, lam);
+        let rows = &mut out[self.states.at..self.states.at + self.states.nw];
+        self.sys.solved_residual(&self.data, &p, rows);
         // One evaluation of each constraint for Φ and Φ_qᵀλ.
         let (head, rows) = out.split_at_mut(2 * n);
         let forces = &mut head[n..];
@@ -804,6 +807,9 @@ impl DaeProblem for I3Problem<'_> {
         self.states
             .jacobian(self.sys, &self.data, q, u, t, c, n, n, 1.0, a);
         let mut s = AsmSink(a);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, up, lam);
+        let cols = crate::reaction_fn::first_order_columns(self.states.at, n, n, (2 * n, false), c);
+        self.sys.solved_jacobian(&self.data, &p, &cols, &mut s);
         let data = &mut self.data;
         self.sys
             .body_jacobian(data, q, u, up, Some(lam), t, &mut s, n, Some(0), n, 1.0, c);

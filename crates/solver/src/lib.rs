@@ -23,6 +23,7 @@ mod massless;
 pub mod models;
 pub mod output;
 pub mod partition;
+mod reaction_fn;
 pub mod redundancy;
 pub mod requests;
 pub mod rti_report;

@@ -779,6 +779,23 @@ impl<'a> PartitionProblem<'a> {
         .map_err(singular)?;
         self.a.copy_from_slice(&self.rhs_k[..n]);
         self.lam.copy_from_slice(&self.rhs_k[n..]);
+        // Quantities functions read that depend on (a, λ) (`reaction_fn.rs`):
+        // made consistent with them, re-solving for each trial value.
+        let (sys, q, u, zero_n) = (self.sys, &self.q, &self.u, &self.zero_n);
+        let (kkt, klu, rhs_k) = (&self.kkt, &mut self.klu, &mut self.rhs_k);
+        let (rb, rr) = (&mut self.refine_kb, &mut self.refine_kr);
+        let resolve = |data: &mut MechData, a: &mut [f64], lam: &mut [f64]| {
+            let (body, cons) = rhs_k.split_at_mut(n);
+            sys.applied_residual(data, q, u, zero_n, t, body);
+            body.iter_mut().for_each(|v| *v = -*v);
+            sys.acceleration_rhs(data, q, u, t, cons);
+            refined_solve(kkt, klu, rhs_k, rb, rr).map_err(singular)?;
+            a.copy_from_slice(&rhs_k[..n]);
+            lam.copy_from_slice(&rhs_k[n..]);
+            Ok(())
+        };
+        let (data, a, lam) = (&mut self.data, &mut self.a, &mut self.lam);
+        crate::reaction_fn::ode_consistent(sys, data, q, u, t, a, lam, resolve, ProblemError)?;
         let mut p = self.published.borrow_mut();
         p.newton_iterations += iterations as u64;
         Ok(())

@@ -243,7 +243,9 @@ pub(crate) fn wrench(
         selected(ElementRef::Joint(id), joint_markers(id))
     });
     let contacts_off = inactive_contacts(sys, model);
-    let st = run_context(frame, &contacts_off);
+    // With the frame's user states (a force may read DIF, VARVAL or a
+    // solved quantity, `reaction_fn.rs`) and the run's switches.
+    let st = run_context(sys, frame, &contacts_off);
     for fe in &sys.forces {
         if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;
@@ -280,8 +282,8 @@ pub(crate) fn wrench(
 /// analysis kind and the run's deactivated CONTACTs (`off`, from
 /// [`inactive_contacts`]), which a CONTACT() in the force's function
 /// honours (`mbsolve_mech::contact_fn`).
-fn run_context<'a>(frame: &Frame, off: &'a [bool]) -> StateContext<'a> {
-    let mut st: StateContext<'a> = StateContext::NONE;
+fn run_context<'a>(sys: &'a System, frame: &'a Frame, off: &'a [bool]) -> StateContext<'a> {
+    let mut st = sys.state_context_of(&frame.w, &frame.wp);
     st.run = RunSwitches {
         non_dynamic: frame.non_dynamic,
         contacts_off: off,

@@ -18,6 +18,10 @@ pub struct I3SecondOrder<'a> {
     /// See `I3Problem::watch`.
     pub watch: RedundancyWatch,
     pub constraint_tol: f64,
+    /// The accelerations and multipliers of the last body residual or
+    /// Jacobian, which the solved quantities' rows read
+    /// (`reaction_fn.rs`; the state rows come after them in each pass).
+    solved_at: (Vec<f64>, Vec<f64>),
 }
 
 impl<'a> I3SecondOrder<'a> {
@@ -28,6 +32,7 @@ impl<'a> I3SecondOrder<'a> {
             phi: vec![0.0; sys.neq()],
             watch: RedundancyWatch::default(),
             constraint_tol: CONSTRAINT_TOL,
+            solved_at: (Vec::new(), Vec::new()),
         }
     }
 }
@@ -49,6 +54,10 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
         self.sys.body_residual(&mut self.data, q, u, a, lam, t, out);
+        if self.sys.n_solved() > 0 {
+            crate::output::fill(&mut self.solved_at.0, a);
+            crate::output::fill(&mut self.solved_at.1, lam);
+        }
         check_finite(out, |i| {
             format!("{} force balance", coordinate_name(self.sys, i))
         })
@@ -78,6 +87,10 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         asm: &mut SlotAssembler,
     ) -> Result<(), ProblemError> {
         let n = self.sys.nq();
+        if self.sys.n_solved() > 0 {
+            crate::output::fill(&mut self.solved_at.0, a);
+            crate::output::fill(&mut self.solved_at.1, lam);
+        }
         // body_jacobian emits ∂R/∂q + c'u ∂R/∂u + c'a ∂R/∂a; with c' = c/cq
         // and every value multiplied by cq the matrix receives
         // βh² ∂R/∂q + γh ∂R/∂u + M/(1+α), all in one pass over the forces.
@@ -133,6 +146,9 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
         self.sys.state_residual(&self.data, q, u, t, out);
+        let (a, lam) = (&self.solved_at.0, &self.solved_at.1);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, a, lam);
+        self.sys.solved_residual(&self.data, &p, out);
         check_finite(out, |k| format!("{} state", self.sys.state_name(k)))
     }
     /// The DIFF rows after the algebraic rows, their unknowns (the
@@ -171,6 +187,12 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         );
         self.sys
             .force_state_jacobian(&self.data, q, u, t, &mut rows, 0, at, cw);
+        // Solved quantities' rows: q, u and the true acceleration
+        // (a + α q̈ₙ)/(1 + α) all follow the unknown a (cw·cu = 1/(1 + α)).
+        let (a, lam) = (&self.solved_at.0, &self.solved_at.1);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, a, lam);
+        let cols = crate::reaction_fn::second_order_columns(at, n, (cq, cu, cw * cu), cw);
+        self.sys.solved_jacobian(&self.data, &p, &cols, &mut rows);
         Ok(())
     }
     fn state_is_algebraic(&self, k: usize) -> bool {

@@ -199,6 +199,9 @@ impl DaeProblem for Si1Problem<'_> {
         );
         self.states.load(&mut self.data, y, yp);
         self.states.residual(self.sys, &self.data, q, u, t, out);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, acc, lam);
+        let rows = &mut out[self.states.at..self.states.at + self.states.nw];
+        self.sys.solved_residual(&self.data, &p, rows);
         let (r1, rest) = out.split_at_mut(n);
         let (r2, rest) = rest.split_at_mut(n);
         let (r3, rest) = rest.split_at_mut(n);
@@ -258,6 +261,11 @@ impl DaeProblem for Si1Problem<'_> {
         self.states.load(&mut self.data, y, yp);
         self.states
             .jacobian(sys, &self.data, q, u, t, c, n, 2 * n, s, a);
+        // Solved quantities' rows (unscaled): a = α', λ = ν'.
+        let cols =
+            crate::reaction_fn::first_order_columns(self.states.at, n, 2 * n, (3 * n, true), c);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, acc, lam);
+        sys.solved_jacobian(&self.data, &p, &cols, &mut crate::formulation::AsmSink(a));
         // ∂(a, λ, μ, ρ)/∂(α, ν, η, ζ) = c, times the row scale: ≈ 1.
         let sc = s * c;
         let (col_u, col_alpha) = (n, 2 * n);

@@ -137,6 +137,9 @@ impl DaeProblem for Si2Problem<'_> {
         let (lam, mu) = (&yp[2 * n..2 * n + m], &yp[2 * n + m..2 * (n + m)]);
         self.states.load(&mut self.data, y, yp);
         self.states.residual(self.sys, &self.data, q, u, t, out);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, up, lam);
+        let rows = &mut out[self.states.at..self.states.at + self.states.nw];
+        self.sys.solved_residual(&self.data, &p, rows);
         let (r1, rest) = out.split_at_mut(n);
         let (r2, rest) = rest.split_at_mut(n);
         let (r3, rest) = rest.split_at_mut(m);
@@ -200,6 +203,11 @@ impl DaeProblem for Si2Problem<'_> {
         self.states.load(&mut self.data, y, yp);
         self.states
             .jacobian(self.sys, &self.data, q, u, t, c, n, n, s, a);
+        // Solved quantities' rows (unscaled): u̇ = y' of u, λ = ν'.
+        let cols = crate::reaction_fn::first_order_columns(self.states.at, n, n, (2 * n, true), c);
+        let p = crate::reaction_fn::point(&self.data, t, q, u, up, lam);
+        self.sys
+            .solved_jacobian(&self.data, &p, &cols, &mut crate::formulation::AsmSink(a));
         // ∂λ/∂ν = ∂μ/∂η = c, times the row scale: ≈ 1.
         let sc = s * c;
         let (row_vel, col_nu, col_eta) = (2 * n + m, 2 * n, 2 * n + m);

@@ -311,6 +311,16 @@ impl ForceBalance {
             &mut self.res[n..n + m],
         );
         self.states.residual(sys, data, q, t, &mut self.res);
+        crate::reaction_fn::static_residual(
+            sys,
+            data,
+            q,
+            lam,
+            t,
+            n + m,
+            &self.zeros,
+            &mut self.res,
+        );
         if let Some(i) = self.res.iter().position(|v| !v.is_finite()) {
             let what = if i < n {
                 format!("{} force balance", coordinate_name(sys, i))
@@ -355,6 +365,7 @@ impl ForceBalance {
             sys.body_jacobian(data, q, z, z, Some(lam), t, &mut s, 0, Some(0), 0, 0.0, ca);
             sys.constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
             self.states.jacobian(sys, data, q, t, &mut s);
+            crate::reaction_fn::static_jacobian(sys, data, (q, lam, z), t, n, &mut s);
             if self.asm.finish() {
                 break;
             }

@@ -15,11 +15,17 @@ use mbsolve_mech::{MechData, Sink, System};
 pub(crate) struct StateBlock {
     pub at: usize,
     pub nw: usize,
+    /// The last `solved` states are solved quantities (`reaction_fn.rs`).
+    pub solved: usize,
 }
 
 impl StateBlock {
     pub fn new(sys: &System, at: usize) -> Self {
-        StateBlock { at, nw: sys.nw() }
+        StateBlock {
+            at,
+            nw: sys.nw(),
+            solved: sys.n_solved(),
+        }
     }
 
     /// Hand (w, w') of (y, y') to the mechanics before an evaluation.
@@ -28,9 +34,16 @@ impl StateBlock {
         data.states.set(&y[r.clone()], &yp[r]);
     }
 
-    /// The classes of the appended states.
+    /// The classes of the appended states. A solved quantity (a force,
+    /// reaction or acceleration a function reads) takes the velocities'
+    /// class: in I3 converged by the ORIGINAL corrector but not
+    /// error-controlled (its start has no consistent rate to predict it
+    /// by: as UserState the first steps fail on it); as Multiplier it is
+    /// never converged and stays ~1e-6 off its function (measured).
     pub fn extend_classes(&self, classes: &mut Vec<VarClass>) {
-        classes.extend(std::iter::repeat_n(VarClass::UserState, self.nw));
+        let own = self.nw - self.solved;
+        classes.extend(std::iter::repeat_n(VarClass::UserState, own));
+        classes.extend(std::iter::repeat_n(VarClass::Velocity, self.solved));
     }
 
     /// Append the frame's (w, w') to initial (y, y').

@@ -1,0 +1,400 @@
+//! Force functions that read accelerations, joint reactions and other
+//! elements' forces: each such quantity is an algebraic unknown solved with
+//! the system (solver `reaction_fn.rs`). Closed forms on one sliding block
+//! (PART/2 on a TRANSLATIONAL joint along ground z, no gravity along z):
+//! - added mass: SFORCE/1 = F and SFORCE/2 = −m_a·ACCZ(20) on the block
+//!   give the acceleration F/(m + m_a), with m_a > m (no fixed-point
+//!   iteration would converge: the loop is solved, not iterated);
+//! - joint reaction: gravity along −x loads the joint with m·g in x, and a
+//!   drag SFORCE = F − μ·JOINT(1,0,2,0) gives the acceleration (F − μ m g)/m;
+//! - an SFORCE reading another: SFORCE/2 = 0.5·SFORCE(1,0,4,0) with
+//!   SFORCE/1 = −k·DZ on a twin block whose force is the direct expression;
+//! - loops: F = 2·F + 1 solves to F = −1; F = F + 1 is singular, named.
+
+mod common;
+
+use mbsolve_integrate::{DaeProblem, SlotAssembler};
+use mbsolve_solver::formulation::I3Problem;
+use mbsolve_solver::si1::Si1Problem;
+use mbsolve_solver::si2::Si2Problem;
+
+const M: f64 = 1.0;
+const MA: f64 = 3.0;
+const F: f64 = 10.0;
+const G: f64 = 9.81;
+const MU: f64 = 0.3;
+
+/// Block `p` (mass M, at x = p) on a translational joint `p` along ground
+/// z, with SFORCEs `forces` (id, function) acting along ground z on it.
+fn block(p: u32, forces: &[(u32, &str)]) -> String {
+    let mut s = format!(
+        "PART/{p}, MASS = {M}, CM = {p}0, IP = 1, 1, 1\n\
+         MARKER/{p}0, PART = {p}, QP = {p}, 0, 0\n\
+         MARKER/{p}1, PART = 1, QP = {p}, 0, 0\n\
+         JOINT/{p}, TRANSLATIONAL, I = {p}0, J = {p}1\n"
+    );
+    for (id, f) in forces {
+        s += &format!(
+            "SFORCE/{id}, TRANSLATIONAL, ACTIONONLY, I = {p}0, J = {p}1, FUNCTION = {f}\n"
+        );
+    }
+    s
+}
+
+fn deck(body: &str, requests: &str) -> String {
+    format!(
+        "reaction functions\n\
+         UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+         ACCGRAV/IGRAV = -{G}, JGRAV = 0, KGRAV = 0\n\
+         PART/1, GROUND\n\
+         {body}{requests}END\n"
+    )
+}
+
+/// Added mass, joint-reaction drag and an SFORCE reading an SFORCE, all
+/// in one deck (blocks 2, 3, 4 and its twin 5).
+fn all_cases() -> String {
+    let body = [
+        block(2, &[(1, &format!("{F}")), (2, &format!("-{MA}*ACCZ(20)"))]),
+        block(3, &[(3, &format!("{F} - {MU}*JOINT(3,0,2,0)"))]),
+        block(4, &[(4, "-40*DZ(40,41)"), (5, "0.5*SFORCE(4,0,4,0)")]),
+        block(5, &[(6, "-40*DZ(50,51)"), (7, "-20*DZ(50,51)")]),
+    ]
+    .concat();
+    // The twins start displaced by 0.1 (velocity along z).
+    let body = body.replace(
+        "MARKER/40, PART = 4, QP = 4, 0, 0",
+        "MARKER/40, PART = 4, QP = 4, 0, 0.1",
+    );
+    let body = body.replace(
+        "MARKER/50, PART = 5, QP = 5, 0, 0",
+        "MARKER/50, PART = 5, QP = 5, 0, 0.1",
+    );
+    deck(
+        &body,
+        "REQUEST/1, F2 = DZ(20,21)\\F3 = ACCZ(20)\\F4 = SFORCE(2,0,4,0)\\F5 = DZ(30,31)\\F6 = JOINT(3,0,2,0)\\F7 = DZ(40,41) - DZ(50,51)\\F8 = SFORCE(5,0,4,0) - SFORCE(7,0,4,0)\n",
+    )
+}
+
+/// GSTIFF and WSTIFF with I3, GSTIFF/SI2, HASTIFF/SI1, DSTIFF, HHT,
+/// NEWMARK and the ODE form (ABAM, RKF45, VSTIFF) at ERROR
+/// 1e-8 over 1 s: block 2 at
+/// z = ½ F/(m + m_a) t² within 1e-7 m, ACCZ within 1e-6 of F/(m + m_a), its
+/// added-mass force −m_a·a within 1e-6 N; block 3 at ½ (F − μ m g)/m t²
+/// within 1e-7 m and its joint load m g within 1e-8 N; the twins agree to
+/// 1e-7 m and their forces to 1e-6 N.
+#[test]
+fn solved_forces_match_closed_forms() {
+    let d = common::scratch("reaction_fn", "closed");
+    let a2 = F / (M + MA);
+    let a3 = (F - MU * M * G) / M;
+    for (name, integrator) in [
+        ("gstiff", "gstiff, formulation = i3"),
+        ("wstiff", "wstiff, formulation = i3"),
+        ("gstiff_si2", "gstiff, formulation = si2"),
+        ("hastiff_si1", "hastiff, formulation = si1"),
+        ("dstiff", "dstiff"),
+        ("hht", "hht"),
+        ("newmark", "newmark"),
+        ("abam", "abam"),
+        ("rkf45", "rkf45"),
+        ("vstiff", "vstiff"),
+    ] {
+        let (h, rows, _) = common::run_deck(
+            &d,
+            name,
+            &all_cases(),
+            &format!("integrator/{integrator}, error = 1e-8\nsimulate/dynamic, end = 1, steps = 20\nstop\n"),
+        )
+        .unwrap_or_else(|e| panic!("{integrator}: {e}"));
+        assert_eq!(h.len(), 8, "{h:?}");
+        assert_eq!(rows.len(), 21);
+        let mut worst = [0.0f64; 7];
+        for r in &rows {
+            let t = r[0];
+            let errs = [
+                (r[1] - 0.5 * a2 * t * t).abs(),
+                (r[2] - a2).abs(),
+                (r[3] + MA * a2).abs(),
+                (r[4] - 0.5 * a3 * t * t).abs(),
+                (r[5] - M * G).abs(),
+                r[6].abs(),
+                r[7].abs(),
+            ];
+            for (w, e) in worst.iter_mut().zip(errs) {
+                *w = w.max(e);
+            }
+        }
+        println!("{integrator}: worst errors {worst:?}");
+        // ACCZ and the forces are algebraic (converged by the corrector, not
+        // error-controlled): 1e-6, and 1e-5 N for the twins' forces (DSTIFF
+        // 3.0e-6 N; the others ≤ 1.7e-10 N).
+        let tol = [1e-7, 1e-6, 1e-6, 1e-7, 1e-8, 1e-7, 1e-5];
+        for (k, (w, t)) in worst.iter().zip(tol).enumerate() {
+            assert!(
+                *w <= t,
+                "{integrator}: column {} error {w:.3e} > {t:.0e}",
+                k + 1
+            );
+        }
+    }
+}
+
+/// F = 2·F + 1 has the one solution F = −1: the block accelerates at −1/m.
+#[test]
+fn solvable_loop_is_solved() {
+    let d = common::scratch("reaction_fn", "loop");
+    let (_, rows, _) = common::run_deck(
+        &d,
+        "loop",
+        &deck(
+            &block(2, &[(1, "2*SFORCE(1,0,4,0) + 1")]),
+            "REQUEST/1, F2 = SFORCE(1,0,4,0)\\F3 = DZ(20,21)\n",
+        ),
+        "integrator/gstiff, error = 1e-8\nsimulate/dynamic, end = 1, steps = 10\nstop\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for r in &rows {
+        assert!((r[1] + 1.0).abs() < 1e-9, "F = {} at t = {}", r[1], r[0]);
+        assert!(
+            (r[2] + 0.5 * r[0] * r[0] / M).abs() < 1e-7,
+            "z = {} at t = {}",
+            r[2],
+            r[0]
+        );
+    }
+}
+
+/// F = F + 1 has no solution: the run stops naming the loop's quantity.
+#[test]
+fn singular_loop_is_named() {
+    let d = common::scratch("reaction_fn", "singular");
+    let err = common::run_deck(
+        &d,
+        "singular",
+        &deck(&block(2, &[(1, "SFORCE(1,0,4,0) + 1")]), ""),
+        "integrator/gstiff, error = 1e-8\nsimulate/dynamic, end = 1, steps = 10\nstop\n",
+    )
+    .expect_err("a loop F = F + 1 must be refused");
+    assert!(
+        err.contains("the functions reading the value of SFORCE(1,0,4,0) form an algebraic loop with no unique solution at t = 0"),
+        "{err}"
+    );
+}
+
+/// The iteration matrix ∂G/∂y + c ∂G/∂y' (c = 50) of the combined deck in
+/// I3, SI2 and SI1 against central differences of the residual at a
+/// state off the solution (q, u, w perturbed, the other unknowns random):
+/// worst relative error below 1e-5 (the solved rows are themselves
+/// differenced).
+#[test]
+fn iteration_matrices_match_differences() {
+    let adm = all_cases();
+    let model = mbsolve_adm::read_adm_str(&adm, "t.adm").unwrap();
+    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    let s = sim.state.clone();
+    let n = sim.sys.nq();
+    let nw = sim.sys.nw();
+    assert_eq!(nw, 3, "ACCZ(20), JOINT(3,0,2,0), SFORCE(4,0,4,0)");
+    let mut seed = 11u64;
+    let mut rand = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+    };
+    let problems: Vec<(&str, Box<dyn DaeProblem + '_>)> = vec![
+        ("I3", Box::new(I3Problem::new(&sim.sys, sim.data.clone()))),
+        ("SI2", Box::new(Si2Problem::new(&sim.sys, sim.data.clone()))),
+        ("SI1", Box::new(Si1Problem::new(&sim.sys, sim.data.clone()))),
+    ];
+    for (label, mut p) in problems {
+        let size = p.size();
+        let mut y: Vec<f64> = (0..size).map(|_| 10.0 * rand()).collect();
+        let mut yp: Vec<f64> = (0..size).map(|_| 10.0 * rand()).collect();
+        // Coordinates near the consistent ones (unit Euler parameters),
+        // user states (last) near theirs.
+        for i in 0..n {
+            y[i] = s.q[i] + 0.01 * rand();
+            y[n + i] = s.u[i] + 0.01 * rand();
+            yp[i] = y[n + i];
+        }
+        for k in 0..nw {
+            y[size - nw + k] = s.w[k] + 0.01 * rand();
+        }
+        let (t, c) = (0.1, 50.0);
+        let mut asm = SlotAssembler::new(size);
+        loop {
+            asm.begin();
+            p.jacobian(t, &y, &yp, c, &mut asm).unwrap();
+            if asm.finish() {
+                break;
+            }
+        }
+        let jac = asm.to_dense();
+        let mut worst = (0.0f64, 0, 0);
+        let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
+        for col in 0..size {
+            let h = 1e-6 * (1.0 + y[col].abs());
+            let shifted = |s: f64| {
+                let mut y1 = y.clone();
+                let mut yp1 = yp.clone();
+                y1[col] += s * h;
+                yp1[col] += s * c * h;
+                (y1, yp1)
+            };
+            let (y1, yp1) = shifted(1.0);
+            p.residual(t, &y1, &yp1, &mut up).unwrap();
+            let (y2, yp2) = shifted(-1.0);
+            p.residual(t, &y2, &yp2, &mut down).unwrap();
+            for row in 0..size {
+                let diff = (up[row] - down[row]) / (2.0 * h);
+                let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
+                if e > worst.0 {
+                    worst = (e, row, col);
+                }
+            }
+        }
+        println!(
+            "{label}: worst relative error {:.2e} at ({}, {}): {} / {}",
+            worst.0,
+            worst.1,
+            worst.2,
+            p.describe_equation(worst.1),
+            p.describe_variable(worst.2)
+        );
+        assert!(
+            worst.0 < 1e-5,
+            "{label}: worst relative error {:.3e}",
+            worst.0
+        );
+    }
+}
+
+/// Static equilibrium: accelerations read 0 and reactions are the static
+/// ones. Block 2: 10 − 3·ACCZ − 40·DZ = 0 gives DZ = 10/40; block 3
+/// (through a VARIABLE): 5 − μ·JOINT − 40·DZ = 0 with the joint load m g
+/// gives DZ = (5 − μ m g)/40. Tolerance 1e-9 m.
+#[test]
+fn statics_solve_the_quantities() {
+    let d = common::scratch("reaction_fn", "statics");
+    let body = [
+        block(2, &[(1, "10 - 3*ACCZ(20) - 40*DZ(20,21)")]),
+        block(3, &[(3, "VARVAL(9) - 40*DZ(30,31)")]),
+        "VARIABLE/9, FUNCTION = 5 - 0.3*JOINT(3,0,2,0)\n".to_string(),
+    ]
+    .concat();
+    let (_, rows, _) = common::run_deck(
+        &d,
+        "statics",
+        &deck(
+            &body,
+            "REQUEST/1, F2 = DZ(20,21)\\F3 = DZ(30,31)\\F4 = JOINT(3,0,2,0)\n",
+        ),
+        "simulate/static\nstop\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = rows.last().expect("a static frame");
+    println!("static: {r:?}");
+    assert!((r[1] - 10.0 / 40.0).abs() < 1e-9, "{r:?}");
+    assert!((r[2] - (5.0 - MU * M * G) / 40.0).abs() < 1e-9, "{r:?}");
+    assert!((r[3] - M * G).abs() < 1e-9, "{r:?}");
+}
+
+/// A pendulum (m = 1, CM at L = 1 from the pin, I_cm = 0.1, released
+/// horizontal) whose damping torque reads the pin's reaction:
+/// T = −0.01·|JOINT(1,0,1,0)|·ω. Checked another way: a DIFF integrates
+/// the torque's power T·ω (reading SFORCE(), itself solved), and the
+/// mechanical energy ½ I_O ω² + m g y_cm must equal that work to 1e-5 J
+/// over 2 s at ERROR 1e-7 with GSTIFF (measured 2.7e-6 J; ABAM below); the torque as solved must
+/// equal the request's evaluation of its expression on the same frame to
+/// 1e-5 N·m (measured 5.9e-6 in the first steps: outputs project the
+/// velocities onto the constraints, the solve used the integrator's); the
+/// work must be substantial (below −0.05 J) so that the check means
+/// something. GSTIFF I3 and ABAM. (Open defects, see the branch report:
+/// GSTIFF/SI2 fails on this deck at t = 1.18 s and GSTIFF I3 at ERROR 1e-9
+/// at t = 0.41 s, with the error in DIFF/1; HHT fails at its first steps,
+/// its error estimate of the algebraic states rejecting the solved ones.)
+#[test]
+fn damping_reading_the_joint_reaction_balances_energy() {
+    let d = common::scratch("reaction_fn", "pendulum");
+    let body = "ACCGRAV/IGRAV = 0, JGRAV = -9.81, KGRAV = 0\n\
+                PART/2, MASS = 1, CM = 20, IP = 0.1, 0.1, 0.1\n\
+                MARKER/20, PART = 2, QP = 1, 0, 0\n\
+                MARKER/21, PART = 2, QP = 0, 0, 0\n\
+                MARKER/11, PART = 1, QP = 0, 0, 0\n\
+                JOINT/1, REVOLUTE, I = 21, J = 11\n\
+                SFORCE/2, ROTATIONAL, I = 21, J = 11, FUNCTION = -0.01*JOINT(1,0,1,0)*WZ(21,11)\n\
+                DIFF/1, IC = 0, FUNCTION = SFORCE(2,0,8,0)*WZ(21,11)\n";
+    let adm = format!(
+        "pendulum damped by its reaction\n\
+         UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+         PART/1, GROUND\n\
+         {body}\
+         REQUEST/1, F2 = 0.55*WZ(21,11)*WZ(21,11) + 9.81*DY(20) - DIF(1)\\F3 = SFORCE(2,0,8,0) + 0.01*JOINT(1,0,1,0)*WZ(21,11)\\F4 = DIF(1)\n\
+         END\n"
+    );
+    for (name, integrator, energy_tol) in [
+        ("gstiff", "gstiff", 1e-5),
+        // ABAM's own accuracy at this ERROR: the same deck with a plain
+        // damping torque −0.2·ω is off by 7.3e-4 J as well (measured).
+        ("abam", "abam", 2e-3),
+    ] {
+        let (_, rows, _) = common::run_deck(
+            &d,
+            name,
+            &adm,
+            &format!("integrator/{integrator}, error = 1e-7\nsimulate/dynamic, end = 2, steps = 200\nstop\n"),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let energy = rows.iter().map(|r| r[1].abs()).fold(0.0, f64::max);
+        let consistency = rows.iter().map(|r| r[2].abs()).fold(0.0, f64::max);
+        let work = rows.last().unwrap()[3];
+        println!("{name}: energy − work {energy:.2e} J, torque vs its expression {consistency:.2e} N·m, work {work:.4} J");
+        assert!(
+            energy < energy_tol,
+            "{name}: energy balance off by {energy:.3e} J"
+        );
+        assert!(
+            consistency < 1e-5,
+            "{name}: torque off its expression by {consistency:.3e}"
+        );
+        assert!(work < -0.05, "{name}: work {work}");
+    }
+}
+
+/// The drill decks' added-mass form: a VFORCE whose components read the
+/// block's own accelerations, FX = −m_a·ACCX, FZ = −m_a·ACCZ (the block on
+/// a translational joint along z, driven by SFORCE F): acceleration
+/// F/(m + m_a) within 1e-6 (GSTIFF, ERROR 1e-8, 1 s); ACCX stays 0.
+#[test]
+fn vforce_added_mass() {
+    let d = common::scratch("reaction_fn", "vforce");
+    let body = format!(
+        "{}MARKER/19, PART = 1, FLOATING\n\
+         VFORCE/1, I = 20, JFLOAT = 19, RM = 21, FX = -{MA}*ACCX(20)\\FY = 0\\FZ = -{MA}*ACCZ(20)\n",
+        block(2, &[(1, &format!("{F}"))])
+    );
+    let (_, rows, _) = common::run_deck(
+        &d,
+        "vforce",
+        &deck(
+            &body,
+            "REQUEST/1, F2 = ACCZ(20)\\F3 = ACCX(20)\\F4 = DZ(20,21)\n",
+        ),
+        "integrator/gstiff, error = 1e-8\nsimulate/dynamic, end = 1, steps = 10\nstop\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let a = F / (M + MA);
+    for r in &rows {
+        assert!((r[1] - a).abs() < 1e-6, "ACCZ {} at t = {}", r[1], r[0]);
+        assert!(r[2].abs() < 1e-9, "ACCX {} at t = {}", r[2], r[0]);
+        assert!(
+            (r[3] - 0.5 * a * r[0] * r[0]).abs() < 1e-7,
+            "DZ {} at t = {}",
+            r[3],
+            r[0]
+        );
+    }
+}
