@@ -370,6 +370,7 @@ fn elastic_elements(m: &mut Model) {
         reference: nalgebra::Vector6::new(0.1, -0.2, 0.05, 0.02, -0.03, 0.01),
         preload: nalgebra::Vector6::new(1.0, -2.0, 0.5, 0.3, -0.1, 0.2),
         beam: None,
+        formulation: BeamFormulation::Linear,
     };
     let section = BeamSection {
         length: 0.8,
