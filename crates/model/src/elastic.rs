@@ -49,9 +49,9 @@ pub enum BeamFormulation {
     /// triads, the axial strain including the bending shortening
     /// (von Kármán), so a rigid motion gives no force at any angle.
     Nonlinear,
-    /// LINEAR plus the geometric (axial-force) stiffness of second-order
-    /// beam theory: lateral stiffness rises under tension, falls under
-    /// compression.
+    /// LINEAR plus the lateral (chord, P-Δ) stiffness N/L of the axial
+    /// force N: lateral stiffness rises under tension, falls under
+    /// compression; negligible EI gives a string.
     String,
 }
 

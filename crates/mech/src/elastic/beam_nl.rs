@@ -6,20 +6,25 @@
 //! K (same shear-area ratios) and damping C (CRATIO or CMATRIX), and each
 //! reduces to LINEAR to first order in the deflection.
 //!
-//! **STRING** (second-order beam theory, "P-δ"): the LINEAR law in J's
-//! axes plus the consistent geometric stiffness of the axial force
-//! N = (EA/L)(x − L) (tension positive, the elastic axial force only):
+//! **STRING** (second-order beam theory, chord or "P-Δ" form): the LINEAR
+//! law in J's axes plus the lateral stiffness of the axial force
+//! N = (EA/L)(x − L) (tension positive, the elastic axial force only)
+//! on the chord:
 //!
-//!   f_y −= N/(30L) (36 y − 3L c),    f_c −= N/(30L) (−3L y + 4L² c),
-//!   f_z −= N/(30L) (36 z + 3L b),    f_b −= N/(30L) (3L z + 4L² b),
+//!   f_y −= (N/L) y,    f_z −= (N/L) z,
 //!
-//! with (y, z, b, c) = (δ₂, δ₃, AY, AZ). This is N ∂/∂w of ½∫₀ᴸ v′² dx for
-//! the cubic (Hermite) deflection of a beam clamped at J (v = y, v′ = c
-//! in the x–y plane; w = z, w′ = −b in the x–z plane). Lateral stiffness
-//! rises under tension and falls under compression; a chain of STRING
-//! beams buckles at Euler's load as the chain is refined. "Simplified":
-//! N is not corrected for the shortening of the bent beam, and the
-//! measures are LINEAR's (J-clamped), so large rotations are not exact.
+//! with y, z the lateral displacement of I in J's axes (the energy
+//! ½ N (y² + z²)/L of the chord's rotation y/L, z/L). Lateral stiffness
+//! rises under tension and falls under compression. This is the limit
+//! N L²/EI → ∞ of the exact beam-column stiffness, i.e. a string: a chain
+//! of STRING beams of negligible EI between beads is exactly the beaded
+//! string, and a STRING column buckles at Euler's load as the chain is
+//! refined. (The consistent cubic term N/(30L)[36, ∓3L; ∓3L, 4L²] on
+//! (y, c) and (z, b) would make a string 20 % too stiff per element when
+//! EI is small: with the beads' rotations free, the cubic cannot kink.)
+//! "Simplified": N is not corrected for the shortening of the bent beam,
+//! and the measures are LINEAR's (J-clamped), so large rotations are not
+//! exact; the end rotations' own geometric terms are left out.
 //!
 //! **NONLINEAR** (co-rotational, small strain): a frame E = (e₁, e₂, e₃)
 //! turns with the element: e₁ along the chord x_I − x_J (length ℓ),
@@ -247,16 +252,13 @@ pub(super) fn corotational<T: Real>(
     )
 }
 
-/// STRING: the geometric stiffness of the axial force added to LINEAR's
-/// law `f` (J's axes) at the deformation `delta` (module documentation).
+/// STRING: the chord (P-Δ) geometric stiffness of the axial force added
+/// to LINEAR's law `f` (J's axes) at the deformation `delta` (module
+/// documentation).
 pub(super) fn add_geometric_stiffness<T: Real>(law: &ElasticLaw, delta: &[T; 6], f: &mut [T; 6]) {
     let length = law.reference[0];
-    // N = (EA/L)(x − L): K₁₁ of the section matrix is EA/L.
-    let n = (delta[0] - T::cst(length)).scale(law.k[(0, 0)] / (30.0 * length));
-    let (y, z, b, c) = (delta[1], delta[2], delta[4], delta[5]);
-    let l = length;
-    f[1] = f[1] - n * (y.scale(36.0) - c.scale(3.0 * l));
-    f[5] = f[5] - n * (y.scale(-3.0 * l) + c.scale(4.0 * l * l));
-    f[2] = f[2] - n * (z.scale(36.0) + b.scale(3.0 * l));
-    f[4] = f[4] - n * (z.scale(3.0 * l) + b.scale(4.0 * l * l));
+    // N/L = (EA/L)(x − L)/L: K₁₁ of the section matrix is EA/L.
+    let n_over_l = (delta[0] - T::cst(length)).scale(law.k[(0, 0)] / length);
+    f[1] = f[1] - n_over_l * delta[1];
+    f[2] = f[2] - n_over_l * delta[2];
 }
