@@ -4,7 +4,9 @@
 mod common;
 
 use mbsolve_adm::{read_adm_str, write_adm};
-use mbsolve_model::{BeamFormulation, Elastic, ElasticDamping, ElasticStatement, ElementRef, ForceKind, Model};
+use mbsolve_model::{
+    BeamFormulation, Elastic, ElasticDamping, ElasticStatement, ElementRef, ForceKind, Model,
+};
 
 const BASE: &str = "elastic\n\
 PART/1, GROUND\n\
@@ -108,7 +110,10 @@ fn nonlinear_and_string_formulations_are_read_and_written_back() {
         assert_eq!(e.stiffness, elastic(&linear, ElementRef::Beam(1)).stiffness);
         let text = write_adm(&m).expect("writable");
         let line = text.lines().find(|l| l.starts_with("BEAM/1")).unwrap();
-        assert!(line.ends_with(&format!("FORMULATION = {}", law.name())), "{line}");
+        assert!(
+            line.ends_with(&format!("FORMULATION = {}", law.name())),
+            "{line}"
+        );
         let again = read_adm_str(&text, "again.adm").expect("reads back");
         assert_eq!(elastic(&again, ElementRef::Beam(1)), e);
     }

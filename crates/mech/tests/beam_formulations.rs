@@ -81,7 +81,15 @@ fn load(m: &Model) -> (Vector3<f64>, Vector3<f64>) {
     let n = sys.nq();
     let lam = vec![0.0; sys.neq()];
     let mut r = vec![0.0; n];
-    sys.body_residual(&mut sys.new_data(), &q, &u, &vec![0.0; n], &lam, 0.0, &mut r);
+    sys.body_residual(
+        &mut sys.new_data(),
+        &q,
+        &u,
+        &vec![0.0; n],
+        &lam,
+        0.0,
+        &mut r,
+    );
     (
         -Vector3::new(r[0], r[1], r[2]),
         -Vector3::new(r[4], r[5], r[6]) * 0.5,
@@ -135,7 +143,10 @@ fn circular_arc_carries_the_pure_bending_moment() {
         run(BeamFormulation::Linear, 0.25),
     );
     assert!(lin.0 > 0.05 && lin.1 > 10.0, "{lin:?}");
-    assert!((order(lin.0, lin_half.0) - 2.0).abs() < 0.1, "{lin:?} {lin_half:?}");
+    assert!(
+        (order(lin.0, lin_half.0) - 2.0).abs() < 0.1,
+        "{lin:?} {lin_half:?}"
+    );
 }
 
 /// Objectivity: a deformed beam moved rigidly (both end markers turned
@@ -175,7 +186,10 @@ fn rigid_rotation_by_90_degrees_gives_turned_forces_and_none_when_undeformed() {
         let tb = about_i(t1, f1, moved(&i0).origin);
         let scale = f0.norm() + ta.norm();
         let err = (f1 - turn * f0).norm() + (tb - turn * ta).norm();
-        println!("{}: deformed load {scale:.3e}, rotated mismatch {err:.2e}", law.name());
+        println!(
+            "{}: deformed load {scale:.3e}, rotated mismatch {err:.2e}",
+            law.name()
+        );
         assert!(scale > 1e6 && err < 1e-9 * scale, "{} {err}", law.name());
         // Undeformed, turned by 90° about the oblique axis.
         let rest = placement(
@@ -307,7 +321,20 @@ fn nonlinear_and_string_jacobians_match_finite_differences() {
     let mut data = sys.new_data();
     let l = Some(lam.as_slice());
     let mut jq = Dense(DMatrix::zeros(n, 2 * n));
-    sys.body_jacobian(&mut data, &q, &u, &a, l, 0.3, &mut jq, 0, Some(0), n, 0.0, 0.0);
+    sys.body_jacobian(
+        &mut data,
+        &q,
+        &u,
+        &a,
+        l,
+        0.3,
+        &mut jq,
+        0,
+        Some(0),
+        n,
+        0.0,
+        0.0,
+    );
     let mut ju = Dense(DMatrix::zeros(n, n));
     sys.body_jacobian(&mut data, &q, &u, &a, l, 0.3, &mut ju, 0, None, 0, 1.0, 0.0);
     for (name, analytic, numeric) in [

@@ -109,7 +109,9 @@ fn dead_load(m: &mut Model, at: Id, force: [f64; 3]) {
 /// origin, loaded at its tip by `force`; the tip position at equilibrium.
 fn cantilever(n: usize, law: BeamFormulation, ei: f64, ea: f64, force: [f64; 3]) -> Vector3<f64> {
     let h = 1.0 / n as f64;
-    let nodes: Vec<_> = (0..=n).map(|k| Vector3::new(k as f64 * h, 0.0, 0.0)).collect();
+    let nodes: Vec<_> = (0..=n)
+        .map(|k| Vector3::new(k as f64 * h, 0.0, 0.0))
+        .collect();
     let order: Vec<usize> = (1..=n).collect();
     let beam = Elastic::beam(section(h, ei, ea), ElasticDamping::Ratio(0.0)).with_formulation(law);
     let mut m = chain(&nodes, &[0], &order, Placement::default(), beam, 1.0, 1e-4);
@@ -185,11 +187,20 @@ fn nonlinear_chain_converges_to_the_elastica() {
     println!("elastica α = {alpha}: tip x = {x:.8}, deflection {y:.8}");
     let mut errors = vec![];
     for n in [2, 4, 8] {
-        let tip = cantilever(n, BeamFormulation::Nonlinear, ei, ea, [0.0, -alpha * ei, 0.0]);
+        let tip = cantilever(
+            n,
+            BeamFormulation::Nonlinear,
+            ei,
+            ea,
+            [0.0, -alpha * ei, 0.0],
+        );
         // The axial strain P sin θ/EA ≤ 2e-6 is not in the inextensible
         // elastica: it is far below the N = 8 error.
         let err = ((tip[0] - x).powi(2) + (tip[1] + y).powi(2)).sqrt();
-        println!("N = {n:>2}: tip ({:.6}, {:.6}), error {err:.3e}", tip[0], tip[1]);
+        println!(
+            "N = {n:>2}: tip ({:.6}, {:.6}), error {err:.3e}",
+            tip[0], tip[1]
+        );
         errors.push(err);
     }
     for w in errors.windows(2) {
@@ -254,7 +265,10 @@ fn string_and_nonlinear_columns_buckle_at_the_euler_load() {
                 assert!((w[0] / w[1]).log2() > 1.5, "{} {e:?}", law.name());
             }
         }
-        assert!(errors[2] < 0.03 && critical[2] < 5e-3, "{errors:?} {critical:?}");
+        assert!(
+            errors[2] < 0.03 && critical[2] < 5e-3,
+            "{errors:?} {critical:?}"
+        );
     }
     // A LINEAR chain feels the load only through its nodes' rotations
     // (each beam is clamped to the previous node): N = 4 is 33 % short,
@@ -295,7 +309,15 @@ fn taut_string_vibrates_at_the_string_frequency() {
     // Small rotary inertia (1e-4 m a²), so the beads' rotations follow
     // the string quasi-statically.
     let rotary = 1e-4 * m_bead * a * a;
-    let mut m = chain(&nodes, &[0, beads + 1], &order, along_y, beam, m_bead, rotary);
+    let mut m = chain(
+        &nodes,
+        &[0, beads + 1],
+        &order,
+        along_y,
+        beam,
+        m_bead,
+        rotary,
+    );
     let speed = 1e-4 * a * 2.0 * PI / exact;
     for p in m.parts.iter_mut().filter(|p| !p.ground) {
         let k = (p.id - 1) as f64;

@@ -13,7 +13,9 @@ use super::{Builder, Space};
 use crate::args::Args;
 use crate::syntax::Statement;
 use crate::AdmError;
-use mbsolve_model::{BeamFormulation, BeamSection, Elastic, ElasticDamping, ElasticStatement, Force, ForceKind, Id};
+use mbsolve_model::{
+    BeamFormulation, BeamSection, Elastic, ElasticDamping, ElasticStatement, Force, ForceKind, Id,
+};
 use nalgebra::{Matrix6, Vector6};
 
 const BUSHING_KEYS: &[&str] = &["I", "J", "K", "C", "KT", "CT", "FORCE", "TORQUE"];

@@ -221,7 +221,11 @@ pub(super) fn corotational<T: Real>(
     let ai_n: [V<Nest<T>>; 3] = std::array::from_fn(|k| {
         let a = ai[k];
         // e_m × a for m = x, y, z.
-        let turned = [[zero, -a[2], a[1]], [a[2], zero, -a[0]], [-a[1], a[0], zero]];
+        let turned = [
+            [zero, -a[2], a[1]],
+            [a[2], zero, -a[0]],
+            [-a[1], a[0], zero],
+        ];
         std::array::from_fn(|c| {
             let mut g = [zero; 6];
             for m in 0..3 {
@@ -232,9 +236,8 @@ pub(super) fn corotational<T: Real>(
     });
     let aj_n = aj.map(fixed);
     let delta = corotated(d_n, &ai_n, &aj_n, law.reference[0]);
-    let rate: [T; 6] = std::array::from_fn(|r| {
-        (0..6).fold(zero, |acc, m| acc + delta[r].g[m] * eps_rate[m])
-    });
+    let rate: [T; 6] =
+        std::array::from_fn(|r| (0..6).fold(zero, |acc, m| acc + delta[r].g[m] * eps_rate[m]));
     let local: [T; 6] = std::array::from_fn(|r| {
         let mut v = T::cst(law.preload[r]);
         for c in 0..6 {
