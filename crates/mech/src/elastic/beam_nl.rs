@@ -85,6 +85,8 @@ impl<T: Real> Sub for Nest<T> {
         }
     }
 }
+/// The product rule: d(ab) = a db + b da (the `+` is intended).
+#[allow(clippy::suspicious_arithmetic_impl)]
 impl<T: Real> Mul for Nest<T> {
     type Output = Self;
     fn mul(self, o: Self) -> Self {
