@@ -38,22 +38,19 @@ fn one_beam(j: Placement, i: Placement, law: BeamFormulation, cratio: f64) -> Mo
     let mut m = Model::new("beam");
     m.gravity = Vector3::zeros();
     m.parts.push(Part::ground(1));
-    m.parts.push(Part::body(
+    let body = Part::body(
         2,
         1.0,
         Inertia::diagonal(1.0, 1.0, 1.0),
         Placement::default(),
-    ));
-    m.markers.push(Marker {
-        id: 10,
-        part: 1,
-        placement: j,
-    });
-    m.markers.push(Marker {
-        id: 20,
-        part: 2,
-        placement: i,
-    });
+    );
+    m.parts.push(body);
+    let marker = |(id, part, placement)| Marker {
+        id,
+        part,
+        placement,
+    };
+    m.markers.extend([(10, 1, j), (20, 2, i)].map(marker));
     m.forces.push(Force {
         id: 1,
         i: 20,

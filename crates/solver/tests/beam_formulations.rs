@@ -84,23 +84,22 @@ fn chain(
     m
 }
 
-/// A constant force (ground axes) on marker `at`.
+/// A constant force on marker `at`, in the axes of the clamp marker 100
+/// (ground, identity axes), which also serves as JFLOAT on ground.
 fn dead_load(m: &mut Model, at: Id, force: [f64; 3]) {
-    m.markers.push(Marker {
-        id: 90,
-        part: 1,
-        placement: Placement::default(),
-    });
-    let c = |v: f64| -> Option<Arc<dyn StateFunction>> { Some(Arc::new(Constant(v))) };
+    let mut components: [Option<Arc<dyn StateFunction>>; 6] = Default::default();
+    for (slot, v) in components.iter_mut().zip(force) {
+        *slot = Some(Arc::new(Constant(v)));
+    }
     m.forces.push(Force {
         id: 900,
         i: at,
-        j: 90,
+        j: 100,
         kind: ForceKind::Vector {
             statement: VectorStatement::Gforce,
-            jfloat: 90,
+            jfloat: 100,
             reaction_part: 1,
-            components: std::array::from_fn(|k| c(if k < 3 { force[k] } else { 0.0 })),
+            components,
         },
     });
 }
