@@ -223,3 +223,27 @@ fn small_deflections_match_linear_to_first_order() {
         assert!(((l1 / l2).log2() - 1.0).abs() < 0.01);
     }
 }
+
+/// A FORMULATION other than LINEAR on a BUSHING or FIELD (only reachable
+/// through the Model API) is refused by name, not ignored.
+#[test]
+fn formulation_on_a_bushing_is_refused_by_name() {
+    let mut m = one_beam(
+        Placement::default(),
+        placement(Vector3::new(1.0, 0.0, 0.0), Matrix3::identity()),
+        BeamFormulation::Linear,
+        0.0,
+    );
+    m.forces[0].kind = ForceKind::Elastic(Box::new(
+        Elastic::bushing([1.0; 3], [0.0; 3], [1.0; 3], [0.0; 3], [0.0; 3], [0.0; 3])
+            .with_formulation(BeamFormulation::String),
+    ));
+    let Err(err) = System::new(&m) else {
+        panic!("a BUSHING with FORMULATION = STRING was accepted")
+    };
+    let err = err.to_string();
+    assert!(
+        err.ends_with("FORMULATION = STRING applies to a BEAM only, not to a BUSHING"),
+        "{err}"
+    );
+}
