@@ -53,11 +53,11 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-drillstring/test.adm",
-        Some(":8643:17: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported"),
+        Some(":9251:22: VFORCE/9000430: ACCX is not supported yet in a force function"),
     ),
     (
         "adamspy-drillsim-analysis/test_analysis_1.adm",
-        Some(":9177:17: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported"),
+        Some(":9788:3: SFORCE/1002: FUNCTION = USER(900, 400, 0.16, 0, 0.165, -20.667, … calls the user subroutine adrill_solver::MotorTrq; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
     ),
     (
         "adamspy-frs5-feed/FRS5_doe_8_LAUL_analysis.adm",

@@ -4,7 +4,9 @@
 mod common;
 
 use mbsolve_adm::{read_adm_str, write_adm};
-use mbsolve_model::{Elastic, ElasticDamping, ElasticStatement, ElementRef, ForceKind, Model};
+use mbsolve_model::{
+    BeamFormulation, Elastic, ElasticDamping, ElasticStatement, ElementRef, ForceKind, Model,
+};
 
 const BASE: &str = "elastic\n\
 PART/1, GROUND\n\
@@ -89,22 +91,39 @@ fn linear_formulation_is_the_default_and_may_be_abbreviated() {
     assert_eq!(a.stiffness[(0, 0)], 1000.0);
 }
 
+/// NONLINEAR and STRING (mbsolve's own laws), abbreviated as Adams
+/// reads them, keep the LINEAR section matrix and record the formulation;
+/// the writer gives it back.
+#[test]
+fn nonlinear_and_string_formulations_are_read_and_written_back() {
+    let beam = "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 100, GMODULUS = 40";
+    let linear = common::build_on(BASE, &format!("{beam}\n"));
+    for (word, law) in [
+        ("NONLIN", BeamFormulation::Nonlinear),
+        ("NONLINEAR", BeamFormulation::Nonlinear),
+        ("STR", BeamFormulation::String),
+        ("STRING", BeamFormulation::String),
+    ] {
+        let m = common::build_on(BASE, &format!("{beam}, FORMULATION = {word}\n"));
+        let e = elastic(&m, ElementRef::Beam(1));
+        assert_eq!(e.formulation, law, "{word}");
+        assert_eq!(e.stiffness, elastic(&linear, ElementRef::Beam(1)).stiffness);
+        let text = write_adm(&m).expect("writable");
+        let line = text.lines().find(|l| l.starts_with("BEAM/1")).unwrap();
+        assert!(
+            line.ends_with(&format!("FORMULATION = {}", law.name())),
+            "{line}"
+        );
+        let again = read_adm_str(&text, "again.adm").expect("reads back");
+        assert_eq!(elastic(&again, ElementRef::Beam(1)), e);
+    }
+}
+
 #[test]
 fn exact_errors() {
     common::expect_errors(
         BASE,
         &[
-            // Adams documents STRING and NONLINEAR by one phrase each, with
-            // no equations: refused, quoting the phrase (and abbreviations
-            // are read as Adams reads them).
-            (
-                "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, FORMULATION = STRING\n",
-                "m.adm:6:117: BEAM/1: FORMULATION = STRING: STRING is not supported: Adams documents it only as \"a simplified non linear theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported",
-            ),
-            (
-                "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, FORMULATION = NONLIN\n",
-                "m.adm:6:117: BEAM/1: FORMULATION = NONLIN: NONLINEAR is not supported: Adams documents it only as \"the full non linear Euler-Bernoulli theory\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported",
-            ),
             (
                 "BEAM/1, I = 20, J = 10, LENGTH = 1, IXX = 4, IYY = 2, IZZ = 3, AREA = 10, EMODULUS = 1, GMODULUS = 1, FORMULATION = CABLE\n",
                 "m.adm:6:117: BEAM/1: FORMULATION = CABLE: unknown formulation (Adams' BEAM takes LINEAR, NONLINEAR or STRING)",

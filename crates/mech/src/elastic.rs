@@ -11,6 +11,9 @@
 //! axes) gives Q_r = F, Q_p = 2 E(p)ᵀ (T + (x_I − r) × F) per body.
 
 use crate::local::{Grad, Hess, Pose, NL};
+use mbsolve_model::BeamFormulation;
+
+mod beam_nl;
 use crate::system::MarkerFrame;
 use nalgebra::{Matrix6, SVector, Vector3, Vector4};
 use std::ops::{Add, Mul, Neg, Sub};
@@ -19,12 +22,14 @@ use std::ops::{Add, Mul, Neg, Sub};
 const ND: usize = 2 * NL;
 
 /// The arithmetic the element law needs.
-trait Real:
+pub(crate) trait Real:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
 {
     fn cst(v: f64) -> Self;
     fn scale(self, c: f64) -> Self;
     fn atan2(self, x: Self) -> Self;
+    fn sqrt(self) -> Self;
+    fn recip(self) -> Self;
 }
 
 impl Real for f64 {
@@ -36,6 +41,12 @@ impl Real for f64 {
     }
     fn atan2(self, x: Self) -> Self {
         f64::atan2(self, x)
+    }
+    fn sqrt(self) -> Self {
+        f64::sqrt(self)
+    }
+    fn recip(self) -> Self {
+        1.0 / self
     }
 }
 
@@ -110,33 +121,48 @@ impl Real for Dual {
             g: (self.g * x.v - x.g * self.v) / rho,
         }
     }
+    /// d √v = dv / (2 √v).
+    fn sqrt(self) -> Self {
+        let r = self.v.sqrt();
+        Dual {
+            v: r,
+            g: self.g * (0.5 / r),
+        }
+    }
+    /// d (1/v) = −dv / v².
+    fn recip(self) -> Self {
+        Dual {
+            v: 1.0 / self.v,
+            g: self.g * (-1.0 / (self.v * self.v)),
+        }
+    }
 }
 
-type V<T> = [T; 3];
+pub(crate) type V<T> = [T; 3];
 
-fn add<T: Real>(a: V<T>, b: V<T>) -> V<T> {
+pub(crate) fn add<T: Real>(a: V<T>, b: V<T>) -> V<T> {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
-fn sub<T: Real>(a: V<T>, b: V<T>) -> V<T> {
+pub(crate) fn sub<T: Real>(a: V<T>, b: V<T>) -> V<T> {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
-fn dot<T: Real>(a: V<T>, b: V<T>) -> T {
+pub(crate) fn dot<T: Real>(a: V<T>, b: V<T>) -> T {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
-fn cross<T: Real>(a: V<T>, b: V<T>) -> V<T> {
+pub(crate) fn cross<T: Real>(a: V<T>, b: V<T>) -> V<T> {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
         a[0] * b[1] - a[1] * b[0],
     ]
 }
-fn times<T: Real>(a: V<T>, s: T) -> V<T> {
+pub(crate) fn times<T: Real>(a: V<T>, s: T) -> V<T> {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 
 /// One body's (or ground's) coordinates and their rates.
 #[derive(Clone, Copy)]
-struct Frame<T> {
+pub(crate) struct Frame<T> {
     r: V<T>,
     p: [T; 4],
     rd: V<T>,
@@ -197,6 +223,8 @@ pub struct ElasticLaw {
     pub c: Matrix6<f64>,
     pub reference: [f64; 6],
     pub preload: [f64; 6],
+    /// A BEAM's FORMULATION (LINEAR for BUSHING and FIELD).
+    pub formulation: BeamFormulation,
 }
 
 impl ElasticLaw {
@@ -206,12 +234,16 @@ impl ElasticLaw {
             c: e.damping_matrix(),
             reference: std::array::from_fn(|n| e.reference[n]),
             preload: std::array::from_fn(|n| e.preload[n]),
+            formulation: e.formulation,
         }
     }
 
     /// δ (six measures) and δ̇ of I relative to J, and the generalized
     /// force on the 14 local coordinates.
     fn generalized<T: Real>(&self, i: &MarkerFrame, j: &MarkerFrame, f: [Frame<T>; 2]) -> [T; NL] {
+        if self.formulation == BeamFormulation::Nonlinear {
+            return beam_nl::corotational(self, i, j, f);
+        }
         let [fi, fj] = f;
         let axes = |fr: &Frame<T>, m: &MarkerFrame| -> [V<T>; 3] {
             std::array::from_fn(|k| fr.rotate(&m.axis(k)))
@@ -246,7 +278,7 @@ impl ElasticLaw {
             dot(wrel, yj),
             dot(wrel, zj),
         ];
-        let law: [T; 6] = std::array::from_fn(|r| {
+        let mut law: [T; 6] = std::array::from_fn(|r| {
             let mut v = T::cst(self.preload[r]);
             for c in 0..6 {
                 v = v
@@ -255,28 +287,43 @@ impl ElasticLaw {
             }
             v
         });
+        if self.formulation == BeamFormulation::String {
+            beam_nl::add_geometric_stiffness(self, &delta, &mut law);
+        }
         let along = |a: &[T]| {
             add(
                 add(times(aj[0], a[0]), times(aj[1], a[1])),
                 times(aj[2], a[2]),
             )
         };
-        let force = along(&law[..3]);
-        let torque = along(&law[3..]);
-        let mut q = [T::cst(0.0); NL];
-        for (s, fr, sign) in [(0, &fi, 1.0), (1, &fj, -1.0)] {
-            let moment = add(torque, cross(sub(xi, fr.r), force));
-            let qp = fr.torque_to_p(moment);
-            for k in 0..3 {
-                q[7 * s + k] = force[k].scale(sign);
-            }
-            for k in 0..4 {
-                q[7 * s + 3 + k] = qp[k].scale(sign);
-            }
-        }
-        q
+        apply_at_i([fi, fj], xi, along(&law[..3]), along(&law[3..]))
     }
+}
 
+/// The generalized force on the 14 local coordinates of a force `force`
+/// at x_I and a torque `torque` (ground axes) on I's body, with the
+/// reaction −F at the same point and −T on J's body.
+pub(crate) fn apply_at_i<T: Real>(
+    f: [Frame<T>; 2],
+    xi: V<T>,
+    force: V<T>,
+    torque: V<T>,
+) -> [T; NL] {
+    let mut q = [T::cst(0.0); NL];
+    for (s, fr, sign) in [(0, &f[0], 1.0), (1, &f[1], -1.0)] {
+        let moment = add(torque, cross(sub(xi, fr.r), force));
+        let qp = fr.torque_to_p(moment);
+        for k in 0..3 {
+            q[7 * s + k] = force[k].scale(sign);
+        }
+        for k in 0..4 {
+            q[7 * s + 3 + k] = qp[k].scale(sign);
+        }
+    }
+    q
+}
+
+impl ElasticLaw {
     /// Q with, when `jac`, ∂Q/∂q and ∂Q/∂u on the local coordinates.
     pub(crate) fn local(
         &self,

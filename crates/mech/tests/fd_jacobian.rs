@@ -355,7 +355,7 @@ fn kitchen_sink() -> Model {
 }
 
 /// BUSHING between two moving parts, FIELD (full K and C) to ground, BEAM
-/// with CRATIO between two moving parts: preloads and free lengths
+/// (LINEAR, NONLINEAR, STRING) with CRATIO: preloads and free lengths
 /// nonzero so every term of the law is exercised.
 fn elastic_elements(m: &mut Model) {
     let full = |scale: f64| {
@@ -370,6 +370,7 @@ fn elastic_elements(m: &mut Model) {
         reference: nalgebra::Vector6::new(0.1, -0.2, 0.05, 0.02, -0.03, 0.01),
         preload: nalgebra::Vector6::new(1.0, -2.0, 0.5, 0.3, -0.1, 0.2),
         beam: None,
+        formulation: BeamFormulation::Linear,
     };
     let section = BeamSection {
         length: 0.8,
@@ -397,6 +398,20 @@ fn elastic_elements(m: &mut Model) {
         ),
         (41, 12, field),
         (22, 32, Elastic::beam(section, ElasticDamping::Ratio(0.01))),
+        // NONLINEAR and STRING (beam_nl.rs), far from their free length
+        // and with the markers' axes turned apart.
+        (
+            21,
+            32,
+            Elastic::beam(section, ElasticDamping::Ratio(0.02))
+                .with_formulation(BeamFormulation::Nonlinear),
+        ),
+        (
+            31,
+            12,
+            Elastic::beam(section, ElasticDamping::Ratio(0.02))
+                .with_formulation(BeamFormulation::String),
+        ),
     ];
     for (n, (i, j, e)) in elements.into_iter().enumerate() {
         m.forces.push(Force {

@@ -33,6 +33,38 @@ impl ElasticStatement {
     }
 }
 
+/// A BEAM's FORMULATION. Adams defines only LINEAR (the matrix in
+/// [`BeamSection::stiffness`]); it names NONLINEAR "the full non linear
+/// Euler-Bernoulli theory" and STRING "a simplified non linear theory"
+/// without equations. The two non-linear laws here are OUR design, chosen
+/// to be what those phrases promise and to reduce to LINEAR for small
+/// deflections (equations in mbsolve_mech::beam_nl and docs/):
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BeamFormulation {
+    /// Adams' linear Timoshenko beam, clamped at J (the module law).
+    #[default]
+    Linear,
+    /// Co-rotational: the LINEAR stiffness and damping act on deformations
+    /// measured in a frame that turns with the chord and the mean end
+    /// triads, the axial strain including the bending shortening
+    /// (von Kármán), so a rigid motion gives no force at any angle.
+    Nonlinear,
+    /// LINEAR plus the lateral (chord, P-Δ) stiffness N/L of the axial
+    /// force N: lateral stiffness rises under tension, falls under
+    /// compression; negligible EI gives a string.
+    String,
+}
+
+impl BeamFormulation {
+    pub fn name(self) -> &'static str {
+        match self {
+            BeamFormulation::Linear => "LINEAR",
+            BeamFormulation::Nonlinear => "NONLINEAR",
+            BeamFormulation::String => "STRING",
+        }
+    }
+}
+
 /// A BEAM's section and material (Adams BEAM arguments).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BeamSection {
@@ -108,6 +140,8 @@ pub struct Elastic {
     pub preload: Vector6<f64>,
     /// The section a BEAM's stiffness came from (for writers).
     pub beam: Option<BeamSection>,
+    /// A BEAM's FORMULATION (LINEAR for BUSHING and FIELD).
+    pub formulation: BeamFormulation,
 }
 
 impl Elastic {
@@ -132,6 +166,7 @@ impl Elastic {
                 force[0], force[1], force[2], torque[0], torque[1], torque[2],
             ),
             beam: None,
+            formulation: BeamFormulation::Linear,
         }
     }
 
@@ -146,7 +181,14 @@ impl Elastic {
             reference,
             preload: Vector6::zeros(),
             beam: Some(section),
+            formulation: BeamFormulation::Linear,
         }
+    }
+
+    /// The same element with another BEAM FORMULATION.
+    pub fn with_formulation(mut self, formulation: BeamFormulation) -> Elastic {
+        self.formulation = formulation;
+        self
     }
 
     /// The damping matrix C.
@@ -200,6 +242,13 @@ pub(crate) fn validate(
                 f.i, f.j
             )));
         }
+    }
+    if el.formulation != BeamFormulation::Linear && el.beam.is_none() {
+        return Err(fail(format!(
+            "FORMULATION = {} applies to a BEAM only, not to a {}",
+            el.formulation.name(),
+            el.statement.name()
+        )));
     }
     if let Some(s) = &el.beam {
         let shear = s.asy != 0.0 || s.asz != 0.0;

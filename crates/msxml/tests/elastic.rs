@@ -1,7 +1,7 @@
 //! Force_Bushing, Force_Field and Force_Beam read as the Adams BUSHING,
 //! FIELD and BEAM they mean, and written back by write_xml.
 
-use mbsolve_model::{Elastic, ElasticDamping, ElementRef, ForceKind, Model};
+use mbsolve_model::{BeamFormulation, Elastic, ElasticDamping, ElementRef, ForceKind, Model};
 use mbsolve_msxml::{read_xml_str, write_xml};
 
 /// Ground with marker 10 and body 2 whose CM marker 20 sits at x = 1,
@@ -101,6 +101,34 @@ fn force_beam_formulation_attribute_is_refused_by_name() {
             "{err}"
         );
     }
+}
+
+/// A BEAM with FORMULATION = NONLINEAR or STRING (mbsolve's own laws)
+/// cannot be a Force_Beam, which is the linear beam only: write_xml
+/// refuses it naming the element and the formulation; LINEAR is written.
+#[test]
+fn write_xml_refuses_nonlinear_and_string_beams_by_name() {
+    let x = read_xml_str(&deck(ELEMENTS), "deck.xml").unwrap().model;
+    for law in [BeamFormulation::Nonlinear, BeamFormulation::String] {
+        let mut m = x.clone();
+        let f = m
+            .forces
+            .iter_mut()
+            .find(|f| f.element() == ElementRef::Beam(1))
+            .unwrap();
+        if let ForceKind::Elastic(e) = &mut f.kind {
+            e.formulation = law;
+        }
+        let err = write_xml(&m).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!(
+                "BEAM/1: FORMULATION = {}: MotionSolve's Force_Beam is the linear beam and has no formulation attribute",
+                law.name()
+            )),
+            "{err}"
+        );
+    }
+    assert!(write_xml(&x).is_ok());
 }
 
 /// Constraint_Coupler is the COUPLER with JOINTS, TYPE and SCALES from

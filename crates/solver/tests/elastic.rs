@@ -194,6 +194,7 @@ fn field_static_deflection_is_k_inverse_of_the_load() {
             reference,
             preload,
             beam: None,
+            formulation: BeamFormulation::Linear,
         },
     ));
     let load = [1.0, 2.0, -1.0, 0.2, 0.1, -0.3];

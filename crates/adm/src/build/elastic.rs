@@ -4,15 +4,18 @@
 //! - `FIELD/id, I=, J=, K=36, C=36 | CRATIO=, LENGTH=6, FORCE=6`; matrices
 //!   are entered by columns, top to bottom.
 //! - `BEAM/id, I=, J=, LENGTH=, IXX=, IYY=, IZZ=, AREA=, ASY=, ASZ=,
-//!   EMODULUS=, GMODULUS=, CRATIO= | CMATRIX=21, FORMULATION=LINEAR`
-//!   (NONLINEAR and STRING are refused: Adams does not define them);
+//!   EMODULUS=, GMODULUS=, CRATIO= | CMATRIX=21, FORMULATION=LINEAR |
+//!   NONLINEAR | STRING` (the last two are mbsolve's own laws: Adams
+//!   does not define them);
 //!   CMATRIX is the lower half of the symmetric C by columns.
 
 use super::{Builder, Space};
 use crate::args::Args;
 use crate::syntax::Statement;
 use crate::AdmError;
-use mbsolve_model::{BeamSection, Elastic, ElasticDamping, ElasticStatement, Force, ForceKind, Id};
+use mbsolve_model::{
+    BeamFormulation, BeamSection, Elastic, ElasticDamping, ElasticStatement, Force, ForceKind, Id,
+};
 use nalgebra::{Matrix6, Vector6};
 
 const BUSHING_KEYS: &[&str] = &["I", "J", "K", "C", "KT", "CT", "FORCE", "TORQUE"];
@@ -34,32 +37,22 @@ const BEAM_KEYS: &[&str] = &[
     "FORMULATION",
 ];
 
-/// Why a BEAM FORMULATION is refused, or None for LINEAR (any
-/// abbreviation). The Adams Solver BEAM statement names three formulations
-/// but defines only LINEAR (the linear Timoshenko beam, with its stiffness
-/// matrix). Of the other two, the public Adams documentation (the BEAM
-/// statement page and Adams View's `force create element_like beam`) says
-/// only that NONLINEAR is "the full non linear Euler-Bernoulli theory" and
-/// STRING "a simplified non linear theory" that "may speed up your
-/// simulations with little performance penalties". Neither equations nor
-/// a test case are given, so no implementation of ours could be checked
-/// against Adams: both are refused, saying so, rather than guessed.
-fn formulation_refusal(f: &str) -> Option<String> {
+/// The BEAM FORMULATION named by `f` (any abbreviation), or why not.
+/// Adams defines only LINEAR; it names NONLINEAR "the full non linear
+/// Euler-Bernoulli theory" and STRING "a simplified non linear theory"
+/// without equations, so the laws mbsolve gives them are its own design
+/// (mbsolve_mech::beam_nl): a co-rotational beam and LINEAR plus the
+/// geometric stiffness of the axial force.
+fn formulation(f: &str) -> Result<BeamFormulation, String> {
     let named = |word: &str| !f.is_empty() && word.starts_with(f);
-    let undefined = |name: &str, documented: &str| {
-        format!("{name} is not supported: Adams documents it only as \"{documented}\", without its equations, so mbsolve cannot reproduce it; only LINEAR (the linear Timoshenko beam) is supported")
-    };
     if named("LINEAR") {
-        None
+        Ok(BeamFormulation::Linear)
     } else if named("STRING") {
-        Some(undefined("STRING", "a simplified non linear theory"))
+        Ok(BeamFormulation::String)
     } else if named("NONLINEAR") {
-        Some(undefined(
-            "NONLINEAR",
-            "the full non linear Euler-Bernoulli theory",
-        ))
+        Ok(BeamFormulation::Nonlinear)
     } else {
-        Some("unknown formulation (Adams' BEAM takes LINEAR, NONLINEAR or STRING)".into())
+        Err("unknown formulation (Adams' BEAM takes LINEAR, NONLINEAR or STRING)".into())
     }
 }
 
@@ -146,14 +139,15 @@ impl Builder<'_> {
                     reference: six(&mut a, "LENGTH")?,
                     preload: six(&mut a, "FORCE")?,
                     beam: None,
+                    formulation: BeamFormulation::Linear,
                 }
             }
             ElasticStatement::Beam => {
-                if let Some((f, pos)) = a.word("FORMULATION")? {
-                    if let Some(reason) = formulation_refusal(&f) {
-                        return Err(a.err(pos, format!("FORMULATION = {f}: {reason}")));
-                    }
-                }
+                let law = match a.word("FORMULATION")? {
+                    None => BeamFormulation::Linear,
+                    Some((f, pos)) => formulation(&f)
+                        .map_err(|reason| a.err(pos, format!("FORMULATION = {f}: {reason}")))?,
+                };
                 let mut get = |key: &str, required: bool| -> Result<f64, AdmError> {
                     let v = a.number(key)?;
                     match (v, required) {
@@ -191,7 +185,7 @@ impl Builder<'_> {
                 }
                 let damping = damping(&mut a, "CMATRIX", 21)?
                     .unwrap_or(ElasticDamping::Matrix(Matrix6::zeros()));
-                Elastic::beam(section, damping)
+                Elastic::beam(section, damping).with_formulation(law)
             }
         };
         a.finish()?;

@@ -67,7 +67,7 @@ pub(super) fn statement(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Str
                 }
             };
             Ok(format!(
-                "{head}, LENGTH = {}, IXX = {}, IYY = {}, IZZ = {}, AREA = {}, ASY = {}, ASZ = {}, EMODULUS = {}, GMODULUS = {}, {damping}, FORMULATION = LINEAR",
+                "{head}, LENGTH = {}, IXX = {}, IYY = {}, IZZ = {}, AREA = {}, ASY = {}, ASZ = {}, EMODULUS = {}, GMODULUS = {}, {damping}, FORMULATION = {}",
                 num(s.length),
                 num(s.ixx),
                 num(s.iyy),
@@ -77,6 +77,7 @@ pub(super) fn statement(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Str
                 num(s.asz),
                 num(s.emodulus),
                 num(s.gmodulus),
+                e.formulation.name(),
             ))
         }
     }

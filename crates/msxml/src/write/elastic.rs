@@ -4,7 +4,7 @@
 
 use super::num;
 use crate::elastic::{LENGTHS, PRELOADS};
-use mbsolve_model::{Elastic, ElasticDamping, ElasticStatement, Id};
+use mbsolve_model::{BeamFormulation, Elastic, ElasticDamping, ElasticStatement, Id};
 use nalgebra::Matrix6;
 
 fn attrs(names: &[&str], values: impl IntoIterator<Item = f64>) -> String {
@@ -65,6 +65,12 @@ pub(super) fn element(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Strin
             let Some(s) = e.beam else {
                 return Err(format!("{label}: a BEAM without its section data"));
             };
+            if e.formulation != BeamFormulation::Linear {
+                return Err(format!(
+                    "{label}: FORMULATION = {}: MotionSolve's Force_Beam is the linear beam and has no formulation attribute",
+                    e.formulation.name()
+                ));
+            }
             let r = match e.damping {
                 ElasticDamping::Ratio(r) => r,
                 ElasticDamping::Matrix(m) if m == Matrix6::zeros() => 0.0,
