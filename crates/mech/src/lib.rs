@@ -24,6 +24,7 @@ mod multi_law;
 pub mod point_mass;
 mod ptcv;
 pub mod rotation;
+mod scratch;
 pub mod states;
 pub mod system;
 
