@@ -386,3 +386,57 @@ fn write_adm_round_trips_a_sensor() {
     assert!(s.print && s.codgen && s.bisection && !s.restart);
     assert_eq!(s.evaluate.as_deref(), Some("TIME + 1"));
 }
+
+/// STEPSIZE = h without RESTART sets the integrator's next step (Adams:
+/// it "redefines the trial integration step size"; no restart): the run
+/// takes the h step from the step end (its smallest step) and keeps its
+/// integrator, order and history (`DaeIntegrator::set_next_step`, whose
+/// order is tested in the integrate crate): it analyses one matrix
+/// pattern, as the run with a PRINT trip does, where the same trip with
+/// RESTART starts a new integrator at order 1 on a fresh pattern. The
+/// outputs stay on the closed form y = 1 − g t²/2 (to 10·ERROR, as
+/// before the trip).
+#[test]
+fn stepsize_without_restart_keeps_the_integrator() {
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-7\nSIMULATE/DYNAMIC, END = 0.5, STEPS = 5\n";
+    let sensor = "SENSOR/1, FUNCTION = DY(20), VALUE = 0.5, ERROR = 1E-12, LE";
+    let stats = |extra: &str| {
+        let (sim, r) = run(&falling(&format!("{sensor}{extra}")), acf);
+        r.unwrap();
+        (sim.stats.last().unwrap().1.clone(), sim)
+    };
+    let (print, _) = stats(", PRINT");
+    let (next, sim) = stats(", STEPSIZE = 1E-6");
+    let (restart, _) = stats(", RESTART, STEPSIZE = 1E-6");
+    let trips = trips(&sim);
+    assert_eq!(trips.len(), 1, "{trips:?}");
+    assert!(
+        trips[0].ends_with(
+            "the integration goes on from its step end with the STEPSIZE as its next step"
+        ),
+        "{trips:?}"
+    );
+    assert_eq!(next.min_step, 1e-6, "the STEPSIZE step was taken");
+    assert!(print.min_step > 1e-5, "{}", print.min_step);
+    assert_eq!(
+        (
+            next.symbolic_factorizations,
+            restart.symbolic_factorizations
+        ),
+        (
+            print.symbolic_factorizations,
+            print.symbolic_factorizations + 1
+        ),
+        "matrix patterns: a restart analyses a fresh one"
+    );
+    assert_eq!(sim.frames.len(), 6);
+    for f in &sim.frames {
+        let want = 1.0 - 0.5 * G * f.t * f.t;
+        assert!(
+            (height(f) - want).abs() < 1e-6,
+            "t = {}: y = {}",
+            f.t,
+            height(f)
+        );
+    }
+}

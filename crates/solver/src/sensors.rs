@@ -12,11 +12,15 @@
 //! where the condition holds. The driver (`analysis.rs`) then acts at the
 //! located time: the state there is made consistent and the analysis
 //! either ends (HALT, RETURN), or restarts the integrator from it (at order
-//! 1, with a fresh matrix pattern) when the sensor asks for RESTART,
-//! CODGEN or STEPSIZE or has an EVALUATE (SENVAL changes the equations at
-//! the trip time, so the integration must start again there), or else goes
-//! on from the integrator's step end with its order, step and history
-//! (PRINT and DT need no restart; Adams restarts only on RESTART).
+//! 1, with a fresh matrix pattern) when the sensor asks for RESTART or
+//! CODGEN or has an EVALUATE (SENVAL changes the equations at the trip
+//! time, so the integration must start again there), or else goes on from
+//! the integrator's step end with its order and history (PRINT and DT need
+//! no restart; Adams restarts only on RESTART). STEPSIZE = h without a
+//! restart makes h the integrator's next step from there (Adams: it
+//! "redefines the trial integration step size"; the order is kept, the
+//! history rescaled to h, `DaeIntegrator::set_next_step`); with a restart
+//! h is the restarted integrator's first step.
 //!
 //! A sensor trips only when its condition becomes true: one that stays
 //! true does not trip again until it has been false at a check (also
@@ -158,6 +162,13 @@ pub(crate) struct Trip {
     /// A continuing trip restarts the integrator from the trip state;
     /// otherwise it goes on from its step end.
     pub restarts: bool,
+}
+
+/// The error of a STEPSIZE the integrator cannot take.
+pub(crate) fn stepsize_refused(id: u32, h: f64) -> String {
+    format!(
+        "SENSOR/{id}: STEPSIZE = {h} cannot be honoured: the integrator takes fixed steps or HMIN is larger"
+    )
 }
 
 /// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
@@ -373,15 +384,15 @@ impl Sensors {
     }
 
     /// Whether a continuing trip of sensor `at.index` must restart the
-    /// integrator from the trip state: RESTART, CODGEN and STEPSIZE ask for
-    /// it; EVALUATE changes SENVAL, and with it the equations, from the
-    /// trip time on; and without INTERPOLATE an output time that DT puts
-    /// before the integrator's step end `t_now` has no state to come from.
+    /// integrator from the trip state: RESTART and CODGEN ask for it;
+    /// EVALUATE changes SENVAL, and with it the equations, from the trip
+    /// time on; and without INTERPOLATE an output time that DT puts before
+    /// the integrator's step end `t_now` has no state to come from.
+    /// (STEPSIZE alone sets the next step: no restart, module text.)
     fn restarts(&self, at: Located, interpolate: bool, t_now: f64) -> bool {
         let s = &self.compiled[at.index].sensor;
         s.restart
             || s.codgen
-            || s.stepsize.is_some()
             || s.evaluate.is_some()
             || (!interpolate && s.dt.is_some_and(|dt| at.t + dt < t_now))
     }
@@ -456,6 +467,9 @@ impl Trip {
             SensorAction::Return => "the current SIMULATE ends",
             SensorAction::Continue if self.restarts => {
                 "the integration restarts at order 1 from the trip"
+            }
+            SensorAction::Continue if self.stepsize.is_some() => {
+                "the integration goes on from its step end with the STEPSIZE as its next step"
             }
             SensorAction::Continue => "the integration goes on from its step end",
         };
@@ -538,6 +552,9 @@ pub(crate) enum AfterStep {
     /// Restart the integration from this trip state, with a STEPSIZE
     /// (sensor id, h) for its first step.
     Resume(Frame, Option<(u32, f64)>),
+    /// No restart: the integrator's next step is the STEPSIZE (sensor id,
+    /// h) of the trip (`DaeIntegrator::set_next_step`), then step again.
+    NextStep(u32, f64),
 }
 
 /// The sensors during one segment: the last check and a trip located but
@@ -667,7 +684,10 @@ impl SegmentWatch {
             }
             self.watch.t = at.t;
             self.located = None;
-            return AfterStep::StepOn;
+            return match trip.stepsize {
+                Some(h) => AfterStep::NextStep(trip.id, h),
+                None => AfterStep::StepOn,
+            };
         }
         AfterStep::Resume(frame, trip.stepsize.map(|h| (trip.id, h)))
     }
