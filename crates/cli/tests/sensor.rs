@@ -440,3 +440,56 @@ fn stepsize_without_restart_keeps_the_integrator() {
         );
     }
 }
+
+/// An EQ sensor with a band far narrower than one step's change of its
+/// FUNCTION (ERROR = 1e-6 m on a body falling at ~3 m/s, steps of
+/// ~10 ms): no step end lies in the band, but FUNCTION is on opposite
+/// sides of VALUE at the ends of one step, so it passed through the band
+/// there. The trip is the band's entry y = 0.5 + 1e-6, located on the
+/// interpolant to TERROR: t = sqrt(2 (0.5 − 1e-6)/g).
+#[test]
+fn eq_sensor_trips_when_function_passes_through_its_band_within_a_step() {
+    let t_entry = (2.0 * (0.5 - 1e-6) / G).sqrt();
+    let adm =
+        falling("SENSOR/1, FUNCTION = DY(20), VALUE = 0.5, ERROR = 1E-6, EQ, HALT, TERROR = 1E-7");
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n";
+    let (sim, r) = run(&adm, acf);
+    r.unwrap();
+    assert_eq!(trips(&sim).len(), 1, "{:?}", sim.log);
+    let last = sim.frames.last().unwrap();
+    assert!(
+        last.t >= t_entry - 1e-9 && last.t <= t_entry + TERROR + 1e-9,
+        "trip at t = {}, band entry {t_entry}",
+        last.t
+    );
+    assert!(
+        (height(last) - 0.5).abs() <= 1e-6 + 1e-8,
+        "y = {}",
+        height(last)
+    );
+}
+
+/// The documented limit: a LE condition that holds only strictly inside
+/// one step — FUNCTION = (TIME − 0.273)² ≤ 1e-8 holds for |t − 0.273| ≤
+/// 1e-4, a 2e-4 s window inside a step of the falling body's run — is not
+/// seen (only an EQ band passed through is found inside a step); a HMAX
+/// below the window finds it.
+#[test]
+fn le_condition_true_only_inside_one_step_is_not_seen() {
+    let adm =
+        falling("SENSOR/1, FUNCTION = (TIME - 0.273)**2, VALUE = 1E-8, ERROR = 1E-12, LE, HALT");
+    let acf = |hmax: &str| {
+        format!(
+            "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-6{hmax}\nSIMULATE/DYNAMIC, END = 0.5, STEPS = 5\n"
+        )
+    };
+    let (sim, r) = run(&adm, &acf(""));
+    r.unwrap();
+    assert!(trips(&sim).is_empty(), "{:?}", trips(&sim));
+    assert!(sim.stats.last().unwrap().1.min_step > 2e-4);
+    let (sim, r) = run(&adm, &acf(", HMAX = 1E-4"));
+    r.unwrap();
+    assert_eq!(trips(&sim).len(), 1, "{:?}", sim.log);
+    let t = sim.frames.last().unwrap().t;
+    assert!((t - (0.273 - 1e-4)).abs() < 1e-5, "trip at t = {t}");
+}

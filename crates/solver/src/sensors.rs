@@ -124,7 +124,9 @@ impl SensorState {
 }
 
 /// The sensors' margins at the last check (a step end or the segment
-/// start) and its time, with the buffers of the next check.
+/// start) and its time, with the buffers of the next check. Each buffer
+/// holds, for n sensors, the n margins and then the n deviations
+/// FUNCTION − VALUE (`Sensors::margins`).
 pub(crate) struct Watch {
     pub t: f64,
     margins: Vec<f64>,
@@ -244,11 +246,19 @@ impl Sensors {
         })
     }
 
-    /// Every sensor's margin on one frame, into `out` (one per sensor).
+    /// Every sensor's margin on one frame, into `out[k]` (one per
+    /// sensor); when `out` has room for two per sensor, the deviations
+    /// FUNCTION − VALUE follow in `out[n + k]` (the sign an EQ sensor's
+    /// pass through its band is seen by, `after_step`).
     pub(crate) fn margins(&self, ctx: &FrameContext, out: &mut [f64]) -> Result<(), String> {
-        for (k, slot) in out.iter_mut().enumerate() {
+        let n = self.compiled.len();
+        for k in 0..n {
             let s = &self.compiled[k].sensor;
-            *slot = margin(s.compare, self.function(k, ctx)?, s.value, s.error);
+            let f = self.function(k, ctx)?;
+            out[k] = margin(s.compare, f, s.value, s.error);
+            if out.len() >= 2 * n {
+                out[n + k] = f - s.value;
+            }
         }
         Ok(())
     }
@@ -261,7 +271,8 @@ impl Sensors {
         state: &mut SensorState,
         ctx: &FrameContext,
     ) -> Result<(Watch, Option<Located>), String> {
-        let mut margins = vec![0.0; self.compiled.len()];
+        let n = self.compiled.len();
+        let mut margins = vec![0.0; 2 * n];
         self.margins(ctx, &mut margins)?;
         let t = ctx.frame.t;
         // A held sensor that is false here is released.
@@ -270,27 +281,36 @@ impl Sensors {
                 state.set_held(c.sensor.id, false);
             }
         }
-        let first = (0..margins.len())
+        let first = (0..n)
             .find(|&k| {
                 let id = self.compiled[k].sensor.id;
                 margins[k] >= 0.0 && !state.held(id) && !state.is_off(id)
             })
             .map(|index| Located { index, t });
-        let n = margins.len();
         let watch = Watch {
             t,
             margins,
-            now: vec![0.0; n],
-            probe: vec![0.0; n],
+            now: vec![0.0; 2 * n],
+            probe: vec![0.0; 2 * n],
         };
         Ok((watch, first))
     }
 
     /// The check after an accepted step ending at `tb`: `margins_at(τ,
-    /// out)` writes every margin on the integrator's state at τ in
-    /// [watch.t, tb] (the step end itself at τ = tb) into `out`. Returns
-    /// the earliest located trip; without one, the held flags follow the
-    /// step end.
+    /// out)` writes every margin and deviation on the integrator's state
+    /// at τ in [watch.t, tb] (the step end itself at τ = tb) into `out`.
+    /// Returns the earliest located trip; without one, the held flags
+    /// follow the step end.
+    ///
+    /// A condition is seen at the step ends, plus one case inside the
+    /// step: an EQ sensor whose FUNCTION is outside the band VALUE ± ERROR
+    /// at both ends but on opposite sides of VALUE has passed through the
+    /// band (FUNCTION is continuous within a step): the crossing of VALUE
+    /// is located on the interpolant, and the band's entry before it
+    /// (`pass_through`). A condition that holds only inside a step
+    /// otherwise (a GE/LE FUNCTION whose extremum crosses VALUE and comes
+    /// back, an EQ FUNCTION touching the band on one side) is not seen;
+    /// HMAX bounds the steps.
     pub(crate) fn after_step(
         &self,
         state: &mut SensorState,
@@ -305,10 +325,24 @@ impl Sensors {
             ..
         } = watch;
         margins_at(tb, now)?;
+        let n = self.compiled.len();
         let mut best: Option<Located> = None;
         for (k, c) in self.compiled.iter().enumerate() {
             let id = c.sensor.id;
-            if now[k] < 0.0 || state.held(id) || state.is_off(id) {
+            if state.held(id) || state.is_off(id) {
+                continue;
+            }
+            if now[k] < 0.0 {
+                let passed = c.sensor.compare == SensorCompare::Eq
+                    && last[k] < 0.0
+                    && last[n + k] * now[n + k] < 0.0;
+                if passed {
+                    let ends = [(watch.t, last[k], last[n + k]), (tb, now[k], now[n + k])];
+                    let t = pass_through(&c.sensor, k, n, ends, probe, margins_at)?;
+                    if best.is_none_or(|b| t < b.t) {
+                        best = Some(Located { index: k, t });
+                    }
+                }
                 continue;
             }
             let t = if last[k] < 0.0 {
@@ -449,6 +483,37 @@ fn locate(
         }
     }
     Ok(b)
+}
+
+/// Where EQ sensor `k` (of `n`) entered its band within a step whose ends
+/// (time, margin, deviation FUNCTION − VALUE) lie outside the band on
+/// opposite sides of VALUE: the crossing t₁ of VALUE (the deviation,
+/// signed to rise, located as a margin is), then the band's entry in
+/// (ta, t₁] where the margin is ≥ 0 at t₁. When the band is narrower than
+/// FUNCTION's change over TERROR, no located point has a margin ≥ 0: the
+/// trip is t₁, the crossing of VALUE within TERROR.
+fn pass_through(
+    s: &Sensor,
+    k: usize,
+    n: usize,
+    [(ta, ma, da), (tb, _, db)]: [(f64, f64, f64); 2],
+    probe: &mut [f64],
+    margins_at: &mut MarginsAt,
+) -> Result<f64, String> {
+    let sign = -da.signum();
+    let t1 = locate(ta, sign * da, tb, sign * db, s, &mut |tau| {
+        margins_at(tau, probe)?;
+        Ok(sign * probe[n + k])
+    })?;
+    margins_at(t1, probe)?;
+    let m1 = probe[k];
+    if m1 < 0.0 {
+        return Ok(t1);
+    }
+    locate(ta, ma, t1, m1, s, &mut |tau| {
+        margins_at(tau, probe)?;
+        Ok(probe[k])
+    })
 }
 
 /// The output times of a SIMULATE after a DT trip at `t`: every `dt` from
