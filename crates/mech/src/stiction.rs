@@ -46,8 +46,8 @@
 //! EFFECT = STICTION (μ̂ = 0 when sliding) and EFFECT = SLIDING (no
 //! stiction) have no deformation state in this law and are refused with
 //! MAX_STICTION_DEFORMATION, as are μs = 0 and μd = 0 (σ/δ would be
-//! unbounded). HHT and NEWMARK, which carry no user states, refuse the
-//! state by name; I3, SI2, SI1 and the ODE form carry it.
+//! unbounded). I3, SI2, SI1, the ODE form, HHT and NEWMARK carry the
+//! state like any user state.
 //!
 //! **Jacobians.** ∂f/∂s, ∂f/∂z, ∂w/∂s and ∂w/∂z are analytic; the q
 //! dependence (through the slip rows b(q)) is by forward differences of
