@@ -30,11 +30,20 @@ pub fn check(path: &Path) -> Result<(), String> {
         }
     };
     let mut sim = Simulation::new(&model).map_err(|e| e.to_string())?;
-    let moving = model.parts.iter().filter(|p| !p.ground).count();
+    // POINT_MASSes are bodies in `model.parts` (their own id space): the
+    // parts line counts PARTs, the point masses have their own line.
+    let is_point_mass = |p: &&mbsolve_model::Part| mbsolve_model::point_mass::is_point_mass(p.id);
+    let point_masses = model.parts.iter().filter(is_point_mass).count();
+    let parts = model.parts.len() - point_masses;
+    let moving = model
+        .parts
+        .iter()
+        .filter(|p| !p.ground && !is_point_mass(p))
+        .count();
     println!("model '{}' ({})", model.title.trim(), path.display());
     println!(
         "parts: {} ({} moving), markers: {}, joints: {}, motions: {}, forces: {}, requests: {}",
-        model.parts.len(),
+        parts,
         moving,
         model.markers.len(),
         model.joints.len(),
@@ -50,14 +59,8 @@ pub fn check(path: &Path) -> Result<(), String> {
             model.contacts.len()
         );
     }
-    // POINT_MASSes are bodies in `model.parts` (their own id space).
-    let point_masses = model
-        .parts
-        .iter()
-        .filter(|p| mbsolve_model::point_mass::is_point_mass(p.id))
-        .count();
     if point_masses > 0 {
-        println!("point masses: {point_masses} (among the moving parts above)");
+        println!("point masses: {point_masses}");
     }
     // Adams/Controls plant inputs and outputs, each with its VARIABLEs in
     // order (the controller's view of the plant).

@@ -152,20 +152,26 @@ fn deck_errors_name_the_point_mass() {
     );
 }
 
-/// `check` counts the point mass among the moving parts and names it.
+/// `check` counts PARTs on the parts line (ground and PART/2: two, one
+/// moving) and the point mass on its own line only, once.
 #[test]
 fn check_lists_the_point_masses() {
     let d = common::scratch("point-mass", "check");
     let path = d.join("pm.adm");
-    std::fs::write(&path, deck("")).unwrap();
+    let extra = "PART/2, MASS = 1, CM = 30, IP = 1, 1, 1\nMARKER/30, PART = 2, QP = 0, 3, 0";
+    std::fs::write(&path, deck(extra)).unwrap();
     let o = common::mbsolve(&["check", path.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("parts: 2 (1 moving)"), "{out}");
+    let line =
+        |start: &str| -> Vec<&str> { out.lines().filter(|l| l.starts_with(start)).collect() };
+    let parts = line("parts: ");
+    assert_eq!(parts.len(), 1, "{out}");
     assert!(
-        out.contains("point masses: 1 (among the moving parts above)"),
+        parts[0].starts_with("parts: 2 (1 moving), markers: 3,"),
         "{out}"
     );
+    assert_eq!(line("point masses"), ["point masses: 1"], "{out}");
 }
 
 /// A joint, primitive or motion between two markers of one point mass is

@@ -386,3 +386,110 @@ fn write_adm_round_trips_a_sensor() {
     assert!(s.print && s.codgen && s.bisection && !s.restart);
     assert_eq!(s.evaluate.as_deref(), Some("TIME + 1"));
 }
+
+/// STEPSIZE = h without RESTART sets the integrator's next step (Adams:
+/// it "redefines the trial integration step size"; no restart): the run
+/// takes the h step from the step end (its smallest step) and keeps its
+/// integrator, order and history (`DaeIntegrator::set_next_step`, whose
+/// order is tested in the integrate crate): it analyses one matrix
+/// pattern, as the run with a PRINT trip does, where the same trip with
+/// RESTART starts a new integrator at order 1 on a fresh pattern. The
+/// outputs stay on the closed form y = 1 − g t²/2 (to 10·ERROR, as
+/// before the trip).
+#[test]
+fn stepsize_without_restart_keeps_the_integrator() {
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-7\nSIMULATE/DYNAMIC, END = 0.5, STEPS = 5\n";
+    let sensor = "SENSOR/1, FUNCTION = DY(20), VALUE = 0.5, ERROR = 1E-12, LE";
+    let stats = |extra: &str| {
+        let (sim, r) = run(&falling(&format!("{sensor}{extra}")), acf);
+        r.unwrap();
+        (sim.stats.last().unwrap().1.clone(), sim)
+    };
+    let (print, _) = stats(", PRINT");
+    let (next, sim) = stats(", STEPSIZE = 1E-6");
+    let (restart, _) = stats(", RESTART, STEPSIZE = 1E-6");
+    let trips = trips(&sim);
+    assert_eq!(trips.len(), 1, "{trips:?}");
+    assert!(
+        trips[0].ends_with(
+            "the integration goes on from its step end with the STEPSIZE as its next step"
+        ),
+        "{trips:?}"
+    );
+    assert_eq!(next.min_step, 1e-6, "the STEPSIZE step was taken");
+    assert!(print.min_step > 1e-5, "{}", print.min_step);
+    assert_eq!(
+        (
+            next.symbolic_factorizations,
+            restart.symbolic_factorizations
+        ),
+        (
+            print.symbolic_factorizations,
+            print.symbolic_factorizations + 1
+        ),
+        "matrix patterns: a restart analyses a fresh one"
+    );
+    assert_eq!(sim.frames.len(), 6);
+    for f in &sim.frames {
+        let want = 1.0 - 0.5 * G * f.t * f.t;
+        assert!(
+            (height(f) - want).abs() < 1e-6,
+            "t = {}: y = {}",
+            f.t,
+            height(f)
+        );
+    }
+}
+
+/// An EQ sensor with a band far narrower than one step's change of its
+/// FUNCTION (ERROR = 1e-6 m on a body falling at ~3 m/s, steps of
+/// ~10 ms): no step end lies in the band, but FUNCTION is on opposite
+/// sides of VALUE at the ends of one step, so it passed through the band
+/// there. The trip is the band's entry y = 0.5 + 1e-6, located on the
+/// interpolant to TERROR: t = sqrt(2 (0.5 − 1e-6)/g).
+#[test]
+fn eq_sensor_trips_when_function_passes_through_its_band_within_a_step() {
+    let t_entry = (2.0 * (0.5 - 1e-6) / G).sqrt();
+    let adm =
+        falling("SENSOR/1, FUNCTION = DY(20), VALUE = 0.5, ERROR = 1E-6, EQ, HALT, TERROR = 1E-7");
+    let acf = "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-8\nSIMULATE/DYNAMIC, END = 1, STEPS = 10\n";
+    let (sim, r) = run(&adm, acf);
+    r.unwrap();
+    assert_eq!(trips(&sim).len(), 1, "{:?}", sim.log);
+    let last = sim.frames.last().unwrap();
+    assert!(
+        last.t >= t_entry - 1e-9 && last.t <= t_entry + TERROR + 1e-9,
+        "trip at t = {}, band entry {t_entry}",
+        last.t
+    );
+    assert!(
+        (height(last) - 0.5).abs() <= 1e-6 + 1e-8,
+        "y = {}",
+        height(last)
+    );
+}
+
+/// The documented limit: a LE condition that holds only strictly inside
+/// one step — FUNCTION = (TIME − 0.273)² ≤ 1e-8 holds for |t − 0.273| ≤
+/// 1e-4, a 2e-4 s window inside a step of the falling body's run — is not
+/// seen (only an EQ band passed through is found inside a step); a HMAX
+/// below the window finds it.
+#[test]
+fn le_condition_true_only_inside_one_step_is_not_seen() {
+    let adm =
+        falling("SENSOR/1, FUNCTION = (TIME - 0.273)**2, VALUE = 1E-8, ERROR = 1E-12, LE, HALT");
+    let acf = |hmax: &str| {
+        format!(
+            "t.adm\nt\nINTEGRATOR/GSTIFF, ERROR = 1E-6{hmax}\nSIMULATE/DYNAMIC, END = 0.5, STEPS = 5\n"
+        )
+    };
+    let (sim, r) = run(&adm, &acf(""));
+    r.unwrap();
+    assert!(trips(&sim).is_empty(), "{:?}", trips(&sim));
+    assert!(sim.stats.last().unwrap().1.min_step > 2e-4);
+    let (sim, r) = run(&adm, &acf(", HMAX = 1E-4"));
+    r.unwrap();
+    assert_eq!(trips(&sim).len(), 1, "{:?}", sim.log);
+    let t = sim.frames.last().unwrap().t;
+    assert!((t - (0.273 - 1e-4)).abs() < 1e-5, "trip at t = {t}");
+}

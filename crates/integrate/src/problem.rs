@@ -129,6 +129,14 @@ pub trait DaeIntegrator {
     fn set_first_step(&mut self, _h: f64) -> bool {
         false
     }
+    /// Take `h` as the next step, keeping the method's order and history
+    /// (SENSOR STEPSIZE without RESTART: Adams' STEPSIZE sets the trial
+    /// step, it does not restart). The history is rescaled to h when that
+    /// step is predicted, as for any step-size change. False when the
+    /// integrator cannot (fixed step sizes, or h below HMIN).
+    fn set_next_step(&mut self, _h: f64) -> bool {
+        false
+    }
 }
 
 /// A second-order index-3 system: n coordinates q (with u = q̇, a = q̈) and

@@ -603,4 +603,16 @@ impl<M: Method> DaeIntegrator for Stepper<M> {
         self.first_step = Some(h);
         true
     }
+    fn set_next_step(&mut self, h: f64) -> bool {
+        if !self.begun {
+            return self.set_first_step(h);
+        }
+        if self.limits.fixed.is_some() || self.limits.constant_step || h < self.limits.hmin {
+            return false;
+        }
+        // `attempt_step` takes self.h (capped by HMAX, shortened to land on
+        // an output) and the method's `predict` rescales its history to it.
+        self.h = h;
+        true
+    }
 }

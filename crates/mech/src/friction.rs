@@ -64,6 +64,7 @@
 
 use crate::local::{Grad, Hess, NL};
 use crate::rotation::{e_mat, rot};
+use crate::scratch::{copy_into, Scratch};
 use crate::system::{global_index, pose, scatter_hess, MarkerFrame, Sink, System};
 use mbsolve_model::{ElementRef, Friction, FrictionEffect, Id, JointKind, Model, ModelError};
 use nalgebra::Vector3;
@@ -89,6 +90,47 @@ struct SlipGroup {
     rows: [Grad; MAX_SLIP],
     radius: [f64; MAX_SLIP],
     load: [f64; MAX_SLIP],
+}
+
+impl SlipGroup {
+    fn none() -> Self {
+        SlipGroup {
+            n: 0,
+            rows: [Grad::zeros(); MAX_SLIP],
+            radius: [0.0; MAX_SLIP],
+            load: [0.0; MAX_SLIP],
+        }
+    }
+}
+
+/// At most two slip groups per joint (one per cross arm of UNIVERSAL and
+/// HOOKE).
+const MAX_GROUPS: usize = 2;
+
+/// A joint's slip groups, held inline (built at every evaluation, so no
+/// allocation in the step loop); derefs to the groups in use.
+#[derive(Clone, Copy, Debug)]
+struct SlipGroups {
+    len: usize,
+    groups: [SlipGroup; MAX_GROUPS],
+}
+
+impl SlipGroups {
+    fn of(groups: &[SlipGroup]) -> Self {
+        let mut out = SlipGroups {
+            len: groups.len(),
+            groups: [SlipGroup::none(); MAX_GROUPS],
+        };
+        out.groups[..groups.len()].copy_from_slice(groups);
+        out
+    }
+}
+
+impl std::ops::Deref for SlipGroups {
+    type Target = [SlipGroup];
+    fn deref(&self) -> &[SlipGroup] {
+        &self.groups[..self.len]
+    }
 }
 
 /// What the law gives for one group at one state (for reports and tests).
@@ -122,6 +164,9 @@ pub struct FrictionElement {
     /// Index of the first stiction-deformation state (MAX_STICTION_DEFORMATION
     /// given; set once the user states are laid out, `stiction::link`).
     stiction_at: Option<usize>,
+    /// The perturbed coordinates of the ∂/∂q forward differences (here
+    /// and in `stiction.rs`), kept so the Jacobian allocates nothing.
+    fd_q: Scratch<Vec<f64>>,
 }
 
 /// Builds the friction elements; refuses a joint type without friction.
@@ -169,6 +214,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<FrictionElement>,
             equations,
             params: fr.clone(),
             stiction_at: None,
+            fd_q: Scratch::default(),
         });
     }
     Ok(out)
@@ -357,7 +403,7 @@ impl FrictionElement {
     }
 
     /// The slip groups at (q, λ): rows, radii and loads.
-    fn groups(&self, sys: &System, q: &[f64], lam: &[f64], t: f64) -> Vec<SlipGroup> {
+    fn groups(&self, sys: &System, q: &[f64], lam: &[f64], t: f64) -> SlipGroups {
         let p = &self.params;
         let sw = p.inputs;
         let on = |b: bool| if b { 1.0 } else { 0.0 };
@@ -385,26 +431,26 @@ impl FrictionElement {
             single(self.angular_row(q, e), p.pin_radius, load)
         };
         match self.kind {
-            JointKind::Revolute => vec![pin(&z)],
+            JointKind::Revolute => SlipGroups::of(&[pin(&z)]),
             JointKind::Universal | JointKind::Hooke => {
                 let (a1, a2) = if self.kind == JointKind::Universal {
                     (ai.column(2).into_owned(), aj.column(2).into_owned())
                 } else {
                     (ai.column(0).into_owned(), aj.column(1).into_owned())
                 };
-                vec![pin(&a1), pin(&a2)]
+                SlipGroups::of(&[pin(&a1), pin(&a2)])
             }
             JointKind::Translational => {
                 let load = on(sw.preload) * p.force_preload
                     + on(sw.reaction_force) * radial
                     + on(sw.bending_moment) * bending / p.initial_overlap
                     + on(sw.torsional_moment) * m[2].abs() / p.reaction_arm;
-                vec![single(self.linear_row(q, &x, &z), 1.0, load)]
+                SlipGroups::of(&[single(self.linear_row(q, &x, &z), 1.0, load)])
             }
             JointKind::Cylindrical => {
                 let normal = on(sw.reaction_force) * radial
                     + on(sw.bending_moment) * bending / p.initial_overlap;
-                vec![SlipGroup {
+                SlipGroups::of(&[SlipGroup {
                     n: 2,
                     rows: [
                         self.linear_row(q, &x, &z),
@@ -417,20 +463,20 @@ impl FrictionElement {
                         on(sw.preload) * p.torque_preload + p.pin_radius * normal,
                         0.0,
                     ],
-                }]
+                }])
             }
             JointKind::Spherical => {
                 let load = on(sw.preload) * p.torque_preload
                     + on(sw.reaction_force) * p.ball_radius * f_g.norm();
                 let rows = [0, 1, 2].map(|k| self.angular_row(q, &Vector3::ith(k, 1.0)));
-                vec![SlipGroup {
+                SlipGroups::of(&[SlipGroup {
                     n: 3,
                     rows,
                     radius: [p.ball_radius; 3],
                     load: [load; 3],
-                }]
+                }])
             }
-            _ => Vec::new(),
+            _ => SlipGroups::of(&[]),
         }
     }
 
@@ -483,8 +529,8 @@ impl FrictionElement {
             // The deformation-state law (stiction.rs): w_k(s, z).
             let z = self.deformations(at.w);
             let mut c = 0;
-            for g in self.groups(sys, at.q, at.lam, at.t) {
-                let law = self.group_law(&g, &ul, &z[c..]);
+            for g in self.groups(sys, at.q, at.lam, at.t).iter() {
+                let law = self.group_law(g, &ul, &z[c..]);
                 for k in 0..g.n {
                     force += g.rows[k] * law.output[k];
                     if jac {
@@ -498,8 +544,8 @@ impl FrictionElement {
             }
             return (force, ju);
         }
-        for g in self.groups(sys, at.q, at.lam, at.t) {
-            let (st, ps, dps) = self.slip_state(&g, &ul);
+        for g in self.groups(sys, at.q, at.lam, at.t).iter() {
+            let (st, ps, dps) = self.slip_state(g, &ul);
             for k in 0..g.n {
                 force += g.rows[k] * st.output[k];
             }
@@ -577,7 +623,8 @@ impl FrictionElement {
         let (force, ju) = self.local(sys, at, true);
         let jq = with_q.then(|| {
             let mut jq = Hess::zeros();
-            let mut qh = at.q.to_vec();
+            let mut qh = self.fd_q.lock();
+            copy_into(&mut qh, at.q);
             for l in 0..NL {
                 let Some(gi) = global_index(&bodies, l) else {
                     continue;

@@ -26,6 +26,7 @@ pub mod point_mass;
 mod ptcv;
 pub mod reaction_fn;
 pub mod rotation;
+mod scratch;
 pub mod states;
 pub mod system;
 

@@ -10,6 +10,7 @@
 use crate::contact_fn;
 use crate::forces::{function_law, Law};
 use crate::local::{Grad, NL};
+use crate::scratch::Scratch;
 use crate::states::StateContext;
 use crate::system::{gather, global_index, pose, MarkerFrame, System};
 use mbsolve_model::{ElementRef, Measure, Model, ModelError, StateFunction};
@@ -44,6 +45,16 @@ struct Part {
 pub(crate) struct MultiLaw {
     f: Arc<dyn StateFunction>,
     parts: Vec<Part>,
+    /// Per-measure values, gradients and ∂f/∂m of an evaluation, kept so
+    /// that evaluations in the step loop allocate nothing.
+    work: Scratch<Work>,
+}
+
+#[derive(Debug, Default)]
+struct Work {
+    vals: Vec<f64>,
+    grads: Vec<(Grad, Grad)>,
+    dm: Vec<f64>,
 }
 
 /// The distinct moving bodies a measure reads: its markers' and, for
@@ -111,6 +122,7 @@ impl MultiLaw {
         Ok(MultiLaw {
             f: f.clone(),
             parts,
+            work: Scratch::default(),
         })
     }
 
@@ -127,9 +139,10 @@ impl MultiLaw {
         grad: Option<&mut dyn FnMut(usize, f64, f64)>,
     ) -> f64 {
         let plain = st.unseeded();
-        let n = self.parts.len();
-        let mut vals = Vec::with_capacity(n);
-        let mut grads: Vec<(Grad, Grad)> = Vec::with_capacity(n);
+        let mut work = self.work.lock();
+        let Work { vals, grads, dm } = &mut *work;
+        vals.clear();
+        grads.clear();
         for p in &self.parts {
             let poses = [
                 p.bodies[0].map(|b| pose(q, b)),
@@ -140,18 +153,19 @@ impl MultiLaw {
             vals.push(v);
             grads.push((gq, gu));
         }
-        let mut dm = vec![0.0; n];
-        let (val, _) = self.f.eval(t, &vals, &mut dm);
+        dm.clear();
+        dm.resize(self.parts.len(), 0.0);
+        let (val, _) = self.f.eval(t, vals, dm);
         if st.seed.is_some() {
             return self
                 .parts
                 .iter()
-                .zip(&dm)
+                .zip(dm.iter())
                 .map(|(p, d)| st.seed_weight(&p.kind) * d)
                 .sum();
         }
         if let Some(emit) = grad {
-            for ((p, (gq, gu)), d) in self.parts.iter().zip(&grads).zip(&dm) {
+            for ((p, (gq, gu)), d) in self.parts.iter().zip(grads.iter()).zip(dm.iter()) {
                 for l in 0..NL {
                     if let Some(g) = global_index(&p.bodies, l) {
                         emit(g, d * gq[l], d * gu[l]);

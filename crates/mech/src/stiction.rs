@@ -46,8 +46,8 @@
 //! EFFECT = STICTION (μ̂ = 0 when sliding) and EFFECT = SLIDING (no
 //! stiction) have no deformation state in this law and are refused with
 //! MAX_STICTION_DEFORMATION, as are μs = 0 and μd = 0 (σ/δ would be
-//! unbounded). HHT and NEWMARK, which carry no user states, refuse the
-//! state by name; I3, SI2, SI1 and the ODE form carry it.
+//! unbounded). I3, SI2, SI1, the ODE form, HHT and NEWMARK carry the
+//! state like any user state.
 //!
 //! **Jacobians.** ∂f/∂s, ∂f/∂z, ∂w/∂s and ∂w/∂z are analytic; the q
 //! dependence (through the slip rows b(q)) is by forward differences of
@@ -55,6 +55,7 @@
 
 use super::{step, FrictionElement, SlipGroup, DYNAMIC_SPEED_RATIO, FD_STEP, MAX_SLIP};
 use crate::local::{Grad, NL};
+use crate::scratch::copy_into;
 use crate::system::{gather, global_index, Sink, System};
 use mbsolve_model::{ElementRef, Friction, JointKind};
 
@@ -217,20 +218,35 @@ impl FrictionElement {
         z
     }
 
+    /// The rates f of the element's deformation states at (q, u, z), by
+    /// component (the element's states in order).
+    fn component_rates(
+        &self,
+        sys: &System,
+        q: &[f64],
+        u: &[f64],
+        w: &[f64],
+    ) -> [f64; 2 * MAX_SLIP] {
+        let mut out = [0.0; 2 * MAX_SLIP];
+        let ul = gather(&self.bodies(), u);
+        let z = self.deformations(w);
+        let mut c = 0;
+        for g in self.groups(sys, q, &[], 0.0).iter() {
+            let law = self.group_law(g, &ul, &z[c..]);
+            out[c..c + g.n].copy_from_slice(&law.rate[..g.n]);
+            c += g.n;
+        }
+        out
+    }
+
     /// The rates f of the element's deformation states at (q, u, z),
     /// written to `out[k]` for its states k (indices in the state vector).
     fn rates(&self, sys: &System, q: &[f64], u: &[f64], w: &[f64], out: &mut [f64]) {
         let Some(at) = self.stiction_at else {
             return;
         };
-        let ul = gather(&self.bodies(), u);
-        let z = self.deformations(w);
-        let mut c = 0;
-        for g in self.groups(sys, q, &[], 0.0) {
-            let law = self.group_law(&g, &ul, &z[c..]);
-            out[at + c..at + c + g.n].copy_from_slice(&law.rate[..g.n]);
-            c += g.n;
-        }
+        let n = components(self.kind);
+        out[at..at + n].copy_from_slice(&self.component_rates(sys, q, u, w)[..n]);
     }
 }
 
@@ -266,7 +282,6 @@ impl System {
         sink: &mut dyn Sink,
         place: StatePlace,
     ) {
-        let nw = self.nw();
         for fr in self.frictions.iter() {
             let Some(at) = fr.stiction_at else {
                 continue;
@@ -276,8 +291,8 @@ impl System {
             let ul = gather(&bodies, u);
             let z = fr.deformations(w);
             let mut c = 0;
-            for g in fr.groups(self, q, &[], 0.0) {
-                let law = fr.group_law(&g, &ul, &z[c..]);
+            for g in fr.groups(self, q, &[], 0.0).iter() {
+                let law = fr.group_law(g, &ul, &z[c..]);
                 for k in 0..g.n {
                     let row = place.row0 + at + c + k;
                     // G = ż − f: ∂G/∂u = −Σ_l ∂f_k/∂s_l ρ_l b_l.
@@ -298,20 +313,19 @@ impl System {
                 c += g.n;
             }
             if let Some(cq) = place.col_q {
-                let mut base = vec![0.0; nw];
-                fr.rates(self, q, u, w, &mut base);
-                let mut shifted = vec![0.0; nw];
-                let mut qh = q.to_vec();
+                let base = fr.component_rates(self, q, u, w);
+                let mut qh = fr.fd_q.lock();
+                copy_into(&mut qh, q);
                 for l in 0..NL {
                     let Some(gi) = global_index(&bodies, l) else {
                         continue;
                     };
                     let h = FD_STEP * q[gi].abs().max(1.0);
                     qh[gi] = q[gi] + h;
-                    fr.rates(self, &qh, u, w, &mut shifted);
+                    let shifted = fr.component_rates(self, &qh, u, w);
                     qh[gi] = q[gi];
-                    for k in at..at + n {
-                        sink.add(place.row0 + k, cq + gi, -(shifted[k] - base[k]) / h);
+                    for k in 0..n {
+                        sink.add(place.row0 + at + k, cq + gi, -(shifted[k] - base[k]) / h);
                     }
                 }
             }
@@ -341,8 +355,8 @@ impl System {
             let ul = gather(&bodies, u);
             let z = fr.deformations(w);
             let mut c = 0;
-            for g in fr.groups(self, q, lam, t) {
-                let law = fr.group_law(&g, &ul, &z[c..]);
+            for g in fr.groups(self, q, lam, t).iter() {
+                let law = fr.group_law(g, &ul, &z[c..]);
                 for j in 0..g.n {
                     // ∂Q/∂z_j = Σ_k b_k ∂w_k/∂z_j.
                     let mut dq = Grad::zeros();

@@ -614,8 +614,8 @@ impl Simulation {
             }
             if let Some((id, h)) = first_step.take() {
                 if !integ.set_first_step(h) {
-                    failure = Some(SolverError::Settings(format!(
-                        "SENSOR/{id}: STEPSIZE = {h} cannot be honoured: the integrator takes fixed steps or HMIN is larger"
+                    failure = Some(SolverError::Settings(crate::sensors::stepsize_refused(
+                        id, h,
                     )));
                     break;
                 }
@@ -690,6 +690,14 @@ impl Simulation {
                         AfterStep::Resume(frame, step) => {
                             (trip_resume, first_step) = (Some(frame), step);
                             break;
+                        }
+                        AfterStep::NextStep(id, h) => {
+                            if !integ.set_next_step(h) {
+                                let message = crate::sensors::stepsize_refused(id, h);
+                                failure = Some(SolverError::Settings(message));
+                                break;
+                            }
+                            continue;
                         }
                     }
                 }

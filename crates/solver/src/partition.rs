@@ -1046,6 +1046,9 @@ impl DaeIntegrator for PartitionedIntegrator<'_, '_> {
     fn set_first_step(&mut self, h: f64) -> bool {
         self.inner.set_first_step(h)
     }
+    fn set_next_step(&mut self, h: f64) -> bool {
+        self.inner.set_next_step(h)
+    }
     /// The reduced state at t from the method's dense output (VSTIFF's
     /// Nordsieck polynomial, MSTIFF's history polynomial, ABAM's and
     /// RKF45's interpolants), or, within a step that ended in a

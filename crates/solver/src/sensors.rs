@@ -12,11 +12,15 @@
 //! where the condition holds. The driver (`analysis.rs`) then acts at the
 //! located time: the state there is made consistent and the analysis
 //! either ends (HALT, RETURN), or restarts the integrator from it (at order
-//! 1, with a fresh matrix pattern) when the sensor asks for RESTART,
-//! CODGEN or STEPSIZE or has an EVALUATE (SENVAL changes the equations at
-//! the trip time, so the integration must start again there), or else goes
-//! on from the integrator's step end with its order, step and history
-//! (PRINT and DT need no restart; Adams restarts only on RESTART).
+//! 1, with a fresh matrix pattern) when the sensor asks for RESTART or
+//! CODGEN or has an EVALUATE (SENVAL changes the equations at the trip
+//! time, so the integration must start again there), or else goes on from
+//! the integrator's step end with its order and history (PRINT and DT need
+//! no restart; Adams restarts only on RESTART). STEPSIZE = h without a
+//! restart makes h the integrator's next step from there (Adams: it
+//! "redefines the trial integration step size"; the order is kept, the
+//! history rescaled to h, `DaeIntegrator::set_next_step`); with a restart
+//! h is the restarted integrator's first step.
 //!
 //! A sensor trips only when its condition becomes true: one that stays
 //! true does not trip again until it has been false at a check (also
@@ -120,7 +124,9 @@ impl SensorState {
 }
 
 /// The sensors' margins at the last check (a step end or the segment
-/// start) and its time, with the buffers of the next check.
+/// start) and its time, with the buffers of the next check. Each buffer
+/// holds, for n sensors, the n margins and then the n deviations
+/// FUNCTION − VALUE (`Sensors::margins`).
 pub(crate) struct Watch {
     pub t: f64,
     margins: Vec<f64>,
@@ -158,6 +164,13 @@ pub(crate) struct Trip {
     /// A continuing trip restarts the integrator from the trip state;
     /// otherwise it goes on from its step end.
     pub restarts: bool,
+}
+
+/// The error of a STEPSIZE the integrator cannot take.
+pub(crate) fn stepsize_refused(id: u32, h: f64) -> String {
+    format!(
+        "SENSOR/{id}: STEPSIZE = {h} cannot be honoured: the integrator takes fixed steps or HMIN is larger"
+    )
 }
 
 /// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
@@ -233,11 +246,19 @@ impl Sensors {
         })
     }
 
-    /// Every sensor's margin on one frame, into `out` (one per sensor).
+    /// Every sensor's margin on one frame, into `out[k]` (one per
+    /// sensor); when `out` has room for two per sensor, the deviations
+    /// FUNCTION − VALUE follow in `out[n + k]` (the sign an EQ sensor's
+    /// pass through its band is seen by, `after_step`).
     pub(crate) fn margins(&self, ctx: &FrameContext, out: &mut [f64]) -> Result<(), String> {
-        for (k, slot) in out.iter_mut().enumerate() {
+        let n = self.compiled.len();
+        for k in 0..n {
             let s = &self.compiled[k].sensor;
-            *slot = margin(s.compare, self.function(k, ctx)?, s.value, s.error);
+            let f = self.function(k, ctx)?;
+            out[k] = margin(s.compare, f, s.value, s.error);
+            if out.len() >= 2 * n {
+                out[n + k] = f - s.value;
+            }
         }
         Ok(())
     }
@@ -250,7 +271,8 @@ impl Sensors {
         state: &mut SensorState,
         ctx: &FrameContext,
     ) -> Result<(Watch, Option<Located>), String> {
-        let mut margins = vec![0.0; self.compiled.len()];
+        let n = self.compiled.len();
+        let mut margins = vec![0.0; 2 * n];
         self.margins(ctx, &mut margins)?;
         let t = ctx.frame.t;
         // A held sensor that is false here is released.
@@ -259,27 +281,36 @@ impl Sensors {
                 state.set_held(c.sensor.id, false);
             }
         }
-        let first = (0..margins.len())
+        let first = (0..n)
             .find(|&k| {
                 let id = self.compiled[k].sensor.id;
                 margins[k] >= 0.0 && !state.held(id) && !state.is_off(id)
             })
             .map(|index| Located { index, t });
-        let n = margins.len();
         let watch = Watch {
             t,
             margins,
-            now: vec![0.0; n],
-            probe: vec![0.0; n],
+            now: vec![0.0; 2 * n],
+            probe: vec![0.0; 2 * n],
         };
         Ok((watch, first))
     }
 
     /// The check after an accepted step ending at `tb`: `margins_at(τ,
-    /// out)` writes every margin on the integrator's state at τ in
-    /// [watch.t, tb] (the step end itself at τ = tb) into `out`. Returns
-    /// the earliest located trip; without one, the held flags follow the
-    /// step end.
+    /// out)` writes every margin and deviation on the integrator's state
+    /// at τ in [watch.t, tb] (the step end itself at τ = tb) into `out`.
+    /// Returns the earliest located trip; without one, the held flags
+    /// follow the step end.
+    ///
+    /// A condition is seen at the step ends, plus one case inside the
+    /// step: an EQ sensor whose FUNCTION is outside the band VALUE ± ERROR
+    /// at both ends but on opposite sides of VALUE has passed through the
+    /// band (FUNCTION is continuous within a step): the crossing of VALUE
+    /// is located on the interpolant, and the band's entry before it
+    /// (`pass_through`). A condition that holds only inside a step
+    /// otherwise (a GE/LE FUNCTION whose extremum crosses VALUE and comes
+    /// back, an EQ FUNCTION touching the band on one side) is not seen;
+    /// HMAX bounds the steps.
     pub(crate) fn after_step(
         &self,
         state: &mut SensorState,
@@ -294,10 +325,24 @@ impl Sensors {
             ..
         } = watch;
         margins_at(tb, now)?;
+        let n = self.compiled.len();
         let mut best: Option<Located> = None;
         for (k, c) in self.compiled.iter().enumerate() {
             let id = c.sensor.id;
-            if now[k] < 0.0 || state.held(id) || state.is_off(id) {
+            if state.held(id) || state.is_off(id) {
+                continue;
+            }
+            if now[k] < 0.0 {
+                let passed = c.sensor.compare == SensorCompare::Eq
+                    && last[k] < 0.0
+                    && last[n + k] * now[n + k] < 0.0;
+                if passed {
+                    let ends = [(watch.t, last[k], last[n + k]), (tb, now[k], now[n + k])];
+                    let t = pass_through(&c.sensor, k, n, ends, probe, margins_at)?;
+                    if best.is_none_or(|b| t < b.t) {
+                        best = Some(Located { index: k, t });
+                    }
+                }
                 continue;
             }
             let t = if last[k] < 0.0 {
@@ -373,15 +418,15 @@ impl Sensors {
     }
 
     /// Whether a continuing trip of sensor `at.index` must restart the
-    /// integrator from the trip state: RESTART, CODGEN and STEPSIZE ask for
-    /// it; EVALUATE changes SENVAL, and with it the equations, from the
-    /// trip time on; and without INTERPOLATE an output time that DT puts
-    /// before the integrator's step end `t_now` has no state to come from.
+    /// integrator from the trip state: RESTART and CODGEN ask for it;
+    /// EVALUATE changes SENVAL, and with it the equations, from the trip
+    /// time on; and without INTERPOLATE an output time that DT puts before
+    /// the integrator's step end `t_now` has no state to come from.
+    /// (STEPSIZE alone sets the next step: no restart, module text.)
     fn restarts(&self, at: Located, interpolate: bool, t_now: f64) -> bool {
         let s = &self.compiled[at.index].sensor;
         s.restart
             || s.codgen
-            || s.stepsize.is_some()
             || s.evaluate.is_some()
             || (!interpolate && s.dt.is_some_and(|dt| at.t + dt < t_now))
     }
@@ -440,6 +485,37 @@ fn locate(
     Ok(b)
 }
 
+/// Where EQ sensor `k` (of `n`) entered its band within a step whose ends
+/// (time, margin, deviation FUNCTION − VALUE) lie outside the band on
+/// opposite sides of VALUE: the crossing t₁ of VALUE (the deviation,
+/// signed to rise, located as a margin is), then the band's entry in
+/// (ta, t₁] where the margin is ≥ 0 at t₁. When the band is narrower than
+/// FUNCTION's change over TERROR, no located point has a margin ≥ 0: the
+/// trip is t₁, the crossing of VALUE within TERROR.
+fn pass_through(
+    s: &Sensor,
+    k: usize,
+    n: usize,
+    [(ta, ma, da), (tb, _, db)]: [(f64, f64, f64); 2],
+    probe: &mut [f64],
+    margins_at: &mut MarginsAt,
+) -> Result<f64, String> {
+    let sign = -da.signum();
+    let t1 = locate(ta, sign * da, tb, sign * db, s, &mut |tau| {
+        margins_at(tau, probe)?;
+        Ok(sign * probe[n + k])
+    })?;
+    margins_at(t1, probe)?;
+    let m1 = probe[k];
+    if m1 < 0.0 {
+        return Ok(t1);
+    }
+    locate(ta, ma, t1, m1, s, &mut |tau| {
+        margins_at(tau, probe)?;
+        Ok(probe[k])
+    })
+}
+
 /// The output times of a SIMULATE after a DT trip at `t`: every `dt` from
 /// `t` on, and `end`.
 pub(crate) fn times_after(t: f64, dt: f64, end: f64) -> Vec<f64> {
@@ -456,6 +532,9 @@ impl Trip {
             SensorAction::Return => "the current SIMULATE ends",
             SensorAction::Continue if self.restarts => {
                 "the integration restarts at order 1 from the trip"
+            }
+            SensorAction::Continue if self.stepsize.is_some() => {
+                "the integration goes on from its step end with the STEPSIZE as its next step"
             }
             SensorAction::Continue => "the integration goes on from its step end",
         };
@@ -538,6 +617,9 @@ pub(crate) enum AfterStep {
     /// Restart the integration from this trip state, with a STEPSIZE
     /// (sensor id, h) for its first step.
     Resume(Frame, Option<(u32, f64)>),
+    /// No restart: the integrator's next step is the STEPSIZE (sensor id,
+    /// h) of the trip (`DaeIntegrator::set_next_step`), then step again.
+    NextStep(u32, f64),
 }
 
 /// The sensors during one segment: the last check and a trip located but
@@ -667,7 +749,10 @@ impl SegmentWatch {
             }
             self.watch.t = at.t;
             self.located = None;
-            return AfterStep::StepOn;
+            return match trip.stepsize {
+                Some(h) => AfterStep::NextStep(trip.id, h),
+                None => AfterStep::StepOn,
+            };
         }
         AfterStep::Resume(frame, trip.stepsize.map(|h| (trip.id, h)))
     }

@@ -441,3 +441,89 @@ fn sensor_checks_do_not_allocate_per_step() {
         );
     }
 }
+
+/// An `.adm` deck (SI units, ground PART/1 with marker 10 at the origin
+/// and marker 11 whose z axis is global x) with `body` appended.
+fn deck(body: &str) -> Model {
+    let text = format!(
+        "no-alloc\n\
+         UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+         PART/1, GROUND\n\
+         MARKER/10, PART = 1\n\
+         MARKER/11, PART = 1, REULER = 90D, 90D, 0D\n\
+         ACCGRAV/JGRAV = -9.81\n\
+         {body}END\n"
+    );
+    mbsolve_adm::read_adm_str(&text, "no_alloc.adm").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A 2 kg block in a translational joint along global x (friction load
+/// m g = 19.6 N), pushed by 8 N > μs m g = 5.9 N: it breaks away during
+/// the warm-up and slides in the window, its FRICTION carrying the
+/// MAX_STICTION_DEFORMATION state (the ∂/∂q columns of the state rows and
+/// of the friction force are forward differences).
+const STICTION_BLOCK: &str = "PART/2, MASS = 2, CM = 20, IP = 1, 1, 1\n\
+     MARKER/20, PART = 2\n\
+     MARKER/21, PART = 2, REULER = 90D, 90D, 0D\n\
+     JOINT/1, TRANSLATIONAL, I = 21, J = 11\n\
+     FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.25\n\
+     , STICTION_TRANSITION_VELOCITY = 0.01, MAX_STICTION_DEFORMATION = 1e-4\n\
+     SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = 8\n";
+
+/// A 1 kg pendulum on a UNIVERSAL joint at the origin (cross arms along
+/// global x and z), its CM off both arms at (0.4, −0.8, 0.3), released
+/// from rest: it swings about both arms, and the FRICTION has two slip
+/// groups (one per arm).
+const UNIVERSAL_PENDULUM: &str = "PART/2, MASS = 1, CM = 20, IP = 0.02, 0.02, 0.02\n\
+     MARKER/20, PART = 2, QP = 0.4, -0.8, 0.3\n\
+     MARKER/21, PART = 2, REULER = 90D, 90D, 0D\n\
+     JOINT/1, UNIVERSAL, I = 21, J = 10\n\
+     FRICTION/1, JOINT = 1, MU_STATIC = 0.1, MU_DYNAMIC = 0.08, PIN_RADIUS = 0.01\n\
+     , STICTION_TRANSITION_VELOCITY = 0.01\n";
+
+#[test]
+fn stiction_deformation_step_loop_does_not_allocate() {
+    let model = deck(STICTION_BLOCK);
+    assert_eq!(model.frictions[0].max_stiction_deformation, 1e-4);
+    assert_no_allocation("stiction block", &model);
+}
+
+#[test]
+fn two_group_joint_friction_step_loop_does_not_allocate() {
+    let model = deck(UNIVERSAL_PENDULUM);
+    assert_no_allocation("universal-joint friction", &model);
+}
+
+/// The universal pendulum and the pushed block (its part renumbered 3),
+/// both without their FRICTION, a free-falling part 4 and a DIFF reading
+/// one marker on each of them, DX(20, 10) + DY(30, 10) · DZ(40, 10): three
+/// moving parts, so the DIFF's row takes the per-measure path
+/// (`multi_law.rs`).
+#[test]
+fn diff_over_three_parts_step_loop_does_not_allocate() {
+    let frictionless = |deck: &str| -> String {
+        deck.lines()
+            .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let pendulum = frictionless(UNIVERSAL_PENDULUM);
+    let block = frictionless(STICTION_BLOCK)
+        .replace("PART/2", "PART/3")
+        .replace("PART = 2", "PART = 3")
+        .replace("CM = 20", "CM = 30")
+        .replace("MARKER/20", "MARKER/30")
+        .replace("I = 21", "I = 31")
+        .replace("MARKER/21", "MARKER/31")
+        .replace("JOINT/1", "JOINT/2")
+        .replace("SFORCE/1", "SFORCE/2");
+    let text = format!(
+        "{pendulum}{block}MARKER/40, PART = 4\n\
+         PART/4, MASS = 1, CM = 40, IP = 1, 1, 1, QG = 0, 2, 0, VX = 1\n\
+         DIFF/1, IC = 0, FUNCTION = DX(20, 10) + DY(30, 10) * DZ(40, 10)\n"
+    );
+    let model = deck(&text);
+    assert_eq!(model.diffs.len(), 1);
+    assert!(model.frictions.is_empty());
+    assert_no_allocation("DIFF over three parts", &model);
+}
