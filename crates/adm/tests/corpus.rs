@@ -53,7 +53,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ),
     (
         "adamspy-drillstring/test.adm",
-        Some(":9251:22: VFORCE/9000430: ACCX is not supported yet in a force function"),
+        Some(":10605:3: GFORCE/9000000: FUNCTION = USER(1.05, 0.005, 1.0208, 0.3, 0.15, 1.2… calls the user subroutine adrill_solver::BitForces; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
     ),
     (
         "adamspy-drillsim-analysis/test_analysis_1.adm",
