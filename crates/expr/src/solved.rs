@@ -1,7 +1,7 @@
 //! Measures a force or state function reads that the system solves for:
 //! accelerations (ACCX…ACCZ, WDTX…WDTZ), constraint reactions (JOINT,
-//! JPRIM, MOTION) and applied forces (SFORCE, SPDP, BUSH, FIELD, BEAM, and
-//! the net forces FX…TM). Adams treats every force as an algebraic unknown
+//! JPRIM, MOTION, PTCV, CVCV), applied forces (SFORCE, SPDP, BUSH, FIELD,
+//! BEAM, GFORCE, VFORCE, VTORQ, FRICTION, and the net forces FX…TM). Adams treats every force as an algebraic unknown
 //! of the DAE; these become [`Measure::Solved`] unknowns z with the row
 //! z − g = 0, g evaluated as the function requests evaluate it.
 
@@ -35,6 +35,12 @@ pub fn is_solved_kind(kind: MeasureKind) -> bool {
             | K::Bush
             | K::Field
             | K::Beam
+            | K::Gforce
+            | K::Vforce
+            | K::Vtorq
+            | K::Ptcv
+            | K::Cvcv
+            | K::Friction
     )
 }
 

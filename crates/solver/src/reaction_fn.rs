@@ -101,6 +101,10 @@ fn call_bodies(sys: &System, model: &Model, c: &MeasureCall) -> Option<Vec<usize
             extra.extend(f.i.body);
             extra.extend(f.j.body);
         }
+        // Element results whose bodies are not looked up here (vector and
+        // general forces, curve constraints, joint friction): every body,
+        // which is exact and only widens the difference columns.
+        K::Gforce | K::Vforce | K::Vtorq | K::Ptcv | K::Cvcv | K::Friction => return None,
         _ => {}
     }
     // Marker arguments: all four for the marker measures, the result
@@ -155,7 +159,15 @@ fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
         // on these bodies; applied forces may read any user state.
         if !accel {
             for (e, eq) in sys.equations.iter().enumerate() {
-                if eq.bodies().iter().flatten().any(|b| bodies.contains(b)) {
+                // A COUPLER row may reach two more bodies (its extra piece).
+                let extra = eq.extra_bodies().unwrap_or([None, None]);
+                if eq
+                    .bodies()
+                    .iter()
+                    .chain(extra.iter())
+                    .flatten()
+                    .any(|b| bodies.contains(b))
+                {
                     reads[3].1[e].push(k);
                 }
             }
