@@ -14,6 +14,7 @@ mod elastic;
 mod fe_part;
 mod initial;
 mod jprim;
+mod plant_values;
 mod point_mass;
 mod redefine;
 mod sensor;
@@ -244,6 +245,9 @@ pub(crate) struct Builder<'a> {
     /// SPLINE data by id, read ahead of the other statements
     /// (`predefine_splines`) and bound into every compiled expression.
     splines: HashMap<Id, Arc<mbsolve_model::Spline>>,
+    /// PINPUT/POUTPUT VARIABLES lists read ahead (`predefine_plant_io`)
+    /// for PINVAL/POUVAL in expressions.
+    plant_lists: plant_values::PlantLists,
     /// VELOCITY/ACCELERATION motions (index, integration constants),
     /// wrapped in their displacement integral by `finish`.
     motion_integrals: Vec<(usize, mbsolve_model::MotionIntegral)>,
@@ -332,6 +336,7 @@ impl<'a> Builder<'a> {
             seen_kinematics: false,
             friction_pending: Vec::new(),
             splines: HashMap::new(),
+            plant_lists: HashMap::new(),
             motion_integrals: Vec::new(),
             contact_tables: Default::default(),
             curve_slots: HashMap::new(),
@@ -741,7 +746,9 @@ impl<'a> Builder<'a> {
 
     /// Compile an expression; record the ids it names.
     fn compile(&mut self, e: &ExprText, label: &str) -> Result<Expr, AdmError> {
-        let expr = Expr::parse(&e.text)
+        let text = plant_values::rewrite(&e.text, &self.plant_lists)
+            .map_err(|(at, message)| self.err(e.pos_at(at), label, message))?;
+        let expr = Expr::parse(&text)
             .and_then(|x| x.with_splines(&|id| self.splines.get(&id).cloned()))
             .map_err(|x| self.err(e.pos_at(x.span.start), label, &x.message))?;
         let expr = self.bind_curves(expr, e, label);

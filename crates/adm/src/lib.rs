@@ -80,6 +80,7 @@ pub fn build_statements(
 ) -> Result<AdmRead, AdmError> {
     let mut b = build::Builder::new(file_name, title);
     b.predefine_splines(statements);
+    b.predefine_plant_io(statements);
     for st in statements {
         b.statement(st)?;
     }
@@ -97,6 +98,7 @@ pub fn diagnose_adm(text: &str, file_name: &str) -> Result<AdmRead, Vec<AdmError
     let syntax = syntax::parse_adm(text, file_name).map_err(|e| vec![e])?;
     let mut b = build::Builder::new(file_name, &syntax.title);
     b.predefine_splines(&syntax.statements);
+    b.predefine_plant_io(&syntax.statements);
     let errors: Vec<AdmError> = syntax
         .statements
         .iter()
@@ -131,6 +133,7 @@ pub fn read_adm_str_redefined(
     let syntax = syntax::parse_adm(text, file_name)?;
     let mut b = build::Builder::new(file_name, &syntax.title);
     b.predefine_splines(&syntax.statements);
+    b.predefine_plant_io(&syntax.statements);
     for st in &syntax.statements {
         b.statement(st)?;
     }

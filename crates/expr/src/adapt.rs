@@ -110,6 +110,14 @@ impl ExprStateFunction {
                 measures.push(m);
                 continue;
             }
+            if call.kind == MeasureKind::Orient {
+                let m = crate::orient_fn::measure(call).map_err(|message| ExprError {
+                    message,
+                    span: expr.measure_span(slot),
+                })?;
+                measures.push(m);
+                continue;
+            }
             let i = match call.arg(0) {
                 Some(i) => i,
                 None => {

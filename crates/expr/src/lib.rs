@@ -28,6 +28,7 @@ mod invpsd;
 mod jet;
 mod mode;
 mod names;
+mod orient_fn;
 mod parse;
 mod senval;
 mod solved;

@@ -36,8 +36,8 @@ pub enum Law {
 #[derive(Debug, Clone)]
 pub struct SlotMeasure {
     pub(crate) kind: Measure,
-    i: (MarkerFrame, usize),
-    j: Option<(MarkerFrame, usize)>,
+    pub(crate) i: (MarkerFrame, usize),
+    pub(crate) j: Option<(MarkerFrame, usize)>,
     k: Option<(MarkerFrame, usize)>,
     /// The CONTACT a [`Measure::Contact`] reads (`contact_fn.rs`).
     pub(crate) contact: Option<Arc<crate::contact_fn::ContactMeasure>>,
@@ -129,6 +129,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<Vec<ForceElement>, Mo
         let func = |f: &Arc<dyn StateFunction>| -> Result<Law, ModelError> {
             let mut law = function_law(f, &slot_of, (i, 0))?;
             crate::contact_fn::attach(sys, model, e, &mut law, bodies)?;
+            crate::orient_measure::attach(sys, &mut law);
             Ok(law)
         };
         let (direction, law) = match &f.kind {
@@ -236,7 +237,9 @@ pub(crate) fn function_law(
                 contact: None,
                 l: None,
             },
-            Measure::Angle { i, j, .. } | Measure::Euler { i, j, .. } => SlotMeasure {
+            Measure::Angle { i, j, .. }
+            | Measure::Euler { i, j, .. }
+            | Measure::Orient { i, j, .. } => SlotMeasure {
                 kind: *m,
                 i: slot_of(i)?,
                 j: j.map(slot_of).transpose()?,
@@ -508,6 +511,10 @@ impl SlotMeasure {
                     gq: s.grad,
                     gu: zero,
                 }
+            }
+            Measure::Orient { comp, flip, .. } => {
+                let (val, gq) = crate::orient_measure::eval(&self.i, &self.j, poses, comp, flip);
+                MeasureValue { val, gq, gu: zero }
             }
         }
     }

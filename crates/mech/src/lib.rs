@@ -22,6 +22,7 @@ mod frame_measures;
 pub mod friction;
 pub mod local;
 mod multi_law;
+mod orient_measure;
 pub mod point_mass;
 mod ptcv;
 pub mod reaction_fn;

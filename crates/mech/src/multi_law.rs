@@ -113,6 +113,7 @@ impl MultiLaw {
             let one: Arc<dyn StateFunction> = Arc::new(OneMeasure([*m]));
             let mut law = function_law(&one, &slot_of, (anchor, 0))?;
             contact_fn::attach(sys, model, e, &mut law, bodies)?;
+            crate::orient_measure::attach(sys, &mut law);
             parts.push(Part {
                 bodies,
                 law,

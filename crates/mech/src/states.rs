@@ -294,6 +294,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
         } else {
             let mut law = function_law(spec.function, &slot_of, (anchor, 0))?;
             crate::contact_fn::attach(sys, model, e, &mut law, bodies)?;
+            crate::orient_measure::attach(sys, &mut law);
             (law, None)
         };
         equations.push(StateEquation {

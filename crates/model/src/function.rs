@@ -90,6 +90,16 @@ pub enum Measure {
     /// A body-fixed Euler angle of I relative to J (R = R_Jᵀ R_I):
     /// `angle` 0 PSI, 1 THETA, 2 PHI (3-1-3), 3 YAW, 4 PITCH, 5 ROLL (3-2-1).
     Euler { i: Id, j: Option<Id>, angle: u8 },
+    /// ORIENT(27, comp, i, j): Euler parameter `comp` (1 e0 … 4 e3) of I
+    /// relative to J (p = p_J* ⊗ p_I), negated when `flip` (set by the
+    /// mechanics from the initial configuration so that e0 ≥ 0 there, as
+    /// the request does; mbsolve-mech `orient_measure.rs`).
+    Orient {
+        i: Id,
+        j: Option<Id>,
+        comp: u8,
+        flip: bool,
+    },
     /// CONTACT(id, jflag, comp, rm): component `comp` (1 |F|, 2–4 F x y z)
     /// of CONTACT/id's total force on its I (jflag 0) or J (jflag 1) part,
     /// resolved in marker `rm`'s axes (ground when None).
@@ -127,7 +137,8 @@ impl Measure {
             | Measure::Angle { i, j, .. }
             | Measure::Speed { i, j }
             | Measure::AngSpeed { i, j }
-            | Measure::Euler { i, j, .. } => std::iter::once(i).chain(j).collect(),
+            | Measure::Euler { i, j, .. }
+            | Measure::Orient { i, j, .. } => std::iter::once(i).chain(j).collect(),
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
             | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),

@@ -1,0 +1,128 @@
+//! ORIENT(27, comp, i, j) as a force-function measure: Euler parameter
+//! `comp` of marker I relative to marker J, with its exact gradient in the
+//! local coordinates.
+//!
+//! The value follows the request (`solver::functions`, `K::Orient`) formula
+//! for formula, so a force and a request of the same component agree: each
+//! marker's orientation is q_M = n(p_B) ⊗ p_M with n(p) = p/|p| the body's
+//! normalised Euler parameters and p_M the marker's constant parameters in
+//! the body (e0 ≥ 0, `rotation::params_from_matrix`); ground markers take
+//! p_M, an absent J the identity. The relative parameters are
+//! p = q_J* ⊗ q_I, negated when they have e0 < 0 in the model's initial
+//! configuration (the request's rule; [`attach`] sets the flag from q0).
+//!
+//! The product is bilinear, so ∂p/∂q_I = [q_J* ⊗ e_k]_k and ∂p/∂q_J =
+//! [e_k* ⊗ q_I]_k exactly; ∂q_M/∂p_B = [e_k ⊗ p_M]_k (I − n nᵀ)/|p_B|.
+
+use crate::forces::{Law, SlotMeasure};
+use crate::local::{Grad, Pose};
+use crate::rotation::params_from_matrix;
+use crate::system::{pose, MarkerFrame, System};
+use mbsolve_model::Measure;
+use nalgebra::{Matrix4, Quaternion, Vector4};
+
+fn quat(v: &Vector4<f64>) -> Quaternion<f64> {
+    Quaternion::new(v[0], v[1], v[2], v[3])
+}
+
+fn vec4(q: &Quaternion<f64>) -> Vector4<f64> {
+    Vector4::new(q.w, q.i, q.j, q.k)
+}
+
+/// The marker's orientation in ground and, when it moves with the body in
+/// its slot, (slot, ∂q_M/∂p_B).
+fn marker_quat(
+    m: &MarkerFrame,
+    s: usize,
+    poses: &[Option<Pose>; 2],
+) -> (Quaternion<f64>, Option<(usize, Matrix4<f64>)>) {
+    let pm = quat(&params_from_matrix(&m.axes));
+    match m.body.and(poses[s]) {
+        None => (pm, None),
+        Some(b) => {
+            let norm = b.p.norm();
+            let n = b.p / norm;
+            // Linear in n: column k is e_k ⊗ p_M.
+            let right = Matrix4::from_fn(|r, k| {
+                let mut e = Vector4::zeros();
+                e[k] = 1.0;
+                vec4(&(quat(&e) * pm))[r]
+            });
+            let dn = (Matrix4::identity() - n * n.transpose()) / norm;
+            (quat(&n) * pm, Some((s, right * dn)))
+        }
+    }
+}
+
+/// p = q_J* ⊗ q_I (before the initial-sign rule) with its gradient rows.
+fn relative(
+    i: &(MarkerFrame, usize),
+    j: &Option<(MarkerFrame, usize)>,
+    poses: &[Option<Pose>; 2],
+) -> (Vector4<f64>, [Grad; 4]) {
+    let (qi, di) = marker_quat(&i.0, i.1, poses);
+    let (qj, dj) = match j {
+        Some((mj, sj)) => marker_quat(mj, *sj, poses),
+        None => (Quaternion::identity(), None),
+    };
+    let p = vec4(&(qj.conjugate() * qi));
+    let mut grad = [Grad::zeros(); 4];
+    let basis = |k: usize| {
+        let mut e = Vector4::zeros();
+        e[k] = 1.0;
+        quat(&e)
+    };
+    if let Some((s, d)) = di {
+        let dp = Matrix4::from_fn(|r, k| vec4(&(qj.conjugate() * basis(k)))[r]) * d;
+        for (r, g) in grad.iter_mut().enumerate() {
+            for c in 0..4 {
+                g[7 * s + 3 + c] += dp[(r, c)];
+            }
+        }
+    }
+    if let Some((s, d)) = dj {
+        let dp = Matrix4::from_fn(|r, k| vec4(&(basis(k).conjugate() * qi))[r]) * d;
+        for (r, g) in grad.iter_mut().enumerate() {
+            for c in 0..4 {
+                g[7 * s + 3 + c] += dp[(r, c)];
+            }
+        }
+    }
+    (p, grad)
+}
+
+/// Component `comp` (1 e0 … 4 e3) with its q-gradient, negated when `flip`.
+pub(crate) fn eval(
+    i: &(MarkerFrame, usize),
+    j: &Option<(MarkerFrame, usize)>,
+    poses: &[Option<Pose>; 2],
+    comp: u8,
+    flip: bool,
+) -> (f64, Grad) {
+    let (p, grad) = relative(i, j, poses);
+    let c = (comp as usize).clamp(1, 4) - 1;
+    let sign = if flip { -1.0 } else { 1.0 };
+    (sign * p[c], grad[c] * sign)
+}
+
+/// Sets each ORIENT measure's sign so that e0 ≥ 0 in the initial
+/// configuration `sys.initial_state()`, as the request does.
+pub(crate) fn attach(sys: &System, law: &mut Law) {
+    let Law::Function { measures, .. } = law else {
+        return;
+    };
+    let (q0, _) = sys.initial_state();
+    for sm in measures.iter_mut() {
+        let SlotMeasure { kind, i, j, .. } = sm;
+        let Measure::Orient { flip, .. } = kind else {
+            continue;
+        };
+        let mut poses = [None, None];
+        for (mk, s) in std::iter::once(&*i).chain(j.as_ref()) {
+            if let Some(b) = mk.body {
+                poses[*s] = Some(pose(&q0, b));
+            }
+        }
+        *flip = relative(i, j, &poses).0[0] < 0.0;
+    }
+}
