@@ -204,7 +204,7 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
     fn state_error_controlled(&self, k: usize) -> bool {
         !self.sys.states.equations[k].solved
     }
-        fn describe_state(&self, k: usize) -> String {
+    fn describe_state(&self, k: usize) -> String {
         format!("{} state", self.sys.state_name(k))
     }
 }
