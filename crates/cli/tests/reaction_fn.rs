@@ -312,9 +312,10 @@ fn statics_solve_the_quantities() {
 /// 1e-5 N·m (measured 5.9e-6 in the first steps: outputs project the
 /// velocities onto the constraints, the solve used the integrator's); the
 /// work must be substantial (below −0.05 J) so that the check means
-/// something. GSTIFF I3, GSTIFF and WSTIFF SI2, HASTIFF SI1 and ABAM.
+/// something. GSTIFF I3, GSTIFF and WSTIFF SI2, HASTIFF SI1, ABAM, NEWMARK
+/// and HHT (ERROR 1e-5; tolerances below).
 /// (Open defects, see the branch report: GSTIFF I3 at ERROR 1e-9 fails at
-/// t = 0.41 s and HHT at t = 0.18 s, both with the error in DIFF/1, whose
+/// t = 0.41 s and HHT at ERROR 1e-7 at t = 0.21 s, both with the error in DIFF/1, whose
 /// rate reads the index-3 multipliers through the solved torque: with the
 /// torque −0.2·ω instead both run; the HHT iteration matrix is checked
 /// below.)
@@ -337,23 +338,34 @@ fn damping_reading_the_joint_reaction_balances_energy() {
          REQUEST/1, F2 = 0.55*WZ(21,11)*WZ(21,11) + 9.81*DY(20) - DIF(1)\\F3 = SFORCE(2,0,8,0) + 0.01*JOINT(1,0,1,0)*WZ(21,11)\\F4 = DIF(1)\n\
          END\n"
     );
-    for (name, integrator, energy_tol) in [
-        ("gstiff", "gstiff", 1e-5),
+    for (name, integrator, error, energy_tol, consistency_tol) in [
+        ("gstiff", "gstiff", 1e-7, 1e-5, 1e-5),
         // The stabilized formulations (measured 2.6e-6, 2.9e-6, 2.8e-6 J):
         // the solved quantities are converged but not error-controlled
         // (class Solved); as velocities GSTIFF/SI2 failed at t = 1.18 s.
-        ("si2", "gstiff, formulation = si2", 1e-5),
-        ("wsi2", "wstiff, formulation = si2", 1e-5),
-        ("si1", "hastiff, formulation = si1", 1e-5),
+        ("si2", "gstiff, formulation = si2", 1e-7, 1e-5, 1e-5),
+        ("wsi2", "wstiff, formulation = si2", 1e-7, 1e-5, 1e-5),
+        ("si1", "hastiff, formulation = si1", 1e-7, 1e-5, 1e-5),
         // ABAM's own accuracy at this ERROR: the same deck with a plain
         // damping torque −0.2·ω is off by 7.3e-4 J as well (measured).
-        ("abam", "abam", 2e-3),
+        ("abam", "abam", 1e-7, 2e-3, 1e-5),
+        // NEWMARK's and HHT's own accuracy: with the plain torque −0.2·ω
+        // the balance is off by 5.9e-3 J (NEWMARK, ERROR 1e-7) and 9.5e-4 J
+        // (HHT, ERROR 1e-5); this deck measured 5.9e-3 and 9.6e-4 J. The
+        // solved quantities are not in HHT's state error estimate (their
+        // pseudo-rate has no consistent start: the first steps failed).
+        // HHT at ERROR 1e-7 still fails at t = 0.21 s (see above).
+        // The torque off its expression by 6.0e-5 and 5.9e-5 N·m
+        // (measured): the corrector converges z but not λ (multipliers are
+        // outside HHT's convergence test), so z lags λ's last correction.
+        ("newmark", "newmark", 1e-7, 1e-2, 1e-4),
+        ("hht", "hht", 1e-5, 2e-3, 1e-4),
     ] {
         let (_, rows, _) = common::run_deck(
             &d,
             name,
             &adm,
-            &format!("integrator/{integrator}, error = 1e-7\nsimulate/dynamic, end = 2, steps = 200\nstop\n"),
+            &format!("integrator/{integrator}, error = {error}\nsimulate/dynamic, end = 2, steps = 200\nstop\n"),
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         let energy = rows.iter().map(|r| r[1].abs()).fold(0.0, f64::max);
@@ -365,7 +377,7 @@ fn damping_reading_the_joint_reaction_balances_energy() {
             "{name}: energy balance off by {energy:.3e} J"
         );
         assert!(
-            consistency < 1e-5,
+            consistency < consistency_tol,
             "{name}: torque off its expression by {consistency:.3e}"
         );
         assert!(work < -0.05, "{name}: work {work}");
