@@ -182,6 +182,56 @@ fn singular_loop_is_named() {
     );
 }
 
+/// Uniform numbers in [−0.5, 0.5) from `seed` (a linear congruential
+/// generator: reproducible, no dependency).
+fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+    }
+}
+
+/// The combined deck's simulation at consistent initial conditions.
+fn combined_at_start() -> mbsolve_solver::Simulation {
+    let model = mbsolve_adm::read_adm_str(&all_cases(), "t.adm").unwrap();
+    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    sim
+}
+
+/// The dense matrix `fill` assembles (a first pass finds the pattern).
+fn assemble(size: usize, mut fill: impl FnMut(&mut SlotAssembler)) -> Vec<Vec<f64>> {
+    let mut asm = SlotAssembler::new(size);
+    loop {
+        asm.begin();
+        fill(&mut asm);
+        if asm.finish() {
+            return asm.to_dense();
+        }
+    }
+}
+
+/// Column `col` of `jac` against the central difference (up − down)/2h of
+/// the residual over `rows`: the worst relative error (error, row, col)
+/// so far, relative to max(1, |entry|).
+fn worst_difference(
+    jac: &[Vec<f64>],
+    (up, down, h): (&[f64], &[f64], f64),
+    col: usize,
+    rows: std::ops::Range<usize>,
+    worst: &mut (f64, usize, usize),
+) {
+    for row in rows {
+        let diff = (up[row] - down[row]) / (2.0 * h);
+        let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
+        if e > worst.0 {
+            *worst = (e, row, col);
+        }
+    }
+}
+
 /// The iteration matrix ∂G/∂y + c ∂G/∂y' (c = 50) of the combined deck in
 /// I3, SI2 and SI1 against central differences of the residual at a
 /// state off the solution (q, u, w perturbed, the other unknowns random):
@@ -189,21 +239,12 @@ fn singular_loop_is_named() {
 /// differenced).
 #[test]
 fn iteration_matrices_match_differences() {
-    let adm = all_cases();
-    let model = mbsolve_adm::read_adm_str(&adm, "t.adm").unwrap();
-    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
-    sim.initial_conditions().unwrap();
+    let sim = combined_at_start();
     let s = sim.state.clone();
     let n = sim.sys.nq();
     let nw = sim.sys.nw();
     assert_eq!(nw, 3, "ACCZ(20), JOINT(3,0,2,0), SFORCE(4,0,4,0)");
-    let mut seed = 11u64;
-    let mut rand = move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
-    };
+    let mut rand = uniform(11);
     let problems: Vec<(&str, Box<dyn DaeProblem + '_>)> = vec![
         ("I3", Box::new(I3Problem::new(&sim.sys, sim.data.clone()))),
         ("SI2", Box::new(Si2Problem::new(&sim.sys, sim.data.clone()))),
@@ -224,15 +265,7 @@ fn iteration_matrices_match_differences() {
             y[size - nw + k] = s.w[k] + 0.01 * rand();
         }
         let (t, c) = (0.1, 50.0);
-        let mut asm = SlotAssembler::new(size);
-        loop {
-            asm.begin();
-            p.jacobian(t, &y, &yp, c, &mut asm).unwrap();
-            if asm.finish() {
-                break;
-            }
-        }
-        let jac = asm.to_dense();
+        let jac = assemble(size, |asm| p.jacobian(t, &y, &yp, c, asm).unwrap());
         let mut worst = (0.0f64, 0, 0);
         let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
         for col in 0..size {
@@ -248,13 +281,7 @@ fn iteration_matrices_match_differences() {
             p.residual(t, &y1, &yp1, &mut up).unwrap();
             let (y2, yp2) = shifted(-1.0);
             p.residual(t, &y2, &yp2, &mut down).unwrap();
-            for row in 0..size {
-                let diff = (up[row] - down[row]) / (2.0 * h);
-                let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
-                if e > worst.0 {
-                    worst = (e, row, col);
-                }
-            }
+            worst_difference(&jac, (&up, &down, h), col, 0..size, &mut worst);
         }
         println!(
             "{label}: worst relative error {:.2e} at ({}, {}): {} / {}",
@@ -429,23 +456,14 @@ fn vforce_added_mass() {
 fn hht_iteration_matrix_matches_differences() {
     use mbsolve_integrate::SecondOrderProblem;
     use mbsolve_solver::second_order::I3SecondOrder;
-    let adm = all_cases();
-    let model = mbsolve_adm::read_adm_str(&adm, "t.adm").unwrap();
-    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
-    sim.initial_conditions().unwrap();
+    let sim = combined_at_start();
     let s = sim.state.clone();
     let mut p = I3SecondOrder::new(&sim.sys, sim.data.clone());
     let (n, m, nw) = (p.nq(), p.nm(), p.nw());
     assert!((0..nw).all(|k| p.state_is_algebraic(k)));
     let (alpha, beta, gamma, h, t) = (-0.3, 0.4225, 0.8, 1e-3, 0.1);
     let (cq, cu, ca) = (beta * h * h, gamma * h, 1.0 / (1.0 + alpha));
-    let mut seed = 5u64;
-    let mut rand = move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
-    };
+    let mut rand = uniform(5);
     let qdd: Vec<f64> = (0..n).map(|_| rand()).collect();
     let size = n + m + nw;
     let x: Vec<f64> = (0..size)
@@ -478,19 +496,12 @@ fn hht_iteration_matrix_matches_differences() {
     let q: Vec<f64> = (0..n).map(|i| s.q[i] + cq * a[i]).collect();
     let u: Vec<f64> = (0..n).map(|i| s.u[i] + cu * a[i]).collect();
     let at: Vec<f64> = (0..n).map(|i| (a[i] + alpha * qdd[i]) * ca).collect();
-    let mut asm = SlotAssembler::new(size);
     let (cw, cv) = (vec![ca / cu; nw], vec![1.0; nw]);
-    loop {
-        asm.begin();
-        p.jacobian(t, &q, &u, &at, &x[n..n + m], cq, cu, ca, &mut asm)
+    let jac = assemble(size, |asm| {
+        p.jacobian(t, &q, &u, &at, &x[n..n + m], cq, cu, ca, asm)
             .unwrap();
-        p.state_jacobian(t, &q, &u, cq, cu, &cw, &cv, &mut asm)
-            .unwrap();
-        if asm.finish() {
-            break;
-        }
-    }
-    let jac = asm.to_dense();
+        p.state_jacobian(t, &q, &u, cq, cu, &cw, &cv, asm).unwrap();
+    });
     let mut worst = (0.0f64, 0, 0);
     let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
     for col in 0..size {
@@ -503,13 +514,7 @@ fn hht_iteration_matrix_matches_differences() {
         // The user-state rows (the solved ones among them): the body and
         // the constraint rows (scaled by 1/βh²) are I3's and checked with
         // it.
-        for row in n + m..size {
-            let diff = (up[row] - down[row]) / (2.0 * d);
-            let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
-            if e > worst.0 {
-                worst = (e, row, col);
-            }
-        }
+        worst_difference(&jac, (&up, &down, d), col, n + m..size, &mut worst);
     }
     println!(
         "HHT: worst relative error {:.2e} at ({}, {}): {} / unknown {}",
