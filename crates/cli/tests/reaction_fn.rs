@@ -182,6 +182,56 @@ fn singular_loop_is_named() {
     );
 }
 
+/// Uniform numbers in [−0.5, 0.5) from `seed` (a linear congruential
+/// generator: reproducible, no dependency).
+fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+    }
+}
+
+/// The combined deck's simulation at consistent initial conditions.
+fn combined_at_start() -> mbsolve_solver::Simulation {
+    let model = mbsolve_adm::read_adm_str(&all_cases(), "t.adm").unwrap();
+    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    sim
+}
+
+/// The dense matrix `fill` assembles (a first pass finds the pattern).
+fn assemble(size: usize, mut fill: impl FnMut(&mut SlotAssembler)) -> Vec<Vec<f64>> {
+    let mut asm = SlotAssembler::new(size);
+    loop {
+        asm.begin();
+        fill(&mut asm);
+        if asm.finish() {
+            return asm.to_dense();
+        }
+    }
+}
+
+/// Column `col` of `jac` against the central difference (up − down)/2h of
+/// the residual over `rows`: the worst relative error (error, row, col)
+/// so far, relative to max(1, |entry|).
+fn worst_difference(
+    jac: &[Vec<f64>],
+    (up, down, h): (&[f64], &[f64], f64),
+    col: usize,
+    rows: std::ops::Range<usize>,
+    worst: &mut (f64, usize, usize),
+) {
+    for row in rows {
+        let diff = (up[row] - down[row]) / (2.0 * h);
+        let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
+        if e > worst.0 {
+            *worst = (e, row, col);
+        }
+    }
+}
+
 /// The iteration matrix ∂G/∂y + c ∂G/∂y' (c = 50) of the combined deck in
 /// I3, SI2 and SI1 against central differences of the residual at a
 /// state off the solution (q, u, w perturbed, the other unknowns random):
@@ -189,21 +239,12 @@ fn singular_loop_is_named() {
 /// differenced).
 #[test]
 fn iteration_matrices_match_differences() {
-    let adm = all_cases();
-    let model = mbsolve_adm::read_adm_str(&adm, "t.adm").unwrap();
-    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
-    sim.initial_conditions().unwrap();
+    let sim = combined_at_start();
     let s = sim.state.clone();
     let n = sim.sys.nq();
     let nw = sim.sys.nw();
     assert_eq!(nw, 3, "ACCZ(20), JOINT(3,0,2,0), SFORCE(4,0,4,0)");
-    let mut seed = 11u64;
-    let mut rand = move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
-    };
+    let mut rand = uniform(11);
     let problems: Vec<(&str, Box<dyn DaeProblem + '_>)> = vec![
         ("I3", Box::new(I3Problem::new(&sim.sys, sim.data.clone()))),
         ("SI2", Box::new(Si2Problem::new(&sim.sys, sim.data.clone()))),
@@ -224,15 +265,7 @@ fn iteration_matrices_match_differences() {
             y[size - nw + k] = s.w[k] + 0.01 * rand();
         }
         let (t, c) = (0.1, 50.0);
-        let mut asm = SlotAssembler::new(size);
-        loop {
-            asm.begin();
-            p.jacobian(t, &y, &yp, c, &mut asm).unwrap();
-            if asm.finish() {
-                break;
-            }
-        }
-        let jac = asm.to_dense();
+        let jac = assemble(size, |asm| p.jacobian(t, &y, &yp, c, asm).unwrap());
         let mut worst = (0.0f64, 0, 0);
         let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
         for col in 0..size {
@@ -248,13 +281,7 @@ fn iteration_matrices_match_differences() {
             p.residual(t, &y1, &yp1, &mut up).unwrap();
             let (y2, yp2) = shifted(-1.0);
             p.residual(t, &y2, &yp2, &mut down).unwrap();
-            for row in 0..size {
-                let diff = (up[row] - down[row]) / (2.0 * h);
-                let e = (diff - jac[row][col]).abs() / jac[row][col].abs().max(1.0);
-                if e > worst.0 {
-                    worst = (e, row, col);
-                }
-            }
+            worst_difference(&jac, (&up, &down, h), col, 0..size, &mut worst);
         }
         println!(
             "{label}: worst relative error {:.2e} at ({}, {}): {} / {}",
@@ -312,10 +339,13 @@ fn statics_solve_the_quantities() {
 /// 1e-5 N·m (measured 5.9e-6 in the first steps: outputs project the
 /// velocities onto the constraints, the solve used the integrator's); the
 /// work must be substantial (below −0.05 J) so that the check means
-/// something. GSTIFF I3 and ABAM. (Open defects, see the branch report:
-/// GSTIFF/SI2 fails on this deck at t = 1.18 s and GSTIFF I3 at ERROR 1e-9
-/// at t = 0.41 s, with the error in DIFF/1; HHT fails at its first steps,
-/// its error estimate of the algebraic states rejecting the solved ones.)
+/// something. GSTIFF I3, GSTIFF and WSTIFF SI2, HASTIFF SI1, ABAM, NEWMARK
+/// and HHT (ERROR 1e-5; tolerances below).
+/// (Open defects, see the branch report: GSTIFF I3 at ERROR 1e-9 fails at
+/// t = 0.41 s and HHT at ERROR 1e-7 at t = 0.21 s, both with the error in DIFF/1, whose
+/// rate reads the index-3 multipliers through the solved torque: with the
+/// torque −0.2·ω instead both run; the HHT iteration matrix is checked
+/// below.)
 #[test]
 fn damping_reading_the_joint_reaction_balances_energy() {
     let d = common::scratch("reaction_fn", "pendulum");
@@ -335,17 +365,34 @@ fn damping_reading_the_joint_reaction_balances_energy() {
          REQUEST/1, F2 = 0.55*WZ(21,11)*WZ(21,11) + 9.81*DY(20) - DIF(1)\\F3 = SFORCE(2,0,8,0) + 0.01*JOINT(1,0,1,0)*WZ(21,11)\\F4 = DIF(1)\n\
          END\n"
     );
-    for (name, integrator, energy_tol) in [
-        ("gstiff", "gstiff", 1e-5),
+    for (name, integrator, error, energy_tol, consistency_tol) in [
+        ("gstiff", "gstiff", 1e-7, 1e-5, 1e-5),
+        // The stabilized formulations (measured 2.6e-6, 2.9e-6, 2.8e-6 J):
+        // the solved quantities are converged but not error-controlled
+        // (class Solved); as velocities GSTIFF/SI2 failed at t = 1.18 s.
+        ("si2", "gstiff, formulation = si2", 1e-7, 1e-5, 1e-5),
+        ("wsi2", "wstiff, formulation = si2", 1e-7, 1e-5, 1e-5),
+        ("si1", "hastiff, formulation = si1", 1e-7, 1e-5, 1e-5),
         // ABAM's own accuracy at this ERROR: the same deck with a plain
         // damping torque −0.2·ω is off by 7.3e-4 J as well (measured).
-        ("abam", "abam", 2e-3),
+        ("abam", "abam", 1e-7, 2e-3, 1e-5),
+        // NEWMARK's and HHT's own accuracy: with the plain torque −0.2·ω
+        // the balance is off by 5.9e-3 J (NEWMARK, ERROR 1e-7) and 9.5e-4 J
+        // (HHT, ERROR 1e-5); this deck measured 5.9e-3 and 9.6e-4 J. The
+        // solved quantities are not in HHT's state error estimate (their
+        // pseudo-rate has no consistent start: the first steps failed).
+        // HHT at ERROR 1e-7 still fails at t = 0.21 s (see above).
+        // The torque off its expression by 6.0e-5 and 5.9e-5 N·m
+        // (measured): the corrector converges z but not λ (multipliers are
+        // outside HHT's convergence test), so z lags λ's last correction.
+        ("newmark", "newmark", 1e-7, 1e-2, 1e-4),
+        ("hht", "hht", 1e-5, 2e-3, 1e-4),
     ] {
         let (_, rows, _) = common::run_deck(
             &d,
             name,
             &adm,
-            &format!("integrator/{integrator}, error = 1e-7\nsimulate/dynamic, end = 2, steps = 200\nstop\n"),
+            &format!("integrator/{integrator}, error = {error}\nsimulate/dynamic, end = 2, steps = 200\nstop\n"),
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         let energy = rows.iter().map(|r| r[1].abs()).fold(0.0, f64::max);
@@ -357,7 +404,7 @@ fn damping_reading_the_joint_reaction_balances_energy() {
             "{name}: energy balance off by {energy:.3e} J"
         );
         assert!(
-            consistency < 1e-5,
+            consistency < consistency_tol,
             "{name}: torque off its expression by {consistency:.3e}"
         );
         assert!(work < -0.05, "{name}: work {work}");
@@ -397,4 +444,85 @@ fn vforce_added_mass() {
             r[0]
         );
     }
+}
+
+/// The HHT iteration matrix of the combined deck (unknowns: the Newmark
+/// acceleration a with q = q0 + βh²a, u = u0 + γh a and the true
+/// acceleration (a + α q̈ₙ)/(1 + α); λ; the user states, the solved ones
+/// algebraic (unknown w itself)) against central differences of the
+/// residual, as the HHT corrector assembles both (α = −0.3, h = 1e-3):
+/// worst relative error of the user-state rows below 1e-5.
+#[test]
+fn hht_iteration_matrix_matches_differences() {
+    use mbsolve_integrate::SecondOrderProblem;
+    use mbsolve_solver::second_order::I3SecondOrder;
+    let sim = combined_at_start();
+    let s = sim.state.clone();
+    let mut p = I3SecondOrder::new(&sim.sys, sim.data.clone());
+    let (n, m, nw) = (p.nq(), p.nm(), p.nw());
+    assert!((0..nw).all(|k| p.state_is_algebraic(k)));
+    let (alpha, beta, gamma, h, t) = (-0.3, 0.4225, 0.8, 1e-3, 0.1);
+    let (cq, cu, ca) = (beta * h * h, gamma * h, 1.0 / (1.0 + alpha));
+    let mut rand = uniform(5);
+    let qdd: Vec<f64> = (0..n).map(|_| rand()).collect();
+    let size = n + m + nw;
+    let x: Vec<f64> = (0..size)
+        .map(|i| {
+            if i >= n + m {
+                s.w[i - n - m] + 0.01 * rand()
+            } else {
+                rand()
+            }
+        })
+        .collect();
+    // Residual at unknowns x (q0 = s.q, u0 = s.u).
+    let resid = |p: &mut I3SecondOrder, x: &[f64], out: &mut [f64]| {
+        let a = &x[..n];
+        let q: Vec<f64> = (0..n).map(|i| s.q[i] + cq * a[i]).collect();
+        let u: Vec<f64> = (0..n).map(|i| s.u[i] + cu * a[i]).collect();
+        let at: Vec<f64> = (0..n).map(|i| (a[i] + alpha * qdd[i]) * ca).collect();
+        let lam = &x[n..n + m];
+        let w = &x[n + m..];
+        p.load_states(w, &vec![0.0; nw]);
+        let (body, rest) = out.split_at_mut(n);
+        let (cons, rows) = rest.split_at_mut(m);
+        p.body_residual(t, &q, &u, &at, lam, body).unwrap();
+        p.constraint_residual(t, &q, lam, 1.0 / cq, cons).unwrap();
+        p.state_residual(t, &q, &u, rows).unwrap();
+    };
+    let mut r0 = vec![0.0; size];
+    resid(&mut p, &x, &mut r0);
+    let a = &x[..n];
+    let q: Vec<f64> = (0..n).map(|i| s.q[i] + cq * a[i]).collect();
+    let u: Vec<f64> = (0..n).map(|i| s.u[i] + cu * a[i]).collect();
+    let at: Vec<f64> = (0..n).map(|i| (a[i] + alpha * qdd[i]) * ca).collect();
+    let (cw, cv) = (vec![ca / cu; nw], vec![1.0; nw]);
+    let jac = assemble(size, |asm| {
+        p.jacobian(t, &q, &u, &at, &x[n..n + m], cq, cu, ca, asm)
+            .unwrap();
+        p.state_jacobian(t, &q, &u, cq, cu, &cw, &cv, asm).unwrap();
+    });
+    let mut worst = (0.0f64, 0, 0);
+    let (mut up, mut down) = (vec![0.0; size], vec![0.0; size]);
+    for col in 0..size {
+        let d = 1e-6 * (1.0 + x[col].abs());
+        let mut x1 = x.clone();
+        x1[col] += d;
+        resid(&mut p, &x1, &mut up);
+        x1[col] -= 2.0 * d;
+        resid(&mut p, &x1, &mut down);
+        // The user-state rows (the solved ones among them): the body and
+        // the constraint rows (scaled by 1/βh²) are I3's and checked with
+        // it.
+        worst_difference(&jac, (&up, &down, d), col, n + m..size, &mut worst);
+    }
+    println!(
+        "HHT: worst relative error {:.2e} at ({}, {}): {} / unknown {}",
+        worst.0,
+        worst.1,
+        worst.2,
+        p.describe_state(worst.1 - n - m),
+        worst.2
+    );
+    assert!(worst.0 < 1e-5, "HHT: worst relative error {:.3e}", worst.0);
 }

@@ -77,7 +77,7 @@ impl DstiffParams {
     pub fn scale(&self, c: VarClass) -> f64 {
         match c {
             VarClass::Displacement | VarClass::UserState => 1.0,
-            VarClass::Velocity => self.vel_tol_factor,
+            VarClass::Velocity | VarClass::Solved => self.vel_tol_factor,
             VarClass::Multiplier => self.alg_tol_factor,
         }
     }

@@ -158,6 +158,9 @@ struct StateTrack {
     /// Per state: algebraic (unknown w) or not (unknown v); the step's
     /// ∂w/∂unknown and ∂w'/∂w for the iteration matrix.
     algebraic: Vec<bool>,
+    /// Per state: error-controlled or not (a solved quantity is not:
+    /// `SecondOrderProblem::state_error_controlled`).
+    controlled: Vec<bool>,
     cv: Vec<f64>,
     cw: Vec<f64>,
     /// v_n re-based to the step h: w'_n + α (h/h_prev)(w'_n − w'_{n−1}),
@@ -180,6 +183,7 @@ impl StateTrack {
             wpt: z.clone(),
             vt: z.clone(),
             algebraic: vec![false; nw],
+            controlled: vec![true; nw],
             cv: z.clone(),
             cw: z.clone(),
             veff: z,
@@ -234,6 +238,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             constant_step: false,
         };
         let algebraic = (0..nw).map(|k| problem.state_is_algebraic(k)).collect();
+        let controlled = (0..nw).map(|k| problem.state_error_controlled(k)).collect();
         let method = HhtMethod {
             problem,
             n,
@@ -261,6 +266,7 @@ impl<'a, P: SecondOrderProblem> Hht<'a, P> {
             params,
             states: StateTrack {
                 algebraic,
+                controlled,
                 ..StateTrack::new(nw)
             },
         };
@@ -631,6 +637,9 @@ impl<P: SecondOrderProblem> Method for HhtMethod<'_, P> {
         let hp = self.h_prev;
         let st = &self.states;
         for k in 0..st.nw {
+            if !st.controlled[k] {
+                continue;
+            }
             let w2 = (st.vt[k] - st.v[k]) / h;
             let e3 = if two_step {
                 let w3 = 2.0 / (h + hp) * (w2 - (st.v[k] - st.v_prev[k]) / hp);

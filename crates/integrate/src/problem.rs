@@ -11,6 +11,10 @@ pub enum VarClass {
     Velocity,
     Multiplier,
     UserState,
+    /// An algebraic unknown mirroring others (a force a function reads,
+    /// solved with the system): converged by every corrector, never
+    /// error-controlled — its error is that of what it mirrors.
+    Solved,
 }
 
 /// Per unknown: whether its class is one of `wanted` (error-control and
@@ -237,6 +241,12 @@ pub trait SecondOrderProblem {
     /// Whether user state k is algebraic (its row reads no w'_k).
     fn state_is_algebraic(&self, _k: usize) -> bool {
         false
+    }
+    /// Whether user state k is error-controlled: false for an algebraic
+    /// unknown that only mirrors other unknowns (a force a function reads,
+    /// solved with the system), whose error is that of what it mirrors.
+    fn state_error_controlled(&self, _k: usize) -> bool {
+        true
     }
     /// Name of user state k.
     fn describe_state(&self, k: usize) -> String {

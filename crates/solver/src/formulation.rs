@@ -184,6 +184,7 @@ const I3_ORIGINAL: &[VarClass] = &[
     VarClass::Displacement,
     VarClass::Velocity,
     VarClass::UserState,
+    VarClass::Solved,
 ];
 
 /// The I3 formulation.
@@ -322,6 +323,15 @@ const STABILIZED_CLASSES: &[VarClass] = &[
     VarClass::UserState,
 ];
 
+/// The corrector converges the solved quantities too (`reaction_fn.rs`),
+/// which are not error-controlled.
+const STABILIZED_CORRECTOR: &[VarClass] = &[
+    VarClass::Displacement,
+    VarClass::Velocity,
+    VarClass::UserState,
+    VarClass::Solved,
+];
+
 /// A stabilized formulation (SI2 in si2.rs, SI1 in si1.rs): the classes
 /// above, the BDF family only, and MOTIONs that must be smooth.
 pub struct Stabilized {
@@ -342,7 +352,7 @@ impl DaeFormulation for Stabilized {
         STABILIZED_CLASSES
     }
     fn corrector_classes(&self, _c: CorrectorKind) -> &'static [VarClass] {
-        STABILIZED_CLASSES
+        STABILIZED_CORRECTOR
     }
     fn segment<'a>(
         &self,

@@ -198,6 +198,12 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
     fn state_is_algebraic(&self, k: usize) -> bool {
         self.sys.states.equations[k].form == mbsolve_mech::states::StateForm::Output
     }
+    /// A solved quantity (`reaction_fn.rs`) mirrors q, u, a and λ, which
+    /// are error-controlled themselves; its pseudo-rate starts from no
+    /// consistent rate, and estimating it rejected the first steps.
+    fn state_error_controlled(&self, k: usize) -> bool {
+        !self.sys.states.equations[k].solved
+    }
     fn describe_state(&self, k: usize) -> String {
         format!("{} state", self.sys.state_name(k))
     }

@@ -35,15 +35,18 @@ impl StateBlock {
     }
 
     /// The classes of the appended states. A solved quantity (a force,
-    /// reaction or acceleration a function reads) takes the velocities'
-    /// class: in I3 converged by the ORIGINAL corrector but not
-    /// error-controlled (its start has no consistent rate to predict it
-    /// by: as UserState the first steps fail on it); as Multiplier it is
-    /// never converged and stays ~1e-6 off its function (measured).
+    /// reaction or acceleration a function reads) is of class Solved:
+    /// converged (by the ORIGINAL corrector in I3, by both in SI2/SI1) but
+    /// never error-controlled (its start has no consistent rate to predict
+    /// it by: as UserState the first steps fail on it; as Velocity SI2,
+    /// which error-controls velocities, failed at t = 1.18 s on the
+    /// pendulum of tests/reaction_fn.rs with the error in its JOINT()
+    /// state, an algebraic quantity as λ is); as Multiplier it is never
+    /// converged and stays ~1e-6 off its function (measured).
     pub fn extend_classes(&self, classes: &mut Vec<VarClass>) {
         let own = self.nw - self.solved;
         classes.extend(std::iter::repeat_n(VarClass::UserState, own));
-        classes.extend(std::iter::repeat_n(VarClass::Velocity, self.solved));
+        classes.extend(std::iter::repeat_n(VarClass::Solved, self.solved));
     }
 
     /// Append the frame's (w, w') to initial (y, y').

@@ -638,6 +638,7 @@ impl DaeTransient {
                     VarClass::Velocity,
                     VarClass::Multiplier,
                     VarClass::UserState,
+                    VarClass::Solved,
                 ],
                 adaptivity: 0.0,
                 fixed: None,
