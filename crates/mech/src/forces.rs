@@ -263,24 +263,19 @@ pub(crate) fn function_law(
                 contact: None,
                 l: Some(slot_of(l)?),
             },
-            // Read from the user-state values (chain_rule); no marker.
-            Measure::UserState { .. } | Measure::Solved { .. } => SlotMeasure {
-                kind: *m,
-                i: anchor,
-                j: None,
-                k: None,
-                contact: None,
-                l: None,
-            },
-            // The contact is attached by `contact_fn::attach`.
-            Measure::Contact { .. } => SlotMeasure {
-                kind: *m,
-                i: anchor,
-                j: None,
-                k: None,
-                contact: None,
-                l: None,
-            },
+            // User states and solved quantities are read from the state
+            // values (chain_rule), with no marker; a contact is attached by
+            // `contact_fn::attach`.
+            Measure::UserState { .. } | Measure::Solved { .. } | Measure::Contact { .. } => {
+                SlotMeasure {
+                    kind: *m,
+                    i: anchor,
+                    j: None,
+                    k: None,
+                    contact: None,
+                    l: None,
+                }
+            }
         };
         ms.push(sm);
     }

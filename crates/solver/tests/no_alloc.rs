@@ -527,3 +527,22 @@ fn diff_over_three_parts_step_loop_does_not_allocate() {
     assert!(model.frictions.is_empty());
     assert_no_allocation("DIFF over three parts", &model);
 }
+
+/// The pushed block without its FRICTION, plus a drag reading the joint
+/// reaction and a second force reading the first: JOINT() and SFORCE() in
+/// force functions are solved quantities (`reaction_fn.rs`), evaluated
+/// through the request evaluator on a kept frame every residual and
+/// Jacobian.
+#[test]
+fn solved_quantities_step_loop_does_not_allocate() {
+    let body: String = STICTION_BLOCK
+        .lines()
+        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let model = deck(&format!(
+        "{body}SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.1*JOINT(1,0,1,0)\n\
+         SFORCE/3, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.5*SFORCE(2,0,4,0)\n"
+    ));
+    assert_no_allocation("solved quantities", &model);
+}
