@@ -21,7 +21,10 @@ pub fn orient_system(call: &MeasureCall) -> Result<(u8, u8), String> {
         26 => (3, "YAW, PITCH, ROLL"),
         27 => (4, "e0, e1, e2, e3"),
         28 => (3, "Rodriguez parameters"),
-        29 => (9, "direction cosines of I's x, y, z axes on J's x, y, z axes"),
+        29 => (
+            9,
+            "direction cosines of I's x, y, z axes on J's x, y, z axes",
+        ),
         _ => {
             return Err(format!(
                 "ORIENT type {ty} is not an orientation system (they are 1…29)"

@@ -254,13 +254,80 @@ mod tests {
     fn sequences_recover_their_angles() {
         for (n, seq) in SEQUENCES.iter().enumerate() {
             let proper = seq[0] == seq[2];
-            for (t1, t2, t3) in [(0.3f64, 0.4f64, -2.5f64), (-2.9, 1.2, 0.1), (1.7, -0.2, 3.0)] {
+            for (t1, t2, t3) in [
+                (0.3f64, 0.4f64, -2.5f64),
+                (-2.9, 1.2, 0.1),
+                (1.7, -0.2, 3.0),
+            ] {
                 let t2 = if proper { t2.abs() + 0.5 } else { t2 };
                 let r = elementary(seq[0], t1) * elementary(seq[1], t2) * elementary(seq[2], t3);
                 let p = params_from_matrix(&r);
                 for (k, want) in [t1, t2, t3].into_iter().enumerate() {
                     let got = component(n as u8 + 1, k as u8 + 1, &p).0;
                     assert!((got - want).abs() < 1e-12, "{seq:?} {k}: {got} vs {want}");
+                }
+            }
+        }
+    }
+
+    /// In gimbal lock θ3 reads 0 and θ1 the combined turn: 1-2-3 at
+    /// θ2 = ±π/2 is R_x(θ1 ± θ3) R_y(±π/2); 3-1-3 at θ2 = 0 is R_z(θ1 + θ3)
+    /// and at θ2 = π is R_z(θ1 − θ3) R_x(π).
+    #[test]
+    fn gimbal_lock_gives_the_combined_first_angle() {
+        use std::f64::consts::{FRAC_PI_2, PI};
+        let (t1, t3) = (0.3, 0.4);
+        for (system, seq, t2, want) in [
+            (1, [0, 1, 2], FRAC_PI_2, [t1 + t3, FRAC_PI_2, 0.0]),
+            (1, [0, 1, 2], -FRAC_PI_2, [t1 - t3, -FRAC_PI_2, 0.0]),
+            (11, [2, 0, 2], 0.0, [t1 + t3, 0.0, 0.0]),
+            (11, [2, 0, 2], PI, [t1 - t3, PI, 0.0]),
+        ] {
+            let r = elementary(seq[0], t1) * elementary(seq[1], t2) * elementary(seq[2], t3);
+            let p = params_from_matrix(&r);
+            for (k, want) in want.into_iter().enumerate() {
+                let got = component(system, k as u8 + 1, &p).0;
+                assert!(
+                    (got - want).abs() < 1e-12,
+                    "{system} θ2 = {t2}, angle {k}: {got} vs {want}"
+                );
+            }
+        }
+    }
+
+    /// ∂value/∂p of every system and component against central differences
+    /// (h = 1e-6) in all four directions, at orientations away from gimbal
+    /// lock and from 180°.
+    #[test]
+    fn gradients_match_central_differences() {
+        let mut systems: Vec<(u8, u8)> = Vec::new();
+        for system in 1..=29u8 {
+            let n = match system {
+                27 => 4,
+                29 => 9,
+                _ => 3,
+            };
+            systems.extend((1..=n).map(|c| (system, c)));
+        }
+        for r in [
+            elementary(0, 0.7) * elementary(1, -0.4) * elementary(2, 2.2),
+            elementary(2, -1.9) * elementary(0, 1.1) * elementary(1, 0.5),
+        ] {
+            let p = params_from_matrix(&r);
+            for &(system, comp) in &systems {
+                let (_, grad) = component(system, comp, &p);
+                for k in 0..4 {
+                    let h = 1e-6;
+                    let (mut pp, mut pm) = (p, p);
+                    pp[k] += h;
+                    pm[k] -= h;
+                    let fd = (component(system, comp, &pp).0 - component(system, comp, &pm).0)
+                        / (2.0 * h);
+                    assert!(
+                        (grad[k] - fd).abs() < 1e-7 * (1.0 + fd.abs()),
+                        "ORIENT({system}, {comp}): ∂/∂p{k} {} vs {fd}",
+                        grad[k]
+                    );
                 }
             }
         }

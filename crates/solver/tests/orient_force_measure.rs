@@ -64,8 +64,8 @@ fn orient_force_values_equal_request_values_with_the_initial_sign_rule() {
 fn orient_types_and_components_requests_do_not_define_are_refused_by_name() {
     for (text, message) in [
         (
-            "ORIENT(1, 1, 21, 31)",
-            "ORIENT type 1 is not supported yet (only 27, Euler parameters)",
+            "ORIENT(31, 1, 21, 31)",
+            "ORIENT type 31 is not an orientation system (they are 1…29)",
         ),
         (
             "ORIENT(27, 5, 21, 31)",
