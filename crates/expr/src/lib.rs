@@ -41,6 +41,7 @@ pub use curve::{fill_slot as fill_curve_slot, CurveSlot};
 pub use delay::HISTORY_CAPACITY as DELAY_HISTORY_CAPACITY;
 pub use implicit::{implicit_variables, with_unknowns};
 pub use names::{ArgRole, Builtin, MeasureCall, MeasureKind};
+pub use orient_fn::orient_system;
 pub use solved::{is_solved_kind, solved_call};
 
 use eval::Leaves;

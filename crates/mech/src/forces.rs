@@ -507,8 +507,11 @@ impl SlotMeasure {
                     gu: zero,
                 }
             }
-            Measure::Orient { comp, flip, .. } => {
-                let (val, gq) = crate::orient_measure::eval(&self.i, &self.j, poses, comp, flip);
+            Measure::Orient {
+                system, comp, flip, ..
+            } => {
+                let (val, gq) =
+                    crate::orient_measure::eval(&self.i, &self.j, poses, system, comp, flip);
                 MeasureValue { val, gq, gu: zero }
             }
         }

@@ -23,6 +23,7 @@ pub mod friction;
 pub mod local;
 mod multi_law;
 mod orient_measure;
+pub mod orient_systems;
 pub mod point_mass;
 mod ptcv;
 pub mod reaction_fn;

@@ -1,21 +1,27 @@
-//! ORIENT(27, comp, i, j) as a force-function measure: Euler parameter
-//! `comp` of marker I relative to marker J, with its exact gradient in the
-//! local coordinates.
+//! ORIENT(system, comp, i, j) as a force-function measure: component
+//! `comp` of orientation system `system` of marker I relative to marker J
+//! (`orient_systems`, the definitions the requests use too), with its
+//! exact gradient in the local coordinates.
 //!
-//! The value follows the request (`solver::functions`, `K::Orient`) formula
-//! for formula, so a force and a request of the same component agree: each
-//! marker's orientation is q_M = n(p_B) ⊗ p_M with n(p) = p/|p| the body's
-//! normalised Euler parameters and p_M the marker's constant parameters in
-//! the body (e0 ≥ 0, `rotation::params_from_matrix`); ground markers take
-//! p_M, an absent J the identity. The relative parameters are
-//! p = q_J* ⊗ q_I, negated when they have e0 < 0 in the model's initial
-//! configuration (the request's rule; [`attach`] sets the flag from q0).
+//! The relative parameters follow the request (`solver::functions`,
+//! `K::Orient`) formula for formula, so a force and a request of the same
+//! component agree bit for bit: each marker's orientation is q_M = n(p_B) ⊗
+//! p_M with n(p) = p/|p| the body's normalised Euler parameters and p_M the
+//! marker's constant parameters in the body (e0 ≥ 0,
+//! `rotation::params_from_matrix`); ground markers take p_M, an absent J
+//! the identity. The relative parameters are p = q_J* ⊗ q_I, negated when
+//! they have e0 < 0 in the model's initial configuration (the request's
+//! rule for system 27; [`attach`] sets the flag from q0). Every component
+//! is then a function of p with ∂value/∂p from `orient_systems::component`.
 //!
 //! The product is bilinear, so ∂p/∂q_I = [q_J* ⊗ e_k]_k and ∂p/∂q_J =
 //! [e_k* ⊗ q_I]_k exactly; ∂q_M/∂p_B = [e_k ⊗ p_M]_k (I − n nᵀ)/|p_B|.
+//! The chain ∂value/∂q = Σ_k ∂value/∂p_k · ∂p_k/∂q is exact: p's variations
+//! are tangent to |p| = 1, where A(p) in homogeneous form is the rotation.
 
 use crate::forces::{Law, SlotMeasure};
 use crate::local::{Grad, Pose};
+use crate::orient_systems::component;
 use crate::rotation::params_from_matrix;
 use crate::system::{pose, MarkerFrame, System};
 use mbsolve_model::Measure;
@@ -91,18 +97,26 @@ fn relative(
     (p, grad)
 }
 
-/// Component `comp` (1 e0 … 4 e3) with its q-gradient, negated when `flip`.
+/// Component `comp` of orientation system `system` (`orient_systems`) with
+/// its q-gradient, from the relative parameters negated when `flip`.
 pub(crate) fn eval(
     i: &(MarkerFrame, usize),
     j: &Option<(MarkerFrame, usize)>,
     poses: &[Option<Pose>; 2],
+    system: u8,
     comp: u8,
     flip: bool,
 ) -> (f64, Grad) {
     let (p, grad) = relative(i, j, poses);
-    let c = (comp as usize).clamp(1, 4) - 1;
     let sign = if flip { -1.0 } else { 1.0 };
-    (sign * p[c], grad[c] * sign)
+    let (val, dp) = component(system, comp, &(p * sign));
+    let mut gq = Grad::zeros();
+    for (g, d) in grad.iter().zip(dp.iter()) {
+        if *d != 0.0 {
+            gq.axpy(d * sign, g, 1.0);
+        }
+    }
+    (val, gq)
 }
 
 /// Sets each ORIENT measure's sign so that e0 ≥ 0 in the initial

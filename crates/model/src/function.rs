@@ -90,13 +90,17 @@ pub enum Measure {
     /// A body-fixed Euler angle of I relative to J (R = R_Jᵀ R_I):
     /// `angle` 0 PSI, 1 THETA, 2 PHI (3-1-3), 3 YAW, 4 PITCH, 5 ROLL (3-2-1).
     Euler { i: Id, j: Option<Id>, angle: u8 },
-    /// ORIENT(27, comp, i, j): Euler parameter `comp` (1 e0 … 4 e3) of I
-    /// relative to J (p = p_J* ⊗ p_I), negated when `flip` (set by the
+    /// ORIENT(system, comp, i, j): component `comp` of orientation system
+    /// `system` (1…29: Euler angle sequences, AX/AY/AZ, YAW/PITCH/ROLL,
+    /// Euler parameters, Rodriguez parameters, direction cosines; defined in
+    /// mbsolve-mech `orient_systems.rs`) of I relative to J, from the
+    /// Euler parameters p = p_J* ⊗ p_I, negated when `flip` (set by the
     /// mechanics from the initial configuration so that e0 ≥ 0 there, as
-    /// the request does; mbsolve-mech `orient_measure.rs`).
+    /// the request does; only system 27 depends on p's sign).
     Orient {
         i: Id,
         j: Option<Id>,
+        system: u8,
         comp: u8,
         flip: bool,
     },

@@ -11,7 +11,7 @@ use mbsolve_expr::{EvalContext, EvalError, Expr, MeasureCall, MeasureKind};
 use mbsolve_mech::rotation::params_from_matrix;
 use mbsolve_mech::{MarkerFrame, System};
 use mbsolve_model::{ElementRef, FunctionRequest, Model, MotionTarget, Variable};
-use nalgebra::{Matrix3, Quaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, Vector3, Vector4};
 use std::collections::HashMap;
 
 /// Time and measures of one frame.
@@ -290,27 +290,18 @@ impl EvalContext for FrameContext<'_> {
                 crate::contact_result::component(self.sys, &f.q, &f.u, f.non_dynamic, m, &rm)
             }
             K::Orient => {
-                let ty = m.args.first().copied().unwrap_or(0);
-                let c = m.args.get(1).copied().unwrap_or(0);
-                if ty != 27 {
-                    return Err(EvalError::new(format!(
-                        "ORIENT type {ty} is not supported yet (only 27, Euler parameters)"
-                    )));
-                }
-                if !(1..=4).contains(&c) {
-                    return Err(EvalError::new(format!(
-                        "ORIENT(27, …): component must be 1…4 (e0, e1, e2, e3), got {c}"
-                    )));
-                }
+                let (system, comp) = mbsolve_expr::orient_system(m).map_err(EvalError::new)?;
                 let rel = |q: &[f64]| -> Result<Quaternion<f64>, EvalError> {
                     Ok(self.marker_quat(m, 3, q)?.conjugate() * self.marker_quat(m, 2, q)?)
                 };
                 let p = rel(&self.frame.q)?;
                 // Continuous in time like the body's Euler parameters, with
-                // the sign that makes e0 ≥ 0 in the initial configuration.
+                // the sign that makes e0 ≥ 0 in the initial configuration
+                // (only system 27 depends on it).
                 let p0 = rel(self.initial_q)?;
                 let sign = if p0.w < 0.0 { -1.0 } else { 1.0 };
-                Ok(sign * [p.w, p.i, p.j, p.k][c as usize - 1])
+                let p = Vector4::new(p.w, p.i, p.j, p.k) * sign;
+                Ok(mbsolve_mech::orient_systems::component(system, comp, &p).0)
             }
             K::Dif | K::Dif1 | K::Aryval => {
                 crate::user_states::request_value(self.sys, self.frame, m)

@@ -1,6 +1,7 @@
-//! ORIENT(27, comp, i, j) in force functions: (1) the force function reads
-//! the same Euler parameter as the request (FrameContext), including the
-//! request's sign rule (e0 ≥ 0 in the initial configuration), on random
+//! ORIENT(system, comp, i, j) in force functions: (1) the force function
+//! reads the same value as the request (FrameContext) bit for bit, for
+//! every system and component, including the request's sign rule for the
+//! Euler parameters (e0 ≥ 0 in the initial configuration), on random
 //! orientations away from the initial one and with a body's parameters
 //! negated; (2) the analytic ∂R/∂q of forces reading all four components
 //! matches central differences; (3) a torsion spring T = −k·2·atan2(e3, e0)
@@ -14,7 +15,7 @@ use mbsolve_expr::{Expr, ExprStateFunction};
 #[test]
 fn orient_force_values_equal_request_values_with_the_initial_sign_rule() {
     let mut seed = 3u64;
-    let mut worst = 0.0f64;
+    let mut readings = 0;
     let mut negative_e0 = 0;
     for case in 0..30 {
         let e2 = [rand(&mut seed), rand(&mut seed), rand(&mut seed)];
@@ -36,27 +37,38 @@ fn orient_force_values_equal_request_values_with_the_initial_sign_rule() {
             q
         };
         for (i, j) in [(21, Some(31)), (31, Some(21)), (21, None), (31, Some(11))] {
-            for comp in 1..=4 {
+            // Every orientation system (orient_types.rs), each component.
+            for (system, comp) in (1..=29).flat_map(|s| {
+                let comps = match s {
+                    27 => 4,
+                    29 => 9,
+                    _ => 3,
+                };
+                (1..=comps).map(move |c| (s, c))
+            }) {
                 let text = match j {
-                    Some(j) => format!("ORIENT(27, {comp}, {i}, {j})"),
-                    None => format!("ORIENT(27, {comp}, {i})"),
+                    Some(j) => format!("ORIENT({system}, {comp}, {i}, {j})"),
+                    None => format!("ORIENT({system}, {comp}, {i})"),
                 };
                 let (force, request) =
                     force_and_request_at(two_bodies(e2, e3), &text, i, j.unwrap_or(11), &moved);
-                assert!(
-                    (force - request).abs() <= 1e-14,
+                assert_eq!(
+                    force.to_bits(),
+                    request.to_bits(),
                     "{text} case {case}: force reads {force}, request {request}"
                 );
-                worst = worst.max((force - request).abs());
+                readings += 1;
                 // The sign rule is exercised: e0 of the relative parameters
                 // is negative at the moved configuration in some readings.
-                if comp == 1 && request < 0.0 {
+                if (system, comp) == (27, 1) && request < 0.0 {
                     negative_e0 += 1;
                 }
             }
         }
     }
-    println!("largest force − request difference {worst:.1e}; e0 < 0 in {negative_e0} readings");
+    println!("{readings} readings equal bit for bit; e0 < 0 in {negative_e0} of ORIENT(27, 1)");
+    // 27 systems of three components, 27 of four, 29 of nine.
+    assert_eq!(readings, 30 * 4 * (27 * 3 + 4 + 9));
     assert!(negative_e0 > 5, "only {negative_e0} readings with e0 < 0");
 }
 
@@ -64,8 +76,8 @@ fn orient_force_values_equal_request_values_with_the_initial_sign_rule() {
 fn orient_types_and_components_requests_do_not_define_are_refused_by_name() {
     for (text, message) in [
         (
-            "ORIENT(1, 1, 21, 31)",
-            "ORIENT type 1 is not supported yet (only 27, Euler parameters)",
+            "ORIENT(31, 1, 21, 31)",
+            "ORIENT type 31 is not an orientation system (they are 1…29)",
         ),
         (
             "ORIENT(27, 5, 21, 31)",
