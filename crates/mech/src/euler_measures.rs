@@ -15,8 +15,9 @@
 //! about z, atan2(R10, R00), and φ = 0 (gradient 0). θ's gradient there is
 //! taken as 0: θ has a cone (no derivative) at 0 and π.
 //!
-//! 3-2-1 (R = Rz(yaw) Ry(pitch) Rx(roll)): yaw = atan2(R10, R00), pitch =
-//! asin(−R20), roll = atan2(R21, R22). At pitch = ±90° yaw and roll are
+//! 3-2-1 (R = Rz(yaw) Ry(θ) Rx(roll)): yaw = atan2(R10, R00), roll =
+//! atan2(R21, R22), and PITCH = −θ = asin(R20): Adams' PITCH is the negative
+//! of the second body 3-2-1 angle (automotive convention, func_pitch). At pitch = ±90° yaw and roll are
 //! atan2(0, 0) = 0 as in the request, with gradient 0, and pitch's gradient
 //! 1/√(1 − R20²) is taken as 0 where |R20| ≥ 1 (one-sided choices at a
 //! measure-zero set; the values stay finite, so no run-time error).
@@ -103,7 +104,7 @@ pub(crate) fn euler_angle(
         }
         3 => atan2(&r(1, 0), &r(0, 0)),
         4 => {
-            let x = r(2, 0).scaled(-1.0);
+            let x = r(2, 0);
             let xc = x.val.clamp(-1.0, 1.0);
             let d = 1.0 - xc * xc;
             Scalar {

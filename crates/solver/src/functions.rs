@@ -246,9 +246,10 @@ impl EvalContext for FrameContext<'_> {
                     K::Psi => euler313_angles(&r).0,
                     K::Theta => euler313_angles(&r).1,
                     K::Phi => euler313_angles(&r).2,
-                    // Body 3-2-1: R = Rz(yaw) Ry(pitch) Rx(roll).
+                    // Body 3-2-1: R = Rz(yaw) Ry(θ) Rx(roll). Adams' PITCH
+                    // is −θ ("following automotive conventions", func_pitch).
                     K::Yaw => r[(1, 0)].atan2(r[(0, 0)]),
-                    K::Pitch => (-r[(2, 0)]).clamp(-1.0, 1.0).asin(),
+                    K::Pitch => r[(2, 0)].clamp(-1.0, 1.0).asin(),
                     _ => r[(2, 1)].atan2(r[(2, 2)]),
                 })
             }

@@ -6,8 +6,8 @@
 //! cosines, and read the same value bit for bit (on turned markers with
 //! unnormalised parameters too: orient_force_measure.rs); (2) space-fixed a-b-c
 //! with (x, y, z) equals body-fixed c-b-a with (z, y, x); (3) systems 25,
-//! 26, 11 and 6 agree with AX/AY/AZ, YAW/−PITCH/ROLL (Adams' PITCH is the
-//! negative second 3-2-1 angle), PSI/THETA/PHI; (4) ∂R/∂q of forces reading
+//! 26, 11 and 6 agree with AX/AY/AZ, YAW/PITCH/ROLL, PSI/THETA/PHI and
+//! YAW/−PITCH/ROLL (Adams' PITCH is the negative second 3-2-1 angle); (4) ∂R/∂q of forces reading
 //! every component matches central differences; (5) torsion springs on new
 //! components follow φ0 cos(√(k/I) t); (6) unknown systems and components
 //! are refused with exact messages, by requests and force functions alike.
@@ -216,9 +216,9 @@ fn request(m: &Model, sys: &System, q: &[f64], text: &str) -> Result<f64, String
 }
 
 /// Systems 25, 26, 11 and 6 against the angle functions the requests
-/// already had: AX/AY/AZ, YAW/−PITCH/ROLL (Adams' PITCH is the negative of
-/// the second 3-2-1 angle: system 26 follows Adams, our PITCH function
-/// reads the angle itself), PSI/THETA/PHI and YAW/PITCH/ROLL.
+/// already had: AX/AY/AZ, YAW/PITCH/ROLL, PSI/THETA/PHI and YAW/−PITCH/ROLL
+/// (Adams' PITCH, like system 26, is the negative of the second 3-2-1
+/// angle, which system 6 reads).
 #[test]
 fn systems_25_26_11_and_6_agree_with_the_angle_functions() {
     let mut seed = 9u64;
@@ -231,9 +231,9 @@ fn systems_25_26_11_and_6_agree_with_the_angle_functions() {
         for args in ["21, 31", "31, 11", "21"] {
             for (system, names, signs) in [
                 (25, ["AX", "AY", "AZ"], [1.0, 1.0, 1.0]),
-                (26, ["YAW", "PITCH", "ROLL"], [1.0, -1.0, 1.0]),
+                (26, ["YAW", "PITCH", "ROLL"], [1.0, 1.0, 1.0]),
                 (11, ["PSI", "THETA", "PHI"], [1.0, 1.0, 1.0]),
-                (6, ["YAW", "PITCH", "ROLL"], [1.0, 1.0, 1.0]),
+                (6, ["YAW", "PITCH", "ROLL"], [1.0, -1.0, 1.0]),
             ] {
                 for k in 0..3 {
                     let orient = request(
