@@ -39,7 +39,10 @@ fn static_value<H: Order>(s: Scalar<H>) -> EqValue<H> {
 }
 
 /// Value with gradient (and Hessian for `H = Hess`) of one GCON measure.
-pub(crate) fn general_measure<H: Order>(m: &GeneralMeasure, poses: &[Option<Pose>; 2]) -> Scalar<H> {
+pub(crate) fn general_measure<H: Order>(
+    m: &GeneralMeasure,
+    poses: &[Option<Pose>; 2],
+) -> Scalar<H> {
     let (mi, si) = &m.i;
     let pt = |(mk, sk): &(MarkerFrame, usize)| origin(mk, *sk, poses);
     let unit = |a: usize| {

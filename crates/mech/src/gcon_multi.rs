@@ -157,7 +157,10 @@ pub(crate) fn primitive(
     for (s, (b, _)) in found.iter().enumerate() {
         bodies[s] = Some(*b);
     }
-    let position = |m: &MarkerFrame| m.body.and_then(|b| bodies.iter().position(|x| *x == Some(b)));
+    let position = |m: &MarkerFrame| {
+        m.body
+            .and_then(|b| bodies.iter().position(|x| *x == Some(b)))
+    };
     let measures = g
         .function
         .measures()
@@ -241,10 +244,9 @@ impl Term {
         ];
         let s = match &self.form {
             TermForm::Measure(m) => general_measure::<H>(m, &slots),
-            TermForm::PointAlongAxis { p, k, a } => dot(
-                &origin(&p.0, p.1, &slots),
-                &axis(&k.0, k.1, &slots, *a),
-            ),
+            TermForm::PointAlongAxis { p, k, a } => {
+                dot(&origin(&p.0, p.1, &slots), &axis(&k.0, k.1, &slots, *a))
+            }
         };
         s.scaled(self.sign)
     }
@@ -286,7 +288,8 @@ impl GconMulti {
         self.measures
             .iter()
             .map(|(a, b)| {
-                a.eval::<NoHess>(&poses).val + b.as_ref().map_or(0.0, |b| b.eval::<NoHess>(&poses).val)
+                a.eval::<NoHess>(&poses).val
+                    + b.as_ref().map_or(0.0, |b| b.eval::<NoHess>(&poses).val)
             })
             .collect()
     }
@@ -344,7 +347,12 @@ impl GconMulti {
         g: &mut [f64],
         h: &mut [f64],
     ) -> Full {
-        for ((terms, m), v) in self.measures.iter().zip(grads.iter_mut()).zip(vals.iter_mut()) {
+        for ((terms, m), v) in self
+            .measures
+            .iter()
+            .zip(grads.iter_mut())
+            .zip(vals.iter_mut())
+        {
             *m = Grad4::zeros();
             *v = 0.0;
             for term in std::iter::once(&terms.0).chain(terms.1.as_ref()) {

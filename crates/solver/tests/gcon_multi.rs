@@ -1,0 +1,403 @@
+//! GCON whose function reads markers on three or four moving parts
+//! (`mech/src/gcon_multi.rs`): the row is carried in two pieces of two
+//! bodies, with the Hessian block between the pieces. Checks:
+//! - Φ_q, ∂(R + Φ_qᵀλ)/∂q and γ against finite differences for nonlinear
+//!   three- and four-part functions whose products of measures, a measure
+//!   over three parts (DX(i, j, k)) and TIME make the cross-piece block and
+//!   the extra piece's Φ_qt non-zero; and the whole I3, SI2 and SI1
+//!   iteration matrices against differences of their residuals;
+//! - dynamics, closed form: three sliders tied by DX(a, c) − 2·DX(b, c) = 0
+//!   with a constant force on the first move with constant accelerations;
+//! - dynamics with a pendulum as the third part: the constraint holds and
+//!   the energy is kept on GSTIFF I3/SI2, HASTIFF SI1, HHT, NEWMARK, ABAM;
+//! - a nonlinear product constraint (x_A·x_C + y_B = c) keeps its energy;
+//! - kinematics over four parts driven by three motions, against the
+//!   closed form of the fourth's position, velocity and acceleration;
+//! - a function on five moving parts is refused by name.
+
+mod common;
+
+use common::derivatives::check_derivatives;
+use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings, Model};
+use mbsolve_solver::{Frame, Simulation};
+
+/// An `.adm` deck (SI units; ground PART/1 with marker 10 at the origin
+/// and marker 11, whose z axis is global x, the sliders' rail) with `body`
+/// appended, gravity `gravity` along y.
+fn deck(gravity: f64, body: &str) -> Model {
+    let text = format!(
+        "gcon-multi\n\
+         UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+         PART/1, GROUND\n\
+         MARKER/10, PART = 1\n\
+         MARKER/11, PART = 1, REULER = 90D, 90D, 0D\n\
+         ACCGRAV/JGRAV = {gravity}\n\
+         {body}END\n"
+    );
+    mbsolve_adm::read_adm_str(&text, "gcon_multi.adm").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// PART/p of mass `mass` (isotropic inertia 0.1) at `at`, with marker p0 at
+/// its origin (its CM) and marker p1 there with z along global x.
+fn part(p: u32, mass: f64, at: [f64; 3]) -> String {
+    format!(
+        "PART/{p}, MASS = {mass}, CM = {p}0, IP = 0.1, 0.1, 0.1, QG = {}, {}, {}\n\
+         MARKER/{p}0, PART = {p}\n\
+         MARKER/{p}1, PART = {p}, REULER = 90D, 90D, 0D\n",
+        at[0], at[1], at[2]
+    )
+}
+
+/// PART/p sliding along global x on JOINT/p, at x.
+fn slider(p: u32, mass: f64, x: f64) -> String {
+    format!(
+        "{}JOINT/{p}, TRANSLATIONAL, I = {p}1, J = 11\n",
+        part(p, mass, [x, 0.0, 0.0])
+    )
+}
+
+/// The body index of PART/id.
+fn body(sim: &Simulation, id: u32) -> usize {
+    sim.sys
+        .bodies
+        .iter()
+        .position(|b| b.part == id)
+        .expect("a moving part")
+}
+
+// ---------------------------------------------------------------- derivatives
+
+/// Four free parts (only the GCON and the Euler-parameter rows constrain
+/// them) at generic places.
+fn free_parts(function: &str) -> Model {
+    deck(
+        -9.81,
+        &format!(
+            "{}{}{}{}GCON/1, I = 20, FUNCTION = {function}\n",
+            part(2, 1.0, [0.9, 0.2, -0.3]),
+            part(3, 1.5, [-0.4, 1.1, 0.5]),
+            part(4, 0.7, [0.3, -0.6, 1.2]),
+            part(5, 1.2, [1.3, 0.4, 0.8]),
+        ),
+    )
+}
+
+/// Over three parts (A = 2, B = 3, C = 4; read in the order A, C, B, so
+/// the pieces are [A, C] and [B]): a product within the first piece, a
+/// square within the second, AZ(A, B)·DM(C, A) across both, and
+/// DX(A, B, C) (three parts in one measure) times TIME.
+const THREE_PARTS: &str = "DX(20)*DZ(40) - DY(30)*DY(30) + 0.3*AZ(21, 30)*DM(40, 20) \
+     + 0.2*DX(20, 30, 41)*TIME - 0.5";
+
+/// Over four parts (A = 2, D = 5, B = 3, C = 4 read in that order: pieces
+/// [A, D] and [B, C]): products within each piece, AZ(D, C)·DM(A, B)
+/// across, and DX(A, D, B) (spanning both pieces) times SIN(TIME).
+const FOUR_PARTS: &str = "DX(20)*DY(50) + DZ(30)*DX(40) - 0.5*AZ(51, 41)*DM(20, 30) \
+     + 0.1*SIN(TIME)*DX(20, 50, 31) - 0.2";
+
+/// Φ_q, ∂(R + Φ_qᵀλ)/∂q and γ (with the time terms) at a state off the
+/// initial one (Euler parameters not normalized, all velocities and
+/// accelerations non-zero), after checking that the cross-piece block and
+/// the extra piece's Φ_qt are really there (without them, the R_q and γ
+/// checks fail).
+#[test]
+fn three_and_four_part_gcon_rows_match_finite_differences() {
+    for (label, function, parts) in [("three", THREE_PARTS, 3), ("four", FOUR_PARTS, 4)] {
+        let sys = mbsolve_mech::System::new(&free_parts(function)).unwrap();
+        let k = (0..sys.neq())
+            .find(|&k| sys.equations[k].extra_bodies().is_some())
+            .expect("the GCON spans two pieces");
+        let extra = sys.equations[k].extra_bodies().unwrap();
+        let spanned = sys.equations[k]
+            .bodies()
+            .iter()
+            .chain(&extra)
+            .flatten()
+            .count();
+        assert_eq!(spanned, parts, "{label}");
+        let (mut q, _) = sys.initial_state();
+        let n = sys.nq();
+        for (i, x) in q.iter_mut().enumerate() {
+            *x += 0.05 * (1.3 * i as f64).sin();
+        }
+        let u: Vec<f64> = (0..n).map(|i| 0.5 * (0.7 * i as f64).cos()).collect();
+        let a: Vec<f64> = (0..n).map(|i| 0.3 * (1.9 * i as f64).sin()).collect();
+        let t = 0.4;
+        let cross = sys.cross_terms(k, &q, t).expect("a GCON has cross terms");
+        println!(
+            "{label} parts: |H01| {:.3}, |Φ_qt over the extra piece| {:.3}",
+            cross.h01.norm(),
+            cross.phi_qt.norm()
+        );
+        assert!(cross.h01.norm() > 0.1, "{label}: no cross block");
+        assert!(cross.phi_qt.norm() > 0.01, "{label}: no extra Φ_qt");
+        check_derivatives(&sys, &q, &u, &a, t);
+    }
+}
+
+/// The I3, SI2 and SI1 iteration matrices, cross-piece blocks included,
+/// against central differences of their residuals (each formulation at
+/// its own off-manifold point).
+#[test]
+fn iteration_matrices_with_a_four_part_gcon_match_differences() {
+    for function in [THREE_PARTS, FOUR_PARTS] {
+        let mut sim = Simulation::new(&free_parts(function)).unwrap();
+        sim.initial_conditions().unwrap();
+        common::assert_formulation_jacobians("multi-part GCON", &sim);
+    }
+}
+
+// ---------------------------------------------------------------- dynamics
+
+/// The integrators of the dynamic checks, at ERROR 1e-7.
+fn runs() -> Vec<IntegratorSettings> {
+    [
+        (IntegratorKind::Gstiff, Formulation::I3),
+        (IntegratorKind::Gstiff, Formulation::Si2),
+        (IntegratorKind::Hastiff, Formulation::Si1),
+        (IntegratorKind::Hht, Formulation::I3),
+        (IntegratorKind::Newmark, Formulation::I3),
+        (IntegratorKind::Abam, Formulation::Ode),
+    ]
+    .into_iter()
+    .map(|(k, f)| common::settings(k, f, 1e-7))
+    .collect()
+}
+
+/// The run's name.
+fn name(s: &IntegratorSettings) -> String {
+    format!("{:?}/{:?}", s.kind, s.formulation.unwrap())
+}
+
+/// Sliders A (1 kg, x = 0.6), B (2 kg, x = 0.8), C (1 kg, x = 1.0) on x
+/// rails, tied by GCON DX(A, C) − 2·DX(B, C) = 0, i.e.
+/// x_A − 2x_B + x_C = 0; a constant 6 N along x pushes A. With λ the
+/// GCON's reaction, m_A a_A = F + λ, m_B a_B = −2λ, m_C a_C = λ and
+/// a_A − 2a_B + a_C = 0 give λ = −F/(m_A(1/m_A + 4/m_B + 1/m_C)) = −1.5 N:
+/// a = (4.5, 1.5, −1.5) m/s², so x(t) = x₀ + a t²/2 from rest.
+#[test]
+fn three_sliders_tied_by_a_gcon_move_with_the_closed_form_accelerations() {
+    let model = deck(
+        -9.81,
+        &format!(
+            "{}{}{}GCON/1, I = 20, FUNCTION = DX(20, 40) - 2*DX(30, 40)\n\
+             SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = 6\n",
+            slider(2, 1.0, 0.6),
+            slider(3, 2.0, 0.8),
+            slider(4, 1.0, 1.0),
+        ),
+    );
+    let (x0, acc) = ([0.6, 0.8, 1.0], [4.5, 1.5, -1.5]);
+    for settings in runs() {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.dynamic(1.0, Some(100), None, &settings).unwrap();
+        assert!(sim.frames.last().unwrap().t > 0.999);
+        let (mut worst, mut held) = (0.0f64, 0.0f64);
+        for f in &sim.frames {
+            for b in 0..3 {
+                let exact = x0[b] + 0.5 * acc[b] * f.t * f.t;
+                worst = worst.max((f.q[7 * b] - exact).abs());
+            }
+            held = held.max((f.q[0] - 2.0 * f.q[7] + f.q[14]).abs());
+        }
+        println!(
+            "{}: largest position error {worst:.1e} m, largest |x_A − 2x_B + x_C| {held:.1e} m",
+            name(&settings)
+        );
+        assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
+        assert!(worst < 1e-6, "{}: position error {worst}", name(&settings));
+    }
+}
+
+/// Kinetic plus potential energy of the frame (isotropic inertia 0.1,
+/// gravity −9.81 along y) with the masses of the bodies.
+fn energy(sim: &Simulation, f: &Frame, masses: &[f64]) -> f64 {
+    masses
+        .iter()
+        .enumerate()
+        .map(|(b, m)| {
+            let o = 7 * b;
+            let w = sim.sys.body_angular_velocity(&f.q, &f.u, b);
+            let v2 = f.u[o].powi(2) + f.u[o + 1].powi(2) + f.u[o + 2].powi(2);
+            0.5 * m * v2 + 0.05 * w.norm_squared() + m * 9.81 * f.q[o + 1]
+        })
+        .sum()
+}
+
+/// The largest energy change over the run and the largest value of
+/// `held` over its frames.
+fn drift_and_hold(sim: &Simulation, masses: &[f64], held: impl Fn(&Frame) -> f64) -> (f64, f64) {
+    let e0 = energy(sim, &sim.frames[0], masses);
+    sim.frames.iter().fold((0.0f64, 0.0f64), |(d, h), f| {
+        (
+            d.max((energy(sim, f, masses) - e0).abs()),
+            h.max(held(f).abs()),
+        )
+    })
+}
+
+/// The integrator's own energy accuracy at ERROR 1e-7 (as in
+/// coupler_three_parts.rs): HHT (α = −0.3) and NEWMARK damp numerically.
+fn energy_tolerance(s: &IntegratorSettings) -> f64 {
+    match s.kind {
+        IntegratorKind::Hht => 1e-3,
+        IntegratorKind::Newmark => 0.1,
+        _ => 1e-5,
+    }
+}
+
+/// Sliders A (2 kg, x = 0.6) and B (1 kg, x = 0.8) on x rails and a
+/// pendulum P (1 kg, CM 1 m from its hinge at the origin, released
+/// horizontal), tied by DX(A, P) − 2·DX(B, P) = 0 (x_A − 2x_B + x_P = 0):
+/// the third part turns, so the row reads its orientation. The reactions
+/// do no work (the constraint is scleronomic): energy is kept.
+#[test]
+fn sliders_tied_to_a_pendulum_keep_the_constraint_and_the_energy() {
+    let model = deck(
+        -9.81,
+        &format!(
+            "{}{}{}MARKER/42, PART = 4, QP = -1, 0, 0\n\
+             JOINT/4, REVOLUTE, I = 42, J = 10\n\
+             GCON/1, I = 20, FUNCTION = DX(20, 40) - 2*DX(30, 40)\n",
+            slider(2, 2.0, 0.6),
+            slider(3, 1.0, 0.8),
+            part(4, 1.0, [1.0, 0.0, 0.0]),
+        ),
+    );
+    for settings in runs() {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.dynamic(2.0, Some(400), None, &settings).unwrap();
+        assert!(sim.frames.last().unwrap().t > 1.999);
+        let (drift, held) =
+            drift_and_hold(&sim, &[2.0, 1.0, 1.0], |f| f.q[0] - 2.0 * f.q[7] + f.q[14]);
+        let swing = sim.frames.iter().map(|f| -f.q[15]).fold(0.0, f64::max);
+        println!(
+            "{}: largest |x_A − 2x_B + x_P| {held:.1e} m, |ΔE| {drift:.1e} J, lowest bob {swing:.3} m",
+            name(&settings)
+        );
+        assert!(swing > 0.5, "the pendulum barely fell ({swing})");
+        assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
+        assert!(
+            drift < energy_tolerance(&settings),
+            "{}: |ΔE| = {drift} J",
+            name(&settings)
+        );
+    }
+}
+
+/// A product across the pieces: A (x = 1) and C (x = 1.2) on x rails, B
+/// on a vertical rail (y = −0.2), x_A·x_C + y_B = 1 (GCON read in the
+/// order A, B, C: pieces [A, B] and [C], so ∂²Φ/∂x_A∂x_C = 1 is the
+/// cross block). B falls and pushes A and C apart; the energy is kept.
+#[test]
+fn a_product_across_the_pieces_keeps_the_constraint_and_the_energy() {
+    let model = deck(
+        -9.81,
+        &format!(
+            "{}{}PART/3, MASS = 1, CM = 30, IP = 0.1, 0.1, 0.1, QG = 0, -0.2, 0\n\
+             MARKER/30, PART = 3\n\
+             MARKER/31, PART = 3, REULER = 0D, -90D, 0D\n\
+             MARKER/12, PART = 1, REULER = 0D, -90D, 0D\n\
+             JOINT/3, TRANSLATIONAL, I = 31, J = 12\n\
+             GCON/1, I = 20, FUNCTION = DX(20)*DX(40) + DY(30) - 1\n",
+            slider(2, 1.0, 1.0),
+            slider(4, 1.0, 1.2),
+        ),
+    );
+    for settings in runs() {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.dynamic(1.0, Some(200), None, &settings).unwrap();
+        assert!(sim.frames.last().unwrap().t > 0.999);
+        let (a, b, c) = (body(&sim, 2), body(&sim, 3), body(&sim, 4));
+        let (drift, held) = drift_and_hold(&sim, &[1.0, 1.0, 1.0], |f| {
+            f.q[7 * a] * f.q[7 * c] + f.q[7 * b + 1] - 1.0
+        });
+        let fall = sim
+            .frames
+            .iter()
+            .map(|f| -0.2 - f.q[7 * b + 1])
+            .fold(0.0, f64::max);
+        println!(
+            "{}: largest |x_A x_C + y_B − 1| {held:.1e}, |ΔE| {drift:.1e} J, B fell {fall:.3} m",
+            name(&settings)
+        );
+        assert!(fall > 0.3, "B barely fell ({fall})");
+        assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
+        assert!(
+            drift < energy_tolerance(&settings),
+            "{}: |ΔE| = {drift} J",
+            name(&settings)
+        );
+    }
+}
+
+// ---------------------------------------------------------------- kinematics
+
+/// Four sliders on x rails; MOTIONs drive A, B, C (x_A = 1 + 0.2t,
+/// x_B = 0.5 + 0.3 sin t, x_C = 0.8 − 0.1t²) and the GCON
+/// DX(A)·(DX(B) + DX(C)) − DX(D) = 0 (pieces [A, B] and [C, D]; x_A·x_C
+/// is a cross-piece product) sets D: x_D = x_A·s with s = x_B + x_C, so
+/// ẋ_D = ẋ_A s + x_A ṡ and ẍ_D = 2ẋ_A ṡ + x_A s̈ (ẍ_A = 0), checked over
+/// 4 s on position, velocity and acceleration (the last reads γ with the
+/// cross term).
+#[test]
+fn four_parts_driven_by_three_motions_give_the_fourth_its_closed_form() {
+    let model = deck(
+        -9.81,
+        &format!(
+            "{}{}{}{}MOTION/1, JOINT = 2, TRANSLATION, FUNCTION = 1 + 0.2*TIME\n\
+             MOTION/2, JOINT = 3, TRANSLATION, FUNCTION = 0.5 + 0.3*SIN(TIME)\n\
+             MOTION/3, JOINT = 4, TRANSLATION, FUNCTION = 0.8 - 0.1*TIME*TIME\n\
+             GCON/1, I = 20, FUNCTION = DX(20)*(DX(30) + DX(40)) - DX(50)\n",
+            slider(2, 1.0, 1.0),
+            slider(3, 1.0, 0.5),
+            slider(4, 1.0, 0.8),
+            slider(5, 1.0, 1.3),
+        ),
+    );
+    let mut sim = Simulation::new(&model).unwrap();
+    sim.kinematic(4.0, Some(80), None).unwrap();
+    assert!(sim.frames.last().unwrap().t > 3.999);
+    let (mut dx, mut dv, mut da) = (0.0f64, 0.0f64, 0.0f64);
+    for f in &sim.frames {
+        let t = f.t;
+        let (xa, va) = (1.0 + 0.2 * t, 0.2);
+        let s = 0.5 + 0.3 * t.sin() + 0.8 - 0.1 * t * t;
+        let sd = 0.3 * t.cos() - 0.2 * t;
+        let sdd = -0.3 * t.sin() - 0.2;
+        dx = dx.max((f.q[21] - xa * s).abs());
+        dv = dv.max((f.u[21] - (va * s + xa * sd)).abs());
+        da = da.max((f.a[21] - (2.0 * va * sd + xa * sdd)).abs());
+    }
+    println!("kinematic four-part GCON: largest error x {dx:.1e}, v {dv:.1e}, a {da:.1e}");
+    assert!(dx < 1e-10, "x_D off by {dx}");
+    assert!(dv < 1e-10, "ẋ_D off by {dv}");
+    assert!(da < 1e-9, "ẍ_D off by {da}");
+}
+
+// ---------------------------------------------------------------- refusal
+
+/// A function on five moving parts does not fit two pieces: refused,
+/// naming the GCON and the first marker on the fifth part.
+#[test]
+fn a_gcon_on_five_moving_parts_is_refused_by_name() {
+    let model = deck(
+        -9.81,
+        &format!(
+            "{}{}{}{}{}GCON/7, I = 20, FUNCTION = DX(20) + DX(30) + DX(40) - DX(50) - DX(60)\n",
+            part(2, 1.0, [1.0, 0.0, 0.0]),
+            part(3, 1.0, [2.0, 0.0, 0.0]),
+            part(4, 1.0, [3.0, 0.0, 0.0]),
+            part(5, 1.0, [4.0, 0.0, 0.0]),
+            part(6, 1.0, [2.0, 0.0, 0.0]),
+        ),
+    );
+    let err = Simulation::new(&model).err().expect("refused").to_string();
+    assert!(
+        err.contains("GCON/7")
+            && err.contains(
+                "a GCON whose function reads markers on more than four moving parts is not supported (MARKER/60 on PART/6 is the fifth)"
+            ),
+        "{err}"
+    );
+}
