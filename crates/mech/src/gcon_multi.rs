@@ -68,8 +68,8 @@ struct Term {
 /// A GCON over three or four moving parts.
 #[derive(Clone, Debug)]
 pub struct GconMulti {
-    /// The parts' bodies in the order the function first reads them:
-    /// primary piece [0, 1], extra piece [2, 3].
+    /// The parts' bodies in the order the function first reads them (the
+    /// I marker's part first): primary piece [0, 1], extra piece [2, 3].
     pub bodies: [Option<usize>; 4],
     /// Per measure, its one or two terms.
     measures: Vec<(Term, Option<Term>)>,
@@ -152,6 +152,14 @@ pub(crate) fn primitive(
                 sys.bodies[*b].part
             ),
         });
+    }
+    // The part of the GCON's I marker first, so that it is in the primary
+    // piece: the FORCE request at I (`requests::wrench`) reads that
+    // piece's gradient.
+    let at_i = sys.marker(g.i).body;
+    if let Some(s) = found.iter().position(|(b, _)| Some(*b) == at_i) {
+        let first = found.remove(s);
+        found.insert(0, first);
     }
     let mut bodies = [None; 4];
     for (s, (b, _)) in found.iter().enumerate() {

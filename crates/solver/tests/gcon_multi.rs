@@ -18,8 +18,10 @@
 mod common;
 
 use common::derivatives::check_derivatives;
-use mbsolve_model::{Formulation, IntegratorKind, IntegratorSettings, Model};
-use mbsolve_solver::{Frame, Simulation};
+use mbsolve_model::{
+    ElementRef, Formulation, IntegratorKind, IntegratorSettings, Model, Request, RequestKind,
+};
+use mbsolve_solver::{requests, Frame, Simulation};
 
 /// An `.adm` deck (SI units; ground PART/1 with marker 10 at the origin
 /// and marker 11, whose z axis is global x, the sliders' rail) with `body`
@@ -175,38 +177,87 @@ fn name(s: &IntegratorSettings) -> String {
 /// GCON's reaction, m_A a_A = F + λ, m_B a_B = −2λ, m_C a_C = λ and
 /// a_A − 2a_B + a_C = 0 give λ = −F/(m_A(1/m_A + 4/m_B + 1/m_C)) = −1.5 N:
 /// a = (4.5, 1.5, −1.5) m/s², so x(t) = x₀ + a t²/2 from rest.
-#[test]
-fn three_sliders_tied_by_a_gcon_move_with_the_closed_form_accelerations() {
-    let model = deck(
+fn three_sliders(function: &str, more: &str) -> Model {
+    deck(
         -9.81,
         &format!(
-            "{}{}{}GCON/1, I = 20, FUNCTION = DX(20, 40) - 2*DX(30, 40)\n\
+            "{}{}{}GCON/1, I = 20, FUNCTION = {function}\n{more}\
              SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = 6\n",
             slider(2, 1.0, 0.6),
             slider(3, 2.0, 0.8),
             slider(4, 1.0, 1.0),
         ),
-    );
+    )
+}
+
+/// The three sliders' closed form on every integrator; the GCON's FORCE
+/// request at its I marker (on A) is the reaction on A, −1.5 N along x.
+/// The function reads B before A, so A's part is put first by the I
+/// marker, not by the reading order.
+#[test]
+fn three_sliders_tied_by_a_gcon_move_with_the_closed_form_accelerations() {
+    let model = three_sliders("-2*DX(30, 40) + DX(20, 40)", "");
+    let request = Request {
+        id: 1,
+        kind: RequestKind::Force,
+        i: 20,
+        j: Some(40),
+        rm: None,
+        comment: String::new(),
+    };
     let (x0, acc) = ([0.6, 0.8, 1.0], [4.5, 1.5, -1.5]);
     for settings in runs() {
         let mut sim = Simulation::new(&model).unwrap();
         sim.dynamic(1.0, Some(100), None, &settings).unwrap();
         assert!(sim.frames.last().unwrap().t > 0.999);
-        let (mut worst, mut held) = (0.0f64, 0.0f64);
+        let (mut worst, mut held, mut reaction) = (0.0f64, 0.0f64, 0.0f64);
         for f in &sim.frames {
             for b in 0..3 {
                 let exact = x0[b] + 0.5 * acc[b] * f.t * f.t;
                 worst = worst.max((f.q[7 * b] - exact).abs());
             }
             held = held.max((f.q[0] - 2.0 * f.q[7] + f.q[14]).abs());
+            let fr = requests::evaluate(&sim.sys, &sim.model, f, &request);
+            reaction = reaction.max((fr[0] + 1.5).abs());
         }
         println!(
-            "{}: largest position error {worst:.1e} m, largest |x_A − 2x_B + x_C| {held:.1e} m",
+            "{}: largest position error {worst:.1e} m, largest |x_A − 2x_B + x_C| {held:.1e} m, reaction on A off by {reaction:.1e} N",
             name(&settings)
         );
         assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
         assert!(worst < 1e-6, "{}: position error {worst}", name(&settings));
+        assert!(reaction < 1e-6, "{}: reaction {reaction}", name(&settings));
     }
+}
+
+/// A second GCON stating the same law over the three parts is redundant:
+/// found and deactivated by name (one equation), and the run keeps the
+/// closed form of the first.
+#[test]
+fn a_repeated_three_part_gcon_is_deactivated_by_name() {
+    let model = three_sliders(
+        "DX(20, 40) - 2*DX(30, 40)",
+        "GCON/2, I = 30, FUNCTION = 2*DX(30, 20) - DX(40, 20)\n",
+    );
+    let mut sim = Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    let off: Vec<ElementRef> = (0..sim.sys.neq())
+        .filter(|&k| !sim.data.active[k])
+        .map(|k| sim.sys.equations[k].element)
+        .collect();
+    assert_eq!(off, [ElementRef::Gcon(2)]);
+    assert!(
+        sim.log
+            .iter()
+            .any(|l| l.starts_with("deactivating constraint equation") && l.contains("GCON/2")),
+        "{:?}",
+        sim.log
+    );
+    assert_eq!(sim.sys.dof(&sim.data), 2);
+    let settings = common::settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7);
+    sim.dynamic(1.0, Some(10), None, &settings).unwrap();
+    let f = sim.frames.last().unwrap();
+    assert!((f.q[7] - (0.8 + 0.75)).abs() < 1e-6, "x_B(1) = {}", f.q[7]);
 }
 
 /// Kinetic plus potential energy of the frame (isotropic inertia 0.1,
