@@ -727,10 +727,12 @@ impl System {
                     bodies[s] = Some(b);
                     Ok((m, s))
                 }
+                // Over more than two parts with only the measures below,
+                // `gcon_multi` builds the row: one of the others is read.
                 None => Err(ModelError {
                     element: Some(e),
                     location: model.describe(e),
-                    message: "a GCON whose function reads markers on more than two moving parts is not supported yet".into(),
+                    message: "a GCON function may read only DX DY DZ DM AX AY AZ and TIME".into(),
                 }),
             }
         };
