@@ -104,7 +104,16 @@ const FOUR_PARTS: &str = "DX(20)*DY(50) + DZ(30)*DX(40) - 0.5*AZ(51, 41)*DM(20, 
 /// checks fail).
 #[test]
 fn three_and_four_part_gcon_rows_match_finite_differences() {
-    for (label, function, parts) in [("three", THREE_PARTS, 3), ("four", FOUR_PARTS, 4)] {
+    // More than eight measures: evaluated in heap buffers, not on the stack.
+    let many = format!(
+        "{THREE_PARTS} + 0.1*DY(20)*DZ(30) + 0.05*DX(30)*DY(40) + 0.02*DZ(20) + 0.3*DX(40)"
+    );
+    let cases = [
+        ("three", THREE_PARTS, 3),
+        ("four", FOUR_PARTS, 4),
+        ("ten measures on three", many.as_str(), 3),
+    ];
+    for (label, function, parts) in cases {
         let sys = mbsolve_mech::System::new(&free_parts(function)).unwrap();
         let k = (0..sys.neq())
             .find(|&k| sys.equations[k].extra_bodies().is_some())
@@ -151,7 +160,9 @@ fn iteration_matrices_with_a_four_part_gcon_match_differences() {
 
 // ---------------------------------------------------------------- dynamics
 
-/// The integrators of the dynamic checks, at ERROR 1e-7.
+/// The integrators of the dynamic checks, at ERROR 1e-7 (VSTIFF: the ODE
+/// form's reduced Jacobian by differences, as for any row over more than
+/// two bodies).
 fn runs() -> Vec<IntegratorSettings> {
     [
         (IntegratorKind::Gstiff, Formulation::I3),
@@ -160,10 +171,22 @@ fn runs() -> Vec<IntegratorSettings> {
         (IntegratorKind::Hht, Formulation::I3),
         (IntegratorKind::Newmark, Formulation::I3),
         (IntegratorKind::Abam, Formulation::Ode),
+        (IntegratorKind::Vstiff, Formulation::Ode),
     ]
     .into_iter()
     .map(|(k, f)| common::settings(k, f, 1e-7))
     .collect()
+}
+
+/// How closely a run holds the constraint: 1e-10, and 1e-9 for VSTIFF,
+/// whose ODE form solves the dependent coordinates to its projection
+/// tolerance (measured up to 9.4e-11; ABAM 8.4e-11, the DAE forms 4e-13).
+fn hold_tolerance(s: &IntegratorSettings) -> f64 {
+    if s.kind == IntegratorKind::Vstiff {
+        1e-9
+    } else {
+        1e-10
+    }
 }
 
 /// The run's name.
@@ -224,7 +247,11 @@ fn three_sliders_tied_by_a_gcon_move_with_the_closed_form_accelerations() {
             "{}: largest position error {worst:.1e} m, largest |x_A − 2x_B + x_C| {held:.1e} m, reaction on A off by {reaction:.1e} N",
             name(&settings)
         );
-        assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
+        assert!(
+            held < hold_tolerance(&settings),
+            "{}: constraint {held}",
+            name(&settings)
+        );
         assert!(worst < 1e-6, "{}: position error {worst}", name(&settings));
         assert!(reaction < 1e-6, "{}: reaction {reaction}", name(&settings));
     }
@@ -327,7 +354,11 @@ fn sliders_tied_to_a_pendulum_keep_the_constraint_and_the_energy() {
             name(&settings)
         );
         assert!(swing > 0.5, "the pendulum barely fell ({swing})");
-        assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
+        assert!(
+            held < hold_tolerance(&settings),
+            "{}: constraint {held}",
+            name(&settings)
+        );
         assert!(
             drift < energy_tolerance(&settings),
             "{}: |ΔE| = {drift} J",
@@ -373,7 +404,11 @@ fn a_product_across_the_pieces_keeps_the_constraint_and_the_energy() {
             name(&settings)
         );
         assert!(fall > 0.3, "B barely fell ({fall})");
-        assert!(held < 1e-10, "{}: constraint {held}", name(&settings));
+        assert!(
+            held < hold_tolerance(&settings),
+            "{}: constraint {held}",
+            name(&settings)
+        );
         assert!(
             drift < energy_tolerance(&settings),
             "{}: |ΔE| = {drift} J",
@@ -451,4 +486,22 @@ fn a_gcon_on_five_moving_parts_is_refused_by_name() {
             ),
         "{err}"
     );
+}
+
+/// A non-finite value of a multi-part GCON's function is named at the
+/// element, with its function and the time (issue 11's diagnosis).
+#[test]
+fn a_failing_multi_part_gcon_is_named_with_its_function_and_time() {
+    let model = free_parts("DX(20) + DX(30) + DX(40) + DX(50) - LOG(TIME)");
+    let sys = mbsolve_mech::System::new(&model).unwrap();
+    let (q, u) = sys.initial_state();
+    let got = sys.diagnose_non_finite(&q, &u, 0.0).expect("diagnosed");
+    assert!(
+        got.starts_with("GCON/1 (gcon_multi.adm:")
+            && got.ends_with(
+                "FUNCTION = DX(20) + DX(30) + DX(40) + DX(50) - LOG(TIME): LOG of a non-positive number (0), at t = 0"
+            ),
+        "{got}"
+    );
+    assert_eq!(sys.diagnose_non_finite(&q, &u, 0.5), None);
 }
