@@ -495,3 +495,47 @@ fn a_failing_multi_part_gcon_is_named_with_its_function_and_time() {
     );
     assert_eq!(sys.diagnose_non_finite(&q, &u, 0.5), None);
 }
+
+// ---------------------------------------------------------------- statics
+
+/// Statics across the pieces: A (x = 1) and C (x = 1.2) on x rails held by
+/// springs k = 50 N/m to their free places a₀ = 1, c₀ = 1.2, B (1 kg) on
+/// the vertical rail, x_A·x_C + y_B = 1. Stationarity of
+/// V = ½k(x_A − a₀)² + ½k(x_C − c₀)² + m g y_B with multiplier λ:
+/// m g + λ = 0, k(x_A − a₀) + λ x_C = 0, k(x_C − c₀) + λ x_A = 0, so with
+/// r = m g/k, x_A = (a₀ + r c₀)/(1 − r²) and x_C = (c₀ + r a₀)/(1 − r²)
+/// (a minimum: k > m g). FIM_S's Newton matrix carries λ·H₀₁, the
+/// cross-piece block of x_A·x_C.
+#[test]
+fn statics_with_a_product_across_the_pieces_reach_the_closed_form() {
+    let model = deck(&format!(
+        "{}{}PART/3, MASS = 1, CM = 30, IP = 0.1, 0.1, 0.1, QG = 0, -0.2, 0\n\
+         MARKER/30, PART = 3\n\
+         MARKER/31, PART = 3, REULER = 0D, -90D, 0D\n\
+         MARKER/12, PART = 1, REULER = 0D, -90D, 0D\n\
+         JOINT/3, TRANSLATIONAL, I = 31, J = 12\n\
+         GCON/1, I = 20, FUNCTION = DX(20)*DX(40) + DY(30) - 1\n\
+         SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -50*(DX(20) - 1)\n\
+         SFORCE/4, TRANSLATIONAL, ACTIONONLY, I = 41, J = 11, FUNCTION = -50*(DX(40) - 1.2)\n",
+        slider(2, 1.0, 1.0),
+        slider(4, 1.0, 1.2),
+    ));
+    let mut sim = Simulation::new(&model).unwrap();
+    sim.static_equilibrium(&common::fim_s(1e-10)).unwrap();
+    let f = sim.frames.last().unwrap();
+    let r: f64 = 9.81 / 50.0;
+    let xa = (1.0 + r * 1.2) / (1.0 - r * r);
+    let xc = (1.2 + r * 1.0) / (1.0 - r * r);
+    let (a, b, c) = (body(&sim, 2), body(&sim, 3), body(&sim, 4));
+    let (ea, ec) = (f.q[7 * a] - xa, f.q[7 * c] - xc);
+    let eb = f.q[7 * b + 1] - (1.0 - xa * xc);
+    println!(
+        "statics: x_A {:.9}, x_C {:.9}; errors {ea:.1e}, {ec:.1e}, y_B {eb:.1e}",
+        f.q[7 * a],
+        f.q[7 * c]
+    );
+    assert!(
+        ea.abs() < 1e-9 && ec.abs() < 1e-9 && eb.abs() < 1e-9,
+        "{ea} {ec} {eb}"
+    );
+}
