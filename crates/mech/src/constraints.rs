@@ -39,7 +39,10 @@ fn static_value<H: Order>(s: Scalar<H>) -> EqValue<H> {
 }
 
 /// Value with gradient (and Hessian for `H = Hess`) of one GCON measure.
-fn general_measure<H: Order>(m: &GeneralMeasure, poses: &[Option<Pose>; 2]) -> Scalar<H> {
+pub(crate) fn general_measure<H: Order>(
+    m: &GeneralMeasure,
+    poses: &[Option<Pose>; 2],
+) -> Scalar<H> {
     let (mi, si) = &m.i;
     let pt = |(mk, sk): &(MarkerFrame, usize)| origin(mk, *sk, poses);
     let unit = |a: usize| {
@@ -253,6 +256,9 @@ pub fn evaluate<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -
         // `System::equation` gives a coupler's pieces; over two bodies the
         // extra piece is empty.
         Primitive::Coupler(c) => c.evaluate(&[*poses, [None, None]]).0,
+        // Over four bodies: `System::equation` evaluates it from q; two
+        // slots' poses cannot, so this is never reached.
+        Primitive::GeneralMulti(_) => static_value(nan_scalar()),
         Primitive::Ptcv(c) => c.evaluate(poses),
         Primitive::Cvcv(c) => c.evaluate(poses),
         Primitive::AngleMotion { i, j, s, c, f } => {

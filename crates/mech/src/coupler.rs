@@ -391,6 +391,7 @@ impl crate::system::Equation {
     pub fn extra_bodies(&self) -> Option<[Option<usize>; 2]> {
         match &self.prim {
             Primitive::Coupler(c) => c.extra,
+            Primitive::GeneralMulti(g) => Some(g.extra()),
             _ => None,
         }
     }
@@ -413,22 +414,31 @@ impl System {
         &self,
         k: usize,
         q: &[f64],
+        t: f64,
     ) -> Option<([Option<usize>; 2], Scalar<H>)> {
-        let Primitive::Coupler(c) = &self.equations[k].prim else {
-            return None;
-        };
-        let extra = c.extra?;
-        Some((extra, Self::coupler_pieces::<H>(c, q).1?))
+        match &self.equations[k].prim {
+            Primitive::Coupler(c) => Some((c.extra?, Self::coupler_pieces::<H>(c, q).1?)),
+            // Its cross terms: `System::cross_terms`.
+            Primitive::GeneralMulti(g) => Some((g.extra(), g.pieces::<H>(q, t).1)),
+            _ => None,
+        }
     }
 
     /// Calls `f(global index, ∂Φ_k/∂q)` over the extra piece of row k (see
     /// [`System::extra_piece`]), with 0 when `on` is false (the fixed
     /// pattern of a deactivated row).
-    pub fn for_extra_gradient(&self, k: usize, q: &[f64], on: bool, mut f: impl FnMut(usize, f64)) {
+    pub fn for_extra_gradient(
+        &self,
+        k: usize,
+        q: &[f64],
+        t: f64,
+        on: bool,
+        mut f: impl FnMut(usize, f64),
+    ) {
         let Some(extra) = self.equations[k].extra_bodies() else {
             return;
         };
-        let grad = on.then(|| self.extra_piece::<NoHess>(k, q)).flatten();
+        let grad = on.then(|| self.extra_piece::<NoHess>(k, q, t)).flatten();
         for l in 0..crate::local::NL {
             if let Some(gi) = crate::system::global_index(&extra, l) {
                 f(gi, grad.as_ref().map_or(0.0, |(_, s)| s.grad[l]));
@@ -438,16 +448,18 @@ impl System {
 }
 
 impl System {
-    /// λ_k ∇²Φ_k of row k's extra piece into (row0 + gi, col + gj), zeros
-    /// when inactive or λ_k = 0 (the fixed pattern; a coupler reads
-    /// positions, so every entry is emitted, as `Equation::scatter_hess`
-    /// does for it).
+    /// λ_k ∇²Φ_k of row k's extra piece into (row0 + gi, col + gj), and
+    /// for a GCON over more than two parts its cross-piece blocks
+    /// (`gcon_multi.rs`), zeros when inactive or λ_k = 0 (the fixed
+    /// pattern; a coupler reads positions, so every entry is emitted, as
+    /// `Equation::scatter_hess` does for it).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn scatter_extra_hess(
         &self,
         active: &[bool],
         k: usize,
         q: &[f64],
+        t: f64,
         lam: &[f64],
         sink: &mut dyn Sink,
         row0: usize,
@@ -456,12 +468,16 @@ impl System {
         let Some(extra) = self.equations[k].extra_bodies() else {
             return;
         };
-        let h = if active[k] && lam[k] != 0.0 {
-            self.extra_piece::<Hess>(k, q)
+        let on = active[k] && lam[k] != 0.0;
+        let h = if on {
+            self.extra_piece::<Hess>(k, q, t)
                 .map_or_else(Hess::zeros, |(_, x)| x.hess * lam[k])
         } else {
             Hess::zeros()
         };
         crate::system::scatter_hess(&extra, &h, sink, row0, col);
+        // A GCON over more than two parts: λ_k H₀₁ and its transpose.
+        let cross = on.then(|| self.cross_terms(k, q, t)).flatten();
+        self.scatter_cross_hess(k, cross.as_ref(), lam[k], sink, row0, col);
     }
 }

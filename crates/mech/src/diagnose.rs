@@ -45,8 +45,14 @@ impl System {
                 }
                 continue;
             }
-            if let Primitive::General { measures, f, .. } = &eq.prim {
-                let m = general_values(measures, &poses);
+            let gcon = match &eq.prim {
+                Primitive::General { measures, f, .. } => {
+                    Some((general_values(measures, &poses), f.as_ref()))
+                }
+                Primitive::GeneralMulti(g) => Some((g.measure_values(q), g.function())),
+                _ => None,
+            };
+            if let Some((m, f)) = gcon {
                 if let Some(k) = m.iter().position(|v| !v.is_finite()) {
                     let cause = format!("measure {} of its FUNCTION is {}", k + 1, m[k]);
                     return Some(at(eq.element, cause));

@@ -20,6 +20,7 @@ mod euler_measures;
 pub mod forces;
 mod frame_measures;
 pub mod friction;
+pub mod gcon_multi;
 pub mod local;
 mod multi_law;
 mod orient_measure;

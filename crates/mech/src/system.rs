@@ -134,6 +134,8 @@ pub enum Primitive {
     },
     /// COUPLER: joint displacements in a fixed ratio (see `coupler`).
     Coupler(Box<crate::coupler::CouplerEq>),
+    /// GCON over three or four moving parts (see `gcon_multi`).
+    GeneralMulti(Box<crate::gcon_multi::GconMulti>),
     /// PTCV: one of the point-on-curve equations (see `ptcv`).
     Ptcv(Box<crate::ptcv::PtcvEq>),
     /// CVCV: one of the curve-on-curve equations (see `cvcv`).
@@ -193,7 +195,8 @@ impl Equation {
             | Primitive::Coupler(_)
             | Primitive::Ptcv(_)
             | Primitive::Cvcv(_)
-            | Primitive::General { .. } => PositionDependence::Full,
+            | Primitive::General { .. }
+            | Primitive::GeneralMulti(_) => PositionDependence::Full,
         }
     }
 
@@ -203,6 +206,7 @@ impl Equation {
             Primitive::Normalize { body } => [Some(*body), None],
             Primitive::General { bodies, .. } => *bodies,
             Primitive::Coupler(c) => c.bodies,
+            Primitive::GeneralMulti(g) => [g.bodies[0], g.bodies[1]],
             Primitive::Ptcv(c) => c.bodies,
             Primitive::Cvcv(c) => c.bodies,
             Primitive::PointDiff { i, j, .. }
@@ -707,6 +711,9 @@ impl System {
     /// The GCON's measures with their markers assigned to the (at most two)
     /// bodies they touch.
     fn general_primitive(&self, model: &Model, g: &Gcon) -> Result<Primitive, ModelError> {
+        if let Some(p) = crate::gcon_multi::primitive(self, model, g)? {
+            return Ok(p);
+        }
         let e = ElementRef::Gcon(g.id);
         let mut bodies: [Option<usize>; 2] = [None, None];
         let mut place = |id: Id| -> Result<(MarkerFrame, usize), ModelError> {
@@ -720,10 +727,12 @@ impl System {
                     bodies[s] = Some(b);
                     Ok((m, s))
                 }
+                // Over more than two parts with only the measures below,
+                // `gcon_multi` builds the row: one of the others is read.
                 None => Err(ModelError {
                     element: Some(e),
                     location: model.describe(e),
-                    message: "a GCON whose function reads markers on more than two moving parts is not supported yet".into(),
+                    message: "a GCON function may read only DX DY DZ DM AX AY AZ and TIME".into(),
                 }),
             }
         };
@@ -944,7 +953,7 @@ impl System {
             if let Some((u, vel)) = velocity.as_mut() {
                 vel[k] = v.s.grad.dot(&gather(&bodies, u)) + v.phi_t;
             }
-            if let Some((extra, x)) = self.extra_piece::<NoHess>(k, q) {
+            if let Some((extra, x)) = self.extra_piece::<NoHess>(k, q, t) {
                 for (mult, out) in forces.iter_mut() {
                     for l in 0..NL {
                         if let Some(gi) = global_index(&extra, l) {
@@ -1128,6 +1137,9 @@ impl System {
         if let Primitive::Coupler(c) = &eq.prim {
             return Self::coupler_pieces(c, q).0;
         }
+        if let Primitive::GeneralMulti(g) = &eq.prim {
+            return g.pieces(q, t).0;
+        }
         let poses = self.slot_poses(q, &eq.bodies());
         crate::constraints::evaluate(&eq.prim, &poses, t)
     }
@@ -1192,7 +1204,7 @@ impl System {
                     }
                 }
             }
-            self.for_extra_gradient(k, q, on, |gi, val| {
+            self.for_extra_gradient(k, q, t, on, |gi, val| {
                 sink.add(row0 + k, col0 + gi, val);
                 if let Some((tr, tc)) = transpose {
                     sink.add(tr + gi, tc + k, val);
@@ -1225,7 +1237,7 @@ impl System {
                     out[gi] += grad[l] * lam[k];
                 }
             }
-            self.for_extra_gradient(k, q, true, |gi, g| out[gi] += g * lam[k]);
+            self.for_extra_gradient(k, q, t, true, |gi, g| out[gi] += g * lam[k]);
         }
     }
 
@@ -1258,13 +1270,13 @@ impl System {
                 .for_each(|(k, h)| *h = self.weighted_hess(active, k, q, t, lam));
             for (k, h) in hess.iter().enumerate() {
                 self.equations[k].scatter_hess(h, sink, row0, col_q);
-                self.scatter_extra_hess(active, k, q, lam, sink, row0, col_q);
+                self.scatter_extra_hess(active, k, q, t, lam, sink, row0, col_q);
             }
         } else {
             for k in 0..self.neq() {
                 let h = self.weighted_hess(&data.active, k, q, t, lam);
                 self.equations[k].scatter_hess(&h, sink, row0, col_q);
-                self.scatter_extra_hess(&data.active, k, q, lam, sink, row0, col_q);
+                self.scatter_extra_hess(&data.active, k, q, t, lam, sink, row0, col_q);
             }
         }
     }
@@ -1293,9 +1305,13 @@ impl System {
             let v = self.equation::<Hess>(k, q, t);
             let ul = gather(&bodies, u);
             out[k] = -(ul.dot(&(v.s.hess * ul))) - 2.0 * v.phi_qt.dot(&ul) - v.phi_tt;
-            if let Some((extra, x)) = self.extra_piece::<Hess>(k, q) {
+            if let Some((extra, x)) = self.extra_piece::<Hess>(k, q, t) {
                 let ul = gather(&extra, u);
                 out[k] -= ul.dot(&(x.hess * ul));
+                // A GCON over more than two parts: the cross-piece terms.
+                if let Some(c) = self.cross_terms(k, q, t) {
+                    out[k] -= c.acceleration_term(&gather(&bodies, u), &ul);
+                }
             }
         }
     }

@@ -51,7 +51,7 @@ pub(crate) fn check_massless(
                 }
             }
         }
-        sys.for_extra_gradient(k, q, true, |g, d| {
+        sys.for_extra_gradient(k, q, t, true, |g, d| {
             if let Some(p) = massless.iter().position(|b| *b == g / 7) {
                 row[7 * p + g % 7] += d;
             }

@@ -182,7 +182,7 @@ fn analyse_component(
                 }
             }
         }
-        sys.for_extra_gradient(k, q, true, |g, d| {
+        sys.for_extra_gradient(k, q, t, true, |g, d| {
             if let Some(c) = col_of(g) {
                 row[c] += d;
             }
@@ -460,5 +460,5 @@ fn add_gradient(sys: &System, k: usize, q: &[f64], t: f64, w: f64, grad: &mut [f
             grad[g] += w * v.s.grad[l];
         }
     }
-    sys.for_extra_gradient(k, q, true, |g, d| grad[g] += w * d);
+    sys.for_extra_gradient(k, q, t, true, |g, d| grad[g] += w * d);
 }

@@ -88,10 +88,14 @@ fn acceleration_constraint(
     let (ul, al) = (gather(&bodies, u), gather(&bodies, a));
     let hu = v.s.hess * ul;
     let mut val = v.s.grad.dot(&al) + ul.dot(&hu) + 2.0 * v.phi_qt.dot(&ul) + v.phi_tt;
-    // A row over more than two bodies: its extra piece's Φ_q a + uᵀ∇²Φ u.
-    if let Some((extra, x)) = sys.extra_piece::<Hess>(k, q) {
-        let (ul, al) = (gather(&extra, u), gather(&extra, a));
-        val += x.grad.dot(&al) + ul.dot(&(x.hess * ul));
+    // A row over more than two bodies: its extra piece's Φ_q a + uᵀ∇²Φ u
+    // (and a GCON's cross-piece terms; its u gradient: `CrossTerms`).
+    if let Some((extra, x)) = sys.extra_piece::<Hess>(k, q, t) {
+        let (ul1, al) = (gather(&extra, u), gather(&extra, a));
+        val += x.grad.dot(&al) + ul1.dot(&(x.hess * ul1));
+        if let Some(c) = sys.cross_terms(k, q, t) {
+            val += c.acceleration_term(&ul, &ul1);
+        }
     }
     (val, 2.0 * hu + 2.0 * v.phi_qt)
 }
@@ -313,17 +317,25 @@ impl DaeProblem for Si1Problem<'_> {
         for k in 0..m {
             let on = self.data.active[k];
             let v = on.then(|| sys.equation::<Hess>(k, q, t));
-            let extra = on.then(|| sys.extra_piece::<Hess>(k, q)).flatten();
+            let extra = on.then(|| sys.extra_piece::<Hess>(k, q, t)).flatten();
+            // A GCON over more than two parts: what each piece's
+            // (∇²Φ u + Φ_qt) lacks, and its blocks between the pieces.
+            let cross = on.then(|| sys.cross_terms(k, q, t)).flatten();
+            let missing = cross.as_ref().map_or([Grad::zeros(); 2], |c| {
+                let eq = &sys.equations[k];
+                let extra = eq.extra_bodies().unwrap_or([None, None]);
+                c.velocity_terms(&gather(&eq.bodies(), u), &gather(&extra, u))
+            });
             // The row's pieces: its two bodies and, over more than two
             // bodies (COUPLER), the extra pair: (bodies, ∇Φ, ∇²Φ, (Φ_q u +
             // Φ_t)_q = ∇²Φ u + Φ_qt, ∂Φ̈/∂u) each, None when inactive.
             let primary = v.as_ref().map(|v| {
-                let dvel = v.s.hess * gather(&sys.equations[k].bodies(), u) + v.phi_qt;
-                let dacc_u = acceleration_constraint(sys, k, q, u, acc, t).1;
+                let dvel = v.s.hess * gather(&sys.equations[k].bodies(), u) + v.phi_qt + missing[0];
+                let dacc_u = acceleration_constraint(sys, k, q, u, acc, t).1 + 2.0 * missing[0];
                 (v.s.grad, v.s.hess, dvel, dacc_u)
             });
             let second = extra.as_ref().map(|(b, x)| {
-                let hu = x.hess * gather(b, u);
+                let hu = x.hess * gather(b, u) + missing[1];
                 (x.grad, x.hess, hu, 2.0 * hu)
             });
             let pieces = std::iter::once((sys.equations[k].bodies(), primary))
@@ -368,6 +380,10 @@ impl DaeProblem for Si1Problem<'_> {
                     };
                     scatter_hess(&bodies, &h, &mut AsmSink(a), row0, 0);
                 }
+            }
+            for (row0, mult) in [(0, mu[k]), (n, rho[k])] {
+                let c = cross.as_ref().filter(|_| mult != 0.0);
+                sys.scatter_cross_hess(k, c, s * mult, &mut AsmSink(a), row0, 0);
             }
         }
         Ok(())

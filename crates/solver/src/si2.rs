@@ -43,7 +43,7 @@ use crate::formulation::{
 };
 use crate::user_states::StateBlock;
 use mbsolve_integrate::{DaeProblem, ProblemError, SlotAssembler, VarClass};
-use mbsolve_mech::local::{Hess, NL};
+use mbsolve_mech::local::{Grad, Hess, NL};
 use mbsolve_mech::system::{gather, global_index, scatter_hess};
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::Model;
@@ -236,7 +236,14 @@ impl DaeProblem for Si2Problem<'_> {
             let eq = &self.sys.equations[k];
             let on = self.data.active[k];
             let v = on.then(|| self.sys.equation::<Hess>(k, q, t));
-            let extra = on.then(|| self.sys.extra_piece::<Hess>(k, q)).flatten();
+            let extra = on.then(|| self.sys.extra_piece::<Hess>(k, q, t)).flatten();
+            // A GCON over more than two parts: what each piece's
+            // (∇²Φ u + Φ_qt) lacks, and its blocks between the pieces.
+            let cross = on.then(|| self.sys.cross_terms(k, q, t)).flatten();
+            let missing = cross.as_ref().map_or([Grad::zeros(); 2], |c| {
+                let extra = eq.extra_bodies().unwrap_or([None, None]);
+                c.velocity_terms(&gather(&eq.bodies(), u), &gather(&extra, u))
+            });
             // The row's pieces: its two bodies and, over more than two
             // bodies (COUPLER), the extra pair, each with (∇Φ, ∇²Φ,
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt), None when inactive.
@@ -244,12 +251,12 @@ impl DaeProblem for Si2Problem<'_> {
                 (
                     v.s.grad,
                     v.s.hess,
-                    v.s.hess * gather(&eq.bodies(), u) + v.phi_qt,
+                    v.s.hess * gather(&eq.bodies(), u) + v.phi_qt + missing[0],
                 )
             });
             let second = extra
                 .as_ref()
-                .map(|(b, x)| (x.grad, x.hess, x.hess * gather(b, u)));
+                .map(|(b, x)| (x.grad, x.hess, x.hess * gather(b, u) + missing[1]));
             let pieces = std::iter::once((eq.bodies(), primary, true))
                 .chain(eq.extra_bodies().map(|b| (b, second, false)));
             for (bodies, piece, primary) in pieces {
@@ -301,6 +308,12 @@ impl DaeProblem for Si2Problem<'_> {
                     scatter_hess(&bodies, &hl, &mut ScaledSink { asm: a, scale: s }, n, 0);
                 }
             }
+            let c = cross.as_ref().filter(|_| mu[k] != 0.0);
+            self.sys
+                .scatter_cross_hess(k, c, s * mu[k], &mut AsmSink(a), 0, 0);
+            let c = cross.as_ref().filter(|_| lam[k] != 0.0);
+            let mut scaled = ScaledSink { asm: a, scale: s };
+            self.sys.scatter_cross_hess(k, c, lam[k], &mut scaled, n, 0);
         }
         Ok(())
     }

@@ -20,10 +20,11 @@
 mod common;
 
 use common::coupler::{body, joint, marker, ramp, turn};
-use mbsolve_mech::{Sink, System};
+use common::derivatives::check_derivatives;
+use mbsolve_mech::System;
 use mbsolve_model::*;
 use mbsolve_solver::{Frame, Simulation};
-use nalgebra::{DMatrix, Vector3};
+use nalgebra::Vector3;
 use std::f64::consts::FRAC_PI_2;
 
 /// Carrier C (part 2) hinged to ground about z at the origin (JOINT/3);
@@ -245,109 +246,6 @@ fn joints_on_three_pairs_of_parts_are_refused() {
     );
 }
 
-/// Collects emitted entries into a dense matrix.
-struct Dense(DMatrix<f64>);
-impl Sink for Dense {
-    fn add(&mut self, r: usize, c: usize, v: f64) {
-        self.0[(r, c)] += v;
-    }
-}
-
-/// Central differences (h = 1e-6) of `f` in each entry of `x`.
-fn differences(x: &[f64], rows: usize, f: impl Fn(&[f64]) -> Vec<f64>) -> DMatrix<f64> {
-    let h = 1e-6;
-    let mut out = DMatrix::zeros(rows, x.len());
-    let mut xs = x.to_vec();
-    for c in 0..x.len() {
-        xs[c] = x[c] + h;
-        let plus = f(&xs);
-        xs[c] = x[c] - h;
-        let minus = f(&xs);
-        xs[c] = x[c];
-        for r in 0..rows {
-            out[(r, c)] = (plus[r] - minus[r]) / (2.0 * h);
-        }
-    }
-    out
-}
-
-/// Φ_q, ∂(R + Φ_qᵀλ)/∂q and γ of every row against finite differences at
-/// (q, u, a, λ): relative error ≤ 1e-6 (Jacobians), 1e-5 (γ, a second
-/// difference along q + s u + s²a/2 with step 1e-4).
-fn check_derivatives(sys: &System, q: &[f64], u: &[f64], a: &[f64]) {
-    let (n, m, t) = (sys.nq(), sys.neq(), 0.0);
-    let lam: Vec<f64> = (0..m).map(|k| (0.37 * k as f64).cos()).collect();
-    let close = |what: &str, x: f64, y: f64, tol: f64| {
-        assert!(
-            (x - y).abs() <= tol * (1.0 + y.abs()),
-            "{what}: analytic {x} vs finite difference {y}"
-        )
-    };
-    let phi = |q: &[f64]| {
-        let mut out = vec![0.0; m];
-        sys.constraints(&mut sys.new_data(), q, t, &mut out);
-        out
-    };
-    let phi_q = differences(q, m, phi);
-    let mut data = sys.new_data();
-    let mut jp = Dense(DMatrix::zeros(m, n));
-    sys.constraint_jacobian(&mut data, q, t, &mut jp, 0, 0, None, None);
-    let resid = |q: &[f64]| {
-        let mut r = vec![0.0; n];
-        sys.body_residual(&mut sys.new_data(), q, u, a, &lam, t, &mut r);
-        r
-    };
-    let r_q = differences(q, n, resid);
-    let mut jq = Dense(DMatrix::zeros(n, 2 * n));
-    sys.body_jacobian(
-        &mut data,
-        q,
-        u,
-        a,
-        Some(&lam),
-        t,
-        &mut jq,
-        0,
-        Some(0),
-        n,
-        0.0,
-        0.0,
-    );
-    for c in 0..n {
-        for r in 0..m {
-            close(
-                &format!("Φ_q ({r},{c}) {}", sys.equations[r].name),
-                jp.0[(r, c)],
-                phi_q[(r, c)],
-                1e-6,
-            );
-        }
-        for r in 0..n {
-            close(&format!("R_q ({r},{c})"), jq.0[(r, c)], r_q[(r, c)], 1e-6);
-        }
-    }
-    let mut gamma = vec![0.0; m];
-    sys.acceleration_rhs(&data, q, u, t, &mut gamma);
-    let along = |s: f64| {
-        let qs: Vec<f64> = (0..n)
-            .map(|k| q[k] + s * u[k] + 0.5 * s * s * a[k])
-            .collect();
-        phi(&qs)
-    };
-    let hs = 1e-4;
-    let (p0, p1, p2) = (along(-hs), along(0.0), along(hs));
-    for k in 0..m {
-        let second = (p0[k] - 2.0 * p1[k] + p2[k]) / (hs * hs);
-        let expect: f64 = (0..n).map(|c| phi_q[(k, c)] * a[c]).sum::<f64>() - gamma[k];
-        close(
-            &format!("γ row {k} {}", sys.equations[k].name),
-            expect,
-            second,
-            1e-5,
-        );
-    }
-}
-
 /// Unit quaternion of a turn φ about z.
 fn about_z(q: &mut [f64], b: usize, phi: f64) {
     let o = 7 * b + 3;
@@ -371,7 +269,7 @@ fn three_part_coupler_rows_match_finite_differences() {
     let n = sys.nq();
     let u: Vec<f64> = (0..n).map(|k| 0.5 * (0.7 * k as f64).cos()).collect();
     let a: Vec<f64> = (0..n).map(|k| 0.3 * (1.9 * k as f64).sin()).collect();
-    check_derivatives(&sys, &q, &u, &a);
+    check_derivatives(&sys, &q, &u, &a, 0.0);
 
     let sys = System::new(&slider_and_wheel()).unwrap();
     assert!(sys.equations.iter().any(|e| e.extra_bodies().is_some()));
@@ -379,7 +277,7 @@ fn three_part_coupler_rows_match_finite_differences() {
     for (k, x) in q.iter_mut().enumerate() {
         *x += 0.05 * (1.3 * k as f64).sin();
     }
-    check_derivatives(&sys, &q, &u, &a);
+    check_derivatives(&sys, &q, &u, &a, 0.0);
 }
 
 /// A second coupler stating the same law (SCALES 2, 4 on the same joints)

@@ -6,6 +6,7 @@
 pub mod accuracy;
 pub mod coupler;
 pub mod curves;
+pub mod derivatives;
 pub mod force_probe;
 pub mod moving_state;
 pub mod user_states;
