@@ -357,6 +357,12 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
 }
 
 impl StateEquation {
+    /// The states the function reads (DIF, DIF1 and the solved
+    /// quantities, `reaction_fn.rs`), sorted.
+    pub fn reads(&self) -> &[usize] {
+        &self.reads
+    }
+
     /// A state whose row does not come from a function law (a stiction
     /// deformation, a solved quantity): IC 0, no law, nothing read.
     fn filled_elsewhere(element: ElementRef, form: StateForm) -> Self {

@@ -7,6 +7,7 @@
 
 use crate::analysis::Frame;
 use mbsolve_integrate::{IntegrationError, SlotAssembler, VarClass};
+use mbsolve_mech::states::StateForm;
 use mbsolve_mech::{MechData, Sink, System};
 
 /// Where a formulation keeps the user states: w at `at` in y, w' at `at`
@@ -47,6 +48,19 @@ impl StateBlock {
         let own = self.nw - self.solved;
         classes.extend(std::iter::repeat_n(VarClass::UserState, own));
         classes.extend(std::iter::repeat_n(VarClass::Solved, self.solved));
+    }
+
+    /// The classes of the appended states under the index-3 formulation:
+    /// as `extend_classes`, and a state that [`index3_error_controlled`]
+    /// leaves out is of class Solved too (converged, not error-controlled).
+    pub fn extend_classes_index3(&self, sys: &System, classes: &mut Vec<VarClass>) {
+        classes.extend(index3_error_controlled(sys).into_iter().map(|c| {
+            if c {
+                VarClass::UserState
+            } else {
+                VarClass::Solved
+            }
+        }));
     }
 
     /// Append the frame's (w, w') to initial (y, y').
@@ -121,6 +135,51 @@ impl StateBlock {
         (i >= self.at && i < self.at + self.nw)
             .then(|| format!("{} state", sys.state_name(i - self.at)))
     }
+}
+
+/// Per user state: whether an index-3 formulation (GSTIFF, WSTIFF,
+/// CONSTANT_BDF and DSTIFF I3; HHT and NEWMARK) error-controls it.
+///
+/// Not a solved quantity, nor a state whose function reads one, directly
+/// or through an algebraic output (LSE/TFSISO Y, implicit VARIABLE) that
+/// does. A solved quantity (a reaction, acceleration or applied force a
+/// function reads, `reaction_fn.rs`) follows the multipliers λ and the
+/// accelerations, and "the integration error cannot be monitored on
+/// either velocities or reaction forces" under I3 (seeds, Index
+/// Reduction Methods). Their I3 errors are not local truncation errors
+/// that a smaller step reduces: λ carries an impulse that removes the
+/// velocity drift Φ_q u left by the steps before (HHT: it grows as 1/h
+/// after a step reduction), and BDF at order 1 puts half the centripetal
+/// term of Φ_q q̈ into λ, an O(1) error. A DIFF integrating such a rate
+/// saw its error estimate stay at or above ERROR whatever the step: on
+/// the pendulum of cli/tests/reaction_fn.rs HHT at ERROR 1e-7 reduced h
+/// from 1e-3 to 1e-15 with the estimate between 1 and 276 × ERROR, and
+/// GSTIFF at ERROR 1e-9 from 3e-4 to 1e-8 at order 1 with the estimate
+/// falling only in proportion to h. Such a state is converged with the
+/// others and integrated on the steps the mechanics' error control takes;
+/// the stabilized formulations (SI2, SI1), whose λ is index 2 or lower,
+/// error-control it.
+pub fn index3_error_controlled(sys: &System) -> Vec<bool> {
+    let eqs = &sys.states.equations;
+    // The values that carry λ's and the accelerations' errors.
+    let mut carries: Vec<bool> = eqs.iter().map(|e| e.solved).collect();
+    loop {
+        let mut changed = false;
+        for (k, e) in eqs.iter().enumerate() {
+            if !carries[k] && e.form == StateForm::Output && e.reads().iter().any(|&j| carries[j])
+            {
+                carries[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    eqs.iter()
+        .enumerate()
+        .map(|(k, e)| !carries[k] && !e.reads().iter().any(|&j| carries[j]))
+        .collect()
 }
 
 /// A formulation or integrator (`what`) that does not carry user states:
