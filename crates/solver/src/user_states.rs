@@ -166,8 +166,7 @@ pub fn index3_error_controlled(sys: &System) -> Vec<bool> {
     loop {
         let mut changed = false;
         for (k, e) in eqs.iter().enumerate() {
-            if !carries[k] && e.form == StateForm::Output && e.reads().iter().any(|&j| carries[j])
-            {
+            if !carries[k] && e.form == StateForm::Output && e.reads().iter().any(|&j| carries[j]) {
                 carries[k] = true;
                 changed = true;
             }
