@@ -3,7 +3,9 @@
 //! G_w(q, u, w, w', t) = 0 at the end (mbsolve-mech `states.rs`). The
 //! states are of class UserState: error-controlled and converged by every
 //! corrector (seeds: corrector and error-control tables, "state variables
-//! from differential equations (DIFFs)").
+//! from differential equations (DIFFs)"), except, under the index-3
+//! formulation, a state whose function reads a solved quantity
+//! ([`index3_error_controlled`]).
 
 use crate::analysis::Frame;
 use mbsolve_integrate::{IntegrationError, SlotAssembler, VarClass};
