@@ -607,3 +607,81 @@ fn hht_iteration_matrix_matches_differences() {
     );
     assert!(worst.0 < 1e-5, "HHT: worst relative error {:.3e}", worst.0);
 }
+
+/// Which user states the index-3 formulation error-controls
+/// (`user_states::index3_error_controlled`), on the self-reading pendulum
+/// with more states: DIFF/1 (its power, reading the solved SFORCE()) and
+/// the solved quantities are not; DIFF/2 = DIF(1) reads DIFF/1's value, an
+/// integral, and is; an LSE whose input VARIABLE reads JOINT() is not,
+/// its X state and its output Y = x + u both; DIFF/3 reading that output
+/// is not, DIFF/4 reading the X state's value is. I3 (BDF) gives the
+/// uncontrolled ones class Solved, HHT's problem says the same, and SI2
+/// keeps every own state UserState.
+#[test]
+fn index3_error_control_leaves_out_states_reading_solved_quantities() {
+    use mbsolve_integrate::VarClass;
+    let adm = damped_pendulum(
+        "-0.01*JOINT(1,0,1,0)*WZ(21,11)",
+        "-0.01*JOINT(1,0,1,0)*WZ(21,11)",
+    )
+    .replace(
+        "END\n",
+        "DIFF/2, IC = 0, FUNCTION = DIF(1)\n\
+         VARIABLE/9, FUNCTION = 0.3*JOINT(1,0,1,0)\n\
+         ARRAY/10, U, SIZE = 1, VARIABLES = 9\n\
+         ARRAY/11, X, SIZE = 1\n\
+         ARRAY/12, Y, SIZE = 1\n\
+         MATRIX/1, FULL = RORDER, ROWS = 1, COLUMNS = 1, VALUES = -2\n\
+         MATRIX/2, FULL = RORDER, ROWS = 1, COLUMNS = 1, VALUES = 1\n\
+         LSE/1, X = 11, A = 1, B = 2, C = 2, D = 2, U = 10, Y = 12\n\
+         DIFF/3, IC = 0, FUNCTION = ARYVAL(12,1)\n\
+         DIFF/4, IC = 0, FUNCTION = ARYVAL(11,1)\n\
+         END\n",
+    );
+    let model = mbsolve_adm::read_adm_str(&adm, "t.adm").unwrap();
+    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    let sys = &sim.sys;
+    let controlled = mbsolve_solver::user_states::index3_error_controlled(sys);
+    let names: Vec<String> = (0..sys.nw()).map(|k| sys.state_name(k)).collect();
+    let expect = |name: &str| -> bool { ["DIFF/2", "DIFF/4"].iter().any(|d| name.starts_with(d)) };
+    let mut seen = 0;
+    for (k, name) in names.iter().enumerate() {
+        let solved = name.starts_with("the value of");
+        let lse = name.contains("ARRAY/11") || name.contains("ARRAY/12");
+        assert!(
+            solved || lse || name.starts_with("DIFF/"),
+            "unexpected state {name}"
+        );
+        seen += usize::from(!solved);
+        assert_eq!(controlled[k], expect(name), "{name}");
+    }
+    println!("{names:?}: {controlled:?}");
+    assert_eq!(seen, 6, "four DIFFs and the LSE's X and Y: {names:?}");
+    let at = |p: &dyn DaeProblem| p.classes().len() - sys.nw();
+    let i3 = I3Problem::new(sys, sim.data.clone());
+    let si2 = Si2Problem::new(sys, sim.data.clone());
+    let hht = mbsolve_solver::second_order::I3SecondOrder::new(sys, sim.data.clone());
+    for (k, name) in names.iter().enumerate() {
+        let solved = name.starts_with("the value of");
+        let i3_class = i3.classes()[at(&i3) + k];
+        let want = if controlled[k] {
+            VarClass::UserState
+        } else {
+            VarClass::Solved
+        };
+        assert_eq!(i3_class, want, "I3: {name}");
+        let si2_class = si2.classes()[at(&si2) + k];
+        let want = if solved {
+            VarClass::Solved
+        } else {
+            VarClass::UserState
+        };
+        assert_eq!(si2_class, want, "SI2: {name}");
+        assert_eq!(
+            mbsolve_integrate::SecondOrderProblem::state_error_controlled(&hht, k),
+            controlled[k],
+            "HHT: {name}"
+        );
+    }
+}
