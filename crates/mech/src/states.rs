@@ -197,6 +197,14 @@ pub struct UserStates {
     pub solved: Vec<Measure>,
 }
 
+impl UserStates {
+    /// The states the laws of force element `f` (index in `System::forces`)
+    /// read, sorted (empty for an unknown index).
+    pub fn force_reads(&self, f: usize) -> &[usize] {
+        self.force_reads.get(f).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The states a list of measures reads, sorted and unique (the solved
 /// measures are the last `solved.len()` of `keys`' final length `nw`).
 fn states_read(
