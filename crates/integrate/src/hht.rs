@@ -84,7 +84,10 @@
 //! z = −0.25, −0.43 (damped); at α = 0, 0 and −1 (trapezoidal). Seeds ("Error
 //! control of HHT and Newmark integrators"): HHT and NEWMARK error-control
 //! the DIFF states too, so they are of class UserState: estimated with
-//! w''' from the last three pseudo-rates and converged by the corrector.
+//! w''' from the last three pseudo-rates and converged by the corrector
+//! (except those the problem says are not error-controlled: solved
+//! quantities, and the states whose functions read them, whose rates carry
+//! the index-3 multipliers' errors, mbsolve-solver `user_states.rs`).
 
 use crate::control::*;
 use crate::error::IntegrationError;

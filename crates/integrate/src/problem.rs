@@ -244,7 +244,9 @@ pub trait SecondOrderProblem {
     }
     /// Whether user state k is error-controlled: false for an algebraic
     /// unknown that only mirrors other unknowns (a force a function reads,
-    /// solved with the system), whose error is that of what it mirrors.
+    /// solved with the system), whose error is that of what it mirrors,
+    /// and for a state whose rate reads such an unknown when its errors
+    /// are not ones a smaller step reduces (index-3 multipliers).
     fn state_error_controlled(&self, _k: usize) -> bool {
         true
     }

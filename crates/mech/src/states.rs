@@ -197,6 +197,14 @@ pub struct UserStates {
     pub solved: Vec<Measure>,
 }
 
+impl UserStates {
+    /// The states the laws of force element `f` (index in `System::forces`)
+    /// read, sorted (empty for an unknown index).
+    pub fn force_reads(&self, f: usize) -> &[usize] {
+        self.force_reads.get(f).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The states a list of measures reads, sorted and unique (the solved
 /// measures are the last `solved.len()` of `keys`' final length `nw`).
 fn states_read(
@@ -357,6 +365,12 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
 }
 
 impl StateEquation {
+    /// The states the function reads (DIF, DIF1 and the solved
+    /// quantities, `reaction_fn.rs`), sorted.
+    pub fn reads(&self) -> &[usize] {
+        &self.reads
+    }
+
     /// A state whose row does not come from a function law (a stiction
     /// deformation, a solved quantity): IC 0, no law, nothing read.
     fn filled_elsewhere(element: ElementRef, form: StateForm) -> Self {

@@ -546,6 +546,7 @@ impl Simulation {
         let form = plan.formulation();
         self.log.push(plan.describe());
         self.log.extend(plan.notes.iter().cloned());
+        crate::user_states::log_index3_uncontrolled(&self.sys, form.name(), &mut self.log);
         let fixed_step = plan.fixed_step();
         let interpolate = plan.interpolate();
         let n = self.sys.nq();

@@ -547,7 +547,7 @@ impl<'a> I3Problem<'a> {
         classes.extend(std::iter::repeat_n(VarClass::Velocity, n));
         classes.extend(std::iter::repeat_n(VarClass::Multiplier, m));
         let states = StateBlock::new(sys, 2 * n + m);
-        states.extend_classes(&mut classes);
+        states.extend_classes_index3(sys, &mut classes);
         I3Problem {
             sys,
             data,

@@ -22,6 +22,9 @@ pub struct I3SecondOrder<'a> {
     /// Jacobian, which the solved quantities' rows read
     /// (`reaction_fn.rs`; the state rows come after them in each pass).
     solved_at: (Vec<f64>, Vec<f64>),
+    /// Per user state: error-controlled or not
+    /// (`user_states::index3_error_controlled`).
+    controlled: Vec<bool>,
 }
 
 impl<'a> I3SecondOrder<'a> {
@@ -33,6 +36,7 @@ impl<'a> I3SecondOrder<'a> {
             watch: RedundancyWatch::default(),
             constraint_tol: CONSTRAINT_TOL,
             solved_at: (Vec::new(), Vec::new()),
+            controlled: crate::user_states::index3_error_controlled(sys),
         }
     }
 }
@@ -198,11 +202,13 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
     fn state_is_algebraic(&self, k: usize) -> bool {
         self.sys.states.equations[k].form == mbsolve_mech::states::StateForm::Output
     }
-    /// A solved quantity (`reaction_fn.rs`) mirrors q, u, a and λ, which
-    /// are error-controlled themselves; its pseudo-rate starts from no
-    /// consistent rate, and estimating it rejected the first steps.
+    /// Not a solved quantity (`reaction_fn.rs`), which mirrors q, u, a
+    /// and λ (its pseudo-rate starts from no consistent rate, and
+    /// estimating it rejected the first steps), nor a state whose function
+    /// reads one (`user_states::index3_error_controlled`: HHT's λ after a
+    /// step reduction).
     fn state_error_controlled(&self, k: usize) -> bool {
-        !self.sys.states.equations[k].solved
+        self.controlled[k]
     }
     fn describe_state(&self, k: usize) -> String {
         format!("{} state", self.sys.state_name(k))

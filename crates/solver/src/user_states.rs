@@ -3,10 +3,13 @@
 //! G_w(q, u, w, w', t) = 0 at the end (mbsolve-mech `states.rs`). The
 //! states are of class UserState: error-controlled and converged by every
 //! corrector (seeds: corrector and error-control tables, "state variables
-//! from differential equations (DIFFs)").
+//! from differential equations (DIFFs)"), except, under the index-3
+//! formulation, a state whose function reads a solved quantity
+//! ([`index3_error_controlled`]).
 
 use crate::analysis::Frame;
 use mbsolve_integrate::{IntegrationError, SlotAssembler, VarClass};
+use mbsolve_mech::states::StateForm;
 use mbsolve_mech::{MechData, Sink, System};
 
 /// Where a formulation keeps the user states: w at `at` in y, w' at `at`
@@ -47,6 +50,19 @@ impl StateBlock {
         let own = self.nw - self.solved;
         classes.extend(std::iter::repeat_n(VarClass::UserState, own));
         classes.extend(std::iter::repeat_n(VarClass::Solved, self.solved));
+    }
+
+    /// The classes of the appended states under the index-3 formulation:
+    /// as `extend_classes`, and a state that [`index3_error_controlled`]
+    /// leaves out is of class Solved too (converged, not error-controlled).
+    pub fn extend_classes_index3(&self, sys: &System, classes: &mut Vec<VarClass>) {
+        classes.extend(index3_error_controlled(sys).into_iter().map(|c| {
+            if c {
+                VarClass::UserState
+            } else {
+                VarClass::Solved
+            }
+        }));
     }
 
     /// Append the frame's (w, w') to initial (y, y').
@@ -120,6 +136,116 @@ impl StateBlock {
     pub fn describe(&self, sys: &System, i: usize) -> Option<String> {
         (i >= self.at && i < self.at + self.nw)
             .then(|| format!("{} state", sys.state_name(i - self.at)))
+    }
+}
+
+/// Per user state: whether an index-3 formulation (GSTIFF, WSTIFF,
+/// CONSTANT_BDF and DSTIFF I3; HHT and NEWMARK) error-controls it.
+///
+/// Not a solved quantity, nor a state whose function reads a value that
+/// follows the multipliers λ or the accelerations: a reaction, an
+/// acceleration, a net force or a friction force (`reaction_fn.rs`), an
+/// applied force (SFORCE(), BUSH(), …) whose law reads such a value, or an
+/// algebraic output (LSE/TFSISO Y, implicit VARIABLE) that reads one. "The
+/// integration error cannot be monitored on either velocities or reaction
+/// forces" under I3 (seeds, Index Reduction Methods), and λ's I3 errors
+/// are not local truncation errors that a smaller step reduces: λ carries
+/// an impulse that removes the velocity drift Φ_q u the steps before left
+/// (HHT: it grows as 1/h after a step reduction), and BDF at order 1 puts
+/// about half the centripetal term of Φ_q q̈ into λ, an O(1) error. A DIFF
+/// integrating such a rate saw its error estimate stay at or above ERROR
+/// whatever the step: on the pendulum of cli/tests/reaction_fn.rs HHT at
+/// ERROR 1e-7 cut h from 2e-3 to 1e-15 with the estimate between 1 and
+/// 276 × ERROR (λ ≈ 8 N off by 1.2, 40, 140 N at h = 8.3e-5, 3.4e-6,
+/// 6.6e-7), and GSTIFF at ERROR 1e-9 from 3.3e-4 to 1e-8 at order 1 with
+/// the estimate falling only in proportion to h. Such a state is
+/// converged with the others and integrated on the steps the mechanics'
+/// error control takes; the stabilized formulations (SI2, SI1), whose λ is
+/// of index 2 or lower, error-control it. An applied force of positions,
+/// velocities and integrated states (the power of a plain SFORCE) keeps
+/// its DIFF under control.
+pub fn index3_error_controlled(sys: &System) -> Vec<bool> {
+    let eqs = &sys.states.equations;
+    let at = sys.solved_at();
+    // Per solved quantity that is an applied force: its element's index
+    // in `sys.forces` (None: not an applied force, or not found).
+    let law: Vec<Option<usize>> = (0..eqs.len())
+        .map(|k| {
+            let m = sys.states.solved.get(k.checked_sub(at)?)?;
+            let element = applied_force_element(m)?;
+            sys.forces.iter().position(|f| f.element == element)
+        })
+        .collect();
+    // The values that carry λ's and the accelerations' errors.
+    let mut carries: Vec<bool> = eqs
+        .iter()
+        .zip(&law)
+        .map(|(e, l)| e.solved && l.is_none())
+        .collect();
+    loop {
+        let mut changed = false;
+        for (k, e) in eqs.iter().enumerate() {
+            let reads = match law[k] {
+                Some(f) => sys.states.force_reads(f),
+                None if e.form == StateForm::Output => e.reads(),
+                None => continue,
+            };
+            if !carries[k] && reads.iter().any(|&j| carries[j]) {
+                carries[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    eqs.iter()
+        .enumerate()
+        .map(|(k, e)| !e.solved && !carries[k] && !e.reads().iter().any(|&j| carries[j]))
+        .collect()
+}
+
+/// The force element whose law an applied-force measure (SFORCE(),
+/// SPDP(), BUSH(), FIELD(), BEAM(), GFORCE(), VFORCE(), VTORQ()) reads;
+/// None for the other solved measures.
+fn applied_force_element(m: &mbsolve_model::Measure) -> Option<mbsolve_model::ElementRef> {
+    use mbsolve_expr::MeasureKind as K;
+    use mbsolve_model::ElementRef as E;
+    let call = mbsolve_expr::solved_call(m)?;
+    let id = call.args.first().copied()?;
+    Some(match call.kind {
+        K::Sforce => E::Force(id),
+        K::Spdp => E::Springdamper(id),
+        K::Bush => E::Bushing(id),
+        K::Field => E::Field(id),
+        K::Beam => E::Beam(id),
+        K::Gforce => E::Gforce(id),
+        K::Vforce => E::Vforce(id),
+        K::Vtorq => E::Vtorque(id),
+        _ => return None,
+    })
+}
+
+/// Logs (once per run) the states the index-3 formulation (`formulation`
+/// "I3") converges without error control ([`index3_error_controlled`]).
+pub(crate) fn log_index3_uncontrolled(sys: &System, formulation: &str, log: &mut Vec<String>) {
+    if formulation != "I3" {
+        return;
+    }
+    let controlled = index3_error_controlled(sys);
+    let left: Vec<String> = (0..sys.nw())
+        .filter(|&k| !controlled[k] && !sys.states.equations[k].solved)
+        .map(|k| sys.state_name(k))
+        .collect();
+    if left.is_empty() {
+        return;
+    }
+    let line = format!(
+        "I3: {} converged but not error-controlled: their functions read reactions, accelerations or applied forces the system solves for, whose index-3 errors a smaller step does not reduce (SI2 error-controls them)",
+        left.join(", ")
+    );
+    if !log.contains(&line) {
+        log.push(line);
     }
 }
 
