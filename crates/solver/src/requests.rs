@@ -17,6 +17,7 @@ use mbsolve_model::{
     ElementRef, FunctionRequest, Id, Measure, Model, MotionTarget, Request, RequestKind,
 };
 use nalgebra::{Matrix3, Vector3, Vector4};
+use std::borrow::Cow;
 
 /// Column suffixes of each request kind, in output order.
 pub fn component_names(kind: RequestKind) -> [&'static str; 6] {
@@ -291,8 +292,18 @@ fn run_context<'a>(sys: &'a System, frame: &'a Frame, off: &'a [bool]) -> StateC
     st
 }
 
-/// Per contact of `sys.contacts`: DEACTIVATEd in this run.
-fn inactive_contacts(sys: &System, model: &Model) -> Vec<bool> {
+/// Per contact of `sys.contacts`: DEACTIVATEd in this run. Empty (all
+/// on, `RunSwitches::contacts_off`) when no CONTACT is deactivated, which
+/// borrows and so allocates nothing: `wrench` runs in the step loop when a
+/// force function reads a solved quantity (`reaction_fn.rs`).
+fn inactive_contacts(sys: &System, model: &Model) -> Cow<'static, [bool]> {
+    let any_off = model
+        .inactive_forces
+        .iter()
+        .any(|e| matches!(e, ElementRef::Contact(_)));
+    if !any_off {
+        return Cow::Borrowed(&[]);
+    }
     sys.contacts
         .iter()
         .map(|c| model.inactive_forces.contains(&ElementRef::Contact(c.id)))

@@ -535,14 +535,83 @@ fn diff_over_three_parts_step_loop_does_not_allocate() {
 /// Jacobian.
 #[test]
 fn solved_quantities_step_loop_does_not_allocate() {
+    assert_no_allocation("solved quantities", &deck(&solved_block()));
+}
+
+/// The pushed block of [`STICTION_BLOCK`] without its FRICTION, plus a
+/// drag reading the joint reaction (JOINT(), a solved quantity) and a
+/// force reading that drag (SFORCE(), another).
+fn solved_block() -> String {
     let body: String = STICTION_BLOCK
         .lines()
         .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let model = deck(&format!(
+    format!(
         "{body}SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.1*JOINT(1,0,1,0)\n\
          SFORCE/3, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.5*SFORCE(2,0,4,0)\n"
-    ));
-    assert_no_allocation("solved quantities", &model);
+    )
+}
+
+/// [`solved_block`] in a model with CONTACTs: a ground box (top face
+/// y = 0, gravity −y) and a frictionless 1 kg ball (IMPACT k = 1e6,
+/// e = 1.5) started at its static penetration (m g / k)^(1/1.5) =
+/// 4.58e-4 m, sliding along x at 1 m/s, pushed by a force reading its own
+/// CONTACT() (0.01 · the normal force, along x). The solved quantities'
+/// evaluation (the request evaluator's `wrench`) runs with the model's
+/// contacts (it used to collect their switches into a new Vec per call).
+fn solved_with_contact() -> Model {
+    let ball = "MARKER/12, PART = 1, QP = -1, -0.5, -1\n\
+         GRAPHICS/1, BOX, CORNER = 12, X = 15, Y = 0.5, Z = 2\n\
+         PART/5, MASS = 1, CM = 50, IP = 1E-3, 1E-3, 1E-3, QG = 0, 0.049542, 0, VX = 1\n\
+         MARKER/50, PART = 5\n\
+         GRAPHICS/5, ELLIPSOID, CM = 50, XSCALE = 0.1, YSCALE = 0.1, ZSCALE = 0.1\n\
+         CONTACT/1, IGEOM = 5, JGEOM = 1, IMPACT, STIFFNESS = 1E6, DAMPING = 2E3, DMAX = 1E-4, EXPONENT = 1.5\n\
+         SFORCE/5, TRANSLATIONAL, ACTIONONLY, I = 50, J = 11, FUNCTION = 0.01*CONTACT(1,0,4,0)\n";
+    deck(&format!("{}{ball}", solved_block()))
+}
+
+/// Solved quantities (JOINT(), SFORCE()) in a model with a CONTACT, and a
+/// force reading CONTACT(), on GSTIFF I3 and HHT: no allocation over the
+/// window, with the ball on the box at its end.
+#[test]
+fn solved_quantities_with_contacts_step_loop_does_not_allocate() {
+    let model = solved_with_contact();
+    assert_eq!(model.contacts.len(), 1);
+    for (run, settings) in runs().into_iter().filter(|(r, _)| *r != "GSTIFF SI2") {
+        let mut points = 0;
+        let (count, steps) = step_loop_allocations_then(&model, &settings, false, |sim, q| {
+            let mut found = Vec::new();
+            sim.sys.contacts[0].points(q, &mut found);
+            points = found.len();
+        });
+        assert_eq!(points, 1, "{run}: the ball is on the box at t = 2");
+        assert!(steps >= 500, "{run}: only {steps} steps in the window");
+        assert_eq!(count, 0, "{run}: {count} allocations in {steps} steps");
+    }
+}
+
+/// The ODE form (coordinate partitioning: ABAM, RKF45, VSTIFF) with forces
+/// reading JOINT() and SFORCE(): each evaluation of y' = f(t, y) makes the
+/// solved quantities consistent by Newton on z (`reaction_fn::ode_consistent`),
+/// on kept buffers. No allocation over ≥ 500 steps.
+#[test]
+fn ode_form_with_solved_quantities_does_not_allocate() {
+    let model = deck(&solved_block());
+    for kind in [
+        IntegratorKind::Abam,
+        IntegratorKind::Rkf45,
+        IntegratorKind::Vstiff,
+    ] {
+        let settings = IntegratorSettings {
+            kind,
+            kind_given: true,
+            error: Some(1e-6),
+            hmax: Some(2e-3),
+            ..Default::default()
+        };
+        let (count, steps) = step_loop_allocations(&model, &settings, false);
+        assert!(steps >= 500, "{kind:?}: only {steps} steps in the window");
+        assert_eq!(count, 0, "{kind:?}: {count} allocations in {steps} steps");
+    }
 }
