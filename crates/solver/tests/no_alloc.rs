@@ -592,12 +592,18 @@ fn solved_quantities_with_contacts_step_loop_does_not_allocate() {
 }
 
 /// The ODE form (coordinate partitioning: ABAM, RKF45, VSTIFF) with forces
-/// reading JOINT() and SFORCE(): each evaluation of y' = f(t, y) makes the
-/// solved quantities consistent by Newton on z (`reaction_fn::ode_consistent`),
-/// on kept buffers. No allocation over ≥ 500 steps.
+/// reading JOINT() and SFORCE() and a DIFF: each evaluation of
+/// y' = f(t, y) solves the DIFF's rate by Newton (`solve_state_rates`, one
+/// iteration) and makes the solved quantities consistent by Newton on z
+/// (`reaction_fn::ode_consistent`), both on kept buffers. No allocation
+/// over ≥ 500 steps.
 #[test]
 fn ode_form_with_solved_quantities_does_not_allocate() {
-    let model = deck(&solved_block());
+    let model = deck(&format!(
+        "{}DIFF/1, IC = 0, FUNCTION = DX(21, 11) - 0.1*DIF(1)\n",
+        solved_block()
+    ));
+    assert_eq!(model.diffs.len(), 1);
     for kind in [
         IntegratorKind::Abam,
         IntegratorKind::Rkf45,
