@@ -589,6 +589,12 @@ impl System {
         self.stiction_force_jacobian(q, u, lam, w, t, sink, row0, col_w);
     }
 
+    /// The user states force element `k`'s laws read (DIF or DIF1; the
+    /// columns of [`System::force_state_jacobian`]), sorted.
+    pub fn force_state_reads(&self, k: usize) -> &[usize] {
+        self.states.force_reads.get(k).map_or(&[], |r| r.as_slice())
+    }
+
     /// Initial user-state values (IC).
     pub fn state_initial_values(&self) -> Vec<f64> {
         self.states.equations.iter().map(|e| e.ic).collect()

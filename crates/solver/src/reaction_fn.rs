@@ -10,8 +10,8 @@
 //! Jacobian: the rows' entries by central differences over the few
 //! columns each quantity depends on (the coordinates, velocities and — for
 //! accelerations — u̇ of the bodies its markers or element lie on, the
-//! multipliers of the equations on those bodies, and the user states),
-//! chosen once; the frame is a kept buffer, so nothing allocates in the
+//! multipliers of the equations on those bodies, and the user states the
+//! forces it sums read: [`call_states`]), chosen once; the frame is a kept buffer, so nothing allocates in the
 //! step loop. The forces reading z_k get their columns exactly from the
 //! user-state seed (mech `states.rs`).
 
@@ -124,6 +124,65 @@ fn call_bodies(sys: &System, model: &Model, c: &MeasureCall) -> Option<Vec<usize
     Some(bodies)
 }
 
+/// The user states a (non-acceleration) solved quantity may read, sorted
+/// and unique: those the laws of the force elements its evaluation sums
+/// read (the columns the force rows' own state Jacobian uses,
+/// `System::force_state_reads`), and the FRICTION stiction deformations
+/// where joint friction is summed. Acceleration kinds read none. None: all
+/// of them (a kind not listed here).
+fn call_states(sys: &System, c: &MeasureCall) -> Option<Vec<usize>> {
+    use MeasureKind as K;
+    let id = c.args.first().copied().unwrap_or(0);
+    let element = match c.kind {
+        K::Sforce => Some(ElementRef::Force(id)),
+        K::Spdp => Some(ElementRef::Springdamper(id)),
+        K::Bush => Some(ElementRef::Bushing(id)),
+        K::Field => Some(ElementRef::Field(id)),
+        K::Beam => Some(ElementRef::Beam(id)),
+        K::Gforce => Some(ElementRef::Gforce(id)),
+        K::Vforce => Some(ElementRef::Vforce(id)),
+        K::Vtorq => Some(ElementRef::Vtorque(id)),
+        _ => None,
+    };
+    // Which force elements (indices of `sys.forces`) the value sums, and
+    // whether joint friction is among its terms.
+    let (forces, friction): (Vec<usize>, bool) = match c.kind {
+        _ if element.is_some() => {
+            let e = element?;
+            let forces = sys.forces.iter().enumerate();
+            (
+                forces
+                    .filter(|(_, f)| f.element == e)
+                    .map(|(k, _)| k)
+                    .collect(),
+                false,
+            )
+        }
+        // The forces between markers I and J (`requests::wrench`): each
+        // has I as one of its markers.
+        K::Fx | K::Fy | K::Fz | K::Fm | K::Tx | K::Ty | K::Tz | K::Tm => {
+            let i = c.arg(0)?;
+            let forces = sys.forces.iter().enumerate();
+            let at_i = forces.filter(|(_, f)| f.i.id == i || f.j.id == i);
+            (at_i.map(|(k, _)| k).collect(), true)
+        }
+        K::Joint | K::Jprim | K::Motion | K::Ptcv | K::Cvcv | K::Friction => (Vec::new(), true),
+        K::Accx | K::Accy | K::Accz | K::Wdtx | K::Wdty | K::Wdtz => (Vec::new(), false),
+        _ => return None,
+    };
+    let mut states: Vec<usize> = forces
+        .iter()
+        .flat_map(|&k| sys.force_state_reads(k).iter().copied())
+        .collect();
+    if friction {
+        let eqs = sys.states.equations.iter().enumerate();
+        states.extend(eqs.filter(|(_, e)| e.stiction).map(|(j, _)| j));
+    }
+    states.sort_unstable();
+    states.dedup();
+    Some(states)
+}
+
 /// The columns the quantities depend on (each listing its quantities).
 fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
     use MeasureKind as K;
@@ -155,7 +214,7 @@ fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
             }
         }
         // Reactions and net forces read the multipliers of the equations
-        // on these bodies; applied forces may read any user state.
+        // on these bodies, and the user states of the forces they sum.
         if !accel {
             for (e, eq) in sys.equations.iter().enumerate() {
                 // A COUPLER row may reach two more bodies (its extra piece).
@@ -170,7 +229,8 @@ fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
                     reads[3].1[e].push(k);
                 }
             }
-            for j in 0..nw {
+            let states = call_states(sys, c).unwrap_or_else(|| (0..nw).collect());
+            for j in states {
                 reads[4].1[j].push(k);
                 reads[5].1[j].push(k);
             }
