@@ -621,3 +621,88 @@ fn ode_form_with_solved_quantities_does_not_allocate() {
         assert_eq!(count, 0, "{kind:?}: {count} allocations in {steps} steps");
     }
 }
+
+/// Keeps the requests of a run and evaluates them on every output frame
+/// (a row per frame, allocated: a fixed number per SIMULATE) and, when a
+/// request reads DELAY, on every accepted step (`Outputs::record_step`).
+struct RequestSink {
+    outputs: mbsolve_solver::requests::Outputs,
+    initial_q: Vec<f64>,
+}
+
+impl mbsolve_solver::FrameSink for RequestSink {
+    fn write(
+        &mut self,
+        sys: &mbsolve_mech::System,
+        model: &Model,
+        _log: &[String],
+        frame: &mbsolve_solver::Frame,
+    ) -> Result<(), String> {
+        self.outputs
+            .row(sys, model, frame, &self.initial_q)
+            .map(|_| ())
+    }
+    fn wants_steps(&self) -> bool {
+        self.outputs.records_steps()
+    }
+    fn step(&mut self, sys: &mbsolve_mech::System, model: &Model, frame: &mbsolve_solver::Frame) {
+        self.outputs.record_step(sys, model, frame, &self.initial_q);
+    }
+}
+
+/// Allocations and steps of one SIMULATE from t = 0.2 to 2.0 (one output
+/// step, HMAX = `hmax`, GSTIFF I3) after a warm-up to 0.2, with `model`'s
+/// requests written by a [`RequestSink`].
+fn request_sink_allocations(model: &Model, hmax: f64) -> (usize, u64) {
+    let settings = IntegratorSettings {
+        kind: IntegratorKind::Gstiff,
+        formulation: Some(Formulation::I3),
+        error: Some(1e-4),
+        hmax: Some(hmax),
+        ..Default::default()
+    };
+    let mut sim = Simulation::new(model).expect("a valid model");
+    let outputs = mbsolve_solver::requests::Outputs::new(model)
+        .expect("the requests compile")
+        .bind_run(&sim.model);
+    assert!(outputs.records_steps(), "a request reads DELAY");
+    let initial_q = sim.sys.initial_state().0;
+    sim.output.sink = Some(Box::new(RequestSink { outputs, initial_q }));
+    sim.dynamic(0.2, Some(1), None, &settings)
+        .expect("the warm-up integrates");
+    let mut stats = None;
+    let count = allocations_in(|| {
+        stats = Some(
+            sim.dynamic(2.0, Some(1), None, &settings)
+                .expect("the run integrates"),
+        );
+    });
+    let stats = stats.expect("the run returned its statistics");
+    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
+    (count, stats.steps)
+}
+
+/// A REQUEST reading DELAY is evaluated at every accepted step (its
+/// history records the step) on a kept frame: a SIMULATE allocates as
+/// often with HMAX 5e-4 as with 1e-3 (≥ 300 more steps).
+#[test]
+fn request_delay_steps_do_not_allocate() {
+    let body: String = STICTION_BLOCK
+        .lines()
+        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let model = deck(&format!(
+        "{body}REQUEST/1, F2 = DELAY(DX(20, 10), 0.05, 0)\\F3 = DX(20, 10)\n"
+    ));
+    let (coarse, coarse_steps) = request_sink_allocations(&model, 1e-3);
+    let (fine, fine_steps) = request_sink_allocations(&model, 5e-4);
+    assert!(
+        fine_steps >= coarse_steps + 300,
+        "{coarse_steps} and {fine_steps} steps"
+    );
+    assert_eq!(
+        fine, coarse,
+        "{coarse} allocations in {coarse_steps} steps, {fine} in {fine_steps}"
+    );
+}
