@@ -175,7 +175,7 @@ fn solved_rows_difference_only_the_states_their_forces_read() {
                 r
             };
             let (up, down) = (shifted(h), shifted(-h));
-            for k in 0..ns {
+            for (k, states_read) in read.iter_mut().enumerate() {
                 let row = at + k;
                 let diff = (up[row] - down[row]) / (2.0 * h);
                 let col = start + i;
@@ -192,7 +192,7 @@ fn solved_rows_difference_only_the_states_their_forces_read() {
                         let e = (j - diff).abs() / j.abs().max(1.0);
                         worst = worst.max(e);
                         if b == 4 && i != row {
-                            read[k].insert(sys.state_name(i));
+                            states_read.insert(sys.state_name(i));
                         }
                     }
                     None => {
