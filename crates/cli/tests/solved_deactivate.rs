@@ -11,21 +11,26 @@ mod common;
 /// 5 m/s²; from the DEACTIVATE of SFORCE/1 on, SFORCE(1,0,4,0) is 0, so
 /// block 3 coasts at its velocity of 2.5 m/s (exact up to the integrator's
 /// accuracy, ERROR 1e-8: its position 1e-6 m, its velocity 1e-6 m/s).
-const DECK: &str = "solved deactivate\n\
-    UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
-    ACCGRAV/IGRAV = -9.81, JGRAV = 0, KGRAV = 0\n\
-    PART/1, GROUND\n\
-    PART/2, MASS = 1, CM = 20, IP = 1, 1, 1\n\
-    MARKER/20, PART = 2, QP = 2, 0, 0\n\
-    MARKER/21, PART = 1, QP = 2, 0, 0\n\
-    JOINT/2, TRANSLATIONAL, I = 20, J = 21\n\
-    SFORCE/1, TRANSLATIONAL, ACTIONONLY, I = 20, J = 21, FUNCTION = 10\n\
-    PART/3, MASS = 1, CM = 30, IP = 1, 1, 1\n\
-    MARKER/30, PART = 3, QP = 3, 0, 0\n\
-    MARKER/31, PART = 1, QP = 3, 0, 0\n\
-    JOINT/3, TRANSLATIONAL, I = 30, J = 31\n\
-    SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 30, J = 31, FUNCTION = 0.5*SFORCE(1,0,4,0)\n\
-    END\n";
+fn deck() -> String {
+    let mut text = String::from(
+        "solved deactivate\n\
+         UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+         ACCGRAV/IGRAV = -9.81, JGRAV = 0, KGRAV = 0\n\
+         PART/1, GROUND\n",
+    );
+    // Block p at x = p, its joint and its SFORCE/(p − 1).
+    for (p, function) in [(2, "10"), (3, "0.5*SFORCE(1,0,4,0)")] {
+        let (i, j, f) = (10 * p, 10 * p + 1, p - 1);
+        text += &format!(
+            "PART/{p}, MASS = 1, CM = {i}, IP = 1, 1, 1\n\
+             MARKER/{i}, PART = {p}, QP = {p}, 0, 0\n\
+             MARKER/{j}, PART = 1, QP = {p}, 0, 0\n\
+             JOINT/{p}, TRANSLATIONAL, I = {i}, J = {j}\n\
+             SFORCE/{f}, TRANSLATIONAL, ACTIONONLY, I = {i}, J = {j}, FUNCTION = {function}\n"
+        );
+    }
+    text + "END\n"
+}
 
 #[test]
 fn solved_force_value_sees_the_deactivation() {
@@ -33,7 +38,7 @@ fn solved_force_value_sees_the_deactivation() {
         SIMULATE/DYNAMIC, END = 0.5, STEPS = 10\n\
         DEACTIVATE/SFORCE, ID = 1\n\
         SIMULATE/DYNAMIC, END = 1.0, STEPS = 10\n";
-    let (sim, r) = common::run_in_process(DECK, acf);
+    let (sim, r) = common::run_in_process(&deck(), acf);
     r.unwrap();
     // Block 3's z is q[7 + 2], its velocity u[7 + 2].
     let (mut worst_z, mut worst_v) = (0.0f64, 0.0f64);

@@ -399,23 +399,31 @@ fn driver_allocations(model: &Model, settings: &IntegratorSettings, hmax: f64) -
         ..settings.clone()
     };
     let mut sim = Simulation::new(model).expect("a valid model");
-    sim.dynamic(0.2, Some(1), None, &settings)
-        .expect("the warm-up integrates");
-    let mut stats = None;
-    let count = allocations_in(|| {
-        stats = Some(
-            sim.dynamic(2.0, Some(1), None, &settings)
-                .expect("the run integrates"),
-        );
-    });
-    let stats = stats.expect("the run returned its statistics");
-    // A rejected step's diagnostic names a variable and so allocates by
-    // design: the comparison needs windows without rejections.
-    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
+    let (count, steps) = warm_then_measure(&mut sim, &settings);
     assert!(
         sim.log.iter().any(|l| l.contains("SENSOR/1 tripped")),
         "the sensor trips in the window"
     );
+    (count, steps)
+}
+
+/// One SIMULATE to t = 0.2 (one output step), then the allocations and
+/// steps of one from there to 2.0, which may not reject a step (a rejected
+/// step's diagnostic names a variable and so allocates by design: the
+/// comparisons need windows without rejections).
+fn warm_then_measure(sim: &mut Simulation, settings: &IntegratorSettings) -> (usize, u64) {
+    sim.dynamic(0.2, Some(1), None, settings)
+        .expect("the warm-up integrates");
+    let mut stats = None;
+    let count = allocations_in(|| {
+        stats = Some(
+            sim.dynamic(2.0, Some(1), None, settings)
+                .expect("the run integrates"),
+        );
+    });
+    let stats = stats.expect("the run returned its statistics");
+    let hmax = settings.hmax.unwrap_or(f64::NAN);
+    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
     (count, stats.steps)
 }
 
@@ -481,6 +489,14 @@ const UNIVERSAL_PENDULUM: &str = "PART/2, MASS = 1, CM = 20, IP = 0.02, 0.02, 0.
      FRICTION/1, JOINT = 1, MU_STATIC = 0.1, MU_DYNAMIC = 0.08, PIN_RADIUS = 0.01\n\
      , STICTION_TRANSITION_VELOCITY = 0.01\n";
 
+/// `deck` without its FRICTION statement (and its continuation line).
+fn frictionless(deck: &str) -> String {
+    deck.lines()
+        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 #[test]
 fn stiction_deformation_step_loop_does_not_allocate() {
     let model = deck(STICTION_BLOCK);
@@ -501,12 +517,6 @@ fn two_group_joint_friction_step_loop_does_not_allocate() {
 /// (`multi_law.rs`).
 #[test]
 fn diff_over_three_parts_step_loop_does_not_allocate() {
-    let frictionless = |deck: &str| -> String {
-        deck.lines()
-            .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    };
     let pendulum = frictionless(UNIVERSAL_PENDULUM);
     let block = frictionless(STICTION_BLOCK)
         .replace("PART/2", "PART/3")
@@ -542,11 +552,7 @@ fn solved_quantities_step_loop_does_not_allocate() {
 /// drag reading the joint reaction (JOINT(), a solved quantity) and a
 /// force reading that drag (SFORCE(), another).
 fn solved_block() -> String {
-    let body: String = STICTION_BLOCK
-        .lines()
-        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let body = frictionless(STICTION_BLOCK);
     format!(
         "{body}SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.1*JOINT(1,0,1,0)\n\
          SFORCE/3, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.5*SFORCE(2,0,4,0)\n"
@@ -668,18 +674,7 @@ fn request_sink_allocations(model: &Model, hmax: f64) -> (usize, u64) {
     assert!(outputs.records_steps(), "a request reads DELAY");
     let initial_q = sim.sys.initial_state().0;
     sim.output.sink = Some(Box::new(RequestSink { outputs, initial_q }));
-    sim.dynamic(0.2, Some(1), None, &settings)
-        .expect("the warm-up integrates");
-    let mut stats = None;
-    let count = allocations_in(|| {
-        stats = Some(
-            sim.dynamic(2.0, Some(1), None, &settings)
-                .expect("the run integrates"),
-        );
-    });
-    let stats = stats.expect("the run returned its statistics");
-    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
-    (count, stats.steps)
+    warm_then_measure(&mut sim, &settings)
 }
 
 /// A REQUEST reading DELAY is evaluated at every accepted step (its
@@ -687,11 +682,7 @@ fn request_sink_allocations(model: &Model, hmax: f64) -> (usize, u64) {
 /// often with HMAX 5e-4 as with 1e-3 (≥ 300 more steps).
 #[test]
 fn request_delay_steps_do_not_allocate() {
-    let body: String = STICTION_BLOCK
-        .lines()
-        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let body = frictionless(STICTION_BLOCK);
     let model = deck(&format!(
         "{body}REQUEST/1, F2 = DELAY(DX(20, 10), 0.05, 0)\\F3 = DX(20, 10)\n"
     ));
