@@ -17,7 +17,6 @@ use mbsolve_model::{
     ElementRef, FunctionRequest, Id, Measure, Model, MotionTarget, Request, RequestKind,
 };
 use nalgebra::{Matrix3, Vector3, Vector4};
-use std::borrow::Cow;
 
 /// Column suffixes of each request kind, in output order.
 pub fn component_names(kind: RequestKind) -> [&'static str; 6] {
@@ -292,22 +291,55 @@ fn run_context<'a>(sys: &'a System, frame: &'a Frame, off: &'a [bool]) -> StateC
     st
 }
 
-/// Per contact of `sys.contacts`: DEACTIVATEd in this run. Empty (all
-/// on, `RunSwitches::contacts_off`) when no CONTACT is deactivated, which
-/// borrows and so allocates nothing: `wrench` runs in the step loop when a
-/// force function reads a solved quantity (`reaction_fn.rs`).
-fn inactive_contacts(sys: &System, model: &Model) -> Cow<'static, [bool]> {
+/// Contacts whose switches fit on the stack in [`ContactSwitches`].
+const STACK_CONTACTS: usize = 256;
+
+/// Per contact of `sys.contacts`: DEACTIVATEd in this run. `wrench` runs
+/// in the step loop when a force function reads a solved quantity
+/// (`reaction_fn.rs`), so the switches are not collected into a new Vec:
+/// none when no CONTACT is deactivated (an empty slice: all on,
+/// `RunSwitches::contacts_off`), else on the stack up to
+/// [`STACK_CONTACTS`] contacts (a Vec beyond).
+// The large variant is the point: the switches on the stack, not the heap
+// (one value per `wrench` call, never stored).
+#[allow(clippy::large_enum_variant)]
+enum ContactSwitches {
+    AllOn,
+    Stack([bool; STACK_CONTACTS], usize),
+    Heap(Vec<bool>),
+}
+
+impl std::ops::Deref for ContactSwitches {
+    type Target = [bool];
+    fn deref(&self) -> &[bool] {
+        match self {
+            ContactSwitches::AllOn => &[],
+            ContactSwitches::Stack(a, n) => &a[..*n],
+            ContactSwitches::Heap(v) => v,
+        }
+    }
+}
+
+fn inactive_contacts(sys: &System, model: &Model) -> ContactSwitches {
     let any_off = model
         .inactive_forces
         .iter()
         .any(|e| matches!(e, ElementRef::Contact(_)));
+    let off = |c: &mbsolve_mech::contact::ContactElement| {
+        model.inactive_forces.contains(&ElementRef::Contact(c.id))
+    };
+    let n = sys.contacts.len();
     if !any_off {
-        return Cow::Borrowed(&[]);
+        ContactSwitches::AllOn
+    } else if n <= STACK_CONTACTS {
+        let mut a = [false; STACK_CONTACTS];
+        for (s, c) in a.iter_mut().zip(&sys.contacts) {
+            *s = off(c);
+        }
+        ContactSwitches::Stack(a, n)
+    } else {
+        ContactSwitches::Heap(sys.contacts.iter().map(off).collect())
     }
-    sys.contacts
-        .iter()
-        .map(|c| model.inactive_forces.contains(&ElementRef::Contact(c.id)))
-        .collect()
 }
 
 /// Markers a measure reads.
