@@ -51,8 +51,9 @@ fn run_functions_round_trip_through_adm_and_xml() {
     let xml = mbsolve_msxml::write_xml(&model).unwrap();
     let read = mbsolve_msxml::read_xml_str(&xml, "g.xml").unwrap();
     assert_eq!(texts(&read.model), want);
-    // The DELAY request reads its history at the output frames only, so
-    // all three runs agree exactly; MODE is 3 on the first frame, then 4.
+    // `Outputs::table` evaluates the requests on the kept frames only (its
+    // DELAY history holds the outputs, no steps), so all three runs agree
+    // exactly; MODE is 3 on the first frame, then 4.
     let base = rows(&model);
     assert_eq!(base.len(), 11);
     assert_eq!(base[0][4], 3.0);

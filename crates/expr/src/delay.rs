@@ -5,7 +5,11 @@
 //! zero", "a function of TIME or a constant").
 //!
 //! How it is computed here:
-//! - every evaluation of the call records (TIME, e) in the call's history,
+//! - every evaluation of the call records (TIME, e) in the call's history
+//!   (in a user state's or force's equation every evaluation the
+//!   integrator makes; in a REQUEST every accepted step as well as every
+//!   output frame, so its value at an output does not depend on the
+//!   output step: `requests::Outputs::record_step`),
 //!   a ring of [`HISTORY_CAPACITY`] samples allocated once, at the first
 //!   evaluation (the initial conditions), so the step loop does not
 //!   allocate. An evaluation at a time not after the latest sample first
@@ -163,6 +167,30 @@ impl DelayCall {
             history: Arc::default(),
             span,
         }))
+    }
+}
+
+impl crate::Expr {
+    /// Whether a node matching `pred` appears, in the expression or a
+    /// substituted VARIABLE (a walk over a copy: run once per check, not
+    /// per evaluation).
+    pub(crate) fn any_node(&self, pred: impl Fn(&Node) -> bool) -> bool {
+        let mut found = false;
+        let mut copy = self.clone();
+        let mut visit = |n: &mut Node| found |= pred(n);
+        crate::spline::walk_mut(&mut copy.root, &mut visit);
+        for b in &mut copy.vars {
+            crate::spline::walk_mut(&mut b.node, &mut visit);
+        }
+        found
+    }
+
+    /// Whether DELAY appears (in the expression or a substituted
+    /// VARIABLE): its history wants the solution at every accepted step,
+    /// so a request reading it is also evaluated there
+    /// (`requests::Outputs::record_step`), not only at output frames.
+    pub fn reads_delay(&self) -> bool {
+        self.any_node(|n| matches!(n, Node::Delay(_)))
     }
 }
 

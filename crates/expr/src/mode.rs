@@ -41,13 +41,6 @@ impl Expr {
     /// the expression or a substituted VARIABLE: such an expression needs
     /// binding to its run ([`Expr::with_sensor_values`]).
     pub fn reads_run(&self) -> bool {
-        let mut found = false;
-        let mut copy = self.clone();
-        let mut visit = |n: &mut Node| found |= matches!(n, Node::Mode(_) | Node::Delay(_));
-        crate::spline::walk_mut(&mut copy.root, &mut visit);
-        for b in &mut copy.vars {
-            crate::spline::walk_mut(&mut b.node, &mut visit);
-        }
-        found
+        self.any_node(|n| matches!(n, Node::Mode(_) | Node::Delay(_)))
     }
 }

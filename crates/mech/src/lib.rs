@@ -14,6 +14,7 @@ pub mod contact;
 pub mod contact_fn;
 mod coupler;
 mod cvcv;
+pub mod dense;
 mod diagnose;
 pub mod elastic;
 mod euler_measures;

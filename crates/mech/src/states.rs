@@ -14,9 +14,10 @@
 
 use crate::forces::{function_law, Law};
 use crate::local::{Grad, Pose};
+use crate::scratch::Scratch;
 use crate::system::{gather, global_index, pose, MarkerFrame, MechData, Sink, System};
 use mbsolve_model::{ElementRef, Measure, Model, ModelError, StateFunction};
-use nalgebra::{DMatrix, DVector, Vector3};
+use nalgebra::Vector3;
 use std::sync::Arc;
 
 /// A user state: its element and component (0 for a DIFF).
@@ -195,6 +196,15 @@ pub struct UserStates {
     /// The solved measures the functions read (`reaction_fn.rs`): the
     /// last `solved.len()` user states, in this order.
     pub solved: Vec<Measure>,
+    /// `solve_state_rates`' buffers (the ODE form calls it per evaluation).
+    rate_work: Scratch<RateWork>,
+}
+
+/// The residual, Jacobian (row-major) and step of `solve_state_rates`.
+#[derive(Debug, Default)]
+struct RateWork {
+    g: Vec<f64>,
+    jac: Vec<f64>,
 }
 
 impl UserStates {
@@ -361,6 +371,7 @@ pub(crate) fn build(sys: &System, model: &Model) -> Result<UserStates, ModelErro
         equations,
         force_reads,
         solved,
+        rate_work: Scratch::default(),
     })
 }
 
@@ -592,6 +603,12 @@ impl System {
         self.stiction_force_jacobian(q, u, lam, w, t, sink, row0, col_w);
     }
 
+    /// The user states force element `k`'s laws read (DIF or DIF1; the
+    /// columns of [`System::force_state_jacobian`]), sorted.
+    pub fn force_state_reads(&self, k: usize) -> &[usize] {
+        self.states.force_reads.get(k).map_or(&[], |r| r.as_slice())
+    }
+
     /// Initial user-state values (IC).
     pub fn state_initial_values(&self) -> Vec<f64> {
         self.states.equations.iter().map(|e| e.ic).collect()
@@ -619,9 +636,13 @@ impl System {
                 }
             }
         }
-        let mut g = vec![0.0; nw];
+        // Kept buffers: no allocation once sized (the ODE form's step loop).
+        let mut work = self.states.rate_work.lock();
+        let RateWork { g, jac } = &mut *work;
+        g.resize(nw, 0.0);
+        jac.resize(nw * nw, 0.0);
         for _ in 0..30 {
-            self.state_residual(data, q, u, t, &mut g);
+            self.state_residual(data, q, u, t, g);
             let worst = g.iter().fold(0.0f64, |a, v| a.max(v.abs()));
             let scale = data.states.wp.iter().fold(1.0f64, |a, v| a.max(v.abs()));
             if !worst.is_finite() {
@@ -632,13 +653,13 @@ impl System {
             }
             // ∂G/∂w' for the states with a rate, ∂G/∂w for the outputs
             // (algebraic: solved here too), the rest fixed.
-            let mut jac = DMatrix::<f64>::zeros(nw, nw);
+            jac.iter_mut().for_each(|v| *v = 0.0);
             let st = self.law_context(data);
             let output = |j: usize| self.states.equations[j].form == StateForm::Output;
             for (k, eq) in self.states.equations.iter().enumerate() {
                 let sign = eq.sign();
                 if eq.form != StateForm::Implicit {
-                    jac[(k, k)] += 1.0;
+                    jac[k * nw + k] += 1.0;
                 }
                 if eq.form == StateForm::Held {
                     continue;
@@ -647,14 +668,15 @@ impl System {
                     let with_w = eq.eval(q, u, t, &st.seeded(j, 1.0)).0;
                     let w_only = eq.eval(q, u, t, &st.seeded(j, 0.0)).0;
                     let d = if output(j) { w_only } else { with_w - w_only };
-                    jac[(k, j)] += sign * d;
+                    jac[k * nw + j] += sign * d;
                 }
             }
             // A zero row is an implicit DIFF that reads no rate at all (an
             // algebraic equation): if the solve fails, name it, not the row
             // with the largest residual, which Newton never got to move.
-            let zero_row = (0..nw).find(|&k| jac.row(k).iter().all(|v| *v == 0.0));
-            let Some(dx) = jac.lu().solve(&DVector::from_column_slice(&g)) else {
+            let zero_row = (0..nw).find(|&k| jac[k * nw..(k + 1) * nw].iter().all(|v| *v == 0.0));
+            // g becomes the Newton step.
+            if crate::dense::solve_in_place(jac, g, nw).is_none() {
                 if let Some(k) = zero_row {
                     return Err(format!(
                         "the equation of {} reads no time derivative (DIF1) at t = {t}, so it cannot be solved for a consistent one: an implicit DIFF must depend on DIF1 of its own state (algebraic implicit DIFFs are not supported yet)",
@@ -662,16 +684,16 @@ impl System {
                     ));
                 }
                 break;
-            };
+            }
             for k in 0..nw {
                 if self.states.equations[k].form == StateForm::Output {
-                    data.states.w[k] -= dx[k];
+                    data.states.w[k] -= g[k];
                 } else {
-                    data.states.wp[k] -= dx[k];
+                    data.states.wp[k] -= g[k];
                 }
             }
         }
-        self.state_residual(data, q, u, t, &mut g);
+        self.state_residual(data, q, u, t, g);
         let k = (0..nw)
             .max_by(|a, b| g[*a].abs().total_cmp(&g[*b].abs()))
             .unwrap_or(0);

@@ -556,6 +556,8 @@ impl Simulation {
         });
         let mut max_local = 0.0f64;
         let (mut yi, mut ypi) = (Vec::new(), Vec::new());
+        // An accepted step's state for the output's DELAY histories.
+        let mut step_frame = Frame::empty();
         let start = Instant::now();
         let mut new_frames = Vec::new();
         let mut failure = None;
@@ -638,15 +640,21 @@ impl Simulation {
                 }
             };
             let mut trip_resume = None;
+            let record_steps = self.output.wants_steps();
             while next < times.len() {
                 // A discrete LSE's sample instant before the output time
                 // ends the segment there (`discrete.rs`).
                 let sample = crate::discrete::sample_before(&self.sys, integ.time(), times[next]);
                 let t = sample.unwrap_or(times[next]);
                 let land = !interpolate || sample.is_some();
+                let t_before = integ.time();
                 let advanced = match &watch {
                     Some(w) if !w.wants_step(&*integ, t) => Ok(()),
                     Some(_) => integ.step_toward(t, land),
+                    // Requests reading DELAY: one step at a time, each
+                    // recorded below.
+                    None if record_steps && integ.time() < t => integ.step_toward(t, land),
+                    None if record_steps => Ok(()),
                     None if land => integ.advance_to(t),
                     None => integ.advance_past(t),
                 };
@@ -660,6 +668,25 @@ impl Simulation {
                     }
                     stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
                     break;
+                }
+                // The accepted step to the output's DELAY histories
+                // (`requests::Outputs::record_step`), on a kept frame.
+                if record_steps && integ.time() > t_before {
+                    let tb = integ.time();
+                    let (yi, ypi) = (&mut yi, &mut ypi);
+                    crate::sensors::frame_at(
+                        &self.sys,
+                        &*integ,
+                        &mut *frames,
+                        tb,
+                        yi,
+                        ypi,
+                        &mut step_frame,
+                    );
+                    self.output.step(&self.sys, &self.model, &step_frame);
+                    if watch.is_none() && tb < t {
+                        continue;
+                    }
                 }
                 if let Some(w) = &mut watch {
                     let hooks = crate::sensors::Hooks {

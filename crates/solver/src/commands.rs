@@ -472,6 +472,13 @@ fn switch_element(
     if !active && sw.forces > 0 {
         sim.model.inactive_forces.push(element);
     }
+    // Force functions reading a force's value (solved quantities) read
+    // it through the evaluator's copy of the model: refreshed to these
+    // switches (`reaction_fn.rs`).
+    if sim.data.solved.is_some() {
+        sim.data.solved =
+            crate::reaction_fn::evaluator(&sim.sys, &sim.model).map_err(SolverError::Assembly)?;
+    }
     sim.log.push(format!(
         "{verb} command: {} ({} constraint equations, {} force elements) at t = {}",
         sim.sys.describe(element),

@@ -31,6 +31,16 @@ pub trait FrameSink: Send {
         log: &[String],
         frame: &Frame,
     ) -> Result<(), String>;
+
+    /// Whether the sink wants every accepted integration step of a dynamic
+    /// analysis ([`FrameSink::step`]): requests reading DELAY record their
+    /// history there (`requests::Outputs::records_steps`).
+    fn wants_steps(&self) -> bool {
+        false
+    }
+
+    /// An accepted step's state (not an output frame; nothing is written).
+    fn step(&mut self, _sys: &System, _model: &Model, _frame: &Frame) {}
 }
 
 /// Where output frames go.
@@ -112,6 +122,18 @@ impl FrameOutput {
             return false;
         }
         true
+    }
+
+    /// Whether the sink wants every accepted step ([`FrameSink::step`]).
+    pub(crate) fn wants_steps(&self) -> bool {
+        self.sink.as_ref().is_some_and(|s| s.wants_steps())
+    }
+
+    /// An accepted step's state to the sink.
+    pub(crate) fn step(&mut self, sys: &System, model: &Model, frame: &Frame) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink.step(sys, model, frame);
+        }
     }
 
     /// Why the last `emit` returned false (taken once).

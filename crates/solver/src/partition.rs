@@ -411,6 +411,8 @@ pub struct PartitionProblem<'a> {
     rhs_d: Vec<f64>,
     rhs_k: Vec<f64>,
     zero_n: Vec<f64>,
+    /// Newton on the solved quantities per evaluation (`reaction_fn.rs`).
+    solved_scratch: crate::reaction_fn::LoopScratch,
     /// Dependent-block condition estimate at the last partition.
     kappa_partition: f64,
     /// Deactivated equations checked at every accepted step.
@@ -502,6 +504,7 @@ impl<'a> PartitionProblem<'a> {
             rhs_d: vec![0.0; ma],
             rhs_k: vec![0.0; n + m],
             zero_n: vec![0.0; n],
+            solved_scratch: crate::reaction_fn::LoopScratch::new(sys),
             kappa_partition: 0.0,
             watch,
             acc_t: s.t,
@@ -795,7 +798,19 @@ impl<'a> PartitionProblem<'a> {
             Ok(())
         };
         let (data, a, lam) = (&mut self.data, &mut self.a, &mut self.lam);
-        crate::reaction_fn::ode_consistent(sys, data, q, u, t, a, lam, resolve, ProblemError)?;
+        let scratch = &mut self.solved_scratch;
+        crate::reaction_fn::ode_consistent(
+            sys,
+            data,
+            scratch,
+            q,
+            u,
+            t,
+            a,
+            lam,
+            resolve,
+            ProblemError,
+        )?;
         let mut p = self.published.borrow_mut();
         p.newton_iterations += iterations as u64;
         Ok(())

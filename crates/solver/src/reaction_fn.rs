@@ -10,8 +10,8 @@
 //! Jacobian: the rows' entries by central differences over the few
 //! columns each quantity depends on (the coordinates, velocities and — for
 //! accelerations — u̇ of the bodies its markers or element lie on, the
-//! multipliers of the equations on those bodies, and the user states),
-//! chosen once; the frame is a kept buffer, so nothing allocates in the
+//! multipliers of the equations on those bodies, and the user states the
+//! forces it sums read: [`call_states`]), chosen once; the frame is a kept buffer, so nothing allocates in the
 //! step loop. The forces reading z_k get their columns exactly from the
 //! user-state seed (mech `states.rs`).
 
@@ -22,7 +22,6 @@ use mbsolve_expr::{solved_call, EvalContext, MeasureCall, MeasureKind};
 use mbsolve_mech::reaction_fn::{SolvedColumns, SolvedEval, SolvedPoint};
 use mbsolve_mech::{MechData, Sink, System};
 use mbsolve_model::{ElementRef, Model, MotionTarget};
-use nalgebra::{DMatrix, DVector};
 use std::sync::{Arc, Mutex};
 
 /// Which block of the iterate a column of a solved row lies in.
@@ -125,6 +124,65 @@ fn call_bodies(sys: &System, model: &Model, c: &MeasureCall) -> Option<Vec<usize
     Some(bodies)
 }
 
+/// The user states a (non-acceleration) solved quantity may read, sorted
+/// and unique: those the laws of the force elements its evaluation sums
+/// read (the columns the force rows' own state Jacobian uses,
+/// `System::force_state_reads`), and the FRICTION stiction deformations
+/// where joint friction is summed. Acceleration kinds read none. None: all
+/// of them (a kind not listed here).
+fn call_states(sys: &System, c: &MeasureCall) -> Option<Vec<usize>> {
+    use MeasureKind as K;
+    let id = c.args.first().copied().unwrap_or(0);
+    let element = match c.kind {
+        K::Sforce => Some(ElementRef::Force(id)),
+        K::Spdp => Some(ElementRef::Springdamper(id)),
+        K::Bush => Some(ElementRef::Bushing(id)),
+        K::Field => Some(ElementRef::Field(id)),
+        K::Beam => Some(ElementRef::Beam(id)),
+        K::Gforce => Some(ElementRef::Gforce(id)),
+        K::Vforce => Some(ElementRef::Vforce(id)),
+        K::Vtorq => Some(ElementRef::Vtorque(id)),
+        _ => None,
+    };
+    // Which force elements (indices of `sys.forces`) the value sums, and
+    // whether joint friction is among its terms.
+    let (forces, friction): (Vec<usize>, bool) = match c.kind {
+        _ if element.is_some() => {
+            let e = element?;
+            let forces = sys.forces.iter().enumerate();
+            (
+                forces
+                    .filter(|(_, f)| f.element == e)
+                    .map(|(k, _)| k)
+                    .collect(),
+                false,
+            )
+        }
+        // The forces between markers I and J (`requests::wrench`): each
+        // has I as one of its markers.
+        K::Fx | K::Fy | K::Fz | K::Fm | K::Tx | K::Ty | K::Tz | K::Tm => {
+            let i = c.arg(0)?;
+            let forces = sys.forces.iter().enumerate();
+            let at_i = forces.filter(|(_, f)| f.i.id == i || f.j.id == i);
+            (at_i.map(|(k, _)| k).collect(), true)
+        }
+        K::Joint | K::Jprim | K::Motion | K::Ptcv | K::Cvcv | K::Friction => (Vec::new(), true),
+        K::Accx | K::Accy | K::Accz | K::Wdtx | K::Wdty | K::Wdtz => (Vec::new(), false),
+        _ => return None,
+    };
+    let mut states: Vec<usize> = forces
+        .iter()
+        .flat_map(|&k| sys.force_state_reads(k).iter().copied())
+        .collect();
+    if friction {
+        let eqs = sys.states.equations.iter().enumerate();
+        states.extend(eqs.filter(|(_, e)| e.stiction).map(|(j, _)| j));
+    }
+    states.sort_unstable();
+    states.dedup();
+    Some(states)
+}
+
 /// The columns the quantities depend on (each listing its quantities).
 fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
     use MeasureKind as K;
@@ -156,7 +214,7 @@ fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
             }
         }
         // Reactions and net forces read the multipliers of the equations
-        // on these bodies; applied forces may read any user state.
+        // on these bodies, and the user states of the forces they sum.
         if !accel {
             for (e, eq) in sys.equations.iter().enumerate() {
                 // A COUPLER row may reach two more bodies (its extra piece).
@@ -171,7 +229,8 @@ fn columns(sys: &System, model: &Model, calls: &[MeasureCall]) -> Vec<Column> {
                     reads[3].1[e].push(k);
                 }
             }
-            for j in 0..nw {
+            let states = call_states(sys, c).unwrap_or_else(|| (0..nw).collect());
+            for j in states {
                 reads[4].1[j].push(k);
                 reads[5].1[j].push(k);
             }
@@ -455,16 +514,42 @@ pub(crate) fn second_order_columns(
 /// Newton iterations at most for consistent solved quantities.
 const MAX_ITERATIONS: usize = 30;
 
+/// The kept buffers of [`solve_loop`]: residuals over all user states (the
+/// solved rows are the last `ns`), z, the ns × ns Jacobian (row-major) and
+/// its pivots. Sized once per system, so the ODE form's per-evaluation
+/// Newton on z allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LoopScratch {
+    r: Vec<f64>,
+    rp: Vec<f64>,
+    z: Vec<f64>,
+    jac: Vec<f64>,
+}
+
+impl LoopScratch {
+    pub(crate) fn new(sys: &System) -> LoopScratch {
+        let (nw, ns) = (sys.nw(), sys.n_solved());
+        LoopScratch {
+            r: vec![0.0; nw],
+            rp: vec![0.0; nw],
+            z: vec![0.0; ns],
+            jac: vec![0.0; ns * ns],
+        }
+    }
+}
+
 /// Newton on the solved quantities z (the last user states in
 /// `data.states.w`) for r(z) = z − g(z) = 0, where `resid` evaluates r at
-/// the z in `data` (re-solving whatever depends on z); the Jacobian of r
-/// by forward differences, one `resid` per quantity. `fail` makes the
-/// caller's error of a message.
+/// the z in `data` (re-solving whatever depends on z) into its slice (all
+/// user-state rows; the solved ones are read); the Jacobian of r by
+/// forward differences, one `resid` per quantity. `fail` makes the
+/// caller's error of a message. Nothing allocates but the messages.
 fn solve_loop<E>(
     sys: &System,
     data: &mut MechData,
     t: f64,
-    mut resid: impl FnMut(&mut MechData) -> Result<Vec<f64>, E>,
+    scratch: &mut LoopScratch,
+    mut resid: impl FnMut(&mut MechData, &mut [f64]) -> Result<(), E>,
     fail: impl Fn(String) -> E,
 ) -> Result<(), E> {
     let (at, ns) = (sys.solved_at(), sys.n_solved());
@@ -472,36 +557,37 @@ fn solve_loop<E>(
         let names: Vec<String> = (0..ns).map(|k| sys.state_name(at + k)).collect();
         names.join(", ")
     };
+    let LoopScratch { r, rp, z, jac } = scratch;
     for _ in 0..MAX_ITERATIONS {
-        let r = resid(data)?;
-        let z: Vec<f64> = data.states.w[at..at + ns].to_vec();
+        resid(data, r)?;
+        z.copy_from_slice(&data.states.w[at..at + ns]);
         let scale = z.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+        let r = &mut r[at..at + ns];
         if r.iter().all(|v| v.abs() <= 1e-12 * scale) {
             return Ok(());
         }
-        let mut jac = DMatrix::<f64>::zeros(ns, ns);
         for j in 0..ns {
             let h = 1e-7 * (1.0 + z[j].abs());
             data.states.w[at + j] = z[j] + h;
-            let rp = resid(data)?;
+            resid(data, rp)?;
             data.states.w[at + j] = z[j];
             for i in 0..ns {
-                jac[(i, j)] = (rp[i] - r[i]) / h;
+                jac[i * ns + j] = (rp[at + i] - r[i]) / h;
             }
         }
         let det_scale = jac.iter().fold(0.0f64, |s, v| s.max(v.abs()));
-        let lu = jac.lu();
-        let dz = match lu.solve(&DVector::from_column_slice(&r)) {
-            Some(dz) if lu.determinant().abs() > 1e-10 * det_scale.powi(ns as i32) => dz,
+        // r becomes the Newton step dz.
+        match mbsolve_mech::dense::solve_in_place(jac, r, ns) {
+            Some(det) if det.abs() > 1e-10 * det_scale.powi(ns as i32) => {}
             _ => {
                 return Err(fail(format!(
                     "the functions reading {} form an algebraic loop with no unique solution at t = {t} (the loop's equation z = g(z) is singular: a force that reads itself with gain 1?)",
                     names()
                 )))
             }
-        };
+        }
         for k in 0..ns {
-            data.states.w[at + k] = z[k] - dz[k];
+            data.states.w[at + k] = z[k] - r[k];
         }
     }
     Err(fail(format!(
@@ -510,12 +596,9 @@ fn solve_loop<E>(
     )))
 }
 
-/// r = z − g at `p` (the solved rows only).
-fn loop_residual(sys: &System, data: &MechData, p: &SolvedPoint) -> Vec<f64> {
-    let (at, ns) = (sys.solved_at(), sys.n_solved());
-    let mut r = vec![0.0; sys.nw()];
-    sys.solved_residual(data, p, &mut r);
-    r[at..at + ns].to_vec()
+/// r = z − g at `p` into `r` (the solved rows only are written).
+fn loop_residual(sys: &System, data: &MechData, p: &SolvedPoint, r: &mut [f64]) {
+    sys.solved_residual(data, p, r);
 }
 
 /// (a, λ), or the singular unknown of the saddle-point solve.
@@ -549,16 +632,18 @@ pub(crate) fn accelerations(
         ));
     }
     let mut last = (Vec::new(), Vec::new());
-    let resid = |data: &mut MechData| -> Result<Vec<f64>, IcFailure> {
+    let resid = |data: &mut MechData, r: &mut [f64]| -> Result<(), IcFailure> {
         sys.solve_state_rates(data, q, u, t)
             .map_err(IcFailure::Message)?;
         let (a, lam) = crate::friction_ic::accelerations(kkt, sys, data, q, u, t, gamma)
             .map_err(IcFailure::Singular)?;
-        let r = loop_residual(sys, data, &point(data, t, q, u, &a, &lam));
+        loop_residual(sys, data, &point(data, t, q, u, &a, &lam), r);
         last = (a, lam);
-        Ok(r)
+        Ok(())
     };
-    match solve_loop(sys, data, t, resid, IcFailure::Message) {
+    // Start-up only: its buffers are its own.
+    let mut scratch = LoopScratch::new(sys);
+    match solve_loop(sys, data, t, &mut scratch, resid, IcFailure::Message) {
         Ok(()) => Ok(Ok(last)),
         Err(IcFailure::Singular(row)) => Ok(Err(row)),
         Err(IcFailure::Message(m)) => Err(m),
@@ -568,11 +653,13 @@ pub(crate) fn accelerations(
 /// The ODE form (coordinate partitioning): after (a, λ) are solved at the
 /// current z, z is made consistent by [`solve_loop`]; `resolve` re-solves
 /// (a, λ) for the z in `data` (the factored augmented matrix does not
-/// depend on z, only its right-hand side).
+/// depend on z, only its right-hand side). `scratch`: the problem's kept
+/// buffers ([`LoopScratch::new`] of `sys`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ode_consistent<E>(
     sys: &System,
     data: &mut MechData,
+    scratch: &mut LoopScratch,
     q: &[f64],
     u: &[f64],
     t: f64,
@@ -585,15 +672,16 @@ pub(crate) fn ode_consistent<E>(
         return Ok(());
     }
     let mut first = true;
-    let resid = |data: &mut MechData| -> Result<Vec<f64>, E> {
+    let resid = |data: &mut MechData, r: &mut [f64]| -> Result<(), E> {
         // The (a, λ) handed in are those at the z in `data`.
         if !first {
             resolve(data, a, lam)?;
         }
         first = false;
-        Ok(loop_residual(sys, data, &point(data, t, q, u, a, lam)))
+        loop_residual(sys, data, &point(data, t, q, u, a, lam), r);
+        Ok(())
     };
     // The loop returns after an evaluation at the converged z: (a, λ) are
     // that evaluation's.
-    solve_loop(sys, data, t, resid, fail)
+    solve_loop(sys, data, t, scratch, resid, fail)
 }

@@ -291,12 +291,55 @@ fn run_context<'a>(sys: &'a System, frame: &'a Frame, off: &'a [bool]) -> StateC
     st
 }
 
-/// Per contact of `sys.contacts`: DEACTIVATEd in this run.
-fn inactive_contacts(sys: &System, model: &Model) -> Vec<bool> {
-    sys.contacts
+/// Contacts whose switches fit on the stack in [`ContactSwitches`].
+const STACK_CONTACTS: usize = 256;
+
+/// Per contact of `sys.contacts`: DEACTIVATEd in this run. `wrench` runs
+/// in the step loop when a force function reads a solved quantity
+/// (`reaction_fn.rs`), so the switches are not collected into a new Vec:
+/// none when no CONTACT is deactivated (an empty slice: all on,
+/// `RunSwitches::contacts_off`), else on the stack up to
+/// [`STACK_CONTACTS`] contacts (a Vec beyond).
+// The large variant is the point: the switches on the stack, not the heap
+// (one value per `wrench` call, never stored).
+#[allow(clippy::large_enum_variant)]
+enum ContactSwitches {
+    AllOn,
+    Stack([bool; STACK_CONTACTS], usize),
+    Heap(Vec<bool>),
+}
+
+impl std::ops::Deref for ContactSwitches {
+    type Target = [bool];
+    fn deref(&self) -> &[bool] {
+        match self {
+            ContactSwitches::AllOn => &[],
+            ContactSwitches::Stack(a, n) => &a[..*n],
+            ContactSwitches::Heap(v) => v,
+        }
+    }
+}
+
+fn inactive_contacts(sys: &System, model: &Model) -> ContactSwitches {
+    let any_off = model
+        .inactive_forces
         .iter()
-        .map(|c| model.inactive_forces.contains(&ElementRef::Contact(c.id)))
-        .collect()
+        .any(|e| matches!(e, ElementRef::Contact(_)));
+    let off = |c: &mbsolve_mech::contact::ContactElement| {
+        model.inactive_forces.contains(&ElementRef::Contact(c.id))
+    };
+    let n = sys.contacts.len();
+    if !any_off {
+        ContactSwitches::AllOn
+    } else if n <= STACK_CONTACTS {
+        let mut a = [false; STACK_CONTACTS];
+        for (s, c) in a.iter_mut().zip(&sys.contacts) {
+            *s = off(c);
+        }
+        ContactSwitches::Stack(a, n)
+    } else {
+        ContactSwitches::Heap(sys.contacts.iter().map(off).collect())
+    }
 }
 
 /// Markers a measure reads.
@@ -365,6 +408,9 @@ pub struct Outputs {
     /// Column headers after `time`: `request_<id>.<component>`.
     pub header: Vec<String>,
     items: Vec<Item>,
+    /// The function-request components reading DELAY, (item, component):
+    /// evaluated at every accepted step too ([`Outputs::record_step`]).
+    delayed: Vec<(usize, usize)>,
 }
 
 impl Outputs {
@@ -426,10 +472,50 @@ impl Outputs {
                 Item::Function(f) => header.extend(f.column_names()),
             }
         }
+        let items: Vec<Item> = items.into_iter().map(|(_, it)| it).collect();
+        let mut delayed = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            if let Item::Function(f) = it {
+                let reads = f.components.iter().enumerate();
+                delayed.extend(
+                    reads
+                        .filter(|(_, (_, e))| e.reads_delay())
+                        .map(|(c, _)| (i, c)),
+                );
+            }
+        }
         Ok(Outputs {
             header,
-            items: items.into_iter().map(|(_, it)| it).collect(),
+            items,
+            delayed,
         })
+    }
+
+    /// Whether a request reads DELAY, whose history wants every accepted
+    /// integration step ([`Outputs::record_step`]).
+    pub fn records_steps(&self) -> bool {
+        !self.delayed.is_empty()
+    }
+
+    /// The requests reading DELAY evaluated at an accepted step's `frame`
+    /// (not an output): each DELAY records (TIME, value) in its history,
+    /// as a DELAY in a state's equation records every evaluation, so the
+    /// delayed value at an output interpolates the solution's steps rather
+    /// than the outputs (Adams: "the value of an expression at a delayed
+    /// time", a buffer the solver manages). The values are discarded; an
+    /// evaluation error is left to the output frame, which reports it.
+    pub fn record_step(&self, sys: &System, model: &Model, frame: &Frame, initial_q: &[f64]) {
+        let ctx = FrameContext {
+            sys,
+            model,
+            frame,
+            initial_q,
+        };
+        for &(i, c) in &self.delayed {
+            if let Item::Function(f) = &self.items[i] {
+                let _ = f.components[c].1.eval_in(&ctx);
+            }
+        }
     }
 
     /// Time then every request's components on one frame; `initial_q` is
@@ -478,7 +564,9 @@ impl Outputs {
     }
 
     /// One row per frame; stops at the first frame a function cannot be
-    /// evaluated on and returns the rows before it with the error.
+    /// evaluated on and returns the rows before it with the error. After
+    /// the run, a DELAY's history holds these frames only (a sink records
+    /// every accepted step: [`Outputs::record_step`]).
     pub fn table(
         &self,
         sys: &System,

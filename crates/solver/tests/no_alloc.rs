@@ -399,23 +399,31 @@ fn driver_allocations(model: &Model, settings: &IntegratorSettings, hmax: f64) -
         ..settings.clone()
     };
     let mut sim = Simulation::new(model).expect("a valid model");
-    sim.dynamic(0.2, Some(1), None, &settings)
-        .expect("the warm-up integrates");
-    let mut stats = None;
-    let count = allocations_in(|| {
-        stats = Some(
-            sim.dynamic(2.0, Some(1), None, &settings)
-                .expect("the run integrates"),
-        );
-    });
-    let stats = stats.expect("the run returned its statistics");
-    // A rejected step's diagnostic names a variable and so allocates by
-    // design: the comparison needs windows without rejections.
-    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
+    let (count, steps) = warm_then_measure(&mut sim, &settings);
     assert!(
         sim.log.iter().any(|l| l.contains("SENSOR/1 tripped")),
         "the sensor trips in the window"
     );
+    (count, steps)
+}
+
+/// One SIMULATE to t = 0.2 (one output step), then the allocations and
+/// steps of one from there to 2.0, which may not reject a step (a rejected
+/// step's diagnostic names a variable and so allocates by design: the
+/// comparisons need windows without rejections).
+fn warm_then_measure(sim: &mut Simulation, settings: &IntegratorSettings) -> (usize, u64) {
+    sim.dynamic(0.2, Some(1), None, settings)
+        .expect("the warm-up integrates");
+    let mut stats = None;
+    let count = allocations_in(|| {
+        stats = Some(
+            sim.dynamic(2.0, Some(1), None, settings)
+                .expect("the run integrates"),
+        );
+    });
+    let stats = stats.expect("the run returned its statistics");
+    let hmax = settings.hmax.unwrap_or(f64::NAN);
+    assert_eq!(stats.rejected_steps, 0, "HMAX = {hmax}: no rejected step");
     (count, stats.steps)
 }
 
@@ -481,6 +489,14 @@ const UNIVERSAL_PENDULUM: &str = "PART/2, MASS = 1, CM = 20, IP = 0.02, 0.02, 0.
      FRICTION/1, JOINT = 1, MU_STATIC = 0.1, MU_DYNAMIC = 0.08, PIN_RADIUS = 0.01\n\
      , STICTION_TRANSITION_VELOCITY = 0.01\n";
 
+/// `deck` without its FRICTION statement (and its continuation line).
+fn frictionless(deck: &str) -> String {
+    deck.lines()
+        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 #[test]
 fn stiction_deformation_step_loop_does_not_allocate() {
     let model = deck(STICTION_BLOCK);
@@ -501,12 +517,6 @@ fn two_group_joint_friction_step_loop_does_not_allocate() {
 /// (`multi_law.rs`).
 #[test]
 fn diff_over_three_parts_step_loop_does_not_allocate() {
-    let frictionless = |deck: &str| -> String {
-        deck.lines()
-            .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    };
     let pendulum = frictionless(UNIVERSAL_PENDULUM);
     let block = frictionless(STICTION_BLOCK)
         .replace("PART/2", "PART/3")
@@ -535,14 +545,155 @@ fn diff_over_three_parts_step_loop_does_not_allocate() {
 /// Jacobian.
 #[test]
 fn solved_quantities_step_loop_does_not_allocate() {
-    let body: String = STICTION_BLOCK
-        .lines()
-        .filter(|l| !l.starts_with("FRICTION") && !l.starts_with(", STICTION"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let model = deck(&format!(
+    assert_no_allocation("solved quantities", &deck(&solved_block()));
+}
+
+/// The pushed block of [`STICTION_BLOCK`] without its FRICTION, plus a
+/// drag reading the joint reaction (JOINT(), a solved quantity) and a
+/// force reading that drag (SFORCE(), another).
+fn solved_block() -> String {
+    let body = frictionless(STICTION_BLOCK);
+    format!(
         "{body}SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.1*JOINT(1,0,1,0)\n\
          SFORCE/3, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.5*SFORCE(2,0,4,0)\n"
+    )
+}
+
+/// [`solved_block`] in a model with CONTACTs: a ground box (top face
+/// y = 0, gravity −y) and a frictionless 1 kg ball (IMPACT k = 1e6,
+/// e = 1.5) started at its static penetration (m g / k)^(1/1.5) =
+/// 4.58e-4 m, sliding along x at 1 m/s, pushed by a force reading its own
+/// CONTACT() (0.01 · the normal force, along x). The solved quantities'
+/// evaluation (the request evaluator's `wrench`) runs with the model's
+/// contacts (it used to collect their switches into a new Vec per call).
+fn solved_with_contact() -> Model {
+    let ball = "MARKER/12, PART = 1, QP = -1, -0.5, -1\n\
+         GRAPHICS/1, BOX, CORNER = 12, X = 15, Y = 0.5, Z = 2\n\
+         PART/5, MASS = 1, CM = 50, IP = 1E-3, 1E-3, 1E-3, QG = 0, 0.049542, 0, VX = 1\n\
+         MARKER/50, PART = 5\n\
+         GRAPHICS/5, ELLIPSOID, CM = 50, XSCALE = 0.1, YSCALE = 0.1, ZSCALE = 0.1\n\
+         CONTACT/1, IGEOM = 5, JGEOM = 1, IMPACT, STIFFNESS = 1E6, DAMPING = 2E3, DMAX = 1E-4, EXPONENT = 1.5\n\
+         SFORCE/5, TRANSLATIONAL, ACTIONONLY, I = 50, J = 11, FUNCTION = 0.01*CONTACT(1,0,4,0)\n";
+    deck(&format!("{}{ball}", solved_block()))
+}
+
+/// Solved quantities (JOINT(), SFORCE()) in a model with a CONTACT, and a
+/// force reading CONTACT(), on GSTIFF I3 and HHT: no allocation over the
+/// window, with the ball on the box at its end.
+#[test]
+fn solved_quantities_with_contacts_step_loop_does_not_allocate() {
+    let model = solved_with_contact();
+    assert_eq!(model.contacts.len(), 1);
+    for (run, settings) in runs().into_iter().filter(|(r, _)| *r != "GSTIFF SI2") {
+        let mut points = 0;
+        let (count, steps) = step_loop_allocations_then(&model, &settings, false, |sim, q| {
+            let mut found = Vec::new();
+            sim.sys.contacts[0].points(q, &mut found);
+            points = found.len();
+        });
+        assert_eq!(points, 1, "{run}: the ball is on the box at t = 2");
+        assert!(steps >= 500, "{run}: only {steps} steps in the window");
+        assert_eq!(count, 0, "{run}: {count} allocations in {steps} steps");
+    }
+}
+
+/// The ODE form (coordinate partitioning: ABAM, RKF45, VSTIFF) with forces
+/// reading JOINT() and SFORCE() and a DIFF: each evaluation of
+/// y' = f(t, y) solves the DIFF's rate by Newton (`solve_state_rates`, one
+/// iteration) and makes the solved quantities consistent by Newton on z
+/// (`reaction_fn::ode_consistent`), both on kept buffers. No allocation
+/// over ≥ 500 steps.
+#[test]
+fn ode_form_with_solved_quantities_does_not_allocate() {
+    let model = deck(&format!(
+        "{}DIFF/1, IC = 0, FUNCTION = DX(21, 11) - 0.1*DIF(1)\n",
+        solved_block()
     ));
-    assert_no_allocation("solved quantities", &model);
+    assert_eq!(model.diffs.len(), 1);
+    for kind in [
+        IntegratorKind::Abam,
+        IntegratorKind::Rkf45,
+        IntegratorKind::Vstiff,
+    ] {
+        let settings = IntegratorSettings {
+            kind,
+            kind_given: true,
+            error: Some(1e-6),
+            hmax: Some(2e-3),
+            ..Default::default()
+        };
+        let (count, steps) = step_loop_allocations(&model, &settings, false);
+        assert!(steps >= 500, "{kind:?}: only {steps} steps in the window");
+        assert_eq!(count, 0, "{kind:?}: {count} allocations in {steps} steps");
+    }
+}
+
+/// Keeps the requests of a run and evaluates them on every output frame
+/// (a row per frame, allocated: a fixed number per SIMULATE) and, when a
+/// request reads DELAY, on every accepted step (`Outputs::record_step`).
+struct RequestSink {
+    outputs: mbsolve_solver::requests::Outputs,
+    initial_q: Vec<f64>,
+}
+
+impl mbsolve_solver::FrameSink for RequestSink {
+    fn write(
+        &mut self,
+        sys: &mbsolve_mech::System,
+        model: &Model,
+        _log: &[String],
+        frame: &mbsolve_solver::Frame,
+    ) -> Result<(), String> {
+        self.outputs
+            .row(sys, model, frame, &self.initial_q)
+            .map(|_| ())
+    }
+    fn wants_steps(&self) -> bool {
+        self.outputs.records_steps()
+    }
+    fn step(&mut self, sys: &mbsolve_mech::System, model: &Model, frame: &mbsolve_solver::Frame) {
+        self.outputs.record_step(sys, model, frame, &self.initial_q);
+    }
+}
+
+/// Allocations and steps of one SIMULATE from t = 0.2 to 2.0 (one output
+/// step, HMAX = `hmax`, GSTIFF I3) after a warm-up to 0.2, with `model`'s
+/// requests written by a [`RequestSink`].
+fn request_sink_allocations(model: &Model, hmax: f64) -> (usize, u64) {
+    let settings = IntegratorSettings {
+        kind: IntegratorKind::Gstiff,
+        formulation: Some(Formulation::I3),
+        error: Some(1e-4),
+        hmax: Some(hmax),
+        ..Default::default()
+    };
+    let mut sim = Simulation::new(model).expect("a valid model");
+    let outputs = mbsolve_solver::requests::Outputs::new(model)
+        .expect("the requests compile")
+        .bind_run(&sim.model);
+    assert!(outputs.records_steps(), "a request reads DELAY");
+    let initial_q = sim.sys.initial_state().0;
+    sim.output.sink = Some(Box::new(RequestSink { outputs, initial_q }));
+    warm_then_measure(&mut sim, &settings)
+}
+
+/// A REQUEST reading DELAY is evaluated at every accepted step (its
+/// history records the step) on a kept frame: a SIMULATE allocates as
+/// often with HMAX 5e-4 as with 1e-3 (≥ 300 more steps).
+#[test]
+fn request_delay_steps_do_not_allocate() {
+    let body = frictionless(STICTION_BLOCK);
+    let model = deck(&format!(
+        "{body}REQUEST/1, F2 = DELAY(DX(20, 10), 0.05, 0)\\F3 = DX(20, 10)\n"
+    ));
+    let (coarse, coarse_steps) = request_sink_allocations(&model, 1e-3);
+    let (fine, fine_steps) = request_sink_allocations(&model, 5e-4);
+    assert!(
+        fine_steps >= coarse_steps + 300,
+        "{coarse_steps} and {fine_steps} steps"
+    );
+    assert_eq!(
+        fine, coarse,
+        "{coarse} allocations in {coarse_steps} steps, {fine} in {fine_steps}"
+    );
 }

@@ -201,6 +201,14 @@ struct MemorySink {
 }
 
 impl FrameSink for MemorySink {
+    fn wants_steps(&self) -> bool {
+        self.outputs.records_steps()
+    }
+
+    fn step(&mut self, sys: &System, model: &Model, frame: &Frame) {
+        self.outputs.record_step(sys, model, frame, &self.initial_q);
+    }
+
     fn write(
         &mut self,
         sys: &System,
