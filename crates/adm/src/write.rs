@@ -52,6 +52,14 @@ pub fn function_source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str,
 
 /// The model as an Adams dataset.
 pub fn write_adm(m: &Model) -> Result<String, String> {
+    // An FE_PART is in the model as its node bodies, element BEAMs and
+    // markers; writing those as PARTs and BEAMs would lose the FE part.
+    if let Some(fe) = m.fe_parts.first() {
+        return Err(format!(
+            "FE_PART/{}: an FE part is not written back to a dataset yet (it is built into node PARTs and BEAMs, which would not read back as the FE_PART)",
+            fe.id
+        ));
+    }
     let mut o = String::new();
     let title = m.title.lines().next().unwrap_or("").trim();
     let _ = writeln!(
