@@ -413,7 +413,7 @@ impl Builder<'_> {
             return Err(self.err(
                 pos,
                 &at.label,
-                format!("{}: SECTION_NODE: SECTION/{id} does not exist", at.label),
+                format!("SECTION_NODE: SECTION/{id} does not exist"),
             ));
         };
         let need = |what: &str, x: Option<f64>| {
@@ -421,7 +421,7 @@ impl Builder<'_> {
                 self.err(
                     sat.pos,
                     &sat.label,
-                    format!("{}: missing {what} = (or RECT_BASE and RECT_HEIGHT)", sat.label),
+                    format!("missing {what} = (or RECT_BASE and RECT_HEIGHT)"),
                 )
             })
         };
@@ -439,7 +439,7 @@ impl Builder<'_> {
             return Err(self.err(
                 pos,
                 &at.label,
-                format!("{}: MATERIAL {id} does not exist", at.label),
+                format!("MATERIAL {id} does not exist"),
             ));
         };
         let mut a = Args::new(self.file, st, format!("MATERIAL/{id}"), MATERIAL_KEYS, &[])?;
@@ -493,7 +493,7 @@ impl Builder<'_> {
                                 return Err(self.err(
                                     p.at.pos,
                                     &p.at.label,
-                                    format!("{}: node {label} has no section: give SECTION = (label, area, Iyy, Izz, Iyz, Jxx per node) or an FE_NODE with SECTION_NODE", p.at.label),
+                                    format!("node {label} has no section: give SECTION = (label, area, Iyy, Izz, Iyz, Jxx per node) or an FE_NODE with SECTION_NODE"),
                                 ))
                             }
                         }
@@ -506,7 +506,7 @@ impl Builder<'_> {
                 });
             }
             let built = build_fe_part(p.id, &nodes, material, p.cratiok, &mut ids)
-                .map_err(|m| self.err(p.at.pos, &p.at.label, format!("{}: {m}", p.at.label)))?;
+                .map_err(|m| self.err(p.at.pos, &p.at.label, m))?;
             let here = format!("{}:{}", self.file, p.at.pos.line);
             for b in &built.bodies {
                 self.model
@@ -564,7 +564,7 @@ impl Builder<'_> {
             return Err(self.err(
                 fe_part.1,
                 &at.label,
-                format!("{}: FE_PART {} does not exist", at.label, fe_part.0),
+                format!("FE_PART {} does not exist", fe_part.0),
             ));
         };
         let Some(node) = self.model.fe_parts[k].node(label.0) else {
@@ -572,8 +572,8 @@ impl Builder<'_> {
                 label.1,
                 &at.label,
                 format!(
-                    "{}: FE_PART/{} has no node {} (NODE_LABELS)",
-                    at.label, fe_part.0, label.0
+                    "FE_PART/{} has no node {} (NODE_LABELS)",
+                    fe_part.0, label.0
                 ),
             ));
         };
@@ -598,8 +598,7 @@ impl Builder<'_> {
                         pos,
                         &n.at.label,
                         format!(
-                            "{}: QG is {} from node {} of FE_PART/{} (its COORDINATES)",
-                            n.at.label,
+                            "QG is {} from node {} of FE_PART/{} (its COORDINATES)",
                             mbsolve_model::readable(off),
                             n.label.0,
                             part.id
@@ -614,8 +613,8 @@ impl Builder<'_> {
                         pos,
                         &n.at.label,
                         format!(
-                            "{}: REULER differs from node {}'s angles in FE_PART/{}'s COORDINATES",
-                            n.at.label, n.label.0, part.id
+                            "REULER differs from node {}'s angles in FE_PART/{}'s COORDINATES",
+                            n.label.0, part.id
                         ),
                     ));
                 }
@@ -637,8 +636,7 @@ impl Builder<'_> {
                         pos,
                         &n.at.label,
                         format!(
-                            "{}: S = {} but node {} lies at {} of FE_PART/{}'s length",
-                            n.at.label,
+                            "S = {} but node {} lies at {} of FE_PART/{}'s length",
                             mbsolve_model::readable(s),
                             n.label.0,
                             mbsolve_model::readable(share),
