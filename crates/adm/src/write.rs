@@ -15,6 +15,7 @@ mod contact;
 mod curve;
 mod data;
 mod elastic;
+mod fe_part;
 mod point_mass;
 
 pub(crate) fn num(x: f64) -> String {
@@ -52,14 +53,6 @@ pub fn function_source<'a>(s: Option<&'a str>, element: &str) -> Result<&'a str,
 
 /// The model as an Adams dataset.
 pub fn write_adm(m: &Model) -> Result<String, String> {
-    // An FE_PART is in the model as its node bodies, element BEAMs and
-    // markers; writing those as PARTs and BEAMs would lose the FE part.
-    if let Some(fe) = m.fe_parts.first() {
-        return Err(format!(
-            "FE_PART/{}: an FE part is not written back to a dataset yet (it is built into node PARTs and BEAMs, which would not read back as the FE_PART)",
-            fe.id
-        ));
-    }
     let mut o = String::new();
     let title = m.title.lines().next().unwrap_or("").trim();
     let _ = writeln!(
@@ -86,6 +79,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         num(g.z)
     );
     for p in &m.parts {
+        if fe_part::is_node_body(m, p) {
+            continue;
+        }
         if let Some(line) = point_mass::statement(p) {
             let _ = writeln!(o, "{line}");
         } else if p.ground {
@@ -124,7 +120,14 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
             let _ = writeln!(o);
         }
     }
+    o.push_str(&fe_part::statements(m));
     for k in &m.markers {
+        if let Some(line) = fe_part::marker(m, k) {
+            if !line.is_empty() {
+                let _ = writeln!(o, "{line}");
+            }
+            continue;
+        }
         if let Some(line) = point_mass::marker(k) {
             let _ = writeln!(o, "{line}");
             continue;
@@ -236,6 +239,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     // written once, before its first user (the reader needs it defined).
     let mut floating_written = std::collections::HashSet::new();
     for f in &m.forces {
+        if fe_part::is_element(m, f) {
+            continue;
+        }
         let (i, j) = (f.i, f.j);
         if let ForceKind::Vector {
             statement,

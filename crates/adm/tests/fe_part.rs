@@ -36,7 +36,9 @@ fn without_contacts(text: &str) -> String {
 #[test]
 fn the_corpus_fe_beam_deck_stops_only_at_its_parasolid_contact_geometry() {
     let rel = "adams-vscode-febeam-contact/test.adm";
-    let errors = mbsolve_adm::diagnose_adm(&corpus_deck(), rel).err().unwrap();
+    let errors = mbsolve_adm::diagnose_adm(&corpus_deck(), rel)
+        .err()
+        .unwrap();
     let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(
         got,
@@ -65,18 +67,17 @@ fn the_corpus_fe_beam_builds_into_node_bodies_and_beams() {
         vec![1, 2, 3, 4, 5, 6]
     );
     assert_eq!(m.parts.len(), 8);
-    let node_mass: f64 = fe
-        .nodes
-        .iter()
-        .map(|n| m.part(n.body).unwrap().mass)
-        .sum();
+    let node_mass: f64 = fe.nodes.iter().map(|n| m.part(n.body).unwrap().mass).sum();
     let chord: f64 = fe
         .nodes
         .windows(2)
         .map(|w| (w[1].placement.origin - w[0].placement.origin).norm())
         .sum();
     let want = 7.801e-6 * 2500.0 * chord;
-    assert!((node_mass / want - 1.0).abs() < 1e-12, "{node_mass} vs {want}");
+    assert!(
+        (node_mass / want - 1.0).abs() < 1e-12,
+        "{node_mass} vs {want}"
+    );
     let n1 = m.part(fe.nodes[0].body).unwrap();
     assert_eq!(n1.name, "FE_PART/2 node 1");
     assert!((n1.placement.origin - Vector3::new(-650.0, 100.0, 0.0)).norm() < 1e-9);
@@ -95,7 +96,10 @@ fn the_corpus_fe_beam_builds_into_node_bodies_and_beams() {
         assert_eq!(e.formulation, BeamFormulation::Nonlinear);
         assert_eq!(e.damping, ElasticDamping::Ratio(0.01));
         let s = e.beam.unwrap();
-        assert_eq!((s.area, s.iyy, s.izz, s.ixx), (2500.0, 2.083333333e6, 1.302083333e5, 2.213541667e6));
+        assert_eq!(
+            (s.area, s.iyy, s.izz, s.ixx),
+            (2500.0, 2.083333333e6, 1.302083333e5, 2.213541667e6)
+        );
         assert!((s.gmodulus - 20700.0 / 2.58).abs() < 1e-9);
     }
     // MARKER/8 (node 6, QP and REULER given) and MARKER/9 (node 4, none).
@@ -191,13 +195,48 @@ fn what_is_not_built_or_disagrees_is_refused_by_name() {
     assert_eq!(got, want);
 }
 
-/// Writers refuse an FE part by name rather than write its node PARTs
-/// and BEAMs as if they were the model.
+/// `write_adm` writes the FE part back as FE_PART and MATERIAL, and the
+/// markers on its nodes with FE_PART and NODE_LABEL (not its node PARTs,
+/// element BEAMs or element markers); reading that back builds the same
+/// node bodies (mass, inertia, frames), elements and markers in ground.
 #[test]
-fn writers_refuse_an_fe_part_by_name() {
-    let m = mbsolve_adm::read_adm_str(&SMALL.replace("{extra}", ""), "s.adm").unwrap();
-    assert_eq!(
-        mbsolve_adm::write_adm(&m).unwrap_err(),
-        "FE_PART/2: an FE part is not written back to a dataset yet (it is built into node PARTs and BEAMs, which would not read back as the FE_PART)"
+fn write_adm_round_trips_an_fe_part() {
+    let m = mbsolve_adm::read_adm_str(&without_contacts(&corpus_deck()), "fe.adm").unwrap();
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    assert!(
+        text.contains("FE_PART/2, TYPE = 3DBEAM, NODE_LABELS = 1, 2, 3, 4, 5, 6"),
+        "{text}"
     );
+    assert!(
+        text.contains("MARKER/9, FE_PART = 2, NODE_LABEL = 4, QP = "),
+        "{text}"
+    );
+    assert!(!text.contains("BEAM/"), "{text}");
+    let back = mbsolve_adm::read_adm_str(&text, "w.adm").unwrap();
+    assert_eq!(back.parts.len(), m.parts.len());
+    assert_eq!(back.forces.len(), m.forces.len());
+    assert_eq!(back.markers.len(), m.markers.len());
+    let (a, b) = (&m.fe_parts[0], &back.fe_parts[0]);
+    assert_eq!(
+        (a.material, a.cratiok, &a.elements),
+        (b.material, b.cratiok, &b.elements)
+    );
+    for (x, y) in a.nodes.iter().zip(&b.nodes) {
+        let (p, q) = (m.part(x.body).unwrap(), back.part(y.body).unwrap());
+        assert_eq!((x.label, x.section, p.id), (y.label, y.section, q.id));
+        assert!((p.mass / q.mass - 1.0).abs() < 1e-12);
+        assert!(
+            (p.inertia.matrix() - q.inertia.matrix()).norm() < 1e-9 * p.inertia.matrix().norm()
+        );
+        assert!((p.placement.origin - q.placement.origin).norm() < 1e-9);
+        assert!((p.placement.rotation - q.placement.rotation).norm() < 1e-12);
+    }
+    for id in [2, 7, 8, 9, 11] {
+        let (g, h) = (
+            m.marker_in_ground(id).unwrap(),
+            back.marker_in_ground(id).unwrap(),
+        );
+        assert!((g.origin - h.origin).norm() < 1e-9, "MARKER/{id}");
+        assert!((g.rotation - h.rotation).norm() < 1e-12, "MARKER/{id}");
+    }
 }

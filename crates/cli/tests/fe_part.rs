@@ -43,16 +43,7 @@ fn cantilever(n: usize, b: Beam, cratiok: f64, load: [f64; 6]) -> String {
         .map(|k| format!("{}, {}, 0, 0, 0, 0, 0", k + 1, k as f64 / n as f64))
         .collect();
     let sections: Vec<String> = (0..=n)
-        .map(|k| {
-            format!(
-                "{}, {}, {}, {}, 0, {}",
-                k + 1,
-                b.area,
-                b.iyy,
-                b.izz,
-                b.jxx
-            )
-        })
+        .map(|k| format!("{}, {}, {}, {}, 0, {}", k + 1, b.area, b.iyy, b.izz, b.jxx))
         .collect();
     format!(
         "fe cantilever
@@ -127,9 +118,21 @@ fn small_tip_loads_give_the_euler_bernoulli_and_torsion_closed_forms() {
     let b = STEEL;
     let g = b.e / (2.0 * (1.0 + b.nu));
     let (f, t) = (1.0, 1.0);
-    let y = static_tip("bend_y", &cantilever(8, b, 0.0, [0.0, f, 0.0, 0.0, 0.0, 0.0]), 1e-6);
-    let z = static_tip("bend_z", &cantilever(8, b, 0.0, [0.0, 0.0, f, 0.0, 0.0, 0.0]), 1e-6);
-    let x = static_tip("twist", &cantilever(8, b, 0.0, [0.0, 0.0, 0.0, t, 0.0, 0.0]), 1e-6);
+    let y = static_tip(
+        "bend_y",
+        &cantilever(8, b, 0.0, [0.0, f, 0.0, 0.0, 0.0, 0.0]),
+        1e-6,
+    );
+    let z = static_tip(
+        "bend_z",
+        &cantilever(8, b, 0.0, [0.0, 0.0, f, 0.0, 0.0, 0.0]),
+        1e-6,
+    );
+    let x = static_tip(
+        "twist",
+        &cantilever(8, b, 0.0, [0.0, 0.0, 0.0, t, 0.0, 0.0]),
+        1e-6,
+    );
     let cases = [
         ("DY under FY", y[1], f / (3.0 * b.e * b.izz)),
         ("DZ under FZ", z[2], f / (3.0 * b.e * b.iyy)),
@@ -140,7 +143,10 @@ fn small_tip_loads_give_the_euler_bernoulli_and_torsion_closed_forms() {
         assert!((got / want - 1.0).abs() < 1e-4, "{what}: {got} vs {want}");
     }
     // No coupling: the y load leaves z and the twist alone.
-    assert!(y[2].abs() < 1e-9 * y[1].abs() && y[3].abs() < 1e-6 * y[1].abs(), "{y:?}");
+    assert!(
+        y[2].abs() < 1e-9 * y[1].abs() && y[3].abs() < 1e-6 * y[1].abs(),
+        "{y:?}"
+    );
 }
 
 /// The elastica of a cantilever (length 1) under a transverse dead tip
@@ -159,7 +165,9 @@ fn elastica_tip(alpha: f64) -> (f64, f64) {
             let k2 = f(add(s, k1, h / 2.0));
             let k3 = f(add(s, k2, h / 2.0));
             let k4 = f(add(s, k3, h));
-            s = std::array::from_fn(|i| s[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]));
+            s = std::array::from_fn(|i| {
+                s[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
+            });
         }
         s
     };
@@ -187,10 +195,7 @@ fn elastica_tip(alpha: f64) -> (f64, f64) {
 fn a_large_tip_load_converges_to_the_elastica() {
     let (_, small) = elastica_tip(1e-4);
     assert!((small / (1e-4 / 3.0) - 1.0).abs() < 1e-4, "{small}");
-    let b = Beam {
-        area: 0.1,
-        ..STEEL
-    };
+    let b = Beam { area: 0.1, ..STEEL };
     let p = 2.0 * b.e * b.izz;
     let (x, y) = elastica_tip(2.0);
     println!("elastica tip ({x:.8}, {y:.8})");
@@ -202,7 +207,10 @@ fn a_large_tip_load_converges_to_the_elastica() {
             1e-4,
         );
         let err = ((tip[0] - x).powi(2) + (tip[1] - y).powi(2)).sqrt();
-        println!("N = {n}: tip ({:.8}, {:.8}), error {err:.3e}", tip[0], tip[1]);
+        println!(
+            "N = {n}: tip ({:.8}, {:.8}), error {err:.3e}",
+            tip[0], tip[1]
+        );
         errors.push(err);
     }
     for w in errors.windows(2) {
@@ -261,7 +269,10 @@ fn the_first_bending_frequency_matches_the_closed_form() {
     let cycles = (crossings.len() - 1) as f64;
     let period = (crossings[crossings.len() - 1] - crossings[0]) / cycles;
     let omega = 2.0 * PI / period;
-    println!("ω = {omega:.6} rad/s against {want:.6} ({:+.3e})", omega / want - 1.0);
+    println!(
+        "ω = {omega:.6} rad/s against {want:.6} ({:+.3e})",
+        omega / want - 1.0
+    );
     assert!((omega / want - 1.0).abs() < 0.01, "{omega} vs {want}");
 }
 
@@ -290,7 +301,10 @@ fn cratiok_damps_the_first_mode_at_the_stiffness_proportional_ratio() {
     let decrement = (p[0] / p[n]).ln() / (n as f64 / 2.0);
     let zeta = decrement / (4.0 * PI * PI + decrement * decrement).sqrt();
     println!("ζ measured {zeta:.6}, rule βω/2 = {zeta_rule:.6}");
-    assert!((zeta / zeta_rule - 1.0).abs() < 0.03, "{zeta} vs {zeta_rule}");
+    assert!(
+        (zeta / zeta_rule - 1.0).abs() < 0.03,
+        "{zeta} vs {zeta_rule}"
+    );
 }
 
 /// A curved FE part (four nodes on an arc, turned about all three axes,
@@ -320,6 +334,11 @@ MATERIAL/1, DENSITY = 7800, YOUNGS_MODULUS = 2E9, POISSONS_RATIO = 0.3
 END
 ";
     let model = mbsolve_adm::read_adm_str(adm, "c.adm").unwrap();
+    // No MotionSolve XML form: refused by name.
+    assert_eq!(
+        mbsolve_msxml::write_xml(&model).unwrap_err(),
+        "FE_PART/2: an Adams FE part has no MotionSolve XML form here"
+    );
     let sys = System::new(&model).expect("valid model");
     let n = sys.nq();
     let (mut q, _) = sys.initial_state();
@@ -352,7 +371,20 @@ END
     let mut data = sys.new_data();
     let l = Some(lam.as_slice());
     let mut jq = Dense(DMatrix::zeros(n, 2 * n));
-    sys.body_jacobian(&mut data, &q, &u, &a, l, 0.0, &mut jq, 0, Some(0), n, 0.0, 0.0);
+    sys.body_jacobian(
+        &mut data,
+        &q,
+        &u,
+        &a,
+        l,
+        0.0,
+        &mut jq,
+        0,
+        Some(0),
+        n,
+        0.0,
+        0.0,
+    );
     let mut ju = Dense(DMatrix::zeros(n, n));
     sys.body_jacobian(&mut data, &q, &u, &a, l, 0.0, &mut ju, 0, None, 0, 1.0, 0.0);
     for (name, analytic, numeric) in [

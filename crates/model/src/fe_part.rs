@@ -136,7 +136,10 @@ fn positive(what: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(format!("{what} must be positive, found {}", crate::readable(v)))
+        Err(format!(
+            "{what} must be positive, found {}",
+            crate::readable(v)
+        ))
     }
 }
 
@@ -463,7 +466,10 @@ mod tests {
         let mut m = steel();
         m.poissons_ratio = 0.5;
         let e = build_fe_part(2, &straight(2, 1.0), m, 0.0, &mut ids).unwrap_err();
-        assert_eq!(e, "MATERIAL POISSONS_RATIO must lie in (-1, 0.5), found 0.5");
+        assert_eq!(
+            e,
+            "MATERIAL POISSONS_RATIO must lie in (-1, 0.5), found 0.5"
+        );
         let e = build_fe_part(2, &straight(2, 1.0), steel(), -1.0, &mut ids).unwrap_err();
         assert_eq!(e, "CRATIOK must be 0 or positive, found -1");
     }

@@ -177,10 +177,7 @@ fn per_node<const W: usize>(
         }
         let values: [f64; W] = std::array::from_fn(|k| row[k + 1]);
         if out.insert(label, values).is_some() {
-            return Err(a.err(
-                a.pos_of(key),
-                format!("{key}: node {label} is given twice"),
-            ));
+            return Err(a.err(a.pos_of(key), format!("{key}: node {label} is given twice")));
         }
     }
     if let Some(missing) = nodes.iter().find(|n| !out.contains_key(n)) {
@@ -229,9 +226,9 @@ impl Builder<'_> {
         };
         let nodes = labels(&a, "NODE_LABELS", &node_values)?;
         let Some(coordinates) = per_node::<6>(&mut a, "COORDINATES", &nodes)? else {
-            return Err(a.err_here(
-                "missing COORDINATES = (label, x, y, z, and three angles per node)",
-            ));
+            return Err(
+                a.err_here("missing COORDINATES = (label, x, y, z, and three angles per node)")
+            );
         };
         let sections = per_node::<5>(&mut a, "SECTION", &nodes)?.map(|t| {
             t.into_iter()
@@ -436,11 +433,7 @@ impl Builder<'_> {
 
     fn fe_material_values(&self, id: Id, pos: Pos, at: &At) -> Result<FeMaterial, AdmError> {
         let Some(st) = self.fe.materials.get(&id) else {
-            return Err(self.err(
-                pos,
-                &at.label,
-                format!("MATERIAL {id} does not exist"),
-            ));
+            return Err(self.err(pos, &at.label, format!("MATERIAL {id} does not exist")));
         };
         let mut a = Args::new(self.file, st, format!("MATERIAL/{id}"), MATERIAL_KEYS, &[])?;
         let _ = a.text("NAME")?;
@@ -474,10 +467,8 @@ impl Builder<'_> {
             let mut nodes = Vec::with_capacity(p.labels.len());
             for &label in &p.labels {
                 let c = p.coordinates[&label];
-                let local = Placement::new(
-                    Vector3::new(c[0], c[1], c[2]),
-                    euler313(c[3], c[4], c[5]),
-                );
+                let local =
+                    Placement::new(Vector3::new(c[0], c[1], c[2]), euler313(c[3], c[4], c[5]));
                 let section = match &p.sections {
                     Some(t) => t[&label],
                     None => {
@@ -518,7 +509,9 @@ impl Builder<'_> {
                 let what = format!("{} element {na}-{nb}, {here}", p.at.label);
                 self.model.sources.push((f.element(), what.clone()));
                 for m in [f.i, f.j] {
-                    self.model.sources.push((ElementRef::Marker(m), what.clone()));
+                    self.model
+                        .sources
+                        .push((ElementRef::Marker(m), what.clone()));
                 }
             }
             self.model.parts.extend(built.bodies);
@@ -533,9 +526,9 @@ impl Builder<'_> {
         for m in std::mem::take(&mut self.fe.markers) {
             let (fe, node) = self.fe_node_of(m.fe_part, m.label, &m.at)?;
             let frame = &self.fe_frame(fe);
-            let origin = m
-                .qp
-                .map_or(node.placement.origin, |qp| frame.origin + frame.rotation * qp);
+            let origin = m.qp.map_or(node.placement.origin, |qp| {
+                frame.origin + frame.rotation * qp
+            });
             let rotation = m
                 .rotation
                 .map_or(node.placement.rotation, |r| frame.rotation * r);
