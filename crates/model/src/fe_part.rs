@@ -224,6 +224,15 @@ pub fn build_fe_part(
     let mut markers = Vec::new();
     let mut forces = Vec::new();
     let mut elements = Vec::new();
+    // Node bodies take PART ids below point-mass keys; the element BEAMs
+    // and their two markers each need ids too.
+    let count = nodes.len() as u64;
+    if ids.part as u64 + count > crate::point_mass::MAX_ID as u64
+        || ids.marker as u64 + 2 * count > Id::MAX as u64
+        || ids.beam as u64 + count > Id::MAX as u64
+    {
+        return Err("no free PART, MARKER or BEAM ids are left for the FE part's nodes and elements (ids are taken after the largest in the dataset)".into());
+    }
     let bodies_ids: Vec<Id> = (0..nodes.len()).map(|k| ids.part + k as Id).collect();
     ids.part += nodes.len() as Id;
     for k in 0..nodes.len() - 1 {
@@ -247,6 +256,12 @@ pub fn build_fe_part(
         }
         let y_mean = 0.5 * (a.placement.rotation.column(1) + b.placement.rotation.column(1));
         let y = y_mean - e1 * e1.dot(&y_mean);
+        if y.norm() < 1e-6 {
+            return Err(format!(
+                "nodes {} and {} are turned about 180° apart about the beam (their y axes cancel)",
+                a.label, b.label
+            ));
+        }
         let e2 = y.normalize();
         let e3 = e1.cross(&e2);
         let frame = Matrix3::from_columns(&[e1, e2, e3]);
@@ -387,6 +402,7 @@ impl FePart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f64::consts::PI;
 
     fn straight(n: usize, length: f64) -> Vec<FeNodeInput> {
         (0..=n)
@@ -472,5 +488,19 @@ mod tests {
         );
         let e = build_fe_part(2, &straight(2, 1.0), steel(), -1.0, &mut ids).unwrap_err();
         assert_eq!(e, "CRATIOK must be 0 or positive, found -1");
+        let mut nodes = straight(2, 1.0);
+        nodes[1].placement = nodes[1].placement.clone().with_euler313(0.0, PI, 0.0);
+        let e = build_fe_part(2, &nodes, steel(), 0.0, &mut ids).unwrap_err();
+        assert_eq!(
+            e,
+            "nodes 1 and 2 are turned about 180° apart about the beam (their y axes cancel)"
+        );
+        let mut full = FeIds {
+            part: crate::point_mass::MAX_ID - 2,
+            marker: 1,
+            beam: 1,
+        };
+        let e = build_fe_part(2, &straight(2, 1.0), steel(), 0.0, &mut full).unwrap_err();
+        assert!(e.starts_with("no free PART, MARKER or BEAM ids"), "{e}");
     }
 }
