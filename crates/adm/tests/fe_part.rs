@@ -181,6 +181,13 @@ fn what_is_not_built_or_disagrees_is_refused_by_name() {
             "s.adm:4:47: FE_PART/2: COORDINATES takes 7 values per node (label, then 6), found 13 values",
         ),
         (
+            base.replace(
+                "MATERIAL = 1\n",
+                "SECTION = 1, 2, 0.6666666666666666, 0.16666666666666666, 0, 0.8333333333333334, 2, 2, 0.7, 0.16666666666666666, 0, 0.8333333333333334, MATERIAL = 1\n",
+            ),
+            "s.adm:7:58: FE_NODE/2: SECTION_NODE: SECTION/1 has IYY = 0.666667 but FE_PART/2's SECTION gives 0.7 for node 2",
+        ),
+        (
             base.replace("YOUNGS_MODULUS = 100", "YOUNGS_MODULUS = 0"),
             "s.adm:4:1: FE_PART/2: MATERIAL YOUNGS_MODULUS must be positive, found 0",
         ),

@@ -9,8 +9,9 @@
 //! - `FE_NODE/id, FE_PART = id, LABEL = n, S = s, ANGLE = a, SECTION_NODE
 //!   = id, QG = …, REULER = …`: a node's record. Its position and angles
 //!   must agree with the FE_PART's COORDINATES, S with the node's share of
-//!   the chord length; SECTION_NODE names the SECTION of a node the
-//!   FE_PART's SECTION list does not give.
+//!   the chord length; SECTION_NODE names the node's SECTION: it gives
+//!   the section when the FE_PART has no SECTION list, and must agree with
+//!   the list when it has one.
 //! - `SECTION/id, TYPE = text, AREA, IYY, IZZ, IYZ, JXX[, RECT_BASE = b,
 //!   RECT_HEIGHT = h]`: missing values of a solid rectangle come from b, h
 //!   (area bh, IYY = hb³/12, IZZ = bh³/12, JXX = IYY + IZZ, the values
@@ -638,8 +639,32 @@ impl Builder<'_> {
                     ));
                 }
             }
+            // The SECTION an FE_NODE names must be the node's section (the
+            // FE_PART's SECTION list wins when both are given).
             if let Some((sid, spos)) = n.section {
-                self.section_of(sid, spos, &n.at)?;
+                let named = self.section_of(sid, spos, &n.at)?;
+                let pairs = [
+                    ("AREA", named.area, node.section.area),
+                    ("IYY", named.iyy, node.section.iyy),
+                    ("IZZ", named.izz, node.section.izz),
+                    ("IYZ", named.iyz, node.section.iyz),
+                    ("JXX", named.jxx, node.section.jxx),
+                ];
+                for (key, a, b) in pairs {
+                    if (a - b).abs() > 1e-6 * a.abs().max(b.abs()) {
+                        return Err(self.err(
+                            spos,
+                            &n.at.label,
+                            format!(
+                                "SECTION_NODE: SECTION/{sid} has {key} = {} but FE_PART/{}'s SECTION gives {} for node {}",
+                                mbsolve_model::readable(a),
+                                part.id,
+                                mbsolve_model::readable(b),
+                                n.label.0
+                            ),
+                        ));
+                    }
+                }
             }
         }
         Ok(())
