@@ -188,6 +188,14 @@ fn what_is_not_built_or_disagrees_is_refused_by_name() {
             "s.adm:7:58: FE_NODE/2: SECTION_NODE: SECTION/1 has IYY = 0.666667 but FE_PART/2's SECTION gives 0.7 for node 2",
         ),
         (
+            SMALL.replace("{extra}", "MATERIAL/1, DENSITY = 3"),
+            "s.adm:9:1: MATERIAL/1: duplicate id: MATERIAL/1 is already defined at s.adm:5",
+        ),
+        (
+            base.replace(", POISSONS_RATIO = 0.25", ""),
+            "s.adm:5:1: MATERIAL/1: missing POISSONS_RATIO = (FE_PART/2 reads it)",
+        ),
+        (
             base.replace("YOUNGS_MODULUS = 100", "YOUNGS_MODULUS = 0"),
             "s.adm:4:1: FE_PART/2: MATERIAL YOUNGS_MODULUS must be positive, found 0",
         ),

@@ -120,7 +120,9 @@ pub(super) struct FeTables {
     parts: Vec<PendingFePart>,
     nodes: Vec<PendingFeNode>,
     sections: HashMap<Id, (SectionValues, At)>,
-    materials: HashMap<Id, Statement>,
+    /// MATERIAL statements by id (all of them: a duplicate id is an error
+    /// once an FE_PART reads it).
+    materials: HashMap<Id, Vec<Statement>>,
     markers: Vec<PendingFeMarker>,
     node_ids: HashMap<Id, Pos>,
     /// Each FE_PART's QG/REULER frame, by id.
@@ -351,7 +353,7 @@ impl Builder<'_> {
     /// reads it).
     pub(super) fn fe_material(&mut self, st: &Statement) {
         if let Some(id) = st.id {
-            self.fe.materials.entry(id).or_insert_with(|| st.clone());
+            self.fe.materials.entry(id).or_default().push(st.clone());
         }
     }
 
@@ -433,14 +435,24 @@ impl Builder<'_> {
     }
 
     fn fe_material_values(&self, id: Id, pos: Pos, at: &At) -> Result<FeMaterial, AdmError> {
-        let Some(st) = self.fe.materials.get(&id) else {
+        let Some(st) = self.fe.materials.get(&id).and_then(|v| v.first()) else {
             return Err(self.err(pos, &at.label, format!("MATERIAL {id} does not exist")));
         };
+        if let Some(second) = self.fe.materials[&id].get(1) {
+            return Err(self.err(
+                second.pos,
+                &format!("MATERIAL/{id}"),
+                format!(
+                    "duplicate id: MATERIAL/{id} is already defined at {}:{}",
+                    self.file, st.pos.line
+                ),
+            ));
+        }
         let mut a = Args::new(self.file, st, format!("MATERIAL/{id}"), MATERIAL_KEYS, &[])?;
         let _ = a.text("NAME")?;
         let mut get = |key: &str| -> Result<f64, AdmError> {
             let v = a.number(key)?;
-            v.ok_or_else(|| a.err_here(format!("missing {key} = (FE_PART/… reads it)")))
+            v.ok_or_else(|| a.err_here(format!("missing {key} = ({} reads it)", at.label)))
         };
         let density = get("DENSITY")?;
         let youngs_modulus = get("YOUNGS_MODULUS")?;
