@@ -141,6 +141,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         );
     }
     for j in &m.joints {
+        if fe_part::is_plane_joint(m, j.id) {
+            continue;
+        }
         let extra = match j.kind {
             JointKind::RackPin { pitch_diameter } => format!(", PD = {}", num(pitch_diameter)),
             _ => String::new(),

@@ -153,8 +153,17 @@ fn what_is_not_built_or_disagrees_is_refused_by_name() {
             "s.adm:9:1: FE_LOAD/1: FE_LOAD is not supported: apply the load at node markers instead (MARKER with FE_PART and NODE_LABEL, loaded by SFORCE, VFORCE or GFORCE)",
         ),
         (
-            base.replace("TYPE = 3DBEAM", "TYPE = 2DBEAMXY"),
-            "s.adm:4:19: FE_PART/2: TYPE = 2DBEAMXY is not supported: only TYPE = 3DBEAM is built (a planar FE part is a 3DBEAM whose nodes are held in the plane, e.g. by PLANAR joints or JPRIMs on its node markers)",
+            base.replace("TYPE = 3DBEAM", "TYPE = 4DBEAM"),
+            "s.adm:4:19: FE_PART/2: TYPE = 4DBEAM: unknown FE part type (Adams: 3DBEAM, 2DBEAMXY, 2DBEAMYZ, 2DBEAMZX)",
+        ),
+        (
+            base.replace("TYPE = 3DBEAM", "TYPE = 2DBEAMXY")
+                .replace("2, 3, 0, 0,", "2, 3, 0, 0.1,"),
+            "s.adm:4:1: FE_PART/2: TYPE = 2DBEAMXY: node 2 is off the plane of node 1 (a 2D beam's nodes lie in one plane parallel to its named plane)",
+        ),
+        (
+            base.replace("TYPE = 3DBEAM", "TYPE = 2DBEAMYZ"),
+            "s.adm:4:1: FE_PART/2: TYPE = 2DBEAMYZ: node 1's x axis leaves the plane",
         ),
         (
             base.replace("QG = 3, 0, 0", "QG = 3, 0.5, 0"),
@@ -208,6 +217,40 @@ fn what_is_not_built_or_disagrees_is_refused_by_name() {
         })
         .unzip();
     assert_eq!(got, want);
+}
+
+/// TYPE = 2DBEAMXY (nodes at z = 0.5, an offset plane): each node body is
+/// held in the plane by a PLANAR joint to ground whose z axis is global Z;
+/// `write_adm` writes the TYPE back and not the joints, and reading that
+/// back builds them again.
+#[test]
+fn a_2d_beam_holds_its_nodes_in_an_offset_plane_and_round_trips() {
+    let deck = SMALL
+        .replace("{extra}", "")
+        .replace("TYPE = 3DBEAM", "TYPE = 2DBEAMXY")
+        .replace(
+            "1, 0, 0, 0, 0, 0, 0, 2, 3, 0, 0,",
+            "1, 0, 0, 0.5, 0, 0, 0, 2, 3, 0, 0.5,",
+        )
+        .replace("QG = 3, 0, 0", "QG = 3, 0, 0.5");
+    let m = mbsolve_adm::read_adm_str(&deck, "p.adm").unwrap();
+    assert_eq!(m.joints.len(), 2);
+    for j in &m.joints {
+        assert_eq!(j.kind, mbsolve_model::JointKind::Planar);
+        let (i, g) = (
+            m.marker_in_ground(j.i).unwrap(),
+            m.marker_in_ground(j.j).unwrap(),
+        );
+        assert!((i.rotation.column(2) - Vector3::z()).norm() < 1e-12);
+        assert!((g.rotation.column(2) - Vector3::z()).norm() < 1e-12);
+        assert!((i.origin.z - 0.5).abs() < 1e-12 && (g.origin - i.origin).norm() < 1e-12);
+    }
+    let text = mbsolve_adm::write_adm(&m).unwrap();
+    assert!(text.contains("FE_PART/2, TYPE = 2DBEAMXY,"), "{text}");
+    assert!(!text.contains("PLANAR"), "{text}");
+    let back = mbsolve_adm::read_adm_str(&text, "w.adm").unwrap();
+    assert_eq!(back.joints.len(), 2);
+    assert_eq!(back.markers.len(), m.markers.len());
 }
 
 /// `write_adm` writes the FE part back as FE_PART and MATERIAL, and the

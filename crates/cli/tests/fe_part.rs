@@ -150,6 +150,25 @@ fn small_tip_loads_give_the_euler_bernoulli_and_torsion_closed_forms() {
     );
 }
 
+/// TYPE = 2DBEAMXY: the same cantilever held in the XY plane. The in-plane
+/// tip load gives the 3DBEAM's Euler–Bernoulli deflection (1e-4); a load
+/// out of the plane (FZ) and a twisting torque (TX) move nothing out of
+/// it (the nodes' PLANAR joints carry them).
+#[test]
+fn a_2d_beam_bends_in_its_plane_only() {
+    let b = STEEL;
+    let deck = cantilever(8, b, 0.0, [0.0, 1.0, 5.0, 2.0, 0.0, 0.0])
+        .replace("TYPE = 3DBEAM", "TYPE = 2DBEAMXY");
+    let tip = static_tip("planar", &deck, 1e-6);
+    let want = 1.0 / (3.0 * b.e * b.izz);
+    println!(
+        "2D beam: DY {:.9e} against {want:.9e}, DZ {:.3e}, AX {:.3e}",
+        tip[1], tip[2], tip[3]
+    );
+    assert!((tip[1] / want - 1.0).abs() < 1e-4, "{tip:?}");
+    assert!(tip[2].abs() < 1e-12 && tip[3].abs() < 1e-12, "{tip:?}");
+}
+
 /// The elastica of a cantilever (length 1) under a transverse dead tip
 /// load α = PL²/EI (Bisshopp & Drucker 1945), by shooting: θ'' = −α cos θ,
 /// θ(0) = 0, θ'(1) = 0 (no moment at the free tip), integrated by RK4 with

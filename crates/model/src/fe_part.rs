@@ -1,4 +1,4 @@
-//! FE_PART, TYPE = 3DBEAM: a beam with distributed mass, given by its nodes
+//! FE_PART, TYPE = 3DBEAM (and the 2D beams): a beam with distributed mass, given by its nodes
 //! (Adams Solver FE_PART, FE_NODE, SECTION and MATERIAL statements).
 //!
 //! Adams documents what the element must do: a "fully geometrically
@@ -40,16 +40,51 @@
 //!   cost is frequency accuracy: a cantilever's first bending frequency is
 //!   0.5 % low at 10 elements, 0.2 % at 16 (O(h²); consistent mass is
 //!   O(h⁴)).
+//! - **2D beams** (TYPE = 2DBEAMXY, YZ, ZX; Adams: "special cases of
+//!   3DBEAM when the beam has a planar behavior", which "may have an
+//!   offset") are the same element with each node held in its plane by a
+//!   PLANAR joint to ground ([`hold_in_plane`]): in-plane stretching and
+//!   bending only.
 //! - **Damping.** CRATIOK is the stiffness-proportional damping ratio:
 //!   C = CRATIOK·K, as BEAM's CRATIO (Adams multiplies the stiffness matrix
 //!   by CRATIO). A mode of circular frequency ω then has the damping ratio
 //!   ζ = CRATIOK·ω/2.
 
 use crate::{
-    BeamFormulation, BeamSection, Elastic, ElasticDamping, Force, ForceKind, Id, Inertia, Marker,
-    Part, Placement,
+    BeamFormulation, BeamSection, Elastic, ElasticDamping, Force, ForceKind, Id, Inertia, Joint,
+    JointKind, Marker, Part, Placement,
 };
 use nalgebra::{Matrix3, Vector3};
+
+/// TYPE = 2DBEAMXY, 2DBEAMYZ, 2DBEAMZX: the plane (parallel to two
+/// global axes) the beam's centreline stays in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FePlane {
+    Xy,
+    Yz,
+    Zx,
+}
+
+impl FePlane {
+    /// The TYPE keyword.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            FePlane::Xy => "2DBEAMXY",
+            FePlane::Yz => "2DBEAMYZ",
+            FePlane::Zx => "2DBEAMZX",
+        }
+    }
+
+    /// Axes (columns) whose z is the plane's normal: ground axes turned
+    /// so that the PLANAR joints' z axes are normal to the plane.
+    fn frame(self) -> Matrix3<f64> {
+        match self {
+            FePlane::Xy => Matrix3::identity(),
+            FePlane::Yz => Matrix3::from_columns(&[Vector3::y(), Vector3::z(), Vector3::x()]),
+            FePlane::Zx => Matrix3::from_columns(&[Vector3::z(), Vector3::x(), Vector3::y()]),
+        }
+    }
+}
 
 /// A node's section (FE_PART SECTION = label, area, Iyy, Izz, Iyz, Jxx, or
 /// the SECTION statement its FE_NODE names).
@@ -112,6 +147,12 @@ pub struct FePart {
     pub cratiok: f64,
     /// The element forces' ids (BEAM space), node k to node k + 1.
     pub elements: Vec<Id>,
+    /// A 2D beam's plane (None: 3DBEAM).
+    pub plane: Option<FePlane>,
+    /// A 2D beam's PLANAR joints (one per node, to ground) and their
+    /// markers.
+    pub plane_joints: Vec<Id>,
+    pub plane_markers: Vec<Id>,
 }
 
 /// The next free ids in the PART, MARKER and BEAM spaces.
@@ -129,6 +170,8 @@ pub struct FeBuilt {
     pub bodies: Vec<Part>,
     pub markers: Vec<Marker>,
     pub forces: Vec<Force>,
+    /// A 2D beam's PLANAR joints.
+    pub joints: Vec<Joint>,
 }
 
 /// Positive and finite, or the reason.
@@ -355,13 +398,87 @@ pub fn build_fe_part(
         material,
         cratiok,
         elements,
+        plane: None,
+        plane_joints: Vec::new(),
+        plane_markers: Vec::new(),
     };
     Ok(FeBuilt {
         part,
         bodies,
         markers,
         forces,
+        joints: Vec::new(),
     })
+}
+
+/// TYPE = 2DBEAMXY/YZ/ZX: the built FE part held in its plane by a PLANAR
+/// joint from each node to `ground` (the node keeps the in-plane
+/// translations and the rotation about the normal: stretching and in-plane
+/// bending, as Adams' 2D beam). The nodes must lie in one plane parallel
+/// to the named one (Adams: "they may have an offset") with their x axes
+/// in it. `marker` and `joint` are the next free MARKER and JOINT ids.
+pub fn hold_in_plane(
+    built: &mut FeBuilt,
+    plane: FePlane,
+    ground: Id,
+    marker: &mut Id,
+    joint: &mut Id,
+) -> Result<(), String> {
+    let axes = plane.frame();
+    let normal = axes.column(2).into_owned();
+    let nodes = &built.part.nodes;
+    let offset = normal.dot(&nodes[0].placement.origin);
+    let size = nodes
+        .iter()
+        .map(|n| n.placement.origin.norm())
+        .fold(1.0_f64, f64::max);
+    for n in nodes {
+        if (normal.dot(&n.placement.origin) - offset).abs() > 1e-9 * size {
+            return Err(format!(
+                "TYPE = {}: node {} is off the plane of node {} (a 2D beam's nodes lie in one plane parallel to its named plane)",
+                plane.type_name(),
+                n.label,
+                nodes[0].label
+            ));
+        }
+        if normal.dot(&n.placement.rotation.column(0)).abs() > 1e-6 {
+            return Err(format!(
+                "TYPE = {}: node {}'s x axis leaves the plane",
+                plane.type_name(),
+                n.label
+            ));
+        }
+    }
+    if *marker as u64 + 2 * nodes.len() as u64 > Id::MAX as u64
+        || *joint as u64 + nodes.len() as u64 > Id::MAX as u64
+    {
+        return Err("no free MARKER or JOINT ids are left for the 2D beam's joints".into());
+    }
+    for n in nodes {
+        let (i, j) = (*marker, *marker + 1);
+        *marker += 2;
+        built.markers.push(Marker {
+            id: i,
+            part: n.body,
+            placement: Placement::new(Vector3::zeros(), n.placement.rotation.transpose() * axes),
+        });
+        built.markers.push(Marker {
+            id: j,
+            part: ground,
+            placement: Placement::new(n.placement.origin, axes),
+        });
+        built.joints.push(Joint {
+            id: *joint,
+            kind: JointKind::Planar,
+            i,
+            j,
+        });
+        built.part.plane_joints.push(*joint);
+        built.part.plane_markers.extend([i, j]);
+        *joint += 1;
+    }
+    built.part.plane = Some(plane);
+    Ok(())
 }
 
 impl FePart {

@@ -1,7 +1,7 @@
 //! FE_PART (TYPE = 3DBEAM), FE_NODE, SECTION, MATERIAL and markers on FE
 //! part nodes (Adams Solver FE_PART statement; Adams FE Part guide):
 //!
-//! - `FE_PART/id, TYPE = 3DBEAM, NODE_LABELS = n1, n2, …, COORDINATES =
+//! - `FE_PART/id, TYPE = 3DBEAM | 2DBEAMXY | 2DBEAMYZ | 2DBEAMZX, NODE_LABELS = n1, n2, …, COORDINATES =
 //!   n, x, y, z, a, b, c, … (per node: label, position and 3-1-3 angles
 //!   in radians, in the FE part's QG/REULER frame), SECTION = n, area,
 //!   Iyy, Izz, Iyz, Jxx, … (per node), MATERIAL = id, CRATIOK = r
@@ -21,16 +21,19 @@
 //!   a marker on node n's body; QP and the orientation are in the FE part's
 //!   frame, and default to the node's position and axes.
 //!
-//! TYPE = 2DBEAMXY/YZ/ZX and FE_LOAD are refused by name. The element,
-//! mass and damping laws are in mbsolve_model::fe_part (our design: Adams
-//! publishes the formulation's name, not its 3D equations).
+//! TYPE = 2DBEAMXY/YZ/ZX is the 3DBEAM held in its plane by a PLANAR
+//! joint per node. FE_LOAD is refused by name. The element, mass and
+//! damping laws are in mbsolve_model::fe_part (our design: Adams publishes
+//! the formulation's name, not its 3D equations).
 
 use super::{orientation, Builder, Space};
 use crate::args::Args;
 use crate::error::Pos;
 use crate::syntax::Statement;
 use crate::AdmError;
-use mbsolve_model::fe_part::{build_fe_part, FeIds, FeMaterial, FeNodeInput, FeSection};
+use mbsolve_model::fe_part::{
+    build_fe_part, hold_in_plane, FeIds, FeMaterial, FeNodeInput, FePlane, FeSection,
+};
 use mbsolve_model::{euler313, ElementRef, Id, Placement};
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
@@ -83,6 +86,7 @@ struct PendingFePart {
     material: (Id, Pos),
     cratiok: f64,
     frame: Placement,
+    plane: Option<FePlane>,
 }
 
 struct PendingFeNode {
@@ -208,15 +212,13 @@ impl Builder<'_> {
                 self.file, first.at.pos.line
             )));
         }
+        let mut plane = None;
         match a.word("TYPE")? {
             None => return Err(a.err_here("missing TYPE = (3DBEAM)")),
             Some((t, _)) if t == "3DBEAM" => {}
-            Some((t, pos)) if t.starts_with("2DBEAM") => {
-                return Err(a.err(
-                    pos,
-                    format!("TYPE = {t} is not supported: only TYPE = 3DBEAM is built (a planar FE part is a 3DBEAM whose nodes are held in the plane, e.g. by PLANAR joints or JPRIMs on its node markers)"),
-                ))
-            }
+            Some((t, _)) if t == "2DBEAMXY" => plane = Some(FePlane::Xy),
+            Some((t, _)) if t == "2DBEAMYZ" => plane = Some(FePlane::Yz),
+            Some((t, _)) if t == "2DBEAMZX" => plane = Some(FePlane::Zx),
             Some((t, pos)) => {
                 return Err(a.err(
                     pos,
@@ -265,6 +267,7 @@ impl Builder<'_> {
             material,
             cratiok,
             frame: Placement::new(qg, rotation),
+            plane,
         });
         Ok(())
     }
@@ -475,6 +478,7 @@ impl Builder<'_> {
             marker: self.next_id(Space::Marker),
             beam: self.next_id(Space::Beam),
         };
+        let mut joint = self.next_id(Space::Joint);
         for p in &parts {
             let material = self.fe_material_values(p.material.0, p.material.1, &p.at)?;
             let mut nodes = Vec::with_capacity(p.labels.len());
@@ -509,8 +513,19 @@ impl Builder<'_> {
                     section,
                 });
             }
-            let built = build_fe_part(p.id, &nodes, material, p.cratiok, &mut ids)
+            let mut built = build_fe_part(p.id, &nodes, material, p.cratiok, &mut ids)
                 .map_err(|m| self.err(p.at.pos, &p.at.label, m))?;
+            if let Some(plane) = p.plane {
+                let ground = self
+                    .model
+                    .parts
+                    .iter()
+                    .find(|q| q.ground)
+                    .map(|q| q.id)
+                    .expect("finish checked the ground");
+                hold_in_plane(&mut built, plane, ground, &mut ids.marker, &mut joint)
+                    .map_err(|m| self.err(p.at.pos, &p.at.label, m))?;
+            }
             let here = format!("{}:{}", self.file, p.at.pos.line);
             for b in &built.bodies {
                 self.model
@@ -530,6 +545,18 @@ impl Builder<'_> {
             self.model.parts.extend(built.bodies);
             self.model.markers.extend(built.markers);
             self.model.forces.extend(built.forces);
+            for j in &built.joints {
+                let what = format!("{} node plane, {here}", p.at.label);
+                self.model
+                    .sources
+                    .push((ElementRef::Joint(j.id), what.clone()));
+                for m in [j.i, j.j] {
+                    self.model
+                        .sources
+                        .push((ElementRef::Marker(m), what.clone()));
+                }
+            }
+            self.model.joints.extend(built.joints);
             let used = format!("MATERIAL/{}", p.material.0);
             self.skipped.retain(|s| s.statement != used);
             self.model.fe_parts.push(built.part);

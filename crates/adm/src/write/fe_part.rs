@@ -2,8 +2,8 @@
 //! MATERIAL statements (COORDINATES in ground, so no QG/REULER), markers on
 //! its nodes as `MARKER/id, FE_PART = id, NODE_LABEL = n` with their ground
 //! frame; the node bodies, element BEAMs and element markers it was built
-//! into (mbsolve_model::fe_part) are left out, since reading the FE_PART
-//! back builds them again.
+//! into (mbsolve_model::fe_part), and a 2D beam's PLANAR joints and their
+//! markers, are left out, since reading the FE_PART back builds them again.
 
 use super::num;
 use mbsolve_model::{ElementRef, Force, Id, Marker, Model, Part};
@@ -37,6 +37,11 @@ pub(super) fn is_element(m: &Model, f: &Force) -> bool {
     matches!(f.element(), ElementRef::Beam(id) if m.fe_parts.iter().any(|fe| fe.elements.contains(&id)))
 }
 
+/// Whether JOINT/`id` holds a 2D FE part's node in its plane.
+pub(super) fn is_plane_joint(m: &Model, id: Id) -> bool {
+    m.fe_parts.iter().any(|fe| fe.plane_joints.contains(&id))
+}
+
 /// The element markers of every FE part (the I and J of its BEAMs).
 fn element_markers(m: &Model) -> Vec<Id> {
     m.forces
@@ -49,6 +54,9 @@ fn element_markers(m: &Model) -> Vec<Id> {
 /// For a marker on a node body: Some(its statement), or Some("") for an
 /// element marker (not written); None for any other marker.
 pub(super) fn marker(m: &Model, k: &Marker) -> Option<String> {
+    if m.fe_parts.iter().any(|fe| fe.plane_markers.contains(&k.id)) {
+        return Some(String::new());
+    }
     let (fe, node) = m
         .fe_parts
         .iter()
@@ -101,8 +109,9 @@ pub(super) fn statements(m: &Model) -> String {
             .collect();
         let _ = writeln!(
             o,
-            "FE_PART/{}, TYPE = 3DBEAM, NODE_LABELS = {}\n, COORDINATES = {}\n, SECTION = {}\n, MATERIAL = {}, CRATIOK = {}",
+            "FE_PART/{}, TYPE = {}, NODE_LABELS = {}\n, COORDINATES = {}\n, SECTION = {}\n, MATERIAL = {}, CRATIOK = {}",
             fe.id,
+            fe.plane.map_or("3DBEAM", |p| p.type_name()),
             labels.join(", "),
             coordinates.join("\n, "),
             sections.join("\n, "),
