@@ -256,6 +256,8 @@ pub(crate) struct Builder<'a> {
     /// The curve data of each CURVE() call, filled once its CURVE and
     /// MATRIX are read (build/curve.rs).
     curve_slots: HashMap<Id, mbsolve_expr::CurveSlot>,
+    /// FE_PART, FE_NODE, SECTION, MATERIAL and FE-node markers (build/fe_part.rs).
+    fe: fe_part::FeTables,
 }
 
 /// The values Adams accepts on the UNITS statement (Adams Solver reference,
@@ -340,6 +342,7 @@ impl<'a> Builder<'a> {
             motion_integrals: Vec::new(),
             contact_tables: Default::default(),
             curve_slots: HashMap::new(),
+            fe: Default::default(),
         }
     }
 
@@ -463,9 +466,10 @@ impl<'a> Builder<'a> {
             "COUPLER" => self.coupler(st, label, id),
             "GEAR" => self.gear(st, label, id),
             "POINT_MASS" => self.point_mass(st, label, id),
-            other @ ("FE_PART" | "FE_NODE" | "SECTION" | "FE_LOAD") => {
-                Err(self.fe_refused(st, &label, other))
-            }
+            "FE_PART" => self.fe_part(st, label),
+            "FE_NODE" => self.fe_node(st, label),
+            "SECTION" => self.fe_section(st, label),
+            "FE_LOAD" => Err(self.fe_load_refused(st, &label)),
             "SENSOR" => self.sensor(st, label, id),
             "CURVE" => self.curve(st, label, id),
             "PTCV" => self.ptcv(st, label, id),
@@ -523,13 +527,14 @@ impl<'a> Builder<'a> {
                 Ok(())
             }
             "MATERIAL" => {
-                // Material data: a PART gives MASS and IP explicitly, and the
-                // elements that read a MATERIAL (FE_PART, BEAM sections) are
-                // rejected themselves.
+                // Material data: a PART gives MASS and IP explicitly; an
+                // FE_PART reads its MATERIAL (build/fe_part.rs), which then
+                // leaves this skipped list.
+                self.fe_material(st);
                 self.skipped.push(Skipped {
                     statement: label,
                     location: loc(self.file, st.pos),
-                    reason: "material data, read only by elements not supported yet",
+                    reason: "material data, read only by FE_PARTs (none reads this one)",
                 });
                 Ok(())
             }
@@ -926,7 +931,9 @@ impl<'a> Builder<'a> {
     fn marker(&mut self, st: &Statement, label: String, id: Id) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label, MARKER_KEYS, &[])?;
         self.define(Space::Marker, id, st.pos, &a.label)?;
-        self.refuse_fe_marker(&a)?;
+        if self.fe_marker_taken(&mut a, id, st.pos)? {
+            return a.finish();
+        }
         let part = match self.marker_point_mass(&mut a)? {
             Some(point_mass) => point_mass,
             None => {
@@ -1515,6 +1522,7 @@ impl<'a> Builder<'a> {
         if !self.model.parts.iter().any(|p| p.ground) {
             return Err(self.no_ground());
         }
+        self.finish_fe_parts()?;
         self.finish_contacts()?;
         // markers and parts are defined in `defined`
         for r in &self.refs {

@@ -15,6 +15,7 @@ mod contact;
 mod curve;
 mod data;
 mod elastic;
+mod fe_part;
 mod point_mass;
 
 pub(crate) fn num(x: f64) -> String {
@@ -78,6 +79,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         num(g.z)
     );
     for p in &m.parts {
+        if fe_part::is_node_body(m, p) {
+            continue;
+        }
         if let Some(line) = point_mass::statement(p) {
             let _ = writeln!(o, "{line}");
         } else if p.ground {
@@ -116,7 +120,14 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
             let _ = writeln!(o);
         }
     }
+    o.push_str(&fe_part::statements(m));
     for k in &m.markers {
+        if let Some(line) = fe_part::marker(m, k) {
+            if !line.is_empty() {
+                let _ = writeln!(o, "{line}");
+            }
+            continue;
+        }
         if let Some(line) = point_mass::marker(k) {
             let _ = writeln!(o, "{line}");
             continue;
@@ -130,6 +141,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         );
     }
     for j in &m.joints {
+        if fe_part::is_plane_joint(m, j.id) {
+            continue;
+        }
         let extra = match j.kind {
             JointKind::RackPin { pitch_diameter } => format!(", PD = {}", num(pitch_diameter)),
             _ => String::new(),
@@ -228,6 +242,9 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
     // written once, before its first user (the reader needs it defined).
     let mut floating_written = std::collections::HashSet::new();
     for f in &m.forces {
+        if fe_part::is_element(m, f) {
+            continue;
+        }
         let (i, j) = (f.i, f.j);
         if let ForceKind::Vector {
             statement,

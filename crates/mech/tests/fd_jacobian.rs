@@ -328,6 +328,7 @@ fn kitchen_sink() -> Model {
     elastic_elements(&mut m);
     point_on_curve(&mut m);
     curve_on_curve(&mut m);
+    fe_part(&mut m);
     // COUPLERs: a rotation with a translation (REVOLUTE 1, TRANSLATIONAL
     // 2) and two rotations in the ratio 2:−5 (REVOLUTE 1, CYLINDRICAL 5).
     m.couplers.push(Coupler {
@@ -357,6 +358,71 @@ fn kitchen_sink() -> Model {
 /// BUSHING between two moving parts, FIELD (full K and C) to ground, BEAM
 /// (LINEAR, NONLINEAR, STRING) with CRATIO: preloads and free lengths
 /// nonzero so every term of the law is exercised.
+/// A curved FE part (model::fe_part: four node bodies with lumped inertia,
+/// three co-rotational BEAMs with CRATIOK damping), its node 1 tied to
+/// PART/2 by a BUSHING so that its bodies are loaded from both sides.
+fn fe_part(m: &mut Model) {
+    use mbsolve_model::fe_part::{build_fe_part, FeIds, FeMaterial, FeNodeInput, FeSection};
+    let nodes: Vec<FeNodeInput> = [
+        ([0.0, 0.0, 0.0], [-0.3, 0.0, 0.2], 1.0),
+        ([0.3, 0.09, 0.0], [-0.1, 0.0, 0.1], 1.2),
+        ([0.6, 0.12, 0.0], [0.1, 0.0, 0.0], 1.0),
+        ([0.9, 0.09, 0.0], [0.3, 0.0, -0.1], 0.8),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, (p, e, s))| FeNodeInput {
+        label: k as Id + 1,
+        placement: Placement::at(p[0], p[1], p[2])
+            .with_euler313(e[0], e[1], e[2])
+            .in_frame(&Placement::at(0.1, 0.2, 0.3).with_euler313(0.2, 0.3, 0.5)),
+        section: FeSection {
+            area: 0.01 * s,
+            iyy: 2e-6 * s,
+            izz: 1e-6 * s,
+            iyz: 0.0,
+            jxx: 2.5e-6 * s,
+        },
+    })
+    .collect();
+    let material = FeMaterial {
+        id: 1,
+        density: 7800.0,
+        // Soft enough that the forces stay of the size of the other
+        // elements' (the check is 1e-6 per entry).
+        youngs_modulus: 2e5,
+        poissons_ratio: 0.3,
+    };
+    let mut ids = FeIds {
+        part: 60,
+        marker: 6000,
+        beam: 600,
+    };
+    let built = build_fe_part(7, &nodes, material, 0.01, &mut ids).expect("valid FE part");
+    m.markers.push(Marker {
+        id: 6100,
+        part: built.bodies[0].id,
+        placement: Placement::at(0.05, 0.0, 0.0),
+    });
+    m.forces.push(Force {
+        id: 610,
+        i: 6100,
+        j: 21,
+        kind: ForceKind::Elastic(Box::new(Elastic::bushing(
+            [50.0, 60.0, 70.0],
+            [0.5, 0.6, 0.7],
+            [5.0, 6.0, 7.0],
+            [0.05, 0.06, 0.07],
+            [0.0; 3],
+            [0.0; 3],
+        ))),
+    });
+    m.parts.extend(built.bodies);
+    m.markers.extend(built.markers);
+    m.forces.extend(built.forces);
+    m.fe_parts.push(built.part);
+}
+
 fn elastic_elements(m: &mut Model) {
     let full = |scale: f64| {
         nalgebra::Matrix6::from_fn(|r, c| {

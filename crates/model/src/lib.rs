@@ -11,6 +11,7 @@ mod curve;
 mod discrete;
 mod elastic;
 mod elements;
+pub mod fe_part;
 mod friction;
 mod function;
 mod implicit_vars;
@@ -187,6 +188,9 @@ pub struct Model {
     pub geometries: Vec<Geometry>,
     /// CONTACT elements.
     pub contacts: Vec<Contact>,
+    /// FE_PARTs as read; their node bodies, element BEAMs and markers are
+    /// in `parts`, `forces` and `markers` (model::fe_part).
+    pub fe_parts: Vec<fe_part::FePart>,
     /// SENSORs, checked at the output times of dynamic analyses.
     pub sensors: Vec<Sensor>,
     /// The sensors' SENVAL values; SENVAL calls bind to them. A simulation

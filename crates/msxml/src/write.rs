@@ -34,6 +34,12 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     // Read from Adams datasets (issue 16) with no XML form written yet:
     // named rather than dropped.
     curve::refuse(m)?;
+    if let Some(fe) = m.fe_parts.first() {
+        return Err(format!(
+            "FE_PART/{}: an Adams FE part has no MotionSolve XML form here",
+            fe.id
+        ));
+    }
     // MS-XML-GRAMMAR.md lists Body_Point only by name: no verified
     // attributes to write a point mass with.
     if let Some(p) = m
