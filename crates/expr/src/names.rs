@@ -335,12 +335,12 @@ pub(crate) const NOT_SUPPORTED: &[&str] = &[
 
 /// Why a listed function is refused for good (not "yet"), when there is a
 /// reason beyond missing work: Q, QDOT, QDDOT and UV read the modal
-/// coordinates of a flexible body (Adams FLEX_BODY, or an FE_PART's
-/// nodes), and this solver has rigid parts, point masses and beams only.
+/// coordinates of a modal flexible body (Adams FLEX_BODY), which this
+/// solver does not have; an FE_PART's nodes are bodies read through markers.
 pub(crate) fn refusal_reason(name: &str) -> Option<&'static str> {
     match name {
         "Q" | "QDOT" | "QDDOT" | "UV" => Some(
-            "it reads the modal coordinates of a flexible body (FLEX_BODY or FE_PART), which this solver does not model: its bodies are rigid parts, point masses and beams",
+            "it reads the modal coordinates of a flexible body (FLEX_BODY), which this solver does not model: its bodies are rigid parts, point masses, beams and FE parts, whose nodes are read through their markers",
         ),
         _ => None,
     }

@@ -339,7 +339,7 @@ fn modal_coordinate_functions_are_refused_with_the_reason() {
         let err = Expr::parse(&text).unwrap_err();
         assert_eq!(
             err.message,
-            format!("function {name} is not supported: it reads the modal coordinates of a flexible body (FLEX_BODY or FE_PART), which this solver does not model: its bodies are rigid parts, point masses and beams")
+            format!("function {name} is not supported: it reads the modal coordinates of a flexible body (FLEX_BODY), which this solver does not model: its bodies are rigid parts, point masses, beams and FE parts, whose nodes are read through their markers")
         );
         assert_eq!((err.span.start, err.span.end), (4, 4 + name.len()));
     }
