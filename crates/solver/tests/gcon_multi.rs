@@ -385,22 +385,28 @@ fn sliders_tied_to_a_pendulum_keep_the_constraint_and_the_energy() {
     );
 }
 
+/// Sliders A (x = 1) and C (x = 1.2) on x rails and B (1 kg) on a vertical
+/// rail at y = −0.2, tied by the GCON x_A·x_C + y_B = 1, plus `extra`.
+fn product_deck(extra: &str) -> Model {
+    deck(&format!(
+        "{}{}PART/3, MASS = 1, CM = 30, IP = 0.1, 0.1, 0.1, QG = 0, -0.2, 0\n\
+         MARKER/30, PART = 3\n\
+         MARKER/31, PART = 3, REULER = 0D, -90D, 0D\n\
+         MARKER/12, PART = 1, REULER = 0D, -90D, 0D\n\
+         JOINT/3, TRANSLATIONAL, I = 31, J = 12\n\
+         GCON/1, I = 20, FUNCTION = DX(20)*DX(40) + DY(30) - 1\n{extra}",
+        slider(2, 1.0, 1.0),
+        slider(4, 1.0, 1.2),
+    ))
+}
+
 /// A product across the pieces: A (x = 1) and C (x = 1.2) on x rails, B
 /// on a vertical rail (y = −0.2), x_A·x_C + y_B = 1 (GCON read in the
 /// order A, B, C: pieces [A, B] and [C], so ∂²Φ/∂x_A∂x_C = 1 is the
 /// cross block). B falls and pushes A and C apart; the energy is kept.
 #[test]
 fn a_product_across_the_pieces_keeps_the_constraint_and_the_energy() {
-    let model = deck(&format!(
-        "{}{}PART/3, MASS = 1, CM = 30, IP = 0.1, 0.1, 0.1, QG = 0, -0.2, 0\n\
-             MARKER/30, PART = 3\n\
-             MARKER/31, PART = 3, REULER = 0D, -90D, 0D\n\
-             MARKER/12, PART = 1, REULER = 0D, -90D, 0D\n\
-             JOINT/3, TRANSLATIONAL, I = 31, J = 12\n\
-             GCON/1, I = 20, FUNCTION = DX(20)*DX(40) + DY(30) - 1\n",
-        slider(2, 1.0, 1.0),
-        slider(4, 1.0, 1.2),
-    ));
+    let model = product_deck("");
     keeps_constraint_and_energy(
         &model,
         (1.0, 200),
@@ -508,18 +514,10 @@ fn a_failing_multi_part_gcon_is_named_with_its_function_and_time() {
 /// cross-piece block of x_A·x_C.
 #[test]
 fn statics_with_a_product_across_the_pieces_reach_the_closed_form() {
-    let model = deck(&format!(
-        "{}{}PART/3, MASS = 1, CM = 30, IP = 0.1, 0.1, 0.1, QG = 0, -0.2, 0\n\
-         MARKER/30, PART = 3\n\
-         MARKER/31, PART = 3, REULER = 0D, -90D, 0D\n\
-         MARKER/12, PART = 1, REULER = 0D, -90D, 0D\n\
-         JOINT/3, TRANSLATIONAL, I = 31, J = 12\n\
-         GCON/1, I = 20, FUNCTION = DX(20)*DX(40) + DY(30) - 1\n\
-         SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -50*(DX(20) - 1)\n\
+    let model = product_deck(
+        "SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -50*(DX(20) - 1)\n\
          SFORCE/4, TRANSLATIONAL, ACTIONONLY, I = 41, J = 11, FUNCTION = -50*(DX(40) - 1.2)\n",
-        slider(2, 1.0, 1.0),
-        slider(4, 1.0, 1.2),
-    ));
+    );
     let mut sim = Simulation::new(&model).unwrap();
     sim.static_equilibrium(&common::fim_s(1e-10)).unwrap();
     let f = sim.frames.last().unwrap();
