@@ -740,7 +740,15 @@ fn fx_without_j_sums_the_action_only_forces_at_i() {
     assert_eq!(rows.len(), 11);
     for r in &rows {
         let t = r[0];
-        for (k, want) in [(1, 0.0), (2, 0.0), (3, 0.0), (4, 0.0), (5, 0.7), (6, 0.7), (8, F)] {
+        for (k, want) in [
+            (1, 0.0),
+            (2, 0.0),
+            (3, 0.0),
+            (4, 0.0),
+            (5, 0.7),
+            (6, 0.7),
+            (8, F),
+        ] {
             assert!(
                 (r[k] - want).abs() < 1e-12,
                 "column {k} = {} at t = {t}, want {want}",
@@ -749,6 +757,10 @@ fn fx_without_j_sums_the_action_only_forces_at_i() {
         }
         assert!((r[7] - F).abs() < 1e-9, "ACCZ(30) = {} at t = {t}", r[7]);
         // The spring does act on the block: it is only left out of FZ(20).
-        assert!(t < 0.5 || r[9].abs() > 0.1, "DZ(20,21) = {} at t = {t}", r[9]);
+        assert!(
+            t < 0.5 || r[9].abs() > 0.1,
+            "DZ(20,21) = {} at t = {t}",
+            r[9]
+        );
     }
 }

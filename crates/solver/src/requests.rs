@@ -13,9 +13,7 @@ use mbsolve_mech::local::{NoHess, NL};
 use mbsolve_mech::rotation::{e_mat, rot};
 use mbsolve_mech::states::StateContext;
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{
-    ElementRef, FunctionRequest, Id, Model, MotionTarget, Request, RequestKind,
-};
+use mbsolve_model::{ElementRef, FunctionRequest, Id, Model, MotionTarget, Request, RequestKind};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
 /// Column suffixes of each request kind, in output order.

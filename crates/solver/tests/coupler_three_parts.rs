@@ -234,11 +234,18 @@ fn force_requests_on_a_three_part_coupler_are_the_whole_constraint_wrench() {
                 );
                 let p = nalgebra::Vector4::new(f.q[o + 3], f.q[o + 4], f.q[o + 5], f.q[o + 6]);
                 let a_rot = mbsolve_mech::rotation::rot(&p);
-                let inertia = a_rot * nalgebra::Matrix3::from_diagonal(&Vector3::new(0.1, 0.1, 0.2)) * a_rot.transpose();
+                let inertia = a_rot
+                    * nalgebra::Matrix3::from_diagonal(&Vector3::new(0.1, 0.1, 0.2))
+                    * a_rot.transpose();
                 let r = Vector3::new(f.q[o], f.q[o + 1], f.q[o + 2]);
                 let force = Vector3::new(f.a[o], f.a[o + 1], f.a[o + 2]) - g;
                 let torque = inertia * wd + w.cross(&(inertia * w)) + (r - x).cross(&force);
-                let fr = evaluate(&sim.sys, &sim.model, f, &request(RequestKind::Force, i, Some(j)));
+                let fr = evaluate(
+                    &sim.sys,
+                    &sim.model,
+                    f,
+                    &request(RequestKind::Force, i, Some(j)),
+                );
                 for k in 0..3 {
                     worst = worst.max((fr[k] - force[k]).abs());
                     worst = worst.max((fr[k + 3] - torque[k]).abs());

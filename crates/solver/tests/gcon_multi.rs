@@ -300,8 +300,16 @@ fn force_requests_on_every_slider_include_both_pieces_of_the_gcon() {
             "{}: FORCE requests against m·a − F {newton:.1e} N, against the closed form {closed:.1e} N",
             name(&settings)
         );
-        assert!(newton < 1e-9, "{}: m·a − F off by {newton:e}", name(&settings));
-        assert!(closed < 1e-6, "{}: closed form off by {closed:e}", name(&settings));
+        assert!(
+            newton < 1e-9,
+            "{}: m·a − F off by {newton:e}",
+            name(&settings)
+        );
+        assert!(
+            closed < 1e-6,
+            "{}: closed form off by {closed:e}",
+            name(&settings)
+        );
     }
 }
 
