@@ -95,7 +95,9 @@ pub fn euler313_angles(r: &Matrix3<f64>) -> (f64, f64, f64) {
 #[derive(Clone, Copy)]
 pub(crate) enum Source {
     /// Every joint, joint primitive, motion and force element acting between
-    /// markers I and J (in either order): the FORCE request and FX…TM.
+    /// markers I and J (in either order), and every GCON or COUPLER both
+    /// markers belong to: the FORCE request and FX…TM. Without J: the
+    /// action-only forces applied at I, and a GCON whose I marker it is.
     Between(Id, Option<Id>),
     /// One element (JOINT(…), JPRIM(…), MOTION(…), SFORCE(…)).
     Element(ElementRef),
