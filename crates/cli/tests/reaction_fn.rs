@@ -394,9 +394,10 @@ fn pendulum_run(
 /// energy must equal the DIFF's work to 1e-5 J over 2 s at ERROR 1e-7 with
 /// GSTIFF (measured 2.7e-6 J; ABAM below); the torque as solved must
 /// equal the request's evaluation of its expression on the same frame to
-/// 1e-5 N·m (measured 5.9e-6 in the first steps: outputs project the
-/// velocities onto the constraints and re-solve the reactions at the
-/// acceleration level, the solve used the integrator's); the work must be
+/// 1e-11 N·m on every integrator (an output re-solves the solved
+/// quantities with the reactions, `analysis::consistent_output`; measured
+/// 4.4e-16 to 2.0e-15 on the BDF runs, 4.2e-13 ABAM, 7.8e-13 NEWMARK,
+/// 7.5e-13 HHT: Newton's 1e-12 relative tolerance); the work must be
 /// substantial (below −0.05 J) so that the check means something.
 /// GSTIFF I3, GSTIFF and WSTIFF SI2, HASTIFF SI1, ABAM, NEWMARK and HHT
 /// (ERROR 1e-5; tolerances below). The tight-ERROR index-3 runs are in
@@ -409,25 +410,24 @@ fn damping_reading_the_joint_reaction_balances_energy() {
         "-0.01*JOINT(1,0,1,0)*WZ(21,11)",
     );
     for (name, integrator, error, energy_tol, consistency_tol) in [
-        ("gstiff", "gstiff", 1e-7, 1e-5, 1e-5),
+        ("gstiff", "gstiff", 1e-7, 1e-5, 1e-11),
         // The stabilized formulations (measured 2.6e-6, 2.9e-6, 2.8e-6 J):
         // the solved quantities are converged but not error-controlled
         // (class Solved); as velocities GSTIFF/SI2 failed at t = 1.18 s.
-        ("si2", "gstiff, formulation = si2", 1e-7, 1e-5, 1e-5),
-        ("wsi2", "wstiff, formulation = si2", 1e-7, 1e-5, 1e-5),
-        ("si1", "hastiff, formulation = si1", 1e-7, 1e-5, 1e-5),
+        ("si2", "gstiff, formulation = si2", 1e-7, 1e-5, 1e-11),
+        ("wsi2", "wstiff, formulation = si2", 1e-7, 1e-5, 1e-11),
+        ("si1", "hastiff, formulation = si1", 1e-7, 1e-5, 1e-11),
         // ABAM's own accuracy at this ERROR: the same deck with a plain
         // damping torque −0.2·ω is off by 7.3e-4 J as well (measured).
-        ("abam", "abam", 1e-7, 2e-3, 1e-5),
+        ("abam", "abam", 1e-7, 2e-3, 1e-11),
         // NEWMARK's and HHT's own accuracy: with the plain torque −0.2·ω
         // the balance is off by 5.9e-3 J (NEWMARK, ERROR 1e-7) and 9.5e-4 J
         // (HHT, ERROR 1e-5); this deck measured 5.9e-3 and 9.6e-4 J. The
-        // torque off its expression by 6.0e-5 and 5.9e-5 N·m (measured):
-        // the request reads the reaction re-solved at the output, the
-        // torque the integrator's index-3 multipliers
-        // (`index3_tight_error_reading_the_joint_reaction`).
-        ("newmark", "newmark", 1e-7, 1e-2, 1e-4),
-        ("hht", "hht", 1e-5, 2e-3, 1e-4),
+        // torque was off its expression by 6.0e-5 and 5.9e-5 N·m while
+        // outputs kept the integrator's solved torque next to re-solved
+        // reactions (`index3_tight_error_reading_the_joint_reaction`).
+        ("newmark", "newmark", 1e-7, 1e-2, 1e-11),
+        ("hht", "hht", 1e-5, 2e-3, 1e-11),
     ] {
         let (energy, consistency, work, _) = pendulum_run(&d, name, &adm, integrator, error);
         println!("{name}: energy − work {energy:.2e} J, torque vs its expression {consistency:.2e} N·m, work {work:.4} J");
@@ -459,11 +459,15 @@ fn damping_reading_the_joint_reaction_balances_energy() {
 /// within 1.5 × that of the plain damper −0.2·ω run at the same ERROR by
 /// the same integrator (measured: HHT 2.01e-4 against 2.21e-4 J; GSTIFF
 /// 1.49e-6 against 1.56e-6 and 1.54e-6 against 1.54e-6; WSTIFF 7.98e-8
-/// against 7.40e-8). The torque against its expression measures I3's λ
-/// error itself (the request's JOINT is the reaction re-solved at the
-/// output at the acceleration level, the torque read the integrator's):
-/// measured 1.3e-3 N·m for HHT at 1e-7 (5.9e-5 at 1e-5: smaller steps,
-/// larger λ errors), 1.0e-6, 2.0e-7 and 2.0e-6 for GSTIFF and WSTIFF.
+/// against 7.40e-8). The torque against its expression on the output's
+/// own reaction: an output re-solves the solved torque together with the
+/// reactions at the acceleration level (`analysis::consistent_output`),
+/// so the two agree to Newton's tolerance, 1e-11 N·m (measured 8.8e-13
+/// HHT, 6.1e-16 and 6.7e-16 GSTIFF, 5.7e-15 WSTIFF; one or two Newton
+/// updates per output: HHT 64 outputs with one, 137 with two, GSTIFF at
+/// 1e-9 all but one with one). Before, outputs kept the integrator's
+/// torque, which read I3's index-3 multipliers: 1.3e-3 N·m for HHT at
+/// 1e-7, 1.0e-6, 2.0e-7 and 2.0e-6 for GSTIFF and WSTIFF.
 #[test]
 fn index3_tight_error_reading_the_joint_reaction() {
     let d = common::scratch("reaction_fn", "index3");
@@ -473,10 +477,10 @@ fn index3_tight_error_reading_the_joint_reaction() {
     );
     let plain = damped_pendulum("-0.2*WZ(21,11)", "-0.2*WZ(21,11)");
     for (name, integrator, error, consistency_tol) in [
-        ("hht", "hht", 1e-7, 3e-3),
-        ("gstiff8", "gstiff", 1e-8, 1e-5),
-        ("gstiff9", "gstiff", 1e-9, 1e-5),
-        ("wstiff9", "wstiff", 1e-9, 1e-5),
+        ("hht", "hht", 1e-7, 1e-11),
+        ("gstiff8", "gstiff", 1e-8, 1e-11),
+        ("gstiff9", "gstiff", 1e-9, 1e-11),
+        ("wstiff9", "wstiff", 1e-9, 1e-11),
     ] {
         let (energy, consistency, work, rejected) =
             pendulum_run(&d, name, &reading, integrator, error);
@@ -698,6 +702,65 @@ fn index3_error_control_leaves_out_states_reading_solved_quantities() {
             mbsolve_integrate::SecondOrderProblem::state_error_controlled(&hht, k),
             controlled[k],
             "HHT: {name}"
+        );
+    }
+}
+
+/// FX…TM with I only (J omitted): the action-only forces applied at I
+/// (Adams function reference FX/FM and the REQUEST statement's FORCE: omit
+/// J, or give 0, for the action-only forces at a marker). Block 2 carries
+/// an ACTIONONLY force F along ground z and an ACTIONONLY torque 0.7 N·m
+/// about z at marker 20, besides a spring SFORCE from ground marker 29, 1 m
+/// below (an action-reaction force: left out) and its joint (a constraint: left
+/// out). So FX(20) = FY(20) = 0, FZ(20) = FM(20) = F, TZ(20) = TM(20) =
+/// 0.7 and TX(20) = 0, to 1e-12. Block 3's ACTIONONLY force reads FZ(20)
+/// (a solved quantity) and so accelerates at F/M: ACCZ(30) = F to 1e-9.
+/// These read 0 before.
+#[test]
+fn fx_without_j_sums_the_action_only_forces_at_i() {
+    let d = common::scratch("reaction_fn", "action_only");
+    let body = format!(
+        "{}SFORCE/8, ROTATIONAL, ACTIONONLY, I = 20, J = 21, FUNCTION = 0.7\n\
+         MARKER/29, PART = 1, QP = 2, 0, -1\n\
+         SFORCE/9, TRANSLATIONAL, I = 20, J = 29, FUNCTION = -4*(DM(20,29) - 1)\n{}",
+        block(2, &[(1, &format!("{F}"))]),
+        block(3, &[(3, "FZ(20)")])
+    );
+    let (_, rows, _) = common::run_deck(
+        &d,
+        "action_only",
+        &deck(
+            &body,
+            "REQUEST/1, F2 = FX(20)\\F3 = FY(20)\\F4 = FZ(20) - FM(20,0)\\F5 = TX(20)\\F6 = TZ(20)\\F7 = TM(20)\\F8 = ACCZ(30)\n\
+             REQUEST/2, F2 = FZ(20)\\F3 = DZ(20,21)\n",
+        ),
+        "integrator/gstiff, error = 1e-8\nsimulate/dynamic, end = 1, steps = 10\nstop\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rows.len(), 11);
+    for r in &rows {
+        let t = r[0];
+        for (k, want) in [
+            (1, 0.0),
+            (2, 0.0),
+            (3, 0.0),
+            (4, 0.0),
+            (5, 0.7),
+            (6, 0.7),
+            (8, F),
+        ] {
+            assert!(
+                (r[k] - want).abs() < 1e-12,
+                "column {k} = {} at t = {t}, want {want}",
+                r[k]
+            );
+        }
+        assert!((r[7] - F).abs() < 1e-9, "ACCZ(30) = {} at t = {t}", r[7]);
+        // The spring does act on the block: it is only left out of FZ(20).
+        assert!(
+            t < 0.5 || r[9].abs() > 0.1,
+            "DZ(20,21) = {} at t = {t}",
+            r[9]
         );
     }
 }

@@ -135,6 +135,13 @@ pub enum Measure {
 impl Measure {
     /// The markers the measure reads (none for a user state).
     pub fn markers(&self) -> Vec<Id> {
+        self.marker_slots().into_iter().flatten().collect()
+    }
+
+    /// The markers the measure reads in fixed slots, in the order of
+    /// [`Measure::markers`] (None: an unused slot): a caller in the step
+    /// loop need not allocate.
+    pub fn marker_slots(&self) -> [Option<Id>; 4] {
         match *self {
             Measure::Dm { i, j }
             | Measure::Vr { i, j }
@@ -142,16 +149,14 @@ impl Measure {
             | Measure::Speed { i, j }
             | Measure::AngSpeed { i, j }
             | Measure::Euler { i, j, .. }
-            | Measure::Orient { i, j, .. } => std::iter::once(i).chain(j).collect(),
+            | Measure::Orient { i, j, .. } => [Some(i), j, None, None],
             Measure::Disp { i, j, k, .. }
             | Measure::Vel { i, j, k, .. }
-            | Measure::AngVel { i, j, k, .. } => std::iter::once(i).chain(j).chain(k).collect(),
-            Measure::FrameVel { i, j, k, l, .. } => {
-                std::iter::once(i).chain(j).chain(k).chain([l]).collect()
-            }
-            Measure::FrameSpeed { i, j, l } => std::iter::once(i).chain(j).chain([l]).collect(),
-            Measure::Contact { rm, .. } => rm.into_iter().collect(),
-            Measure::UserState { .. } | Measure::Solved { .. } => Vec::new(),
+            | Measure::AngVel { i, j, k, .. } => [Some(i), j, k, None],
+            Measure::FrameVel { i, j, k, l, .. } => [Some(i), j, k, Some(l)],
+            Measure::FrameSpeed { i, j, l } => [Some(i), j, Some(l), None],
+            Measure::Contact { rm, .. } => [rm, None, None, None],
+            Measure::UserState { .. } | Measure::Solved { .. } => [None; 4],
         }
     }
 }

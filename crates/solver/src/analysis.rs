@@ -1122,11 +1122,20 @@ pub(crate) fn consistent_output(
     };
     let mut gamma = vec![0.0; m];
     sys.acceleration_rhs(data, &fr.q, &u, fr.t, &mut gamma);
-    let Ok((a, lambda)) =
-        crate::friction_ic::accelerations(kkt_a, sys, data, &fr.q, &u, fr.t, &gamma)
+    // Solved quantities (a force reading JOINT(), ACCX, …: `reaction_fn.rs`)
+    // are re-solved with (a, λ), z = g(q, u, a(z), λ(z), w) by Newton from
+    // the integrator's z, so that a force reading a reaction equals its
+    // expression on the output's own λ; the user-state rates and outputs
+    // follow the new z.
+    let Ok(Ok((a, lambda))) =
+        crate::reaction_fn::accelerations(kkt_a, sys, data, &fr.q, &u, fr.t, &gamma)
     else {
         return false;
     };
+    if sys.n_solved() > 0 {
+        fr.w.copy_from_slice(&data.states.w);
+        fr.wp.copy_from_slice(&data.states.wp);
+    }
     fr.u = u;
     fr.a = a;
     fr.lambda = lambda;

@@ -9,13 +9,11 @@ use crate::analysis::Frame;
 use crate::functions::{compile_variables, CompiledFunctionRequest, FrameContext};
 use mbsolve_mech::contact_fn::RunSwitches;
 use mbsolve_mech::forces::Direction;
-use mbsolve_mech::local::NL;
+use mbsolve_mech::local::{NoHess, NL};
 use mbsolve_mech::rotation::{e_mat, rot};
 use mbsolve_mech::states::StateContext;
 use mbsolve_mech::{MarkerFrame, System};
-use mbsolve_model::{
-    ElementRef, FunctionRequest, Id, Measure, Model, MotionTarget, Request, RequestKind,
-};
+use mbsolve_model::{ElementRef, FunctionRequest, Id, Model, MotionTarget, Request, RequestKind};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
 /// Column suffixes of each request kind, in output order.
@@ -97,7 +95,9 @@ pub fn euler313_angles(r: &Matrix3<f64>) -> (f64, f64, f64) {
 #[derive(Clone, Copy)]
 pub(crate) enum Source {
     /// Every joint, joint primitive, motion and force element acting between
-    /// markers I and J (in either order): the FORCE request and FX…TM.
+    /// markers I and J (in either order), and every GCON or COUPLER both
+    /// markers belong to: the FORCE request and FX…TM. Without J: the
+    /// action-only forces applied at I, and a GCON whose I marker it is.
     Between(Id, Option<Id>),
     /// One element (JOINT(…), JPRIM(…), MOTION(…), SFORCE(…)).
     Element(ElementRef),
@@ -179,21 +179,6 @@ pub(crate) fn wrench(
             MotionTarget::Markers { i, j, .. } => Some((i, Some(j))),
         }
     };
-    // A GCON acts at its I marker; it connects I with the request's other
-    // marker when its function reads that marker.
-    let gcon_markers = |id: Id| {
-        let g = model.gcons.iter().find(|g| g.id == id)?;
-        let Source::Between(i, j) = src else {
-            return Some((g.i, None));
-        };
-        let other = if g.i == i { j? } else { i };
-        let reads = g
-            .function
-            .measures()
-            .iter()
-            .any(|m| measure_markers(m).contains(&other));
-        reads.then_some((g.i, Some(other)))
-    };
     // Element markers (a, b) connect the pair (i, j) in either order.
     let between = |pair: Option<(Id, Option<Id>)>, i: Id, j: Option<Id>| {
         pair.is_some_and(|(a, b)| (a == i && b == j) || (Some(a) == j && b == Some(i)))
@@ -201,6 +186,42 @@ pub(crate) fn wrench(
     let selected = |el: ElementRef, markers: Option<(Id, Option<Id>)>| match src {
         Source::Element(e) => e == el,
         Source::Between(i, j) => between(markers, i, j),
+    };
+    // Constraints over a set of markers rather than a pair (a GCON: its I
+    // marker and the markers its function reads, over up to four parts;
+    // a COUPLER: the markers of its joints) connect I and J when both are
+    // in the set. A GCON acts at its I marker, so without J the request
+    // at that marker selects it. No allocation: `wrench` runs in the step
+    // loop when a force function reads FX…TM (`reaction_fn.rs`).
+    let in_set = |el: ElementRef, first: Option<Id>, of: &dyn Fn(Id) -> bool| match src {
+        Source::Element(e) => e == el,
+        Source::Between(i, None) => Some(i) == first,
+        Source::Between(i, Some(j)) => i != j && of(i) && of(j),
+    };
+    let gcon_selected = |id: Id| {
+        let Some(g) = model.gcons.iter().find(|g| g.id == id) else {
+            return false;
+        };
+        let reads = |m: Id| {
+            m == g.i
+                || g.function
+                    .measures()
+                    .iter()
+                    .any(|x| x.marker_slots().contains(&Some(m)))
+        };
+        in_set(ElementRef::Gcon(id), Some(g.i), &reads)
+    };
+    let coupler_selected = |id: Id| {
+        let Some(c) = model.couplers.iter().find(|c| c.id == id) else {
+            return false;
+        };
+        let of = |m: Id| {
+            c.joints.iter().any(|&(joint, _, _)| {
+                joint_markers(joint).is_some_and(|(a, b)| a == m || b == Some(m))
+            })
+        };
+        // A COUPLER has no I marker of its own: J is required.
+        in_set(ElementRef::Coupler(id), None, &of)
     };
     let mut f = Vector3::zeros();
     let mut n = Vector3::zeros();
@@ -214,7 +235,6 @@ pub(crate) fn wrench(
             ElementRef::Joint(id) => joint_markers(id),
             ElementRef::Jprim(id) => jprim_markers(id),
             ElementRef::Motion(id) => motion_markers(id),
-            ElementRef::Gcon(id) => gcon_markers(id),
             // Curve constraints act between I (IFLOAT) and their floating
             // marker(s) (PTCV(), CVCV() results: `element_results.rs`).
             ElementRef::Ptcv(id) => model
@@ -227,17 +247,33 @@ pub(crate) fn wrench(
                 .iter()
                 .find(|c| c.id == id)
                 .map(|c| (c.ifloat, Some(c.jfloat))),
+            ElementRef::Gcon(_) | ElementRef::Coupler(_) => None,
             _ => continue,
         };
-        if !selected(eq.element, markers) {
+        let chosen = match eq.element {
+            ElementRef::Gcon(id) => gcon_selected(id),
+            ElementRef::Coupler(id) => coupler_selected(id),
+            el => selected(el, markers),
+        };
+        if !chosen {
             continue;
         }
+        // Generalized reaction −λ_k ∇Φ_k on the element's bodies; a row
+        // over more than two bodies (a GCON over three or four parts, a
+        // COUPLER over three) has a second piece with its own two bodies
+        // (`System::extra_piece`), whose gradient adds to the first's.
         let v = sys.eval_equation(k, &frame.q, frame.t, false);
         let mut gen = [0.0; NL];
         for (l, g) in gen.iter_mut().enumerate() {
             *g = -frame.lambda[k] * v.s.grad[l];
         }
         add_generalized(frame, eq.bodies(), target, true, &gen, &x, &mut f, &mut n);
+        if let Some((bodies, piece)) = sys.extra_piece::<NoHess>(k, &frame.q, frame.t) {
+            for (l, g) in gen.iter_mut().enumerate() {
+                *g = -frame.lambda[k] * piece.grad[l];
+            }
+            add_generalized(frame, bodies, target, true, &gen, &x, &mut f, &mut n);
+        }
     }
     crate::friction_result::add_joint_friction(sys, frame, target, &x, &mut f, &mut n, |id| {
         selected(ElementRef::Joint(id), joint_markers(id))
@@ -247,7 +283,25 @@ pub(crate) fn wrench(
     // solved quantity, `reaction_fn.rs`) and the run's switches.
     let st = run_context(sys, frame, &contacts_off);
     for fe in &sys.forces {
-        if !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
+        // Without J (omitted or 0), FX…TM and the FORCE request sum the
+        // action-only forces applied at I: the Adams function reference
+        // (FX, FM, …: "omit j … for action-only forces") and the REQUEST
+        // statement's FORCE argument (Adams Solver FORTRAN and C++). The
+        // C++ FM page's prose says "all forces acting on marker i", but
+        // its own example reads FM(23) as the action-only forces; we
+        // follow the majority. Action-only: SFORCE … ACTIONONLY
+        // (Direction::Action*), applied at its I marker.
+        let action_only_at_i = match src {
+            Source::Between(i, None) => {
+                fe.i.id == i
+                    && matches!(
+                        fe.direction,
+                        Direction::ActionTranslation | Direction::ActionRotation
+                    )
+            }
+            _ => false,
+        };
+        if !action_only_at_i && !selected(fe.element, Some((fe.i.id, Some(fe.j.id)))) {
             continue;
         }
         // A deactivated force element applies nothing.
@@ -340,11 +394,6 @@ fn inactive_contacts(sys: &System, model: &Model) -> ContactSwitches {
     } else {
         ContactSwitches::Heap(sys.contacts.iter().map(off).collect())
     }
-}
-
-/// Markers a measure reads.
-fn measure_markers(m: &Measure) -> Vec<Id> {
-    m.markers()
 }
 
 /// The FORCE request: the wrench that the elements acting between markers I

@@ -190,6 +190,78 @@ fn a_slider_and_a_wheel_on_a_sliding_carrier_keep_their_ratio() {
     }
 }
 
+/// The FORCE request on the wheel (31 to 22, JOINT/1's markers) and on the
+/// slider (41 to 23, JOINT/2's) of [`slider_and_wheel`]: the joint and the
+/// COUPLER (both markers belong to its joints) are every constraint on
+/// that part, so the request must be the whole constraint wrench,
+/// F = m·a − m·g and, about the request's marker x, T = I ω̇ + ω × I ω +
+/// (r_cm − x) × F (gravity has no moment about the CM), with a, ω, ω̇ of
+/// the same frame, to 1e-9. The wheel lies in the COUPLER's first piece,
+/// the slider in its second; the COUPLER used to be left out of FORCE
+/// requests altogether. GSTIFF I3 and SI2.
+#[test]
+fn force_requests_on_a_three_part_coupler_are_the_whole_constraint_wrench() {
+    use mbsolve_model::{Request, RequestKind};
+    use mbsolve_solver::requests::evaluate;
+    let m = slider_and_wheel();
+    let request = |kind, i, j| Request {
+        id: 1,
+        kind,
+        i,
+        j,
+        rm: None,
+        comment: String::new(),
+    };
+    let g = Vector3::new(0.0, -9.81, 0.0);
+    for settings in [
+        common::settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7),
+        common::settings(IntegratorKind::Gstiff, Formulation::Si2, 1e-7),
+    ] {
+        let mut sim = Simulation::new(&m).unwrap();
+        sim.dynamic(1.0, Some(20), None, &settings).unwrap();
+        let (mut worst, mut largest) = (0.0f64, 0.0f64);
+        for f in &sim.frames {
+            // (I, J, body index): wheel A (part 3), slider B (part 4).
+            for (i, j, b) in [(31, 22, 1), (41, 23, 2)] {
+                let o = 7 * b;
+                let at = |kind| evaluate(&sim.sys, &sim.model, f, &request(kind, i, None));
+                let (x, acc) = (at(RequestKind::Displacement), at(RequestKind::Acceleration));
+                let w = at(RequestKind::Velocity);
+                let (x, w, wd) = (
+                    Vector3::new(x[0], x[1], x[2]),
+                    Vector3::new(w[3], w[4], w[5]),
+                    Vector3::new(acc[3], acc[4], acc[5]),
+                );
+                let p = nalgebra::Vector4::new(f.q[o + 3], f.q[o + 4], f.q[o + 5], f.q[o + 6]);
+                let a_rot = mbsolve_mech::rotation::rot(&p);
+                let inertia = a_rot
+                    * nalgebra::Matrix3::from_diagonal(&Vector3::new(0.1, 0.1, 0.2))
+                    * a_rot.transpose();
+                let r = Vector3::new(f.q[o], f.q[o + 1], f.q[o + 2]);
+                let force = Vector3::new(f.a[o], f.a[o + 1], f.a[o + 2]) - g;
+                let torque = inertia * wd + w.cross(&(inertia * w)) + (r - x).cross(&force);
+                let fr = evaluate(
+                    &sim.sys,
+                    &sim.model,
+                    f,
+                    &request(RequestKind::Force, i, Some(j)),
+                );
+                for k in 0..3 {
+                    worst = worst.max((fr[k] - force[k]).abs());
+                    worst = worst.max((fr[k + 3] - torque[k]).abs());
+                }
+                largest = largest.max(force.norm());
+            }
+        }
+        println!(
+            "{:?}/{:?}: FORCE requests against the constraint wrench {worst:.1e} (largest force {largest:.2} N)",
+            settings.kind, settings.formulation
+        );
+        assert!(largest > 1.0, "the parts barely pushed ({largest} N)");
+        assert!(worst < 1e-9, "{:?}: off by {worst:e}", settings.kind);
+    }
+}
+
 /// Kinematics: the carrier turns at 0.3 rad/s (MOTION on JOINT/3) and A on
 /// it at 1.2 rad/s (MOTION on JOINT/1): θ₂ = −θ₁/2 = −0.6 t, so B turns
 /// absolutely at φ_B = 0.3 t − 0.6 t = −0.3 t; over 8 s A passes ±π on the

@@ -251,6 +251,68 @@ fn three_sliders_tied_by_a_gcon_move_with_the_closed_form_accelerations() {
     }
 }
 
+/// The FORCE request between two markers the three-part GCON reads, on
+/// each slider (A: 20 to 40, B: 30 to 40, C: 40 to 20): the GCON is the
+/// only element between them, so the request is its reaction on the
+/// request's part, including the second piece's (B and C lie in the piece
+/// that does not hold the I marker). Each must equal m·a − F_applied on
+/// that slider along x, with a of the same frame (a and λ are solved
+/// together at the output), to 1e-9 N; the other components are 0 (the
+/// measures DX read the CM markers: no torque). The frames' reactions are
+/// also the closed form (−1.5, 3, −1.5 N) to 1e-6. Before the second piece
+/// was added, B and C read 0. GSTIFF I3 and SI2, HHT.
+#[test]
+fn force_requests_on_every_slider_include_both_pieces_of_the_gcon() {
+    let model = three_sliders("-2*DX(30, 40) + DX(20, 40)", "");
+    // (I, J, body, mass, applied force along x, the closed-form reaction).
+    let sliders = [
+        (20, 40, 0, 1.0, 6.0, -1.5),
+        (30, 40, 1, 2.0, 0.0, 3.0),
+        (40, 20, 2, 1.0, 0.0, -1.5),
+    ];
+    for settings in [
+        common::settings(IntegratorKind::Gstiff, Formulation::I3, 1e-7),
+        common::settings(IntegratorKind::Gstiff, Formulation::Si2, 1e-7),
+        common::settings(IntegratorKind::Hht, Formulation::I3, 1e-7),
+    ] {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.dynamic(1.0, Some(20), None, &settings).unwrap();
+        let (mut newton, mut closed) = (0.0f64, 0.0f64);
+        for f in &sim.frames {
+            for &(i, j, b, mass, applied, exact) in &sliders {
+                let request = Request {
+                    id: 1,
+                    kind: RequestKind::Force,
+                    i,
+                    j: Some(j),
+                    rm: None,
+                    comment: String::new(),
+                };
+                let fr = requests::evaluate(&sim.sys, &sim.model, f, &request);
+                let expected = [mass * f.a[7 * b] - applied, 0.0, 0.0, 0.0, 0.0, 0.0];
+                for (got, want) in fr.iter().zip(expected) {
+                    newton = newton.max((got - want).abs());
+                }
+                closed = closed.max((fr[0] - exact).abs());
+            }
+        }
+        println!(
+            "{}: FORCE requests against m·a − F {newton:.1e} N, against the closed form {closed:.1e} N",
+            name(&settings)
+        );
+        assert!(
+            newton < 1e-9,
+            "{}: m·a − F off by {newton:e}",
+            name(&settings)
+        );
+        assert!(
+            closed < 1e-6,
+            "{}: closed form off by {closed:e}",
+            name(&settings)
+        );
+    }
+}
+
 /// A second GCON stating the same law over the three parts is redundant:
 /// found and deactivated by name (one equation), and the run keeps the
 /// closed form of the first.

@@ -559,6 +559,43 @@ fn solved_block() -> String {
     )
 }
 
+/// Net forces between two markers (FX…TM, the request evaluator's
+/// `wrench`) read in force functions of models with GCONs: the wrench
+/// decides whether each GCON acts between the two markers by the markers
+/// its function reads (it collected them into a new Vec per GCON per
+/// call), and adds a three-part GCON's second piece. The pushed block of
+/// [`STICTION_BLOCK`] (frictionless) with a drag −0.1·FX(21, 11) reading
+/// its joint, next to a free part 3 held at height 1 by GCON/1 on DY; and
+/// three sliders (parts 4, 5, 6 along global x) tied by GCON/2,
+/// DX(40, 60) − 2·DX(50, 60) = 0, pushed by 6 N on the first, with a drag
+/// −0.1·FX(50, 60) on the second reading the reaction of GCON/2's second
+/// piece. No allocation over the window on GSTIFF I3, SI2 and HHT.
+#[test]
+fn net_forces_with_gcons_step_loop_does_not_allocate() {
+    let mut body = frictionless(STICTION_BLOCK);
+    body += "SFORCE/2, TRANSLATIONAL, ACTIONONLY, I = 21, J = 11, FUNCTION = -0.1*FX(21,11)
+             PART/3, MASS = 1, CM = 30, IP = 1, 1, 1, QG = 0, 1, 0, VX = 0.5
+             MARKER/30, PART = 3
+             GCON/1, I = 30, FUNCTION = DY(30, 10) - 1
+";
+    for (p, mass, x) in [(4, 1.0, 0.6), (5, 2.0, 0.8), (6, 1.0, 1.0)] {
+        body += &format!(
+            "PART/{p}, MASS = {mass}, CM = {p}0, IP = 1, 1, 1, QG = {x}, 0, 0
+             MARKER/{p}0, PART = {p}
+             MARKER/{p}1, PART = {p}, REULER = 90D, 90D, 0D
+             JOINT/{p}, TRANSLATIONAL, I = {p}1, J = 11
+"
+        );
+    }
+    body += "GCON/2, I = 40, FUNCTION = DX(40, 60) - 2*DX(50, 60)
+             SFORCE/4, TRANSLATIONAL, ACTIONONLY, I = 41, J = 11, FUNCTION = 6
+             SFORCE/5, TRANSLATIONAL, ACTIONONLY, I = 51, J = 11, FUNCTION = -0.1*FX(50,60)
+";
+    let model = deck(&body);
+    assert_eq!(model.gcons.len(), 2);
+    assert_no_allocation("net forces with GCONs", &model);
+}
+
 /// [`solved_block`] in a model with CONTACTs: a ground box (top face
 /// y = 0, gravity −y) and a frictionless 1 kg ball (IMPACT k = 1e6,
 /// e = 1.5) started at its static penetration (m g / k)^(1/1.5) =
