@@ -17,10 +17,12 @@
 //!
 //! 3-2-1 (R = Rz(yaw) Ry(θ) Rx(roll)): yaw = atan2(R10, R00), roll =
 //! atan2(R21, R22), and PITCH = −θ = asin(R20): Adams' PITCH is the negative
-//! of the second body 3-2-1 angle (automotive convention, func_pitch). At pitch = ±90° yaw and roll are
-//! atan2(0, 0) = 0 as in the request, with gradient 0, and pitch's gradient
-//! 1/√(1 − R20²) is taken as 0 where |R20| ≥ 1 (one-sided choices at a
-//! measure-zero set; the values stay finite, so no run-time error).
+//! of the second body 3-2-1 angle (automotive convention, func_pitch). At
+//! θ = ±90° (√(R00² + R10²) ≤ 1e-12) yaw carries the whole turn,
+//! atan2(−R01, R11), and roll reads 0 (gradient 0), as ORIENT(6, …) does;
+//! pitch's gradient 1/√(1 − R20²) is taken as 0 where |R20| ≥ 1 (one-sided
+//! choices at a measure-zero set; the values stay finite, so no run-time
+//! error).
 
 use crate::constraints::axis;
 use crate::forces::k_axis;
@@ -53,6 +55,12 @@ fn atan2(s: &S, c: &S) -> S {
         grad,
         hess: NoHess,
     }
+}
+
+/// Pitch is ±90° (R00 = R10 = 0 within the request's threshold): yaw and
+/// roll are not separable there.
+fn ypr_locked(r00: &S, r10: &S) -> bool {
+    (r10.val * r10.val + r00.val * r00.val).sqrt() <= GIMBAL
 }
 
 /// Euler angle `angle` (0 PSI, 1 THETA, 2 PHI, 3 YAW, 4 PITCH, 5 ROLL) of
@@ -100,6 +108,14 @@ pub(crate) fn euler_angle(
                     1 => constant(std::f64::consts::PI),
                     _ => constant(0.0),
                 }
+            }
+        }
+        3 | 5 if ypr_locked(&r(0, 0), &r(1, 0)) => {
+            if angle == 3 {
+                // Pitch ±90°: yaw carries the whole turn, atan2(−R01, R11).
+                atan2(&r(0, 1).scaled(-1.0), &r(1, 1))
+            } else {
+                constant(0.0)
             }
         }
         3 => atan2(&r(1, 0), &r(0, 0)),

@@ -14,6 +14,10 @@ use mbsolve_model::{ElementRef, FunctionRequest, Model, MotionTarget, Variable};
 use nalgebra::{Matrix3, Quaternion, Vector3, Vector4};
 use std::collections::HashMap;
 
+/// Below this √(R00² + R10²), pitch is ±90° and YAW/ROLL are not separable
+/// (the force measures' threshold, `mech::euler_measures`).
+const YPR_GIMBAL: f64 = 1e-12;
+
 /// Time and measures of one frame.
 pub struct FrameContext<'a> {
     pub sys: &'a System,
@@ -248,6 +252,19 @@ impl EvalContext for FrameContext<'_> {
                     K::Phi => euler313_angles(&r).2,
                     // Body 3-2-1: R = Rz(yaw) Ry(θ) Rx(roll). Adams' PITCH
                     // is −θ ("following automotive conventions", func_pitch).
+                    // At pitch ±90° (R00 = R10 = 0) yaw and roll are not
+                    // separable: yaw carries the whole turn, atan2(−R01,
+                    // R11), and roll reads 0, as ORIENT(6, …) does.
+                    K::Yaw
+                        if (r[(1, 0)] * r[(1, 0)] + r[(0, 0)] * r[(0, 0)]).sqrt() <= YPR_GIMBAL =>
+                    {
+                        (-r[(0, 1)]).atan2(r[(1, 1)])
+                    }
+                    K::Roll
+                        if (r[(1, 0)] * r[(1, 0)] + r[(0, 0)] * r[(0, 0)]).sqrt() <= YPR_GIMBAL =>
+                    {
+                        0.0
+                    }
                     K::Yaw => r[(1, 0)].atan2(r[(0, 0)]),
                     K::Pitch => r[(2, 0)].clamp(-1.0, 1.0).asin(),
                     _ => r[(2, 1)].atan2(r[(2, 2)]),

@@ -85,6 +85,55 @@ fn read(system: usize, comp: usize, rj: &Matrix3<f64>, r: &Matrix3<f64>) -> f64 
     request
 }
 
+/// What a force and a request of `text` (markers 20 relative to 30) read
+/// with R_Jᵀ R_I = r; they must agree bit for bit.
+fn read_text(text: &str, rj: &Matrix3<f64>, r: &Matrix3<f64>) -> f64 {
+    let (pi, pj) = (params_from_matrix(&(rj * r)), params_from_matrix(rj));
+    let (force, request) = force_and_request_at(pair(), text, 20, 30, &|q0| {
+        let mut q = q0.to_vec();
+        q[3..7].copy_from_slice(pi.as_slice());
+        q[10..14].copy_from_slice(pj.as_slice());
+        q
+    });
+    assert_eq!(
+        force.to_bits(),
+        request.to_bits(),
+        "{text}: force reads {force}, request {request}"
+    );
+    request
+}
+
+/// At pitch ±90° (R = Rz(ψ) Ry(±π/2) Rx(φ)) yaw and roll are not
+/// separable: YAW carries the whole turn (ψ − φ at +90°, ψ + φ at −90°),
+/// ROLL reads 0 and PITCH ∓π/2, as ORIENT(6, …) reads them; forces and
+/// requests agree bit for bit. (YAW and ROLL read 0 before.)
+#[test]
+fn yaw_and_roll_in_gimbal_lock_keep_the_turn_in_yaw() {
+    let mut seed = 23u64;
+    for _ in 0..8 {
+        let rj = elementary(3, rand(&mut seed)) * elementary(1, rand(&mut seed));
+        let (psi, phi) = (rand(&mut seed) / 2.0, rand(&mut seed) / 2.0);
+        for (theta, turn) in [
+            (std::f64::consts::FRAC_PI_2, psi - phi),
+            (-std::f64::consts::FRAC_PI_2, psi + phi),
+        ] {
+            let r = elementary(3, psi) * elementary(2, theta) * elementary(1, phi);
+            let yaw = read_text("YAW(20, 30)", &rj, &r);
+            let pitch = read_text("PITCH(20, 30)", &rj, &r);
+            let roll = read_text("ROLL(20, 30)", &rj, &r);
+            assert!(
+                (yaw - turn).abs() < 1e-9,
+                "YAW {yaw} vs {turn} at θ = {theta}"
+            );
+            assert!((pitch + theta).abs() < 1e-7, "PITCH {pitch} vs {}", -theta);
+            assert_eq!(roll, 0.0, "ROLL at θ = {theta}");
+            let (o1, o3) = (read(6, 1, &rj, &r), read(6, 3, &rj, &r));
+            assert!((yaw - o1).abs() < 1e-9, "YAW {yaw} vs ORIENT(6,1) {o1}");
+            assert_eq!(o3, 0.0, "ORIENT(6,3) at θ = {theta}");
+        }
+    }
+}
+
 /// A random J orientation and angles (θ2 inside the principal range
 /// of Tait-Bryan [−π/2, π/2] or proper Euler [0, π] sequences).
 fn case(seed: &mut u64, proper: bool) -> (Matrix3<f64>, [f64; 3]) {
