@@ -233,17 +233,30 @@ pub(crate) fn log_index3_uncontrolled(sys: &System, formulation: &str, log: &mut
         return;
     }
     let controlled = index3_error_controlled(sys);
-    let left: Vec<String> = (0..sys.nw())
-        .filter(|&k| !controlled[k] && !sys.states.equations[k].solved)
+    log_states_once(
+        sys,
+        log,
+        |k| !controlled[k] && !sys.states.equations[k].solved,
+        "I3: {} converged but not error-controlled: their functions read reactions, accelerations or applied forces the system solves for, whose index-3 errors a smaller step does not reduce (SI2 error-controls them)",
+    );
+}
+
+/// Pushes `message` (its `{}` replaced by the names of the states `pick`
+/// chooses) to the run log once, when any state is chosen.
+fn log_states_once(
+    sys: &System,
+    log: &mut Vec<String>,
+    pick: impl Fn(usize) -> bool,
+    message: &str,
+) {
+    let names: Vec<String> = (0..sys.nw())
+        .filter(|&k| pick(k))
         .map(|k| sys.state_name(k))
         .collect();
-    if left.is_empty() {
+    if names.is_empty() {
         return;
     }
-    let line = format!(
-        "I3: {} converged but not error-controlled: their functions read reactions, accelerations or applied forces the system solves for, whose index-3 errors a smaller step does not reduce (SI2 error-controls them)",
-        left.join(", ")
-    );
+    let line = message.replacen("{}", &names.join(", "), 1);
     if !log.contains(&line) {
         log.push(line);
     }
@@ -396,18 +409,10 @@ impl Sink for HeldRows<'_> {
 /// holds anyway because w' = 0 does not determine them.
 pub(crate) fn log_held_states(sys: &System, log: &mut Vec<String>) {
     let free = sys.static_free_states();
-    let held: Vec<String> = (0..sys.nw())
-        .filter(|&k| !free[k] && !sys.states.equations[k].static_hold)
-        .map(|k| sys.state_name(k))
-        .collect();
-    if held.is_empty() {
-        return;
-    }
-    let line = format!(
+    log_states_once(
+        sys,
+        log,
+        |k| !free[k] && !sys.states.equations[k].static_hold,
         "statics: {} held at their values (their equations read no state a static solution determines, so w' = 0 cannot fix them)",
-        held.join(", ")
     );
-    if !log.contains(&line) {
-        log.push(line);
-    }
 }

@@ -69,20 +69,7 @@ fn pair() -> Model {
 /// marker 30 has the axes `rj` and marker 20 the axes `rj·r` (so R_Jᵀ R_I =
 /// r); they must agree bit for bit.
 fn read(system: usize, comp: usize, rj: &Matrix3<f64>, r: &Matrix3<f64>) -> f64 {
-    let (pi, pj) = (params_from_matrix(&(rj * r)), params_from_matrix(rj));
-    let text = format!("ORIENT({system}, {comp}, 20, 30)");
-    let (force, request) = force_and_request_at(pair(), &text, 20, 30, &|q0| {
-        let mut q = q0.to_vec();
-        q[3..7].copy_from_slice(pi.as_slice());
-        q[10..14].copy_from_slice(pj.as_slice());
-        q
-    });
-    assert_eq!(
-        force.to_bits(),
-        request.to_bits(),
-        "{text}: force reads {force}, request {request}"
-    );
-    request
+    read_text(&format!("ORIENT({system}, {comp}, 20, 30)"), rj, r)
 }
 
 /// What a force and a request of `text` (markers 20 relative to 30) read
