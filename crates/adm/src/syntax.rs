@@ -303,11 +303,17 @@ pub fn is_expression_key(key: &str) -> bool {
 /// `COMMAND=` of the `.acf` FILE command). A name runs to a comma or the end
 /// of the line: a Windows path (`C:\Users\…\test`, as the Adams View export
 /// writes it) holds backslashes that elsewhere end an argument.
+/// The STRING statement's text is read the same way (`STRING/90, STRING =
+/// .\\Test01_AD.ipt`, as FAST2ADAMS writes it; commas are not allowed in
+/// it, ADM-GRAMMAR §2).
 fn is_path_key(statement: &str, key: &str) -> bool {
     let file = statement.len() >= 3 && "FILE".starts_with(statement);
-    file && ["MODEL", "OUTPUT_PREFIX", "COMMAND"]
-        .iter()
-        .any(|k| k.starts_with(key))
+    let string = statement.len() >= 3 && "STRING".starts_with(statement);
+    (file
+        && ["MODEL", "OUTPUT_PREFIX", "COMMAND"]
+            .iter()
+            .any(|k| k.starts_with(key)))
+        || (string && !key.is_empty() && "STRING".starts_with(key))
 }
 
 /// Keys whose value is raw text (REQUEST COMMENT= / C= / TITLE=).
@@ -537,7 +543,14 @@ impl StatementParser<'_> {
             if self.peek_at(k).map(|c| c.c) != Some(',') {
                 return Ok(items);
             }
-            let k2 = self.skip_ws_from(k + 1, true);
+            let mut k2 = self.skip_ws_from(k + 1, true);
+            // `v,` at the end of a line and `, v` on the next (FAST2ADAMS
+            // writes lists so): the two commas are one separator.
+            if self.peek_at(k).map(|c| c.kind) == Some(Kind::Normal)
+                && self.peek_at(k2).map(|c| c.kind) == Some(Kind::ContComma)
+            {
+                k2 = self.skip_ws_from(k2 + 1, true);
+            }
             if self.value_starts_at(k2) {
                 self.i = k2;
             } else {
@@ -646,6 +659,28 @@ mod tests {
         assert_eq!(items(&st.args[1].value), ["1", "2", "3"]);
         assert_eq!(items(&st.args[2].value), ["180D", "45D", "180D"]);
         assert_eq!(st.args[2].pos, Pos { line: 5, col: 3 });
+    }
+
+    /// FAST2ADAMS lists: each line ends in a comma and the next starts with one.
+    #[test]
+    fn trailing_and_leading_commas_are_one_separator() {
+        let st = one("ARRAY/5\n, IC, SIZE = 3\n, NUMBERS = 2.0E+00,\n, 1.0E+01,\n, 21\n, IC");
+        assert_eq!(st.args.len(), 4);
+        assert_eq!(items(&st.args[2].value), ["2.0E+00", "1.0E+01", "21"]);
+        // a trailing comma before the next argument ends the list
+        let st = one("ARRAY/5, NUMBERS = 1,\n, SIZE = 1");
+        assert_eq!(items(&st.args[0].value), ["1"]);
+        assert_eq!(st.args[1].key, "SIZE");
+    }
+
+    #[test]
+    fn string_text_keeps_backslashes_and_blanks() {
+        let st = one("STRING/90\n, STRING = .\\Test01_AD.ipt");
+        assert!(matches!(&st.args[0].value, Value::Text(t) if t.text == ".\\Test01_AD.ipt"));
+        let st = one("STRING/21, STRING = FAST Test #01: AWT-27CR2 (m/s^2).");
+        assert!(
+            matches!(&st.args[0].value, Value::Text(t) if t.text == "FAST Test #01: AWT-27CR2 (m/s^2).")
+        );
     }
 
     #[test]

@@ -107,6 +107,27 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
         "mbdyn-a2m-syntax-torture/pm03.adm",
         Some(":9:29: GFORCE/5: FUNCTION = USER(50,60,70) calls the user subroutine GFOSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
     ),
+    // FAST2ADAMS: FIELD KMATRIX/CMATRIX, `v,` / `, v` lists and STRING paths
+    // read; every problem left is a user subroutine (AeroDyn, the
+    // controllers), the first VARIABLE/1's VARSUB.
+    (
+        "nrel-fast-certtest/Test01_ADAMS.adm",
+        Some(":5:13: VARIABLE/1: FUNCTION = USER(1) calls the user subroutine VARSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
+    ),
+    // FAST2ADAMS: FIELD KMATRIX/CMATRIX, `v,` / `, v` lists and STRING paths
+    // read; every problem left is a user subroutine (AeroDyn, the
+    // controllers), the first VARIABLE/1's VARSUB.
+    (
+        "nrel-fast-certtest/Test06_ADAMS.adm",
+        Some(":5:13: VARIABLE/1: FUNCTION = USER(1) calls the user subroutine VARSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
+    ),
+    // FAST2ADAMS: FIELD KMATRIX/CMATRIX, `v,` / `, v` lists and STRING paths
+    // read; every problem left is a user subroutine (AeroDyn, the
+    // controllers), the first VARIABLE/1's VARSUB.
+    (
+        "nrel-fast-certtest/Test09_ADAMS.adm",
+        Some(":5:13: VARIABLE/1: FUNCTION = USER(1) calls the user subroutine VARSUB; mbsolve cannot run Adams user subroutines (compiled libraries): write the function as an expression"),
+    ),
 ];
 
 /// "GFORCE: statement GFORCE is not supported yet" for one reader error:
@@ -416,5 +437,33 @@ fn drill_command_files_redefine_variables_before_simulating() {
             })
             .count();
         assert_eq!(statics, 16, "{rel}");
+    }
+}
+
+/// The FAST2ADAMS decks read up to their user subroutines: every problem
+/// `check` reports is a USER call (AeroDyn's GFORCEs, the controllers'
+/// VARIABLEs and SFORCEs, the SENSOR, the REQUEST), none a statement or
+/// argument the reader refuses (FIELD KMATRIX/CMATRIX, `v,` / `, v`
+/// lists, STRING paths, UNITS in KNEWTON all read).
+#[test]
+fn fast_decks_read_up_to_their_user_subroutines() {
+    for (deck, fields) in [("Test01", 44), ("Test06", 45), ("Test09", 66)] {
+        let rel = format!("nrel-fast-certtest/{deck}_ADAMS.adm");
+        let text =
+            String::from_utf8_lossy(&std::fs::read(corpus().join(&rel)).unwrap()).into_owned();
+        let syn = parse_adm(&text, &rel).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            syn.statements.iter().filter(|s| s.name == "FIELD").count(),
+            fields,
+            "{rel}"
+        );
+        let errors = diagnose_adm(&text, &rel).unwrap_err();
+        let other: Vec<String> = errors
+            .iter()
+            .filter(|e| !e.message.contains("calls the user subroutine"))
+            .map(|e| e.to_string())
+            .collect();
+        assert!(other.is_empty(), "{rel}: {other:#?}");
+        assert!(errors.len() > 20, "{rel}: {} USER calls", errors.len());
     }
 }

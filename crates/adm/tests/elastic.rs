@@ -142,11 +142,11 @@ fn exact_errors() {
             ),
             (
                 "FIELD/1, I = 20, J = 10, K = 1, 2, 3\n",
-                "m.adm:6:26: FIELD/1: K takes 36 values, found 3",
+                "m.adm:6:26: FIELD/1: KMATRIX takes 36 values, found 3",
             ),
             (
-                "FIELD/1, I = 20, J = 10\n",
-                "m.adm:6:1: FIELD/1: missing K = (36 values, by columns)",
+                "FIELD/1, I = 20, J = 10, CRATIO = 0.1\n",
+                "m.adm:6:26: FIELD/1: CRATIO multiplies KMATRIX, which is not given (Adams: do not use CRATIO without KMATRIX)",
             ),
             (
                 "BUSHING/1, I = 20, J = 10, K = 1, 2\n",
@@ -182,5 +182,51 @@ fn writer_round_trip() {
     assert!(
         err.starts_with("BUSHING/1: a BUSHING takes diagonal stiffness"),
         "{err}"
+    );
+}
+
+/// FIELD with the reference keywords as FAST2ADAMS writes them: `KMATRIX =`
+/// and `CMATRIX =` at the end of a line, six values a line, each line
+/// starting with a comma. `C =` is ambiguous (CMATRIX, CRATIO) by Adams'
+/// abbreviation rule; KMATRIX defaults to zeros.
+#[test]
+fn field_reference_keywords_and_generated_layout() {
+    let mut rows = String::new();
+    for c in 0..6 {
+        rows.push_str(",");
+        for r in 0..6 {
+            let v = if r == c { 10.0 * (c + 1) as f64 } else { 0.0 };
+            rows.push_str(&format!(" {v:.4E},"));
+        }
+        rows.pop();
+        rows.push('\n');
+    }
+    let deck = format!("FIELD/1\n, I = 20\n, J = 10\n, CMATRIX = \n{rows}, KMATRIX = \n{rows}, LENGTH = 1, 0, 0, 0, 0, 0\n");
+    let m = common::build_on(BASE, &deck);
+    let f = elastic(&m, ElementRef::Field(1));
+    assert_eq!(
+        f.stiffness.diagonal().as_slice(),
+        &[10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
+    );
+    assert_eq!(f.damping_matrix()[(5, 5)], 60.0);
+    assert_eq!(f.damping_matrix()[(0, 5)], 0.0);
+    // only damping: KMATRIX defaults to zeros
+    let m = common::build_on(
+        BASE,
+        &format!("FIELD/1, I = 20, J = 10, CMATRIX = \n{rows}"),
+    );
+    assert_eq!(
+        elastic(&m, ElementRef::Field(1)).stiffness,
+        nalgebra::Matrix6::zeros()
+    );
+    let e = read_adm_str(
+        &format!("{BASE}FIELD/1, I = 20, J = 10, C = 1\nEND\n"),
+        "m.adm",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "m.adm:6:26: FIELD/1: ambiguous keyword abbreviation C (CMATRIX, CRATIO)"
     );
 }

@@ -1,8 +1,11 @@
 //! BUSHING, FIELD and BEAM statements (Adams Solver reference):
 //!
 //! - `BUSHING/id, I=, J=, K=3, C=3, KT=3, CT=3, FORCE=3, TORQUE=3`
-//! - `FIELD/id, I=, J=, K=36, C=36 | CRATIO=, LENGTH=6, FORCE=6`; matrices
-//!   are entered by columns, top to bottom.
+//! - `FIELD/id, I=, J=, KMATRIX=36, CMATRIX=36 | CRATIO=, LENGTH=6,
+//!   FORCE=6`; matrices are entered by columns, top to bottom. KMATRIX and
+//!   CMATRIX default to zeros; CRATIO needs KMATRIX (Adams FIELD
+//!   statement). `K =` still reads as the unique prefix of KMATRIX; `C =` is
+//!   ambiguous (CMATRIX, CRATIO), as Adams' abbreviation rule makes it.
 //! - `BEAM/id, I=, J=, LENGTH=, IXX=, IYY=, IZZ=, AREA=, ASY=, ASZ=,
 //!   EMODULUS=, GMODULUS=, CRATIO= | CMATRIX=21, FORMULATION=LINEAR |
 //!   NONLINEAR | STRING` (the last two are mbsolve's own laws: Adams
@@ -19,7 +22,7 @@ use mbsolve_model::{
 use nalgebra::{Matrix6, Vector6};
 
 const BUSHING_KEYS: &[&str] = &["I", "J", "K", "C", "KT", "CT", "FORCE", "TORQUE"];
-const FIELD_KEYS: &[&str] = &["I", "J", "K", "C", "CRATIO", "LENGTH", "FORCE"];
+const FIELD_KEYS: &[&str] = &["I", "J", "KMATRIX", "CMATRIX", "CRATIO", "LENGTH", "FORCE"];
 const BEAM_KEYS: &[&str] = &[
     "I",
     "J",
@@ -122,12 +125,17 @@ impl Builder<'_> {
                 three(&mut a, "TORQUE")?,
             ),
             ElasticStatement::Field => {
-                let Some(k) = a.numbers("K", 36)? else {
-                    return Err(a.err_here("missing K = (36 values, by columns)"));
-                };
-                let stiffness = Matrix6::from_column_slice(&k);
-                let damping =
-                    damping(&mut a, "C", 36)?.unwrap_or(ElasticDamping::Matrix(Matrix6::zeros()));
+                if a.has("CRATIO") && !a.has("KMATRIX") {
+                    return Err(a.err(
+                        a.pos_of("CRATIO"),
+                        "CRATIO multiplies KMATRIX, which is not given (Adams: do not use CRATIO without KMATRIX)",
+                    ));
+                }
+                let stiffness = a
+                    .numbers("KMATRIX", 36)?
+                    .map_or(Matrix6::zeros(), |k| Matrix6::from_column_slice(&k));
+                let damping = damping(&mut a, "CMATRIX", 36)?
+                    .unwrap_or(ElasticDamping::Matrix(Matrix6::zeros()));
                 let six = |a: &mut Args, key| -> Result<Vector6<f64>, AdmError> {
                     Ok(a.numbers(key, 6)?
                         .map_or(Vector6::zeros(), |v| Vector6::from_column_slice(&v)))

@@ -43,10 +43,10 @@ pub(super) fn statement(id: Id, i: Id, j: Id, e: &Elastic) -> Result<String, Str
         ElasticStatement::Field => {
             let damping = match e.damping {
                 ElasticDamping::Ratio(r) => format!("CRATIO = {}", num(r)),
-                ElasticDamping::Matrix(c) => format!("C = {}", list(c.iter().copied())),
+                ElasticDamping::Matrix(c) => format!("CMATRIX = {}", list(c.iter().copied())),
             };
             Ok(format!(
-                "{head}, K = {}, {damping}, LENGTH = {}, FORCE = {}",
+                "{head}, KMATRIX = {}, {damping}, LENGTH = {}, FORCE = {}",
                 list(e.stiffness.iter().copied()),
                 list(e.reference.iter().copied()),
                 list(e.preload.iter().copied()),
