@@ -260,48 +260,6 @@ pub(crate) struct Builder<'a> {
     fe: fe_part::FeTables,
 }
 
-/// The values Adams accepts on the UNITS statement (Adams Solver reference,
-/// UNITS): nothing else is echoed as if it were understood.
-const FORCE_UNITS: &[&str] = &[
-    "DYNE",
-    "KILOGRAM_FORCE",
-    "KNEWTON",
-    "KPOUND_FORCE",
-    "MEGANEWTON",
-    "MICRONEWTON",
-    "MILLINEWTON",
-    "NEWTON",
-    "OUNCE_FORCE",
-    "POUND_FORCE",
-    "POUNDAL",
-];
-const MASS_UNITS: &[&str] = &[
-    "GRAM",
-    "KILOGRAM",
-    "KPOUND_MASS",
-    "MEGAGRAM",
-    "MICROGRAM",
-    "MILLIGRAM",
-    "OUNCE_MASS",
-    "POUND_MASS",
-    "SLUG",
-    "TONNE",
-    "US_TON",
-];
-const LENGTH_UNITS: &[&str] = &[
-    "ANGSTROM",
-    "CENTIMETER",
-    "FOOT",
-    "KILOMETER",
-    "INCH",
-    "METER",
-    "MICROMETER",
-    "MILE",
-    "MILLIMETER",
-    "YARD",
-];
-const TIME_UNITS: &[&str] = &["HOUR", "MILLISECOND", "MINUTE", "SECOND"];
-
 /// "file:line:col: LABEL: message".
 fn err_in(file: &str, pos: Pos, label: &str, msg: impl AsRef<str>) -> AdmError {
     AdmError::new(
@@ -800,7 +758,12 @@ impl<'a> Builder<'a> {
         Ok(self.bind_senvals(expr, e, label))
     }
 
+    /// UNITS (Adams Solver reference): FORCE, MASS, LENGTH and TIME by name
+    /// (full names or unique prefixes), or a predefined SYSTEM (CGS, FPS,
+    /// IPS, MKS; NONE = nondimensional, UCF = 1), or a factor UCF = r. The
+    /// three forms exclude one another. A unit left out of the four is SI's.
     fn units(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {
+        use mbsolve_model::Dimension;
         let mut a = Args::new(
             self.file,
             st,
@@ -812,24 +775,78 @@ impl<'a> Builder<'a> {
             return Err(a.err_here("a second UNITS statement"));
         }
         self.seen_units = true;
+        let named: Vec<&str> = ["FORCE", "MASS", "LENGTH", "TIME"]
+            .into_iter()
+            .filter(|k| a.has(k))
+            .collect();
+        for (form, other) in [("SYSTEM", "UCF"), ("SYSTEM", ""), ("UCF", "")] {
+            if !a.has(form) {
+                continue;
+            }
+            let clash = if other.is_empty() {
+                named.first().copied()
+            } else if a.has(other) {
+                Some(other)
+            } else {
+                None
+            };
+            if let Some(c) = clash {
+                return Err(a.err(
+                    a.pos_of(c),
+                    format!(
+                        "{c} cannot be given with {form} (Adams: UNITS takes the four units, a SYSTEM or a UCF)"
+                    ),
+                ));
+            }
+        }
         let mut u = Units::default();
-        for (key, allowed, field) in [
-            ("FORCE", FORCE_UNITS, &mut u.force),
-            ("MASS", MASS_UNITS, &mut u.mass),
-            ("LENGTH", LENGTH_UNITS, &mut u.length),
-            ("TIME", TIME_UNITS, &mut u.time),
+        if let Some((w, pos)) = a.word("SYSTEM")? {
+            let name = w.to_ascii_uppercase();
+            if "NONE".starts_with(&name) && !name.is_empty() {
+                u.ucf = Some(1.0);
+            } else {
+                let hits: Vec<&str> = mbsolve_model::SYSTEMS
+                    .iter()
+                    .map(|s| s.0)
+                    .filter(|s| s.starts_with(&name) && !name.is_empty())
+                    .collect();
+                match hits.as_slice() {
+                    [one] => u = Units::system(one).expect("a listed system"),
+                    _ => {
+                        return Err(a.err(
+                            pos,
+                            format!(
+                                "SYSTEM = {w} is not an Adams unit system (one of CGS, FPS, IPS, MKS, NONE)"
+                            ),
+                        ))
+                    }
+                }
+            }
+        }
+        if let Some(r) = a.number("UCF")? {
+            if r.is_nan() || r <= 0.0 {
+                return Err(a.err(
+                    a.pos_of("UCF"),
+                    format!("UCF must be positive, found {}", mbsolve_model::readable(r)),
+                ));
+            }
+            u.ucf = Some(r);
+        }
+        for (key, d) in [
+            ("FORCE", Dimension::Force),
+            ("MASS", Dimension::Mass),
+            ("LENGTH", Dimension::Length),
+            ("TIME", Dimension::Time),
         ] {
             if let Some((w, pos)) = a.word(key)? {
-                if !allowed.contains(&w.as_str()) {
-                    return Err(a.err(
-                        pos,
-                        format!(
-                            "{key} = {w} is not an Adams unit (one of {})",
-                            allowed.join(", ")
-                        ),
-                    ));
-                }
-                *field = w;
+                let name = mbsolve_model::resolve_unit(d, &w).map_err(|m| a.err(pos, m))?;
+                let field = match d {
+                    Dimension::Force => &mut u.force,
+                    Dimension::Mass => &mut u.mass,
+                    Dimension::Length => &mut u.length,
+                    Dimension::Time => &mut u.time,
+                };
+                *field = name.to_string();
             }
         }
         a.finish()?;

@@ -65,11 +65,19 @@ pub fn write_adm(m: &Model) -> Result<String, String> {
         }
     );
     let u = &m.units;
-    let _ = writeln!(
-        o,
-        "UNITS/FORCE = {}, MASS = {}, LENGTH = {}, TIME = {}",
-        u.force, u.mass, u.length, u.time
-    );
+    match u.ucf {
+        // a factor given as such replaces the four units
+        Some(f) => {
+            let _ = writeln!(o, "UNITS/UCF = {}", num(f));
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "UNITS/FORCE = {}, MASS = {}, LENGTH = {}, TIME = {}",
+                u.force, u.mass, u.length, u.time
+            );
+        }
+    }
     let g = m.gravity;
     let _ = writeln!(
         o,

@@ -252,15 +252,9 @@ fn summary(model: &Model, path: &Path) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mbsolve {}", env!("CARGO_PKG_VERSION"));
     let _ = writeln!(s, "model: {} ({})", model.title.trim(), path.display());
-    let _ = writeln!(
-        s,
-        "units: force {}, mass {}, length {}, time {}, angle {}",
-        model.units.force,
-        model.units.mass,
-        model.units.length,
-        model.units.time,
-        model.units.angle
-    );
+    // every output column is in these units (Adams writes its results in
+    // the model's units too)
+    let _ = writeln!(s, "units: {}", model.units.describe());
     let _ = writeln!(
         s,
         "gravity: ({}, {}, {})",

@@ -29,7 +29,11 @@ pub trait Sink {
 #[derive(Clone, Debug)]
 pub struct Body {
     pub part: Id,
+    /// The part's mass divided by the units consistency factor (Adams
+    /// UNITS: Force · UCF = Mass · Acceleration), so that mass times an
+    /// acceleration in model units is a force in model units.
     pub mass: f64,
+    /// The part's inertia about its CM, divided by UCF like `mass`.
     pub inertia: Matrix3<f64>,
     /// Part BCS expressed in the body frame (to map markers).
     pub bcs_in_body: Placement,
@@ -254,6 +258,10 @@ pub struct System {
     /// Initial (q, u) from the part placements and velocities.
     q0: Vec<f64>,
     u0: Vec<f64>,
+    /// The SI size of the model's length unit (1 for METER, 1e-3 for
+    /// MILLIMETER): the weight of translational coordinates in the
+    /// least-change projections ([`System::projection_weight`]).
+    length_si: f64,
 }
 
 /// The name the model/data split gives the immutable half.
@@ -372,6 +380,10 @@ pub fn gather(bodies: &[Option<usize>; 2], x: &[f64]) -> Grad {
 impl System {
     pub fn new(model: &Model) -> Result<System, ModelError> {
         validate(model)?;
+        // Force · UCF = Mass · Acceleration (Adams UNITS): the kernel's
+        // inertia is mass / UCF, so m·a, gravity and every reaction are in
+        // the deck's force unit (mbsolve_model::units).
+        let inv_ucf = 1.0 / model.units.ucf();
         let mut bodies = Vec::new();
         let mut body_of_part = std::collections::HashMap::new();
         for p in model.parts.iter().filter(|p| !p.ground) {
@@ -388,8 +400,8 @@ impl System {
             body_of_part.insert(p.id, bodies.len());
             bodies.push(Body {
                 part: p.id,
-                mass: p.mass,
-                inertia: crate::point_mass::body_inertia(p),
+                mass: p.mass * inv_ucf,
+                inertia: crate::point_mass::body_inertia(p) * inv_ucf,
                 bcs_in_body,
             });
         }
@@ -423,6 +435,7 @@ impl System {
             sources: model.sources.clone(),
             q0,
             u0,
+            length_si: model.units.si(mbsolve_model::Dimension::Length),
         };
         sys.build_equations(model)?;
         // contacts first: force functions may read CONTACT() (`contact_fn.rs`)
@@ -773,6 +786,20 @@ impl System {
     /// Number of position (= velocity) coordinates.
     pub fn nq(&self) -> usize {
         7 * self.bodies.len()
+    }
+
+    /// The weight of coordinate `i` in a least-change projection (velocities
+    /// nearest the integrator's or the input's): (length unit in m)² for a
+    /// translational coordinate, 1 for an Euler parameter. With it the
+    /// projection measures changes in metres whatever the deck's length
+    /// unit, so a MILLIMETER deck projects as its SI twin does (an
+    /// unweighted one would weigh translations 10⁶ times more).
+    pub fn projection_weight(&self, i: usize) -> f64 {
+        if i % 7 < 3 {
+            self.length_si * self.length_si
+        } else {
+            1.0
+        }
     }
     pub fn neq(&self) -> usize {
         self.equations.len()

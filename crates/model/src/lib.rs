@@ -21,6 +21,7 @@ mod sensor;
 mod settings;
 mod spline;
 mod states;
+mod units;
 mod validate;
 
 pub use contact::*;
@@ -37,6 +38,7 @@ pub use sensor::{Sensor, SensorAction, SensorCompare, SensorValues, SenvalCell, 
 pub use settings::*;
 pub use spline::*;
 pub use states::*;
+pub use units::{resolve_unit, unit_names, Dimension, Units, SYSTEMS};
 pub use validate::{validate, ModelError};
 
 use nalgebra::{Matrix3, Vector3};
@@ -97,29 +99,6 @@ pub fn euler313(psi: f64, theta: f64, phi: f64) -> Matrix3<f64> {
         Matrix3::new(1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c)
     };
     rz(psi) * rx(theta) * rz(phi)
-}
-
-/// Unit system. Values are stored in model units; the factors convert model
-/// units to SI for reporting only (the mechanics is unit-agnostic).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Units {
-    pub force: String,
-    pub mass: String,
-    pub length: String,
-    pub time: String,
-    pub angle: String,
-}
-
-impl Default for Units {
-    fn default() -> Self {
-        Units {
-            force: "NEWTON".into(),
-            mass: "KILOGRAM".into(),
-            length: "METER".into(),
-            time: "SECOND".into(),
-            angle: "RADIAN".into(),
-        }
-    }
 }
 
 /// A complete mechanical system.

@@ -266,6 +266,14 @@ fn units(e: &mut Elem, out: &mut Output) -> Result<(), XmlError> {
             list(&mut st, key, &[v.trim().to_ascii_uppercase()], p);
         }
     }
+    // mass_mult_factor: F = factor · m · a (MotionSolve Param_Unit), so
+    // Adams' UCF (F · UCF = m · a) is its inverse.
+    if let Some((f, p)) = e.number("mass_mult_factor")? {
+        if f.is_nan() || f <= 0.0 {
+            return Err(e.err(p, format!("mass_mult_factor must be positive, found {f}")));
+        }
+        numbers(&mut st, "UCF", &[1.0 / f], p);
+    }
     if let Some((v, p)) = e.get("angle_unit") {
         if !v.trim().eq_ignore_ascii_case("RADIAN") {
             return Err(e.err(p, format!("angle_unit = \"{v}\": only RADIAN is supported")));

@@ -90,11 +90,19 @@ pub fn write_xml(m: &Model) -> Result<String, String> {
     let _ = writeln!(o, "<MultiBodySystem label=\"{}\">", esc(m.title.trim()));
     let _ = writeln!(o, " <Model>");
     let u = &m.units;
-    let _ = writeln!(
-        o,
-        "  <Param_Unit force_unit=\"{}\" mass_unit=\"{}\" length_unit=\"{}\" time_unit=\"{}\"/>",
-        u.force, u.mass, u.length, u.time
-    );
+    match u.ucf {
+        // MotionSolve's mass_mult_factor is 1/UCF
+        Some(f) => {
+            let _ = writeln!(o, "  <Param_Unit mass_mult_factor=\"{}\"/>", num(1.0 / f));
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "  <Param_Unit force_unit=\"{}\" mass_unit=\"{}\" length_unit=\"{}\" time_unit=\"{}\"/>",
+                u.force, u.mass, u.length, u.time
+            );
+        }
+    }
     let s = &m.equilibrium;
     let mut st = String::new();
     if let Some(x) = s.method {

@@ -247,10 +247,12 @@ impl Simulation {
         let (sys, data) = (&self.sys, &mut self.data);
         let m = sys.neq();
         let mut kkt = Kkt::new(sys);
-        // Velocities: min |u − u0| subject to Φ_q u = −Φ_t.
+        // Velocities: min |u − u0| (translations weighed in metres, so the
+        // deck's length unit does not change the answer) subject to
+        // Φ_q u = −Φ_t.
         let mut rhs = vec![0.0; m];
         sys.velocity_rhs(data, &q, t, &mut rhs);
-        let velocities = kkt.solve(sys, data, &q, t, Block::Identity, u0, &rhs);
+        let velocities = kkt.project(sys, data, &q, t, u0, &rhs);
         let (u, _) = velocities.map_err(|row| self.singular(row, "velocity"))?;
         let (sys, data) = (&self.sys, &mut self.data);
         // User-state rates at (q, u) and the current states (forces may
@@ -1113,7 +1115,7 @@ pub(crate) fn consistent_output(
     let u = if project_velocities {
         let mut rhs = vec![0.0; m];
         sys.velocity_rhs(data, &fr.q, fr.t, &mut rhs);
-        let Ok((u, _)) = kkt_v.solve(sys, data, &fr.q, fr.t, Block::Identity, &fr.u, &rhs) else {
+        let Ok((u, _)) = kkt_v.project(sys, data, &fr.q, fr.t, &fr.u, &rhs) else {
             return false;
         };
         u

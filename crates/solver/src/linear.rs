@@ -8,6 +8,10 @@ use mbsolve_mech::{MechData, System};
 #[derive(Clone, Copy)]
 pub enum Block<'a> {
     Identity,
+    /// diag(`System::projection_weight`): with r1 = W·target, the solution
+    /// is the target's nearest point in metres and radians-like Euler
+    /// parameters, whatever the deck's length unit ([`Kkt::project`]).
+    Weighted,
     /// Mass matrix M(q) (∂R/∂a) at the given velocities.
     Mass {
         u: &'a [f64],
@@ -50,6 +54,11 @@ impl Kkt {
                         mbsolve_mech::Sink::add(&mut s, i, i, 1.0);
                     }
                 }
+                Block::Weighted => {
+                    for i in 0..n {
+                        mbsolve_mech::Sink::add(&mut s, i, i, sys.projection_weight(i));
+                    }
+                }
                 Block::Mass { u } => {
                     let zero_a = vec![0.0; n];
                     sys.body_jacobian(data, q, u, &zero_a, None, t, &mut s, 0, None, 0, 0.0, 1.0);
@@ -62,6 +71,26 @@ impl Kkt {
         }
         self.lu.factor(&self.asm).map_err(|s| s.row)?;
         self.solve_again(r1, r2)
+    }
+
+    /// The x nearest `target` in the weighted norm of
+    /// [`Block::Weighted`] with Φ_q x = `rhs` (velocities: the least change
+    /// of the integrator's or the input's velocities), and μ.
+    pub fn project(
+        &mut self,
+        sys: &System,
+        data: &mut MechData,
+        q: &[f64],
+        t: f64,
+        target: &[f64],
+        rhs: &[f64],
+    ) -> Result<(Vec<f64>, Vec<f64>), usize> {
+        let r1: Vec<f64> = target
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v * sys.projection_weight(i))
+            .collect();
+        self.solve(sys, data, q, t, Block::Weighted, &r1, rhs)
     }
 
     /// `solve` with the matrix of the last successful `solve` (the same
