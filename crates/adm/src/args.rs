@@ -229,6 +229,23 @@ impl<'a> Args<'a> {
         lo: usize,
         hi: usize,
     ) -> Result<Option<Vec<f64>>, AdmError> {
+        self.numbers_in(key, lo, hi, ANGLE_KEYS.contains(&key))
+    }
+
+    /// One number that is an angle (or an angular velocity) here although
+    /// its key is not always one: a rotational MOTION's ICDISP and ICVEL
+    /// take `D` for degrees (`ICDISP = 0D`).
+    pub fn angle_number(&mut self, key: &str) -> Result<Option<f64>, AdmError> {
+        Ok(self.numbers_in(key, 1, 1, true)?.map(|v| v[0]))
+    }
+
+    fn numbers_in(
+        &mut self,
+        key: &str,
+        lo: usize,
+        hi: usize,
+        angle: bool,
+    ) -> Result<Option<Vec<f64>>, AdmError> {
         let Some((a, items)) = self.list(key)? else {
             return Ok(None);
         };
@@ -253,7 +270,6 @@ impl<'a> Args<'a> {
             ));
         }
         let mut out = Vec::with_capacity(items.len());
-        let angle = ANGLE_KEYS.contains(&key);
         for it in items {
             let t = &it.text;
             match parse_number(t, angle) {
@@ -265,7 +281,7 @@ impl<'a> Args<'a> {
                     return Err(self.err(
                         it.pos,
                         format!(
-                            "'{t}' for {key}: the degree suffix D applies to angles only ({})",
+                            "'{t}' for {key}: the degree suffix D applies to angles only ({}, and a rotational MOTION's ICDISP and ICVEL)",
                             ANGLE_KEYS.join(", ")
                         ),
                     ))

@@ -509,6 +509,48 @@ impl<'a> Builder<'a> {
                 });
                 Ok(())
             }
+            "LIST" | "NOLIST" => {
+                // Adams: list (or not) the dataset in its output file.
+                let a = Args::new(self.file, st, label.clone(), &[], &[])?;
+                a.finish()?;
+                self.skipped.push(Skipped {
+                    statement: label,
+                    location: loc(self.file, st.pos),
+                    reason: "listing of the dataset in Adams' output file only",
+                });
+                Ok(())
+            }
+            "LSOLVER" => {
+                // Adams' choice of sparse linear solver (AUTO, CALAHAN, UMF):
+                // speed, not results. mbsolve factors with its own sparse LU.
+                // STABILITY (the pivoting threshold of Adams' LU) would change
+                // the numbers, so finish() refuses it by name.
+                let mut a = Args::new(
+                    self.file,
+                    st,
+                    label.clone(),
+                    &["AUTO", "CALAHAN", "UMF", "STABILITY"],
+                    &[],
+                )?;
+                let chosen: Vec<&str> = ["AUTO", "CALAHAN", "UMF"]
+                    .into_iter()
+                    .filter(|k| a.has(k))
+                    .collect();
+                if chosen.len() > 1 {
+                    return Err(a.err(
+                        a.pos_of(chosen[1]),
+                        format!("{} and {} are exclusive", chosen[0], chosen[1]),
+                    ));
+                }
+                a.ignore(&["AUTO", "CALAHAN", "UMF"]);
+                a.finish()?;
+                self.skipped.push(Skipped {
+                    statement: label,
+                    location: loc(self.file, st.pos),
+                    reason: "Adams' choice of linear solver: mbsolve factors with its own sparse LU, and the choice changes speed, not results",
+                });
+                Ok(())
+            }
             "RESULTS" => {
                 // Options of Adams' own results file (XRF, …): no effect on the solution.
                 self.skipped.push(Skipped {
@@ -624,11 +666,11 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// PREFERENCES: CONTACT_FACETING_TOLERANCE tunes CONTACT geometry, and
-    /// a model with a CONTACT is rejected, so it changes nothing mbsolve
-    /// runs; NTHREADS is Adams' thread count, on which no result depends.
-    /// Both are read (and range-checked) and recorded as skipped; every
-    /// other preference (solver bias, library paths, …) is rejected by name.
+    /// PREFERENCES: CONTACT_FACETING_TOLERANCE and CONTACT_GEOMETRY_LIBRARY
+    /// tune Adams' contact geometry engines, which mbsolve does not use;
+    /// NTHREADS is Adams' thread count, on which no result depends. They are
+    /// read (and checked) and recorded as skipped; every other preference
+    /// (solver bias, library paths, …) is rejected by name.
     fn preferences(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label.clone(), PREFERENCES_KEYS, &[])?;
         if let Some(t) = a.number("CONTACT_FACETING_TOLERANCE")? {
@@ -642,6 +684,27 @@ impl<'a> Builder<'a> {
                 ));
             }
         }
+        // The contact geometry engine Adams should use (its default,
+        // RAPID, or Parasolid): mbsolve has one engine, analytic for the
+        // GRAPHICS primitives and parry3d for meshes, whichever is named.
+        let mut library = None;
+        if let Some((w, pos)) = a.word("CONTACT_GEOMETRY_LIBRARY")? {
+            let w = w.to_ascii_uppercase();
+            let names = ["DEFAULT_LIBRARY", "PARASOLID", "RAPID"];
+            if !names
+                .iter()
+                .any(|n| n.starts_with(w.as_str()) && !w.is_empty())
+            {
+                return Err(a.err(
+                    pos,
+                    format!(
+                        "CONTACT_GEOMETRY_LIBRARY = {w} is not one of {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            library = Some(w);
+        }
         if let Some(n) = a.integer("NTHREADS")? {
             if n < 1 {
                 return Err(a.err(
@@ -654,7 +717,11 @@ impl<'a> Builder<'a> {
         self.skipped.push(Skipped {
             statement: label,
             location: loc(self.file, st.pos),
-            reason: "contact faceting and thread count: no effect on a model without CONTACT",
+            reason: if library.is_some() {
+                "contact faceting, geometry library and thread count: mbsolve's contact geometry is analytic for GRAPHICS primitives and parry3d for meshes, whatever library or faceting is named, and no result depends on the thread count"
+            } else {
+                "contact faceting and thread count: mbsolve's contact geometry is analytic for GRAPHICS primitives and parry3d for meshes, whatever faceting is named, and no result depends on the thread count"
+            },
         });
         Ok(())
     }
@@ -2086,8 +2153,9 @@ const REQUEST_KEYS: &[&str] = &[
 const KINEMATICS_KEYS: &[&str] = &[
     "HMAX", "ERROR", "MAXIT", "PATTERN", "TLIMIT", "ALIMIT", "AERROR", "APATTERN",
 ];
-/// Adams Solver PREFERENCES arguments: only the first two are read
-/// (see `Builder::preferences`); the rest are rejected by name.
+/// Adams Solver PREFERENCES arguments: CONTACT_FACETING_TOLERANCE,
+/// NTHREADS and CONTACT_GEOMETRY_LIBRARY are read (see
+/// `Builder::preferences`); the rest are rejected by name.
 const PREFERENCES_KEYS: &[&str] = &[
     "CONTACT_FACETING_TOLERANCE",
     "NTHREADS",

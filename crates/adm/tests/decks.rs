@@ -136,10 +136,47 @@ fn preferences_kinematics_material_debug() {
     assert_eq!(r.model.kinematics.hmax, Some(0.01));
     let skipped: Vec<&str> = r.skipped.iter().map(|s| s.statement.as_str()).collect();
     assert_eq!(skipped, ["PREFERENCES", "MATERIAL/1", "DEBUG"]);
+    // the geometry library (Adams/View writes Default_library) is read and
+    // recorded with the reason it changes nothing
+    let r = read_adm_full(
+        &format!(
+            "{BASE}PREFERENCES/, CONTACT_GEOMETRY_LIBRARY = Default_library
+END
+"
+        ),
+        "m.adm",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        r.skipped[0].reason.contains("geometry library"),
+        "{:?}",
+        r.skipped
+    );
+    // LIST/NOLIST (dataset listing) and LSOLVER (Adams' linear solver
+    // choice) change no result: read and recorded as skipped
+    let r = read_adm_full(
+        &format!("{BASE}LIST/\nNOLIST/\nLSOLVER/UMF\nEND\n"),
+        "m.adm",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let skipped: Vec<&str> = r.skipped.iter().map(|s| s.statement.as_str()).collect();
+    assert_eq!(skipped, ["LIST", "NOLIST", "LSOLVER"]);
     let cases: &[(&str, &str)] = &[
         (
             "PREFERENCES/, SOLVERBIAS = CONTACT\n",
             "m.adm:8:15: PREFERENCES: SOLVERBIAS is not supported yet",
+        ),
+        (
+            "PREFERENCES/, CONTACT_GEOMETRY_LIBRARY = ACIS\n",
+            "m.adm:8:42: PREFERENCES: CONTACT_GEOMETRY_LIBRARY = ACIS is not one of DEFAULT_LIBRARY, PARASOLID, RAPID",
+        ),
+        (
+            "LSOLVER/, CALAHAN, STABILITY = 0.1\n",
+            "m.adm:8:20: LSOLVER: STABILITY is not supported yet",
+        ),
+        (
+            "LSOLVER/, CALAHAN, UMF\n",
+            "m.adm:8:20: LSOLVER: CALAHAN and UMF are exclusive",
         ),
         (
             "PREFERENCES/, NTHREADS = 0\n",

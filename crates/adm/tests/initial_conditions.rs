@@ -103,7 +103,7 @@ fn errors_name_the_argument() {
             ),
             (
                 "JOINT/1, TRANSLATIONAL, I = 21, J = 11, IC = 5D\n",
-                "m.adm:8:46: JOINT/1: '5D' for IC: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ, ICROT)",
+                "m.adm:8:46: JOINT/1: '5D' for IC: the degree suffix D applies to angles only (REULER, ANGLE, ALIMIT, WX, WY, WZ, ICROT, and a rotational MOTION's ICDISP and ICVEL)",
             ),
             (
                 "JOINT/1, TRANSLATIONAL, I = 21, J = 11\nMOTION/1, JOINT = 1, TRANSLATION, VELOCITY, ICVEL = 1, FUNCTION = 1\n",
@@ -118,5 +118,34 @@ fn errors_name_the_argument() {
                 "m.adm:9:45: MOTION/1: DISPLACEMENT, VELOCITY and ACCELERATION are exclusive",
             ),
         ],
+    );
+}
+
+/// A rotational motion's ICDISP is an angle and its ICVEL an angular
+/// velocity: `ICDISP = 0D` (as real decks write it) and `90D` read degrees;
+/// on a translational motion `D` is still refused.
+#[test]
+fn rotational_motion_ic_takes_degrees() {
+    let m = common::build_on(
+        BASE,
+        "JOINT/1, REVOLUTE, I = 21, J = 11\n\
+         MOTION/1, JOINT = 1, ROTATIONAL, VELOCITY, ICDISP = 0D, FUNCTION = 1\n\
+         MOTION/2, I = 31, J = 11, B3, ACCELERATION, ICDISP = 90D, ICVEL = 180D, FUNCTION = 0\n",
+    );
+    let i = |k: usize| m.motions[k].function.integrated().unwrap();
+    assert_eq!(i(0).icdisp, 0.0);
+    assert!((i(1).icdisp - std::f64::consts::FRAC_PI_2).abs() < 1e-15);
+    assert!((i(1).icvel - std::f64::consts::PI).abs() < 1e-15);
+    let e = read_adm_str(
+        &format!(
+            "{BASE}JOINT/1, TRANSLATIONAL, I = 21, J = 11\nMOTION/1, JOINT = 1, TRANSLATION, VELOCITY, ICDISP = 1D, FUNCTION = 1\nEND\n"
+        ),
+        "m.adm",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("'1D' for ICDISP: the degree suffix D applies to angles only"),
+        "{e}"
     );
 }

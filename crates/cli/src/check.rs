@@ -73,6 +73,9 @@ pub fn check(path: &Path) -> Result<(), String> {
             println!("{kind}/{}: VARIABLES = {}", io.id, vars.join(", "));
         }
     }
+    for w in mbsolve_model::inertia_warnings(&model) {
+        println!("{w}");
+    }
     println!(
         "coordinates: {}, constraint equations: {}",
         sim.sys.nq(),

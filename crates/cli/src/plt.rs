@@ -86,7 +86,7 @@ fn unit_code(model: &Model) -> (String, f64) {
     };
     let force = match up(&u.force).as_str() {
         "NEWTON" | "N" => "N",
-        "KILONEWTON" => "KN",
+        "KNEWTON" => "KN",
         "MILLINEWTON" => "MN",
         "POUND_FORCE" => "LBF",
         "DYNE" => "DYNE",

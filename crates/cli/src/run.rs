@@ -255,6 +255,9 @@ fn summary(model: &Model, path: &Path) -> String {
     // every output column is in these units (Adams writes its results in
     // the model's units too)
     let _ = writeln!(s, "units: {}", model.units.describe());
+    for w in mbsolve_model::inertia_warnings(model) {
+        let _ = writeln!(s, "{w}");
+    }
     let _ = writeln!(
         s,
         "gravity: ({}, {}, {})",

@@ -359,7 +359,12 @@ fn reader_refuses_what_it_does_not_honour_by_name() {
         ),
         (
             "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, INACTIVE = DYNAMIC\n",
-            "f.adm:10:70: FRICTION/1: bad INACTIVE 'DYNAMIC' (STATIC)",
+            "f.adm:10:70: FRICTION/1: bad INACTIVE 'DYNAMIC' (STATIC or NONE)",
+        ),
+        // INACTIVE_DURING (Adams/View's name of INACTIVE) is read as INACTIVE
+        (
+            "FRICTION/1, JOINT = 1, MU_STATIC = 0.3, MU_DYNAMIC = 0.2, INACTIVE_DURING = DYNAMIC\n",
+            "f.adm:10:77: FRICTION/1: bad INACTIVE 'DYNAMIC' (STATIC or NONE)",
         ),
         (
             "FRICTION/1, JOINT = 2, MU_STATIC = 0.3, MU_DYNAMIC = 0.2\n",

@@ -218,9 +218,11 @@ fn column_si(name: &str, s: &System) -> f64 {
     }
 }
 
-fn run(s: &System) -> (Vec<String>, Vec<Vec<f64>>, String) {
+/// The deck of `s` run in its own scratch folder (`tag` keeps the tests,
+/// which run in parallel, apart).
+fn run(s: &System, tag: &str) -> (Vec<String>, Vec<Vec<f64>>, String) {
     common::run_deck(
-        &scratch(s.name),
+        &scratch(&format!("{tag}-{}", s.name)),
         s.name,
         &deck(s),
         &format!("{COMMANDS}STOP\n"),
@@ -260,7 +262,7 @@ fn scales(header: &[String], rows: &[Vec<f64>]) -> Vec<f64> {
 
 #[test]
 fn every_unit_system_gives_the_si_answer() {
-    let (header, si, log) = run(&SYSTEMS[0]);
+    let (header, si, log) = run(&SYSTEMS[0], "all");
     assert!(log.contains("UCF = 1\n"), "{log}");
     assert_eq!(si.len(), 121);
     let scale = scales(&header, &si);
@@ -272,7 +274,7 @@ fn every_unit_system_gives_the_si_answer() {
     );
     let mut failures = Vec::new();
     for s in &SYSTEMS[1..] {
-        let (h, rows, log) = run(s);
+        let (h, rows, log) = run(s, "all");
         assert_eq!(h, header, "{}", s.name);
         assert_eq!(rows.len(), si.len(), "{}", s.name);
         let mut worst = (0.0, String::new());
@@ -342,4 +344,70 @@ fn millimeter_deck_moves_a_kilogram_a_metre_per_second_squared_per_newton() {
         (last[col("request_3.fy")].abs() - 9.80665).abs() < 1e-9,
         "{last:?}"
     );
+}
+
+/// Through the MotionSolve writer and reader: each deck converted to
+/// `.xml` (Param_Unit with the deck's units, or mass_mult_factor = 1/UCF)
+/// and back to `.adm` keeps its units and runs to the same results as the
+/// deck itself, to rounding.
+#[test]
+fn units_survive_convert_both_ways() {
+    for s in SYSTEMS {
+        let d = scratch(&format!("convert-{}", s.name));
+        let adm = d.join("deck.adm");
+        std::fs::write(&adm, deck(s)).unwrap();
+        let xml = d.join("deck.xml");
+        let back = d.join("back.adm");
+        for (from, to) in [(&adm, &xml), (&xml, &back)] {
+            let o = common::mbsolve(&[
+                "convert",
+                from.to_str().unwrap(),
+                "-o",
+                to.to_str().unwrap(),
+            ]);
+            assert!(
+                o.status.success(),
+                "{}: {}",
+                s.name,
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let x = std::fs::read_to_string(&xml).unwrap();
+        let unit_line = x
+            .lines()
+            .find(|l| l.contains("<Param_Unit"))
+            .unwrap()
+            .trim()
+            .to_string();
+        if s.name == "ucf" {
+            assert_eq!(
+                unit_line,
+                "<Param_Unit mass_mult_factor=\"1.0197162129779283e-1\"/>"
+            );
+        } else {
+            assert!(
+                unit_line.starts_with("<Param_Unit force_unit="),
+                "{unit_line}"
+            );
+        }
+        let (h0, r0, _) = run(s, "direct");
+        let back_text = std::fs::read_to_string(&back).unwrap();
+        let (h1, r1, log) = common::run_deck(&d, "back", &back_text, &format!("{COMMANDS}STOP\n"))
+            .unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        assert_eq!(h0, h1, "{}", s.name);
+        let scale = scales(&h0, &r0);
+        for (a, b) in r0.iter().zip(&r1) {
+            for c in 1..h0.len() {
+                assert!(
+                    (a[c] - b[c]).abs() <= 1e-12 * scale[c].max(1e-300),
+                    "{}: {} at t = {}: {} vs {}\n{log}",
+                    s.name,
+                    h0[c],
+                    a[0],
+                    a[c],
+                    b[c]
+                );
+            }
+        }
+    }
 }

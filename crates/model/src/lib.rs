@@ -39,7 +39,7 @@ pub use settings::*;
 pub use spline::*;
 pub use states::*;
 pub use units::{resolve_unit, unit_names, Dimension, Units, SYSTEMS};
-pub use validate::{validate, ModelError};
+pub use validate::{inertia_warnings, validate, ModelError};
 
 use nalgebra::{Matrix3, Vector3};
 

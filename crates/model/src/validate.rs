@@ -73,6 +73,26 @@ fn triangle_violation(i: &crate::Inertia) -> Option<String> {
     None
 }
 
+/// The parts whose inertia violates the triangle inequality, each as one
+/// warning line naming the PART and where it was written. Adams runs such
+/// decks (exported parts with moments rounded near the bound, idealised
+/// parts), and the equations need only a positive-definite tensor, which
+/// [`validate`] requires; so they are run as given and the user is told.
+pub fn inertia_warnings(model: &Model) -> Vec<String> {
+    model
+        .parts
+        .iter()
+        .filter(|p| !p.ground && p.mass > 0.0)
+        .filter_map(|p| {
+            let msg = triangle_violation(&p.inertia)?;
+            Some(format!(
+                "warning: {}: {msg}; it is run as given, as Adams runs it",
+                model.describe(ElementRef::Part(p.id))
+            ))
+        })
+        .collect()
+}
+
 /// A body's CM marker is on the body itself, and its orientation is a
 /// rotation (parts and point masses alike).
 pub(crate) fn check_cm_and_orientation(model: &Model, p: &crate::Part) -> Result<(), ModelError> {
@@ -162,9 +182,6 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz
                 ),
             ));
-        }
-        if let Some(msg) = triangle_violation(&p.inertia) {
-            return Err(err(model, e, msg));
         }
         check_cm_and_orientation(model, p)?;
     }

@@ -4,7 +4,7 @@
 
 use crate::formulation::equation_name;
 use crate::functions::FrameContext;
-use crate::linear::{Block, Kkt};
+use crate::linear::Kkt;
 use crate::output::{output_count, FrameOutput};
 use crate::redundancy::{
     find_redundant, find_redundant_with, singular_only, NEAR_SINGULAR_TOL, RANK_TOL,
@@ -313,10 +313,13 @@ pub(crate) fn assemble_positions(
         let mut phi = vec![0.0; m];
         for _ in 0..50 {
             sys.constraints(data, &q, t, &mut phi);
+            // the least change from the input, translations weighed in
+            // metres (`System::projection_weight`), so a deck in mm
+            // assembles as its SI twin does
             let r1: Vec<f64> = (0..n).map(|i| -(q[i] - q0[i])).collect();
             let r2: Vec<f64> = phi.iter().map(|v| -v).collect();
             let (dq, _) = kkt
-                .solve(sys, data, &q, t, Block::Identity, &r1, &r2)
+                .project(sys, data, &q, t, &r1, &r2)
                 .map_err(|row| singular(sys, row, "position"))?;
             let step = dq.iter().fold(0.0f64, |a, v| a.max(v.abs()));
             for i in 0..n {

@@ -123,7 +123,15 @@ impl Builder<'_> {
         label: String,
         id: Id,
     ) -> Result<(), AdmError> {
-        let mut a = Args::new(self.file, st, label, KEYS, &[])?;
+        // INACTIVE_DURING is Adams/View's name of INACTIVE, as exported decks
+        // write it.
+        let mut a = Args::new(
+            self.file,
+            st,
+            label,
+            KEYS,
+            &[("INACTIVE_DURING", "INACTIVE")],
+        )?;
         self.define(Space::Friction, id, st.pos, &a.label)?;
         let Some((joint, jpos)) = a.id("JOINT")? else {
             return Err(a.err_here("missing JOINT = the joint the friction acts in"));
@@ -140,9 +148,12 @@ impl Builder<'_> {
         // solutions) is what mbsolve does for every FRICTION: its statics
         // evaluate the forces at u = 0, where the slip and so the friction
         // force vanish, and the force balance's Jacobian has no u columns.
+        // NONE (the default: friction in every analysis) states what an
+        // Adams/View export leaves unset.
         if let Some((w, p)) = a.word("INACTIVE")? {
-            if w != "STATIC" {
-                return Err(a.err(p, format!("bad INACTIVE '{w}' (STATIC)")));
+            let w = w.to_ascii_uppercase();
+            if !["STATIC", "NONE"].contains(&w.as_str()) {
+                return Err(a.err(p, format!("bad INACTIVE '{w}' (STATIC or NONE)")));
             }
         }
         let number = |a: &mut Args, key: &str| -> Result<Option<(f64, Pos)>, AdmError> {

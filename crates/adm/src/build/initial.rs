@@ -120,8 +120,14 @@ impl Builder<'_> {
                 "DISPLACEMENT, VELOCITY and ACCELERATION are exclusive",
             ));
         }
-        let icdisp = a.number("ICDISP")?;
-        let icvel = a.number("ICVEL")?;
+        // A rotational motion's ICDISP is an angle and its ICVEL an angular
+        // velocity: `D` reads degrees there (`ICDISP = 0D`, real decks).
+        let rotational = ["ROTATION", "B1", "B2", "B3"].iter().any(|k| a.has(k));
+        let (icdisp, icvel) = if rotational {
+            (a.angle_number("ICDISP")?, a.angle_number("ICVEL")?)
+        } else {
+            (a.number("ICDISP")?, a.number("ICVEL")?)
+        };
         match input {
             None => {
                 for (key, given) in [("ICDISP", icdisp.is_some()), ("ICVEL", icvel.is_some())] {
