@@ -37,3 +37,30 @@ pub fn locate(start: &Path) -> Result<PathBuf, String> {
             )
         })
 }
+
+/// Whether the corpus tests can run, for a test to return early on when
+/// not: true when the corpus is found. When it is missing, a CI run
+/// (`CI` set, as CI machines set it) fails here with `locate`'s message,
+/// since a skipped corpus must not pass there; on a plain clone the test
+/// binary says once, on the terminal (not in the captured test output),
+/// that its corpus tests are skipped, and returns false.
+pub fn present(start: &Path) -> bool {
+    match locate(start) {
+        Ok(_) => true,
+        Err(e) => {
+            let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+            if ci {
+                panic!("{e} (CI is set: the corpus tests must run)");
+            }
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "note: the corpus tests of this test binary are skipped: {e}"
+                );
+            });
+            false
+        }
+    }
+}
