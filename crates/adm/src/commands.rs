@@ -23,6 +23,9 @@ pub struct AcfFile {
     /// Command::Redefine placeholder, statement). [`resolve_redefinitions`]
     /// builds the model each one switches to.
     pub late_redefinitions: Vec<(usize, Statement)>,
+    /// Commands accepted that change nothing mbsolve computes (OUTPUT,
+    /// DEBUG, PREFERENCES, LIST), one run-log line each, in file order.
+    pub without_effect: Vec<String>,
 }
 
 /// Build the dataset with the redefinitions before the first SIMULATE
@@ -245,6 +248,7 @@ pub fn read_acf_str(text: &str, file: &str) -> Result<AcfFile, AdmError> {
         commands: Vec::new(),
         redefinitions: Vec::new(),
         late_redefinitions: Vec::new(),
+        without_effect: Vec::new(),
     };
     let mut now = 0.0f64;
     for st in &syn.statements {
@@ -298,7 +302,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             let mut a = Args::new(file, st, label, OUTPUT_KEYS, &[])?;
             a.ignore(OUTPUT_IGNORED);
             a.finish()?;
-            acf.commands.push(no_effect(
+            acf.without_effect.push(no_effect(
                 file,
                 st,
                 "OUTPUT",
@@ -310,7 +314,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             let mut a = Args::new(file, st, label, DEBUG_COMMAND_KEYS, &[])?;
             a.ignore(DEBUG_COMMAND_KEYS);
             a.finish()?;
-            acf.commands.push(no_effect(
+            acf.without_effect.push(no_effect(
                 file,
                 st,
                 "DEBUG",
@@ -343,7 +347,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             // SOLVERBIAS, SIMFAIL, FLEX_LIMIT_CHECK(_ACTION) and
             // LIBRARY_SEARCH_PATH are left for finish() to refuse by name.
             a.finish()?;
-            acf.commands.push(no_effect(
+            acf.without_effect.push(no_effect(
                 file,
                 st,
                 "PREFERENCES",
@@ -787,19 +791,17 @@ fn after_simulate(acf: &AcfFile) -> bool {
 }
 
 /// The run-log line of a command accepted without effect on the results.
-fn no_effect(file: &str, st: &Statement, name: &str, why: &str) -> Command {
+fn no_effect(file: &str, st: &Statement, name: &str, why: &str) -> String {
     let args: Vec<String> = st.args.iter().map(|a| a.key.to_ascii_uppercase()).collect();
     let what = if args.is_empty() {
         name.to_string()
     } else {
         format!("{name}/{}", args.join(", "))
     };
-    Command::Note {
-        text: format!(
-            "{file}:{}: {what}: no effect in mbsolve ({why})",
-            st.pos.line
-        ),
-    }
+    format!(
+        "{file}:{}: {what}: no effect in mbsolve ({why})",
+        st.pos.line
+    )
 }
 
 /// `MOTION/id, [DISPLACEMENT|VELOCITY|ACCELERATION], [FUNCTION = e],
@@ -859,7 +861,7 @@ fn motion_command(
     a.finish()?;
     if !edits_given {
         if list {
-            acf.commands.push(no_effect(
+            acf.without_effect.push(no_effect(
                 file,
                 st,
                 "MOTION",
@@ -927,7 +929,7 @@ fn request_command(
     a.finish()?;
     if !given {
         if list {
-            acf.commands.push(no_effect(
+            acf.without_effect.push(no_effect(
                 file,
                 st,
                 "REQUEST",

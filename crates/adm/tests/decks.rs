@@ -284,7 +284,7 @@ fn command_file_abbreviations_and_accgrav() {
         ("accgrav/\n", "t.acf:1:1: ACCGRAV: give at least one of IGRAV, JGRAV or KGRAV"),
         (
             "ACTIVATE/JOINT\n",
-            "t.acf:1:1: ACTIVATE: ACTIVATE/JOINT needs ID = id1, id2, …",
+            "t.acf:1:1: ACTIVATE: ACTIVATE/JOINT needs ID = id1, id2, … or RANGE = first, last",
         ),
         (
             "DEACTIVATE/JOINT, MOTION, ID=2\n",
@@ -295,8 +295,20 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:1:19: DEACTIVATE/JOINT: ID = 2.5 is not a positive integer id",
         ),
         (
-            "DEACTIVATE/JOINT, RANGE=1,4\n",
-            "t.acf:1:19: DEACTIVATE: RANGE is not supported yet: list the ids with ID = id1, id2, …",
+            "DEACTIVATE/JOINT, RANGE=1,4, ID = 2\n",
+            "t.acf:1:19: DEACTIVATE: ID and RANGE are exclusive",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=4,1\n",
+            "t.acf:1:19: DEACTIVATE/JOINT: RANGE = 4, 1: the first id must not exceed the second",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=4\n",
+            "t.acf:1:19: DEACTIVATE: RANGE takes 2 values, found 1",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=0, 4\n",
+            "t.acf:1:19: DEACTIVATE/JOINT: RANGE = 0 is not a positive integer id",
         ),
         (
             "deactivate/tfsiso, ID=1000\n",
@@ -307,8 +319,12 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:3:29: VARIABLE/9105: expected an operand, found '*'",
         ),
         (
-            "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",
-            "t.acf:1:46: MOTION/4: ICDISP is not supported yet",
+            "sim/stat\nMOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",
+            "t.acf:3:46: MOTION/4: ICDISP after a SIMULATE is not supported: a VELOCITY or ACCELERATION motion's displacement is integrated from ICDISP (and ICVEL) at t = 0, so it would not continue from the current displacement (give it before the first SIMULATE)",
+        ),
+        (
+            "MOTION/4, JOINT = 2, FUNC = TIME\n",
+            "t.acf:1:11: MOTION/4: JOINT: a MOTION command cannot change what the motion drives (the model's constraint equations would change); it respecifies DISPLACEMENT, VELOCITY, ACCELERATION, FUNCTION, ICDISP and ICVEL",
         ),
         (
             "SFORCE/4, FUNCTION = USER(3)\n",

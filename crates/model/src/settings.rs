@@ -167,10 +167,6 @@ pub enum Command {
         active: bool,
         origin: String,
     },
-    /// A command accepted that changes nothing mbsolve computes (OUTPUT,
-    /// DEBUG, PREFERENCES, LIST): `text` goes to the run log, one line,
-    /// when the command's turn comes.
-    Note { text: String },
     /// The UNITS command: the units it states. A run whose dataset units
     /// differ refuses it (mbsolve does not change units between analyses);
     /// one that restates them is logged.

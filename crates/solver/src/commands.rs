@@ -302,10 +302,6 @@ impl CommandRunner {
                 self.topology_changed = true;
                 Ok(())
             }
-            Command::Note { text } => {
-                sim.log.push(text.clone());
-                Ok(())
-            }
             Command::Units { units, origin } => {
                 if *units != sim.model.units {
                     return Err(SolverError::Settings(format!(
