@@ -344,8 +344,17 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
                 }
             }
             a.ignore(&["CONTACT_GEOMETRY_LIBRARY", "STATUS_MESSAGE", "LIST"]);
-            // SOLVERBIAS, SIMFAIL, FLEX_LIMIT_CHECK(_ACTION) and
-            // LIBRARY_SEARCH_PATH are left for finish() to refuse by name.
+            for (k, why) in [
+                ("SOLVERBIAS", "it chooses between Adams' own solvers"),
+                ("SIMFAIL", "it sets what Adams does after a failed simulation"),
+                ("FLEX_LIMIT_CHECK", "it checks Adams flexible bodies, which mbsolve does not read"),
+                ("FLEX_LIMIT_CHECK_ACTION", "it acts on Adams flexible-body checks, which mbsolve does not read"),
+                ("LIBRARY_SEARCH_PATH", "it is where Adams loads user-subroutine libraries, which mbsolve cannot run"),
+            ] {
+                if a.has(k) {
+                    return Err(a.err(a.pos_of(k), format!("{k} is not supported: {why}")));
+                }
+            }
             a.finish()?;
             acf.without_effect.push(no_effect(
                 file,
