@@ -346,10 +346,22 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             a.ignore(&["CONTACT_GEOMETRY_LIBRARY", "STATUS_MESSAGE", "LIST"]);
             for (k, why) in [
                 ("SOLVERBIAS", "it chooses between Adams' own solvers"),
-                ("SIMFAIL", "it sets what Adams does after a failed simulation"),
-                ("FLEX_LIMIT_CHECK", "it checks Adams flexible bodies, which mbsolve does not read"),
-                ("FLEX_LIMIT_CHECK_ACTION", "it acts on Adams flexible-body checks, which mbsolve does not read"),
-                ("LIBRARY_SEARCH_PATH", "it is where Adams loads user-subroutine libraries, which mbsolve cannot run"),
+                (
+                    "SIMFAIL",
+                    "it sets what Adams does after a failed simulation",
+                ),
+                (
+                    "FLEX_LIMIT_CHECK",
+                    "it checks Adams flexible bodies, which mbsolve does not read",
+                ),
+                (
+                    "FLEX_LIMIT_CHECK_ACTION",
+                    "it acts on Adams flexible-body checks, which mbsolve does not read",
+                ),
+                (
+                    "LIBRARY_SEARCH_PATH",
+                    "it is where Adams loads user-subroutine libraries, which mbsolve cannot run",
+                ),
             ] {
                 if a.has(k) {
                     return Err(a.err(a.pos_of(k), format!("{k} is not supported: {why}")));
@@ -852,7 +864,14 @@ fn motion_command(
         }
     }
     let late = after_simulate(acf);
-    let edits = ["DISPLACEMENT", "VELOCITY", "ACCELERATION", "FUNCTION", "ICDISP", "ICVEL"];
+    let edits = [
+        "DISPLACEMENT",
+        "VELOCITY",
+        "ACCELERATION",
+        "FUNCTION",
+        "ICDISP",
+        "ICVEL",
+    ];
     if late {
         for k in ["VELOCITY", "ACCELERATION", "ICDISP", "ICVEL"] {
             if a.has(k) {

@@ -492,27 +492,53 @@ fn command_keywords_resolve_by_the_adams_prefix_rule() {
     use mbsolve_adm::read_acf_str;
     use mbsolve_model::{Command, ElementRef, SimulateMode};
     let modes = [
-        ("SIMULATE/DYNAMICS, END = 1, STEPS = 2", SimulateMode::Dynamic),
-        ("SIMULATE/DYNAMIC, END = 1, STEPS = 2", SimulateMode::Dynamic),
+        (
+            "SIMULATE/DYNAMICS, END = 1, STEPS = 2",
+            SimulateMode::Dynamic,
+        ),
+        (
+            "SIMULATE/DYNAMIC, END = 1, STEPS = 2",
+            SimulateMode::Dynamic,
+        ),
         ("sim/dyn, end = 1, dtout = .5", SimulateMode::Dynamic),
-        ("SIMULATE/KINEMATICS, END = 1, STEPS = 2", SimulateMode::Kinematic),
-        ("SIMULATE/KINEMATIC, END = 1, STEPS = 2", SimulateMode::Kinematic),
+        (
+            "SIMULATE/KINEMATICS, END = 1, STEPS = 2",
+            SimulateMode::Kinematic,
+        ),
+        (
+            "SIMULATE/KINEMATIC, END = 1, STEPS = 2",
+            SimulateMode::Kinematic,
+        ),
         ("SIMULATE/STATICS", SimulateMode::Static),
         ("sim/stat", SimulateMode::Static),
-        ("SIMULATE/TRANSIENT, END = 1, STEPS = 2", SimulateMode::Transient),
-        ("SIMULATE/INITIAL_CONDITIONS", SimulateMode::InitialConditions),
-        ("SIMULATE/INITIAL_CONDITIONS, ACCELERATION", SimulateMode::InitialConditions),
+        (
+            "SIMULATE/TRANSIENT, END = 1, STEPS = 2",
+            SimulateMode::Transient,
+        ),
+        (
+            "SIMULATE/INITIAL_CONDITIONS",
+            SimulateMode::InitialConditions,
+        ),
+        (
+            "SIMULATE/INITIAL_CONDITIONS, ACCELERATION",
+            SimulateMode::InitialConditions,
+        ),
         ("SIMU/INIT", SimulateMode::InitialConditions),
     ];
     for (text, mode) in modes {
-        let acf = read_acf_str(&format!("\n{text}\n"), "t.acf").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let acf =
+            read_acf_str(&format!("\n{text}\n"), "t.acf").unwrap_or_else(|e| panic!("{text}: {e}"));
         assert!(
             matches!(acf.commands[..], [Command::Simulate { mode: m, .. }] if m == mode),
             "{text}: {:?}",
             acf.commands
         );
     }
-    let acf = read_acf_str("\nDEACT/JOINT, RANGE = 1301, 1321\nACTIVATE/MOT, RANGE = 5, 5\n", "t.acf").unwrap();
+    let acf = read_acf_str(
+        "\nDEACT/JOINT, RANGE = 1301, 1321\nACTIVATE/MOT, RANGE = 5, 5\n",
+        "t.acf",
+    )
+    .unwrap();
     assert_eq!(
         acf.commands,
         [
@@ -602,8 +628,13 @@ fn request_and_motion_commands_edit_the_dataset() {
     let adm = format!(
         "{BASE}JOINT/1, REVOLUTE, I = 0202, J = 0101\nREQUEST/3, F2 = DX(0201), F3 = 7\nREQUEST/4, DISPLACEMENT, I = 0201\nMOTION/5, JOINT = 1, ROTATION, VELOCITY, FUNCTION = 1\nEND\n"
     );
-    let mut acf = read_acf_str("\nREQUEST/3, F3 = DY(0201)*2, F8 = TIME\nsim/stat\n", "r.acf").unwrap();
-    let m = resolve_redefinitions(&adm, "m.adm", &mut acf, "r.acf").unwrap_or_else(|e| panic!("{e}"));
+    let mut acf = read_acf_str(
+        "\nREQUEST/3, F3 = DY(0201)*2, F8 = TIME\nsim/stat\n",
+        "r.acf",
+    )
+    .unwrap();
+    let m =
+        resolve_redefinitions(&adm, "m.adm", &mut acf, "r.acf").unwrap_or_else(|e| panic!("{e}"));
     let r = m.function_requests.iter().find(|r| r.id == 3).unwrap();
     assert_eq!(r.components[1].as_deref(), Some("DX(0201)"));
     assert_eq!(r.components[2].as_deref(), Some("DY(0201)*2"));

@@ -249,8 +249,8 @@ fn deactivate_joint_range_releases_the_joints_in_the_range() {
         for (b, p) in start.iter().enumerate() {
             let fall = if b < 2 { -0.5 * 9.81 * dt * dt } else { 0.0 };
             let want = [p[0], p[1] + fall, p[2]];
-            for c in 0..3 {
-                worst = worst.max((f.q[stride * b + c] - want[c]).abs());
+            for (c, w) in want.iter().enumerate() {
+                worst = worst.max((f.q[stride * b + c] - w).abs());
             }
         }
         n += 1;
@@ -365,8 +365,18 @@ fn motion_command_respecifies_type_and_initial_conditions() {
         assert_eq!(sim.frames.len(), 11);
         for f in &sim.frames {
             let (z, vz) = exact(f.t);
-            assert!((f.q[2] - z).abs() < 1e-9, "{command}: t = {}: z {} vs {z}", f.t, f.q[2]);
-            assert!((f.u[2] - vz).abs() < 1e-9, "{command}: t = {}: vz {} vs {vz}", f.t, f.u[2]);
+            assert!(
+                (f.q[2] - z).abs() < 1e-9,
+                "{command}: t = {}: z {} vs {z}",
+                f.t,
+                f.q[2]
+            );
+            assert!(
+                (f.u[2] - vz).abs() < 1e-9,
+                "{command}: t = {}: vz {} vs {vz}",
+                f.t,
+                f.u[2]
+            );
         }
     }
 }
@@ -386,9 +396,19 @@ fn motion_redefined_between_simulations_follows_the_new_function() {
         } else {
             (0.5 + 2.0 * (f.t - 0.5), 2.0)
         };
-        assert!((f.q[2] - z).abs() < 1e-9, "t = {}: z {} vs {z}", f.t, f.q[2]);
+        assert!(
+            (f.q[2] - z).abs() < 1e-9,
+            "t = {}: z {} vs {z}",
+            f.t,
+            f.q[2]
+        );
         // At t = 0.5 the first analysis's frame (velocity 1) is kept.
-        assert!((f.u[2] - vz).abs() < 1e-9, "t = {}: vz {} vs {vz}", f.t, f.u[2]);
+        assert!(
+            (f.u[2] - vz).abs() < 1e-9,
+            "t = {}: vz {} vs {vz}",
+            f.t,
+            f.u[2]
+        );
     }
     assert!(sim
         .log

@@ -170,10 +170,7 @@ pub enum Command {
     /// The UNITS command: the units it states. A run whose dataset units
     /// differ refuses it (mbsolve does not change units between analyses);
     /// one that restates them is logged.
-    Units {
-        units: crate::Units,
-        origin: String,
-    },
+    Units { units: crate::Units, origin: String },
     /// A MotionSolve modify command after an analysis (`<Motion_Joint
     /// id=… expr=…/>`, …): the reader's model with the element redefined,
     /// which replaces the running one from the next analysis on (the same

@@ -178,10 +178,7 @@ impl<'a> Builder<'a> {
         ] {
             if a.flag(key)? {
                 if let Some(first) = given_type {
-                    return Err(a.err(
-                        a.pos_of(key),
-                        format!("{first} and {key} are exclusive"),
-                    ));
+                    return Err(a.err(a.pos_of(key), format!("{first} and {key} are exclusive")));
                 }
                 given_type = Some(key);
                 input = kind;
