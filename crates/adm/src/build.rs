@@ -16,7 +16,7 @@ mod initial;
 mod jprim;
 mod plant_values;
 mod point_mass;
-mod redefine;
+pub(crate) mod redefine;
 mod sensor;
 mod states;
 mod variables;

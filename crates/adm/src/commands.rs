@@ -2,8 +2,8 @@
 
 use crate::args::{resolve, Args};
 use crate::build::{
-    equilibrium_settings, integrator_settings, EQUILIBRIUM_KEYS, INTEGRATOR_KEYS, MOTION_KEYS,
-    OUTPUT_IGNORED, OUTPUT_KEYS, SFORCE_KEYS,
+    equilibrium_settings, integrator_settings, EQUILIBRIUM_KEYS, INTEGRATOR_KEYS, OUTPUT_IGNORED,
+    OUTPUT_KEYS, SFORCE_KEYS,
 };
 use crate::error::AdmError;
 use crate::syntax::{self, lines, Statement};
@@ -23,6 +23,9 @@ pub struct AcfFile {
     /// Command::Redefine placeholder, statement). [`resolve_redefinitions`]
     /// builds the model each one switches to.
     pub late_redefinitions: Vec<(usize, Statement)>,
+    /// Commands accepted that change nothing mbsolve computes (OUTPUT,
+    /// DEBUG, PREFERENCES, LIST), one run-log line each, in file order.
+    pub without_effect: Vec<String>,
 }
 
 /// Build the dataset with the redefinitions before the first SIMULATE
@@ -37,10 +40,10 @@ pub fn resolve_redefinitions(
     acf_file: &str,
 ) -> Result<mbsolve_model::Model, AdmError> {
     let base = crate::read_adm_str_redefined(adm_text, adm_name, acf, acf_file)?;
-    let mut upto = acf.clone();
+    let mut late = Vec::new();
     for (k, st) in acf.late_redefinitions.clone() {
-        upto.redefinitions.push(st);
-        let m = crate::read_adm_str_redefined(adm_text, adm_name, &upto, acf_file)?;
+        late.push(st);
+        let m = crate::read_adm_str_redefined_late(adm_text, adm_name, acf, &late, acf_file)?;
         if let Some(Command::Redefine { model, .. }) = acf.commands.get_mut(k) {
             model.0 = std::sync::Arc::new(m);
         }
@@ -48,7 +51,8 @@ pub fn resolve_redefinitions(
     Ok(base)
 }
 
-/// Adams Solver command names (for abbreviations and clear messages).
+/// Adams Solver command names, as the Adams Solver (C++) command reference
+/// spells them: a command is its full name or any unique prefix of it.
 const COMMANDS: &[&str] = &[
     "ACCGRAV",
     "ACTIVATE",
@@ -63,6 +67,7 @@ const COMMANDS: &[&str] = &[
     "EQUILIBRIUM",
     "FIELD",
     "FILE",
+    "FLEX_BODY",
     "FRICTION",
     "GCON",
     "GFORCE",
@@ -70,6 +75,7 @@ const COMMANDS: &[&str] = &[
     "IC",
     "INFO",
     "INTEGRATOR",
+    "JOINT",
     "KINEMATICS",
     "LINEAR",
     "LIST",
@@ -94,9 +100,96 @@ const COMMANDS: &[&str] = &[
     "STOP",
     "STRING",
     "TIME",
+    // Not in the Adams Solver command reference; real command files
+    // restate the dataset's units with it (see the UNITS arm below).
+    "UNITS",
     "VARIABLE",
     "VFORCE",
     "VTORQUE",
+];
+
+/// SIMULATE arguments by their reference names (DYNAMIC, STAT, sim/dyn …
+/// are prefixes of them).
+const SIMULATE_KEYS: &[&str] = &[
+    "ACCELERATION",
+    "DISPLACEMENT",
+    "DTOUT",
+    "DURATION",
+    "DYNAMICS",
+    "END",
+    "INITIAL_CONDITIONS",
+    "KINEMATICS",
+    "STATICS",
+    "STEPS",
+    "TRANSIENT",
+    "VELOCITY",
+];
+
+/// MOTION command arguments (Adams MOTION command: it respecifies a
+/// MOTION statement).
+const MOTION_COMMAND_KEYS: &[&str] = &[
+    "ACCELERATION",
+    "B1",
+    "B2",
+    "B3",
+    "DISPLACEMENT",
+    "FUNCTION",
+    "I",
+    "ICDISP",
+    "ICVEL",
+    "J",
+    "JOINT",
+    "LIST",
+    "ROTATION",
+    "ROUTINE",
+    "TRANSLATION",
+    "VELOCITY",
+    "X",
+    "Y",
+    "Z",
+];
+
+/// What a MOTION command may not change: what the motion drives (the
+/// model's constraint equations would change).
+const MOTION_TARGET_KEYS: &[&str] = &[
+    "I",
+    "J",
+    "JOINT",
+    "TRANSLATION",
+    "ROTATION",
+    "X",
+    "Y",
+    "Z",
+    "B1",
+    "B2",
+    "B3",
+];
+
+/// REQUEST command arguments (Adams REQUEST command: F2–F4 and F6–F8, the
+/// components written to the request file, a REQSUB, LIST).
+const REQUEST_COMMAND_KEYS: &[&str] = &[
+    "F2", "F3", "F4", "F6", "F7", "F8", "FUNCTION", "LIST", "ROUTINE",
+];
+
+/// DEBUG command arguments: Adams' own diagnostic printouts.
+const DEBUG_COMMAND_KEYS: &[&str] = &[
+    "DOF", "DUMP", "EPRINT", "JMDUMP", "LIST", "REQDUMP", "RHSDUMP", "TRACE", "VERBOSE",
+];
+
+/// PREFERENCES command arguments. The first four change nothing mbsolve
+/// computes (noted in the run log); the others change how Adams' solver
+/// behaves or where it loads libraries from, and are refused by name.
+const PREFERENCES_COMMAND_KEYS: &[&str] = &[
+    "CONTACT_FACETING_TOLERANCE",
+    "CONTACT_GEOMETRY_LIBRARY",
+    "NTHREADS",
+    "STATUS_MESSAGE",
+    "LIST",
+    "SOLVERBIAS",
+    "SIMFAIL",
+    "FLEX_LIMIT_CHECK",
+    "FLEX_LIMIT_CHECK_ACTION",
+    "LIBRARY_SEARCH_PATH",
 ];
 
 fn is_command_line(line: &str) -> bool {
@@ -155,6 +248,7 @@ pub fn read_acf_str(text: &str, file: &str) -> Result<AcfFile, AdmError> {
         commands: Vec::new(),
         redefinitions: Vec::new(),
         late_redefinitions: Vec::new(),
+        without_effect: Vec::new(),
     };
     let mut now = 0.0f64;
     for st in &syn.statements {
@@ -208,6 +302,97 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             let mut a = Args::new(file, st, label, OUTPUT_KEYS, &[])?;
             a.ignore(OUTPUT_IGNORED);
             a.finish()?;
+            acf.without_effect.push(no_effect(
+                file,
+                st,
+                "OUTPUT",
+                "it chooses which of Adams' own files are written and their layout",
+            ));
+            Ok(true)
+        }
+        "DEBUG" => {
+            let mut a = Args::new(file, st, label, DEBUG_COMMAND_KEYS, &[])?;
+            a.ignore(DEBUG_COMMAND_KEYS);
+            a.finish()?;
+            acf.without_effect.push(no_effect(
+                file,
+                st,
+                "DEBUG",
+                "Adams' diagnostic printout only",
+            ));
+            Ok(true)
+        }
+        "PREFERENCES" => {
+            let mut a = Args::new(file, st, label, PREFERENCES_COMMAND_KEYS, &[])?;
+            if let Some(t) = a.number("CONTACT_FACETING_TOLERANCE")? {
+                if t <= 0.0 {
+                    return Err(a.err(
+                        a.pos_of("CONTACT_FACETING_TOLERANCE"),
+                        format!(
+                            "CONTACT_FACETING_TOLERANCE must be positive, found {}",
+                            mbsolve_model::readable(t)
+                        ),
+                    ));
+                }
+            }
+            if let Some(n) = a.integer("NTHREADS")? {
+                if n < 1 {
+                    return Err(a.err(
+                        a.pos_of("NTHREADS"),
+                        format!("NTHREADS must be at least 1, found {n}"),
+                    ));
+                }
+            }
+            a.ignore(&["CONTACT_GEOMETRY_LIBRARY", "STATUS_MESSAGE", "LIST"]);
+            for (k, why) in [
+                ("SOLVERBIAS", "it chooses between Adams' own solvers"),
+                (
+                    "SIMFAIL",
+                    "it sets what Adams does after a failed simulation",
+                ),
+                (
+                    "FLEX_LIMIT_CHECK",
+                    "it checks Adams flexible bodies, which mbsolve does not read",
+                ),
+                (
+                    "FLEX_LIMIT_CHECK_ACTION",
+                    "it acts on Adams flexible-body checks, which mbsolve does not read",
+                ),
+                (
+                    "LIBRARY_SEARCH_PATH",
+                    "it is where Adams loads user-subroutine libraries, which mbsolve cannot run",
+                ),
+            ] {
+                if a.has(k) {
+                    return Err(a.err(a.pos_of(k), format!("{k} is not supported: {why}")));
+                }
+            }
+            a.finish()?;
+            acf.without_effect.push(no_effect(
+                file,
+                st,
+                "PREFERENCES",
+                "Adams' contact faceting and geometry library, thread count and status messages; mbsolve has its own contact geometry and no result depends on them",
+            ));
+            Ok(true)
+        }
+        // Adams documents UNITS as a dataset statement; a command file that
+        // states them again is read the same way (the statement's reader)
+        // and checked against the dataset's when the run reaches it.
+        "UNITS" => {
+            let units = crate::build::redefine::units_of_command(file, st)?;
+            acf.commands.push(Command::Units {
+                units,
+                origin: format!("{file}:{}", st.pos.line),
+            });
+            Ok(true)
+        }
+        "REQUEST" => {
+            request_command(file, st, label, acf)?;
+            Ok(true)
+        }
+        "MOTION" => {
+            motion_command(file, st, label, acf)?;
             Ok(true)
         }
         "INTEGRATOR" => {
@@ -266,27 +451,11 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             Ok(true)
         }
         "SIMULATE" => {
-            let mut a = Args::new(
-                file,
-                st,
-                label,
-                &[
-                    "DYNAMIC",
-                    "KINEMATIC",
-                    "STATIC",
-                    "TRANSIENT",
-                    "INITIAL_CONDITIONS",
-                    "END",
-                    "DURATION",
-                    "STEPS",
-                    "DTOUT",
-                ],
-                &[],
-            )?;
+            let mut a = Args::new(file, st, label, SIMULATE_KEYS, &[])?;
             let modes = [
-                ("DYNAMIC", SimulateMode::Dynamic),
-                ("KINEMATIC", SimulateMode::Kinematic),
-                ("STATIC", SimulateMode::Static),
+                ("DYNAMICS", SimulateMode::Dynamic),
+                ("KINEMATICS", SimulateMode::Kinematic),
+                ("STATICS", SimulateMode::Static),
                 ("TRANSIENT", SimulateMode::Transient),
                 ("INITIAL_CONDITIONS", SimulateMode::InitialConditions),
             ];
@@ -301,9 +470,29 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             }
             let Some(mode) = mode else {
                 return Err(a.err_here(
-                    "missing analysis type (DYNAMIC, KINEMATIC, STATIC, TRANSIENT or INITIAL_CONDITIONS)",
+                    "missing analysis type (DYNAMICS, KINEMATICS, STATICS, TRANSIENT or INITIAL_CONDITIONS)",
                 ));
             };
+            // Which initial-conditions analyses to run: ACCELERATION asks
+            // for displacements, velocities and accelerations, which is
+            // what mbsolve's initial conditions always solve.
+            for k in ["DISPLACEMENT", "VELOCITY", "ACCELERATION"] {
+                if a.has(k) && mode != SimulateMode::InitialConditions {
+                    return Err(a.err(
+                        a.pos_of(k),
+                        format!("{k} chooses the initial-conditions analyses: it applies to INITIAL_CONDITIONS only"),
+                    ));
+                }
+            }
+            let _ = a.flag("ACCELERATION")?;
+            for k in ["DISPLACEMENT", "VELOCITY"] {
+                if a.has(k) {
+                    return Err(a.err(
+                        a.pos_of(k),
+                        format!("INITIAL_CONDITIONS, {k}: a partial initial-conditions analysis is not supported (mbsolve solves displacements, velocities and accelerations together: give ACCELERATION or nothing)"),
+                    ));
+                }
+            }
             let end = a.number("END")?;
             let duration = a.number("DURATION")?;
             let steps = a.integer("STEPS")?;
@@ -384,7 +573,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             activation(file, st, other == "ACTIVATE", &mut acf.commands)?;
             Ok(true)
         }
-        other @ ("VARIABLE" | "SFORCE" | "MOTION") => {
+        other @ ("VARIABLE" | "SFORCE") => {
             crate::build::reject_user_subroutine(file, st, other, &label)?;
             // After a SIMULATE the change acts from the next analysis on:
             // the front end builds that model (`resolve_redefinitions`) and
@@ -403,8 +592,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             }
             let known: &[&'static str] = match other {
                 "VARIABLE" => &["FUNCTION", "IC", "ROUTINE"],
-                "SFORCE" => SFORCE_KEYS,
-                _ => MOTION_KEYS,
+                _ => SFORCE_KEYS,
             };
             let mut a = Args::new(file, st, label, known, &[])?;
             let Some(e) = a.expr("FUNCTION")? else {
@@ -417,17 +605,7 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
             }
             // Only the FUNCTION changes: any other argument is reported.
             a.finish()?;
-            if late {
-                acf.late_redefinitions
-                    .push((acf.commands.len(), st.clone()));
-                acf.commands.push(Command::Redefine {
-                    model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
-                    what: label_of(st, other),
-                    origin: format!("{file}:{}", st.pos.line),
-                });
-            } else {
-                acf.redefinitions.push(st.clone());
-            }
+            push_redefinition(file, st, other, late, acf);
             Ok(true)
         }
         other => Err(AdmError::new(
@@ -474,14 +652,15 @@ const NOT_SWITCHABLE: &[&str] = &[
 ];
 
 /// `DEACTIVATE/JOINT, ID = 1, 2` (and ACTIVATE): one command per id, in
-/// the order written.
+/// the order written; `RANGE = a, b`: every element of the type with an id
+/// in [a, b] that the model holds when the command runs (ids between
+/// without one are skipped; a range holding none is an error then).
 fn activation(
     file: &str,
     st: &Statement,
     active: bool,
     out: &mut Vec<Command>,
 ) -> Result<(), AdmError> {
-    use mbsolve_model::ElementRef as E;
     let verb = if active { "ACTIVATE" } else { "DEACTIVATE" };
     let mut keys: Vec<&'static str> = SWITCHABLE.to_vec();
     keys.extend_from_slice(NOT_SWITCHABLE);
@@ -508,50 +687,96 @@ fn activation(
             SWITCHABLE.join(", ")
         )));
     }
+    let origin = format!("{file}:{}", st.pos.line);
     if a.has("RANGE") {
-        return Err(a.err(
-            a.pos_of("RANGE"),
-            "RANGE is not supported yet: list the ids with ID = id1, id2, …",
-        ));
+        if a.has("ID") {
+            return Err(a.err(a.pos_of("RANGE"), "ID and RANGE are exclusive"));
+        }
+        let range_pos = a.pos_of("RANGE");
+        let Some(v) = a.numbers("RANGE", 2)? else {
+            unreachable!("RANGE is present")
+        };
+        a.finish()?;
+        let mut ids = [0u32; 2];
+        for (n, x) in v.iter().enumerate() {
+            ids[n] = positive_id(file, range_pos, verb, kind, "RANGE", *x)?;
+        }
+        if ids[0] > ids[1] {
+            return Err(AdmError::new(
+                file,
+                range_pos,
+                Some(format!("{verb}/{kind}")),
+                format!(
+                    "{verb}/{kind}: RANGE = {}, {}: the first id must not exceed the second",
+                    ids[0], ids[1]
+                ),
+            ));
+        }
+        out.push(Command::ActivateRange {
+            first: element_ref(kind, ids[0]),
+            last: ids[1],
+            active,
+            origin,
+        });
+        return Ok(());
     }
     let id_pos = a.pos_of("ID");
     let Some(ids) = a.numbers_range("ID", 1, usize::MAX)? else {
-        return Err(a.err_here(format!("{verb}/{kind} needs ID = id1, id2, …")));
+        return Err(a.err_here(format!(
+            "{verb}/{kind} needs ID = id1, id2, … or RANGE = first, last"
+        )));
     };
     a.finish()?;
     for v in ids {
-        if v < 1.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
-            return Err(AdmError::new(
-                file,
-                id_pos,
-                Some(format!("{verb}/{kind}")),
-                format!("{verb}/{kind}: ID = {v} is not a positive integer id"),
-            ));
-        }
-        let id = v as u32;
-        let element = match kind {
-            "JOINT" => E::Joint(id),
-            "JPRIM" => E::Jprim(id),
-            "MOTION" => E::Motion(id),
-            "GCON" => E::Gcon(id),
-            "SFORCE" => E::Force(id),
-            "SPRINGDAMPER" => E::Springdamper(id),
-            "VFORCE" => E::Vforce(id),
-            "VTORQUE" => E::Vtorque(id),
-            "BUSHING" => E::Bushing(id),
-            "FIELD" => E::Field(id),
-            "BEAM" => E::Beam(id),
-            "CONTACT" => E::Contact(id),
-            "SENSOR" => E::Sensor(id),
-            _ => E::Gforce(id),
-        };
+        let id = positive_id(file, id_pos, verb, kind, "ID", v)?;
         out.push(Command::Activate {
-            element,
+            element: element_ref(kind, id),
             active,
-            origin: format!("{file}:{}", st.pos.line),
+            origin: origin.clone(),
         });
     }
     Ok(())
+}
+
+/// An id value of ID = or RANGE =.
+fn positive_id(
+    file: &str,
+    pos: crate::error::Pos,
+    verb: &str,
+    kind: &str,
+    key: &str,
+    v: f64,
+) -> Result<u32, AdmError> {
+    if v < 1.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
+        return Err(AdmError::new(
+            file,
+            pos,
+            Some(format!("{verb}/{kind}")),
+            format!("{verb}/{kind}: {key} = {v} is not a positive integer id"),
+        ));
+    }
+    Ok(v as u32)
+}
+
+/// The element of a SWITCHABLE type with this id.
+fn element_ref(kind: &str, id: u32) -> mbsolve_model::ElementRef {
+    use mbsolve_model::ElementRef as E;
+    match kind {
+        "JOINT" => E::Joint(id),
+        "JPRIM" => E::Jprim(id),
+        "MOTION" => E::Motion(id),
+        "GCON" => E::Gcon(id),
+        "SFORCE" => E::Force(id),
+        "SPRINGDAMPER" => E::Springdamper(id),
+        "VFORCE" => E::Vforce(id),
+        "VTORQUE" => E::Vtorque(id),
+        "BUSHING" => E::Bushing(id),
+        "FIELD" => E::Field(id),
+        "BEAM" => E::Beam(id),
+        "CONTACT" => E::Contact(id),
+        "SENSOR" => E::Sensor(id),
+        _ => E::Gforce(id),
+    }
 }
 
 /// "SFORCE/1" for a redefinition command.
@@ -560,4 +785,196 @@ fn label_of(st: &Statement, name: &str) -> String {
         Some(id) => format!("{name}/{id}"),
         None => name.to_string(),
     }
+}
+
+/// A redefinition before the first SIMULATE edits the dataset; after one,
+/// a Command::Redefine placeholder that `resolve_redefinitions` fills.
+fn push_redefinition(file: &str, st: &Statement, name: &str, late: bool, acf: &mut AcfFile) {
+    if late {
+        acf.late_redefinitions
+            .push((acf.commands.len(), st.clone()));
+        acf.commands.push(Command::Redefine {
+            model: mbsolve_model::RedefinedModel(std::sync::Arc::default()),
+            what: label_of(st, name),
+            origin: format!("{file}:{}", st.pos.line),
+        });
+    } else {
+        acf.redefinitions.push(st.clone());
+    }
+}
+
+/// Whether a SIMULATE came before (a redefinition then acts from the next
+/// analysis on).
+fn after_simulate(acf: &AcfFile) -> bool {
+    acf.commands
+        .iter()
+        .any(|c| matches!(c, Command::Simulate { .. }))
+}
+
+/// The run-log line of a command accepted without effect on the results.
+fn no_effect(file: &str, st: &Statement, name: &str, why: &str) -> String {
+    let args: Vec<String> = st.args.iter().map(|a| a.key.to_ascii_uppercase()).collect();
+    let what = if args.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name}/{}", args.join(", "))
+    };
+    format!(
+        "{file}:{}: {what}: no effect in mbsolve ({why})",
+        st.pos.line
+    )
+}
+
+/// `MOTION/id, [DISPLACEMENT|VELOCITY|ACCELERATION], [FUNCTION = e],
+/// [ICDISP = r], [ICVEL = r]`: respecifies the motion's input and initial
+/// conditions (applied to the dataset by `Builder::redefine`). What the
+/// motion drives (JOINT, I, J, TRANSLATION, …, B3) is refused: it would
+/// change the constraint equations. After a SIMULATE only the FUNCTION of
+/// a DISPLACEMENT motion may change: a VELOCITY or ACCELERATION motion's
+/// displacement is its integral from ICDISP at t = 0, so a change once an
+/// analysis has run would not continue from the current displacement.
+fn motion_command(
+    file: &str,
+    st: &Statement,
+    label: String,
+    acf: &mut AcfFile,
+) -> Result<(), AdmError> {
+    crate::build::reject_user_subroutine(file, st, "MOTION", &label)?;
+    if st.id.is_none() {
+        return Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label.clone()),
+            format!("{label}: which MOTION? (MOTION/id, FUNCTION = …)"),
+        ));
+    }
+    let mut a = Args::new(file, st, label, MOTION_COMMAND_KEYS, &[])?;
+    for k in MOTION_TARGET_KEYS {
+        if a.has(k) {
+            return Err(a.err(
+                a.pos_of(k),
+                format!("{k}: a MOTION command cannot change what the motion drives (the model's constraint equations would change); it respecifies DISPLACEMENT, VELOCITY, ACCELERATION, FUNCTION, ICDISP and ICVEL"),
+            ));
+        }
+    }
+    let list = a.flag("LIST")?;
+    if let Some(e) = a.expr("FUNCTION")? {
+        if let Err(x) = mbsolve_expr::Expr::parse(&e.text) {
+            return Err(a.err(e.pos_at(x.span.start), &x.message));
+        }
+    }
+    let late = after_simulate(acf);
+    let edits = [
+        "DISPLACEMENT",
+        "VELOCITY",
+        "ACCELERATION",
+        "FUNCTION",
+        "ICDISP",
+        "ICVEL",
+    ];
+    if late {
+        for k in ["VELOCITY", "ACCELERATION", "ICDISP", "ICVEL"] {
+            if a.has(k) {
+                return Err(a.err(
+                    a.pos_of(k),
+                    format!("{k} after a SIMULATE is not supported: a VELOCITY or ACCELERATION motion's displacement is integrated from ICDISP (and ICVEL) at t = 0, so it would not continue from the current displacement (give it before the first SIMULATE)"),
+                ));
+            }
+        }
+    }
+    let edits_given = edits.iter().any(|k| a.has(k));
+    // The values are read (and checked) again when the redefinition is
+    // applied to the dataset.
+    a.ignore(&edits);
+    a.finish()?;
+    if !edits_given {
+        if list {
+            acf.without_effect.push(no_effect(
+                file,
+                st,
+                "MOTION",
+                "LIST prints the motion's data in Adams' message file",
+            ));
+            return Ok(());
+        }
+        return Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label_of(st, "MOTION")),
+            format!(
+                "{}: nothing to redefine (DISPLACEMENT, VELOCITY, ACCELERATION, FUNCTION, ICDISP or ICVEL)",
+                label_of(st, "MOTION")
+            ),
+        ));
+    }
+    push_redefinition(file, st, "MOTION", late, acf);
+    Ok(())
+}
+
+/// `REQUEST/id, F2 = e, …`: respecifies components of a function REQUEST
+/// before the first SIMULATE (a dataset edit). After a SIMULATE it is
+/// refused: mbsolve fixes the output columns when the run starts. A REQSUB
+/// (FUNCTION = USER(…), ROUTINE) is refused as every user subroutine is;
+/// LIST alone is noted as having no effect.
+fn request_command(
+    file: &str,
+    st: &Statement,
+    label: String,
+    acf: &mut AcfFile,
+) -> Result<(), AdmError> {
+    crate::build::reject_user_subroutine(file, st, "REQUEST", &label)?;
+    if st.id.is_none() {
+        return Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label.clone()),
+            format!("{label}: which REQUEST? (REQUEST/id, F2 = …)"),
+        ));
+    }
+    let mut a = Args::new(file, st, label, REQUEST_COMMAND_KEYS, &[])?;
+    if a.has("FUNCTION") {
+        return Err(a.err(
+            a.pos_of("FUNCTION"),
+            "FUNCTION on a REQUEST command passes constants to a REQSUB user subroutine (FUNCTION = USER(…)); give the components as F2, F3, F4, F6, F7, F8 = expressions",
+        ));
+    }
+    let list = a.flag("LIST")?;
+    let fkeys = ["F2", "F3", "F4", "F6", "F7", "F8"];
+    let mut given = false;
+    for k in fkeys {
+        if let Some(e) = a.expr(k)? {
+            if let Err(x) = mbsolve_expr::Expr::parse(&e.text) {
+                return Err(a.err(e.pos_at(x.span.start), &x.message));
+            }
+            given = true;
+        }
+    }
+    if given && after_simulate(acf) {
+        return Err(a.err_here(
+            "redefining request components after a SIMULATE is not supported: mbsolve fixes the output columns when the run starts (give the REQUEST command before the first SIMULATE)",
+        ));
+    }
+    a.finish()?;
+    if !given {
+        if list {
+            acf.without_effect.push(no_effect(
+                file,
+                st,
+                "REQUEST",
+                "LIST prints the request's data in Adams' message file",
+            ));
+            return Ok(());
+        }
+        return Err(AdmError::new(
+            file,
+            st.pos,
+            Some(label_of(st, "REQUEST")),
+            format!(
+                "{}: nothing to redefine (F2, F3, F4, F6, F7, F8 or LIST)",
+                label_of(st, "REQUEST")
+            ),
+        ));
+    }
+    acf.redefinitions.push(st.clone());
+    Ok(())
 }

@@ -143,6 +143,32 @@ pub fn read_adm_str_redefined(
     Ok(b.finish()?.0)
 }
 
+/// The dataset with the command file's redefinitions before the first
+/// SIMULATE applied, then `late` ones (given after a SIMULATE, checked as
+/// such: `Builder::redefine_from`).
+pub(crate) fn read_adm_str_redefined_late(
+    text: &str,
+    file_name: &str,
+    acf: &AcfFile,
+    late: &[syntax::Statement],
+    acf_file: &str,
+) -> Result<Model, AdmError> {
+    let syntax = syntax::parse_adm(text, file_name)?;
+    let mut b = build::Builder::new(file_name, &syntax.title);
+    b.predefine_splines(&syntax.statements);
+    b.predefine_plant_io(&syntax.statements);
+    for st in &syntax.statements {
+        b.statement(st)?;
+    }
+    for st in &acf.redefinitions {
+        b.redefine(st, acf_file)?;
+    }
+    for st in late {
+        b.redefine_from(st, acf_file, true)?;
+    }
+    Ok(b.finish()?.0)
+}
+
 /// Read a command file.
 pub fn read_acf(path: &Path) -> Result<AcfFile, AdmError> {
     read_acf_str(&read_text(path)?, &path.display().to_string())

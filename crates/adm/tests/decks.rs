@@ -321,7 +321,7 @@ fn command_file_abbreviations_and_accgrav() {
         ("accgrav/\n", "t.acf:1:1: ACCGRAV: give at least one of IGRAV, JGRAV or KGRAV"),
         (
             "ACTIVATE/JOINT\n",
-            "t.acf:1:1: ACTIVATE: ACTIVATE/JOINT needs ID = id1, id2, …",
+            "t.acf:1:1: ACTIVATE: ACTIVATE/JOINT needs ID = id1, id2, … or RANGE = first, last",
         ),
         (
             "DEACTIVATE/JOINT, MOTION, ID=2\n",
@@ -332,8 +332,20 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:1:19: DEACTIVATE/JOINT: ID = 2.5 is not a positive integer id",
         ),
         (
-            "DEACTIVATE/JOINT, RANGE=1,4\n",
-            "t.acf:1:19: DEACTIVATE: RANGE is not supported yet: list the ids with ID = id1, id2, …",
+            "DEACTIVATE/JOINT, RANGE=1,4, ID = 2\n",
+            "t.acf:1:19: DEACTIVATE: ID and RANGE are exclusive",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=4,1\n",
+            "t.acf:1:19: DEACTIVATE/JOINT: RANGE = 4, 1: the first id must not exceed the second",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=4\n",
+            "t.acf:1:19: DEACTIVATE: RANGE takes 2 values, found 1",
+        ),
+        (
+            "DEACTIVATE/JOINT, RANGE=0, 4\n",
+            "t.acf:1:19: DEACTIVATE/JOINT: RANGE = 0 is not a positive integer id",
         ),
         (
             "deactivate/tfsiso, ID=1000\n",
@@ -344,8 +356,12 @@ fn command_file_abbreviations_and_accgrav() {
             "t.acf:3:29: VARIABLE/9105: expected an operand, found '*'",
         ),
         (
-            "MOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",
-            "t.acf:1:46: MOTION/4: ICDISP is not supported yet",
+            "sim/stat\nMOTION/4, FUNC = -16+STEP5(time,1.9,0,2,16), ICDISP = 1\n",
+            "t.acf:3:46: MOTION/4: ICDISP after a SIMULATE is not supported: a VELOCITY or ACCELERATION motion's displacement is integrated from ICDISP (and ICVEL) at t = 0, so it would not continue from the current displacement (give it before the first SIMULATE)",
+        ),
+        (
+            "MOTION/4, JOINT = 2, FUNC = TIME\n",
+            "t.acf:1:11: MOTION/4: JOINT: a MOTION command cannot change what the motion drives (the model's constraint equations would change); it respecifies DISPLACEMENT, VELOCITY, ACCELERATION, FUNCTION, ICDISP and ICVEL",
         ),
         (
             "SFORCE/4, FUNCTION = USER(3)\n",
@@ -501,6 +517,185 @@ fn environment_contact_output_off_is_accepted_and_the_rest_refused() {
         ),
     ] {
         let e = read_acf_str(&format!("\n{text}"), "t.acf").unwrap_err();
+        assert_eq!(e.to_string(), want, "{text}");
+    }
+}
+
+/// Commands, their sub-keywords and arguments resolve against the Adams
+/// reference names: the full name or any unique prefix (DYNAMIC is a
+/// prefix of DYNAMICS); an ambiguous prefix lists the candidates.
+#[test]
+fn command_keywords_resolve_by_the_adams_prefix_rule() {
+    use mbsolve_adm::read_acf_str;
+    use mbsolve_model::{Command, ElementRef, SimulateMode};
+    let modes = [
+        (
+            "SIMULATE/DYNAMICS, END = 1, STEPS = 2",
+            SimulateMode::Dynamic,
+        ),
+        (
+            "SIMULATE/DYNAMIC, END = 1, STEPS = 2",
+            SimulateMode::Dynamic,
+        ),
+        ("sim/dyn, end = 1, dtout = .5", SimulateMode::Dynamic),
+        (
+            "SIMULATE/KINEMATICS, END = 1, STEPS = 2",
+            SimulateMode::Kinematic,
+        ),
+        (
+            "SIMULATE/KINEMATIC, END = 1, STEPS = 2",
+            SimulateMode::Kinematic,
+        ),
+        ("SIMULATE/STATICS", SimulateMode::Static),
+        ("sim/stat", SimulateMode::Static),
+        (
+            "SIMULATE/TRANSIENT, END = 1, STEPS = 2",
+            SimulateMode::Transient,
+        ),
+        (
+            "SIMULATE/INITIAL_CONDITIONS",
+            SimulateMode::InitialConditions,
+        ),
+        (
+            "SIMULATE/INITIAL_CONDITIONS, ACCELERATION",
+            SimulateMode::InitialConditions,
+        ),
+        ("SIMU/INIT", SimulateMode::InitialConditions),
+    ];
+    for (text, mode) in modes {
+        let acf =
+            read_acf_str(&format!("\n{text}\n"), "t.acf").unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(
+            matches!(acf.commands[..], [Command::Simulate { mode: m, .. }] if m == mode),
+            "{text}: {:?}",
+            acf.commands
+        );
+    }
+    let acf = read_acf_str(
+        "\nDEACT/JOINT, RANGE = 1301, 1321\nACTIVATE/MOT, RANGE = 5, 5\n",
+        "t.acf",
+    )
+    .unwrap();
+    assert_eq!(
+        acf.commands,
+        [
+            Command::ActivateRange {
+                first: ElementRef::Joint(1301),
+                last: 1321,
+                active: false,
+                origin: "t.acf:2".into(),
+            },
+            Command::ActivateRange {
+                first: ElementRef::Motion(5),
+                last: 5,
+                active: true,
+                origin: "t.acf:3".into(),
+            },
+        ]
+    );
+    let cases: &[(&str, &str)] = &[
+        ("SIMULATE/S", "t.acf:2:10: SIMULATE: ambiguous keyword abbreviation S (STATICS, STEPS)"),
+        ("SIMULATE/D, END = 1, STEPS = 2", "t.acf:2:10: SIMULATE: ambiguous keyword abbreviation D (DISPLACEMENT, DTOUT, DURATION, DYNAMICS)"),
+        ("S/DYN, END = 1, STEPS = 2", "t.acf:2:1: ambiguous command abbreviation S (SAVE, SENSOR, SFORCE, SHOW, SIMULATE, SPLINE, SPRINGDAMPER, STOP, STRING)"),
+        (
+            "SIMULATE/INITIAL_CONDITIONS, DISPLACEMENT",
+            "t.acf:2:30: SIMULATE: INITIAL_CONDITIONS, DISPLACEMENT: a partial initial-conditions analysis is not supported (mbsolve solves displacements, velocities and accelerations together: give ACCELERATION or nothing)",
+        ),
+        (
+            "SIMULATE/DYNAMICS, VELOCITY, END = 1, STEPS = 2",
+            "t.acf:2:20: SIMULATE: VELOCITY chooses the initial-conditions analyses: it applies to INITIAL_CONDITIONS only",
+        ),
+        (
+            "PREFERENCES/SOLVERBIAS = C++",
+            "t.acf:2:13: PREFERENCES: SOLVERBIAS is not supported: it chooses between Adams' own solvers",
+        ),
+        (
+            "REQUEST/3, F2 = DX(2, 1, 1)\nSIMULATE/STATICS\nREQUEST/3, F3 = 1",
+            "t.acf:4:1: REQUEST/3: redefining request components after a SIMULATE is not supported: mbsolve fixes the output columns when the run starts (give the REQUEST command before the first SIMULATE)",
+        ),
+        (
+            "REQUEST/3, FUNCTION = 2",
+            "t.acf:2:12: REQUEST/3: FUNCTION on a REQUEST command passes constants to a REQSUB user subroutine (FUNCTION = USER(…)); give the components as F2, F3, F4, F6, F7, F8 = expressions",
+        ),
+        ("REQUEST/3, F1 = 2", "t.acf:2:12: REQUEST/3: unknown keyword F1"),
+        (
+            "UNITS/LENGTH = FURLONG",
+            "t.acf:2:16: UNITS: LENGTH = FURLONG is not an Adams unit (one of",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = read_acf_str(&format!("\n{text}\n"), "t.acf").unwrap_err();
+        assert!(e.to_string().starts_with(want), "{text}: {e}");
+        if !want.ends_with("(one of") {
+            assert_eq!(e.to_string(), *want, "{text}");
+        }
+    }
+}
+
+/// OUTPUT, DEBUG, PREFERENCES and LIST commands are accepted and named,
+/// one run-log line each, as changing nothing mbsolve computes.
+#[test]
+fn commands_without_effect_are_named_for_the_run_log() {
+    use mbsolve_adm::read_acf_str;
+    let acf = read_acf_str(
+        "\noutput/noseparator\nDEBUG/EPRINT, DUMP\nPREFERENCES/NTHREADS = 4, CONTACT_GEOMETRY_LIBRARY = Default_library\nMOTION/1, LIST\nREQUEST/2, LIST\nSIMULATE/STATICS\n",
+        "t.acf",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acf.commands.len(), 1);
+    assert_eq!(
+        acf.without_effect,
+        [
+            "t.acf:2: OUTPUT/NOSEPARATOR: no effect in mbsolve (it chooses which of Adams' own files are written and their layout)",
+            "t.acf:3: DEBUG/EPRINT, DUMP: no effect in mbsolve (Adams' diagnostic printout only)",
+            "t.acf:4: PREFERENCES/NTHREADS, CONTACT_GEOMETRY_LIBRARY: no effect in mbsolve (Adams' contact faceting and geometry library, thread count and status messages; mbsolve has its own contact geometry and no result depends on them)",
+            "t.acf:5: MOTION/LIST: no effect in mbsolve (LIST prints the motion's data in Adams' message file)",
+            "t.acf:6: REQUEST/LIST: no effect in mbsolve (LIST prints the request's data in Adams' message file)",
+        ]
+    );
+}
+
+/// A REQUEST command before the first SIMULATE respecifies the components
+/// it gives of a function REQUEST; the others stay. A displacement request
+/// or a missing one is refused naming it; a late MOTION command on a
+/// VELOCITY motion is refused (its displacement integrates from t = 0).
+#[test]
+fn request_and_motion_commands_edit_the_dataset() {
+    use mbsolve_adm::{read_acf_str, resolve_redefinitions};
+    let adm = format!(
+        "{BASE}JOINT/1, REVOLUTE, I = 0202, J = 0101\nREQUEST/3, F2 = DX(0201), F3 = 7\nREQUEST/4, DISPLACEMENT, I = 0201\nMOTION/5, JOINT = 1, ROTATION, VELOCITY, FUNCTION = 1\nEND\n"
+    );
+    let mut acf = read_acf_str(
+        "\nREQUEST/3, F3 = DY(0201)*2, F8 = TIME\nsim/stat\n",
+        "r.acf",
+    )
+    .unwrap();
+    let m =
+        resolve_redefinitions(&adm, "m.adm", &mut acf, "r.acf").unwrap_or_else(|e| panic!("{e}"));
+    let r = m.function_requests.iter().find(|r| r.id == 3).unwrap();
+    assert_eq!(r.components[1].as_deref(), Some("DX(0201)"));
+    assert_eq!(r.components[2].as_deref(), Some("DY(0201)*2"));
+    assert_eq!(r.components[7].as_deref(), Some("TIME"));
+    for (text, want) in [
+        (
+            "\nREQUEST/4, F2 = 1\n",
+            "r.acf:2:1: REQUEST/4: REQUEST/4 is a DISPLACEMENT, VELOCITY, ACCELERATION or FORCE request; F2 … F8 respecify the components of a function request (REQUEST/4, F1 = …, …)",
+        ),
+        (
+            "\nREQUEST/9, F2 = 1\n",
+            "r.acf:2:1: REQUEST/9: REQUEST/9 does not exist in the dataset, so it cannot be redefined",
+        ),
+        (
+            "\nsim/stat\nMOTION/5, FUNCTION = 2\n",
+            "r.acf:3:1: MOTION/5: redefining a VELOCITY or ACCELERATION motion after a SIMULATE is not supported: its displacement is integrated from ICDISP (and ICVEL) at t = 0, so it would not continue from the current displacement (give the command before the first SIMULATE)",
+        ),
+        (
+            "\nMOTION/5, DISPLACEMENT, ICDISP = 1\n",
+            "r.acf:2:25: MOTION/5: ICDISP applies to a VELOCITY or ACCELERATION motion",
+        ),
+    ] {
+        let mut acf = read_acf_str(text, "r.acf").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = resolve_redefinitions(&adm, "m.adm", &mut acf, "r.acf").unwrap_err();
         assert_eq!(e.to_string(), want, "{text}");
     }
 }

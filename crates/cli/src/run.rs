@@ -423,6 +423,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
                     opts.model.display()
                 ));
             }
+            sim.log.extend(a.without_effect.iter().cloned());
             a.commands.clone()
         }
         (None, _) => {

@@ -157,6 +157,20 @@ pub enum Command {
         active: bool,
         origin: String,
     },
+    /// ACTIVATE/DEACTIVATE with RANGE = a, b: every element of `first`'s
+    /// type whose id lies in [id of `first`, `last`] and that the running
+    /// model holds, switched as [`Command::Activate`] does, in id order;
+    /// ids in the range without such an element are skipped.
+    ActivateRange {
+        first: crate::ElementRef,
+        last: crate::Id,
+        active: bool,
+        origin: String,
+    },
+    /// The UNITS command: the units it states. A run whose dataset units
+    /// differ refuses it (mbsolve does not change units between analyses);
+    /// one that restates them is logged.
+    Units { units: crate::Units, origin: String },
     /// A MotionSolve modify command after an analysis (`<Motion_Joint
     /// id=… expr=…/>`, …): the reader's model with the element redefined,
     /// which replaces the running one from the next analysis on (the same

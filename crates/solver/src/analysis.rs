@@ -404,6 +404,13 @@ impl Simulation {
         Ok((1..=n).map(|k| (t0 + k as f64 * dt).min(end)).collect())
     }
 
+    /// The current state, as the initial conditions solved it, written as
+    /// an output frame (SIMULATE/INITIAL_CONDITIONS).
+    pub(crate) fn write_initial_conditions_frame(&mut self) -> Result<(), SolverError> {
+        let _mode = self.mode_for_now(crate::analysis_mode::AnalysisMode::InitialConditions);
+        self.emit_frame_unreported(self.state.clone())
+    }
+
     fn ensure_ic(&mut self) -> Result<(), SolverError> {
         if !self.ic_done {
             self.initial_conditions()?;

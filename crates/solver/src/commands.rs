@@ -282,6 +282,40 @@ impl CommandRunner {
                 self.topology_changed = true;
                 Ok(())
             }
+            Command::ActivateRange {
+                first,
+                last,
+                active,
+                origin,
+            } => {
+                let elements = elements_in_range(sim, *first, *last);
+                if elements.is_empty() {
+                    let verb = if *active { "ACTIVATE" } else { "DEACTIVATE" };
+                    let (lo, kind) = id_and_kind(*first);
+                    return Err(SolverError::Settings(format!(
+                        "{origin}: {verb}/{kind}, RANGE = {lo}, {last}: the model has no {kind} with an id in that range"
+                    )));
+                }
+                for e in elements {
+                    switch_element(sim, e, *active, origin)?;
+                }
+                self.topology_changed = true;
+                Ok(())
+            }
+            Command::Units { units, origin } => {
+                if *units != sim.model.units {
+                    return Err(SolverError::Settings(format!(
+                        "{origin}: UNITS command: {} differ from the dataset's units {}; the Adams Solver command reference has no UNITS command, units are the dataset's UNITS statement, and mbsolve does not change units between analyses (put the units in the dataset)",
+                        describe_units(units),
+                        describe_units(&sim.model.units)
+                    )));
+                }
+                sim.log.push(format!(
+                    "UNITS command at {origin}: restates the dataset's units ({}); no change",
+                    describe_units(units)
+                ));
+                Ok(())
+            }
             Command::Redefine {
                 model,
                 what,
@@ -377,9 +411,12 @@ impl CommandRunner {
                 Ok(())
             }
             SimulateMode::InitialConditions => {
+                // Adams writes the initial-conditions solution as an
+                // output step; a dynamic or kinematic run after it does
+                // not write that frame again (`ensure_ic`).
                 sim.initial_conditions()?;
                 self.ic_done = true;
-                Ok(())
+                sim.write_initial_conditions_frame()
             }
             SimulateMode::Kinematic => {
                 let o = need("KINEMATIC")?;
@@ -432,6 +469,67 @@ pub fn switchable(e: mbsolve_model::ElementRef) -> bool {
             | E::Beam(_)
             | E::Contact(_)
     )
+}
+
+/// "FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND".
+fn describe_units(u: &mbsolve_model::Units) -> String {
+    format!(
+        "FORCE = {}, MASS = {}, LENGTH = {}, TIME = {}",
+        u.force, u.mass, u.length, u.time
+    )
+}
+
+/// The id of an element reference and its Adams statement name, for the
+/// types ACTIVATE/DEACTIVATE take ("JOINT", "SFORCE", …); (0, "") for
+/// any other.
+fn id_and_kind(e: mbsolve_model::ElementRef) -> (mbsolve_model::Id, &'static str) {
+    use mbsolve_model::ElementRef as E;
+    match e {
+        E::Joint(i) => (i, "JOINT"),
+        E::Motion(i) => (i, "MOTION"),
+        E::Jprim(i) => (i, "JPRIM"),
+        E::Gcon(i) => (i, "GCON"),
+        E::Force(i) => (i, "SFORCE"),
+        E::Springdamper(i) => (i, "SPRINGDAMPER"),
+        E::Vforce(i) => (i, "VFORCE"),
+        E::Vtorque(i) => (i, "VTORQUE"),
+        E::Gforce(i) => (i, "GFORCE"),
+        E::Bushing(i) => (i, "BUSHING"),
+        E::Field(i) => (i, "FIELD"),
+        E::Beam(i) => (i, "BEAM"),
+        E::Contact(i) => (i, "CONTACT"),
+        E::Sensor(i) => (i, "SENSOR"),
+        _ => (0, ""),
+    }
+}
+
+/// The elements of `first`'s type with ids in [id of `first`, `last`]
+/// that the running model holds (constraint equations, force elements,
+/// contacts; sensors), each once, in ascending id order.
+fn elements_in_range(
+    sim: &Simulation,
+    first: mbsolve_model::ElementRef,
+    last: mbsolve_model::Id,
+) -> Vec<mbsolve_model::ElementRef> {
+    use mbsolve_model::ElementRef as E;
+    let (lo, kind) = id_and_kind(first);
+    let held = sim
+        .sys
+        .equations
+        .iter()
+        .map(|e| e.element)
+        .chain(sim.sys.forces.iter().map(|f| f.element))
+        .chain(sim.sys.contacts.iter().map(|c| E::Contact(c.id)))
+        .chain(sim.model.sensors.iter().map(|s| E::Sensor(s.id)));
+    let mut out: Vec<(mbsolve_model::Id, E)> = held
+        .filter_map(|e| {
+            let (id, k) = id_and_kind(e);
+            (!k.is_empty() && k == kind && (lo..=last).contains(&id)).then_some((id, e))
+        })
+        .collect();
+    out.sort_by_key(|(id, _)| *id);
+    out.dedup();
+    out.into_iter().map(|(_, e)| e).collect()
 }
 
 /// ACTIVATE/DEACTIVATE one element in the simulation's mechanics data.
