@@ -203,7 +203,7 @@ fn deck(s: &System) -> String {
 }
 
 const COMMANDS: &str =
-    "INTEGRATOR/HHT, FIXIT = 8, HRATIO = 10\nSIMULATE/DYNAMIC, END = 0.6, DTOUT = 0.005\n";
+    "INTEGRATOR/HHT, FIXIT = 8, HRATIO = 10\nSIMULATE/DYNAMICS, END = 0.6, DTOUT = 0.005\n";
 
 /// SI size of a request column by its name: displacement, velocity and
 /// acceleration components, forces and torques; angles are radians.
@@ -324,7 +324,7 @@ fn millimeter_deck_moves_a_kilogram_a_metre_per_second_squared_per_newton() {
         &scratch("mm"),
         "mm",
         adm,
-        "INTEGRATOR/GSTIFF, ERROR = 1E-6\nSIMULATE/DYNAMIC, END = 1, DTOUT = 0.5\nSTOP\n",
+        "INTEGRATOR/GSTIFF, ERROR = 1E-6\nSIMULATE/DYNAMICS, END = 1, DTOUT = 0.5\nSTOP\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(
