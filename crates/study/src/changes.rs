@@ -90,12 +90,14 @@ fn is_integrator(name: &str) -> bool {
 }
 
 /// Adams accepts abbreviated names and keys: `written` (as in the file)
-/// matches `wanted` when equal, or when one abbreviates the other and the
-/// shorter has at least 3 characters (so `I` never matches `IP`).
+/// matches `wanted` (as the user gives it) when equal, or when `wanted`
+/// abbreviates `written` with at least 3 characters (so `I` never matches
+/// `IP`). A `wanted` longer than `written` never matches: `MASSX` is not
+/// `MASS` (it would edit MASS silently); it is added as given, and the
+/// reader then refuses it by name (or a file abbreviation `MAS` beside an
+/// added `MASS` is refused as given twice).
 fn abbreviates(written: &str, wanted: &str) -> bool {
-    written == wanted
-        || (written.len().min(wanted.len()) >= 3
-            && (wanted.starts_with(written) || written.starts_with(wanted)))
+    written == wanted || (wanted.len() >= 3 && written.starts_with(wanted))
 }
 
 /// Apply the changes in order and return the changed text.
@@ -339,6 +341,23 @@ mod tests {
             e.message,
             "cannot change PART/9.MASS: there is no PART/9 in the dataset"
         );
+    }
+
+    /// A key that extends a keyword (`MASSX`, `PARTX/2`) never edits it.
+    #[test]
+    fn a_key_longer_than_the_keyword_is_not_an_abbreviation() {
+        let out = apply(&src(None), &[Change::parse("PART/2.MASSX", "3").unwrap()]).unwrap();
+        assert!(out.adm.contains("MASS = 1, "), "{}", out.adm);
+        let e = mbsolve_adm::read_adm_str(&out.adm, "m.adm").unwrap_err();
+        assert!(e.message.contains("unknown keyword MASSX"), "{e}");
+        let e = apply(&src(None), &[Change::parse("PARTX/2.MASS", "3").unwrap()]).unwrap_err();
+        assert_eq!(
+            e.message,
+            "cannot change PARTX/2.MASS: there is no PARTX/2 in the dataset"
+        );
+        // an abbreviation of the keyword still edits it
+        let out = apply(&src(None), &[Change::parse("PART/2.MAS", "3").unwrap()]).unwrap();
+        assert!(out.adm.contains("MASS = 3"), "{}", out.adm);
     }
 
     #[test]
