@@ -78,3 +78,47 @@ pub fn read_model(path: &Path) -> Result<ModelInput, String> {
         plt_file: false,
     })
 }
+
+/// `mbsolve run FILE.acf`, as Adams is started: a command file given as the
+/// model (its extension `.acf`, no `--acf`) names the dataset on its first
+/// line, found beside it (with `.adm` added when the name has no extension
+/// and no such file exists, as Adams adds it). The options are returned as
+/// `run DATASET --acf FILE.acf`.
+pub fn command_file_as_model(
+    mut opts: crate::args::RunOptions,
+) -> Result<crate::args::RunOptions, String> {
+    let is_acf = opts
+        .model
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("acf"));
+    if opts.acf.is_some() || !is_acf {
+        return Ok(opts);
+    }
+    let acf = opts.model.clone();
+    let read = mbsolve_adm::read_acf(&acf).map_err(|e| e.to_string())?;
+    let Some(name) = read.model_file.filter(|n| !n.trim().is_empty()) else {
+        return Err(format!(
+            "{}: a command file run as the model must name its dataset on its first line",
+            acf.display()
+        ));
+    };
+    let dir = acf.parent().map(Path::to_path_buf).unwrap_or_default();
+    let named = dir.join(name.trim());
+    let with_adm = dir.join(format!("{}.adm", name.trim()));
+    let model = if named.is_file() {
+        named
+    } else if Path::new(name.trim()).extension().is_none() && with_adm.is_file() {
+        with_adm
+    } else {
+        return Err(format!(
+            "{}:1: the command file names the dataset '{}', but neither {} nor {} exists",
+            acf.display(),
+            name.trim(),
+            named.display(),
+            with_adm.display()
+        ));
+    };
+    opts.model = model;
+    opts.acf = Some(acf);
+    Ok(opts)
+}

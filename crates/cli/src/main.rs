@@ -63,7 +63,9 @@ fn main() -> ExitCode {
     record_panics();
     let outcome = std::panic::catch_unwind(|| match cli.command {
         args::Cmd::Check { model } => check::check(&model).map_err(Failure::from),
-        args::Cmd::Run(opts) => run::run(&opts),
+        args::Cmd::Run(opts) => input::command_file_as_model(opts)
+            .map_err(Failure::from)
+            .and_then(|o| run::run(&o)),
         args::Cmd::Sweep(opts) => {
             sweep::sweep(&opts).map(|out| println!("wrote {}", out.display()))
         }

@@ -380,3 +380,50 @@ fn quasi_static_and_equilibrium_errors() {
         stderr(&o)
     );
 }
+
+/// `mbsolve run FILE.acf`, as Adams is started: the command file names its
+/// dataset on line 1 (`pendulum.adm`), found beside it; the results equal
+/// those of `run pendulum.adm --acf pendulum.acf` exactly. A named dataset
+/// that does not exist is an error naming the command file's line 1.
+#[test]
+fn a_command_file_given_as_the_model_runs_the_dataset_it_names() {
+    let ex = examples();
+    let (a, b) = (scratch("acf-as-model"), scratch("acf-with-model"));
+    let o = bin()
+        .args(["run", ex.join("pendulum.acf").to_str().unwrap(), "--out"])
+        .arg(&a)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bin()
+        .arg("run")
+        .arg(ex.join("pendulum.adm"))
+        .arg("--acf")
+        .arg(ex.join("pendulum.acf"))
+        .arg("--out")
+        .arg(&b)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (ha, ra) = read_csv(&a.join("pendulum.csv"));
+    let (hb, rb) = read_csv(&b.join("pendulum.csv"));
+    assert_eq!(ha, hb);
+    assert_eq!(ra, rb);
+    assert_eq!(ra.len(), 251);
+    let d = scratch("acf-missing-model");
+    let acf = d.join("lonely.acf");
+    std::fs::write(
+        &acf,
+        "nothere\nout\nSIMULATE/DYNAMICS, END = 1, STEPS = 10\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin().arg("run").arg(&acf).output().unwrap();
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("lonely.acf:1: the command file names the dataset 'nothere', but neither"),
+        "{e}"
+    );
+}
