@@ -256,14 +256,23 @@ END
     )
     .unwrap();
     let o = bin()
-        .args(["run", adm.to_str().unwrap(), "--acf", acf.to_str().unwrap(), "--quiet"])
+        .args([
+            "run",
+            adm.to_str().unwrap(),
+            "--acf",
+            acf.to_str().unwrap(),
+            "--quiet",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let msg = std::fs::read_to_string(d.join("tilted.msg")).unwrap();
     let deactivated: Vec<&str> = msg.lines().filter(|l| l.contains("deactivating")).collect();
     assert_eq!(deactivated, [removed.as_str()], "{msg}");
-    assert!(msg.contains("degrees of freedom after redundancy removal: 1"), "{msg}");
+    assert!(
+        msg.contains("degrees of freedom after redundancy removal: 1"),
+        "{msg}"
+    );
 }
 
 #[test]

@@ -82,6 +82,58 @@ impl Simulation {
         Ok(q)
     }
 
+    /// `assemble_deciding_rank` after the element set changed (ACTIVATE,
+    /// DEACTIVATE, a redefined element): the equations whose state
+    /// changed are logged as a rank re-check logs them ("t = …:
+    /// deactivating constraint equation … (redundant in the current
+    /// configuration)", "reactivating …"), with the new DOF.
+    pub(crate) fn reassemble_deciding_rank(
+        &mut self,
+        t: f64,
+        q0: &[f64],
+    ) -> Result<Vec<f64>, SolverError> {
+        let before = self.data.active.clone();
+        let q = self.assemble_deciding_rank(t, q0)?;
+        let mut changed = false;
+        for k in 0..self.sys.neq() {
+            let active = self.data.active[k];
+            if self.data.equation_is_off(k) || before[k] == active {
+                continue;
+            }
+            changed = true;
+            let e = &self.sys.equations[k];
+            let (what, why) = if active {
+                (
+                    "reactivating constraint equation",
+                    "no longer redundant in the current configuration",
+                )
+            } else if self.data.singular[k] {
+                (
+                    "deactivating constraint equation",
+                    "dependent only near this singular configuration; reactivated as soon as it is independent again",
+                )
+            } else {
+                (
+                    "deactivating constraint equation",
+                    "redundant in the current configuration",
+                )
+            };
+            let line = format!(
+                "t = {t:.6e}: {what} {} in {} ({why})",
+                e.name,
+                self.sys.describe(e.element)
+            );
+            self.log.push(line);
+        }
+        if changed {
+            self.log.push(format!(
+                "degrees of freedom after the rank change: {}",
+                self.sys.dof(&self.data)
+            ));
+        }
+        Ok(q)
+    }
+
     /// Step 2 of the module doc: the rank decided at `nearest` with each
     /// of `LOOSER_RANK_TOLS`, the assembly retried from `q0`.
     fn assemble_with_looser_rank(
