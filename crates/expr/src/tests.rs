@@ -793,7 +793,7 @@ fn incang_is_continuous_past_180_and_360_degrees() {
 #[test]
 fn incang_off_a_plane_is_continuous_with_exact_derivatives() {
     let e = Expr::parse("INCANG(3, 2, 4)").unwrap();
-    let b = [2.0, 0.1, 0.4];
+    let b = [2.0f64, 0.1, 0.4];
     let nb = (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]).sqrt();
     let u = b.map(|x| x / nb);
     // e1 ⊥ u, e2 = u × e1.
