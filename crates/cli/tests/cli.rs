@@ -211,6 +211,70 @@ fn check_prints_the_dof_count() {
     assert!(s.lines().any(|l| l == "degrees of freedom: 0"), "{s}");
 }
 
+/// A part held to ground by a SPHERICAL and a PLANAR joint, its input
+/// tilted 1e-3 rad out of the plane (REULER 0, 1E-3, 0): `check` reports
+/// the one redundant equation and DOF 1 — before, "redundant constraints:
+/// none" and DOF 0 (the rank was taken at the tilted input) — and the run's
+/// message file removes the same equation and reports DOF 1.
+#[test]
+fn check_and_run_agree_on_redundancy_decided_after_assembly() {
+    let d = scratch("tilted-planar");
+    let adm = d.join("tilted.adm");
+    std::fs::write(
+        &adm,
+        "part on a PLANAR and a SPHERICAL joint, input tilted 1e-3 rad
+UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
+ACCGRAV/JGRAV = -9.81
+PART/1, GROUND
+MARKER/10, PART = 1, QP = 0, 0, 0
+MARKER/11, PART = 1, QP = 0, 0, 0
+PART/2, MASS = 1, CM = 20, IP = 0.1, 0.1, 0.1, REULER = 0, 1E-3, 0
+MARKER/20, PART = 2, QP = 1, 0, 0
+MARKER/21, PART = 2, QP = 0, 0, 0
+MARKER/22, PART = 2, QP = 1, 0.5, 0
+JOINT/1, SPHERICAL, I = 21, J = 10
+JOINT/2, PLANAR, I = 22, J = 11
+END
+",
+    )
+    .unwrap();
+    let removed = format!(
+        "deactivating constraint equation Zi.Yj in JOINT/2 ({}:12) (redundant)",
+        adm.display()
+    );
+    let o = bin().arg("check").arg(&adm).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = s.lines().collect();
+    assert!(lines.contains(&"redundant constraints: 1"), "{s}");
+    assert!(lines.contains(&format!("  {removed}").as_str()), "{s}");
+    assert!(lines.contains(&"degrees of freedom: 1"), "{s}");
+    let acf = d.join("tilted.acf");
+    std::fs::write(
+        &acf,
+        "tilted.adm\ntilted\nSIMULATE/DYNAMIC, END = 0.1, STEPS = 10\nSTOP\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args([
+            "run",
+            adm.to_str().unwrap(),
+            "--acf",
+            acf.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let msg = std::fs::read_to_string(d.join("tilted.msg")).unwrap();
+    let deactivated: Vec<&str> = msg.lines().filter(|l| l.contains("deactivating")).collect();
+    assert_eq!(deactivated, [removed.as_str()], "{msg}");
+    assert!(
+        msg.contains("degrees of freedom after redundancy removal: 1"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn run_without_command_file_uses_the_default_simulation() {
     let d = scratch("default");

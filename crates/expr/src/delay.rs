@@ -185,12 +185,12 @@ impl crate::Expr {
         found
     }
 
-    /// Whether DELAY appears (in the expression or a substituted
-    /// VARIABLE): its history wants the solution at every accepted step,
-    /// so a request reading it is also evaluated there
+    /// Whether DELAY or INCANG appears (in the expression or a
+    /// substituted VARIABLE): their histories want the solution at every
+    /// accepted step, so a request reading one is also evaluated there
     /// (`requests::Outputs::record_step`), not only at output frames.
-    pub fn reads_delay(&self) -> bool {
-        self.any_node(|n| matches!(n, Node::Delay(_)))
+    pub fn keeps_history(&self) -> bool {
+        self.any_node(|n| matches!(n, Node::Delay(_) | Node::Incang(_)))
     }
 }
 

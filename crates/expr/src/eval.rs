@@ -120,7 +120,24 @@ pub(crate) fn eval<L: Leaves>(node: &Node, l: &L, vars: &[Jet]) -> Result<Jet, E
         Node::Interp(c) => crate::interp::eval(c, l, vars)?,
         Node::Invpsd(c) => crate::invpsd::eval(c, l, vars)?,
         Node::Delay(c) => crate::delay::eval(c, l, vars)?,
+        Node::Incang(c) => crate::incang::eval(c, l, vars)?,
     })
+}
+
+/// atan2(y, x) on jets; (x, y) ≠ (0, 0).
+pub(crate) fn atan2(y: Jet, x: Jet) -> Jet {
+    // θ' = N/D with N = x·y' − y·x', D = x² + y²;
+    // θ'' = (N' − θ'·D')/D with N' = x·y'' − y·x'', D' = 2(x·x' + y·y').
+    let n = x.v * y.d - y.v * x.d;
+    let n1 = x.v * y.dd - y.v * x.dd;
+    let den = x.v * x.v + y.v * y.v;
+    let den1 = 2.0 * (x.v * x.d + y.v * y.d);
+    let d = n / den;
+    Jet {
+        v: y.v.atan2(x.v),
+        d,
+        dd: (n1 - d * den1) / den,
+    }
 }
 
 fn power(x: Jet, y: Jet, span: Span) -> Result<Jet, EvalError> {
@@ -198,18 +215,7 @@ fn call<L: Leaves>(
             if x.v == 0.0 && y.v == 0.0 {
                 return Err(fail("ATAN2(0, 0) is undefined", span));
             }
-            // θ' = N/D with N = x·y' − y·x', D = x² + y²;
-            // θ'' = (N' − θ'·D')/D with N' = x·y'' − y·x'', D' = 2(x·x' + y·y').
-            let n = x.v * y.d - y.v * x.d;
-            let n1 = x.v * y.dd - y.v * x.dd;
-            let den = x.v * x.v + y.v * y.v;
-            let den1 = 2.0 * (x.v * x.d + y.v * y.d);
-            let d = n / den;
-            Jet {
-                v: y.v.atan2(x.v),
-                d,
-                dd: (n1 - d * den1) / den,
-            }
+            atan2(y, x)
         }
         Builtin::Sinh => a(0)?.sinh(),
         Builtin::Cosh => a(0)?.cosh(),

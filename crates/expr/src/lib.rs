@@ -23,6 +23,7 @@ mod curve;
 mod delay;
 mod eval;
 mod implicit;
+mod incang;
 mod interp;
 mod invpsd;
 mod jet;

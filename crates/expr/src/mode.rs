@@ -37,10 +37,10 @@ pub(crate) fn eval(c: &ModeCall) -> Result<Jet, EvalError> {
 }
 
 impl Expr {
-    /// Whether MODE or DELAY (which keeps a run's history) appears, in
-    /// the expression or a substituted VARIABLE: such an expression needs
-    /// binding to its run ([`Expr::with_sensor_values`]).
+    /// Whether MODE, DELAY or INCANG (the latter two keep a run's
+    /// history) appears, in the expression or a substituted VARIABLE: such
+    /// an expression needs binding to its run ([`Expr::with_sensor_values`]).
     pub fn reads_run(&self) -> bool {
-        self.any_node(|n| matches!(n, Node::Mode(_) | Node::Delay(_)))
+        self.any_node(|n| matches!(n, Node::Mode(_) | Node::Delay(_) | Node::Incang(_)))
     }
 }

@@ -72,6 +72,8 @@ pub(crate) enum Node {
     Invpsd(Box<crate::invpsd::InvpsdCall>),
     /// DELAY(e, delay, e0[, id]) (see `delay`).
     Delay(Box<crate::delay::DelayCall>),
+    /// INCANG(i, j, k), continuous (see `incang`).
+    Incang(Box<crate::incang::IncangCall>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -716,15 +718,10 @@ impl Parser<'_> {
         }
     }
 
-    /// INCANG(i, j, k): the included angle between the line from marker j
-    /// to marker i and the line from j to k (Adams Solver function
-    /// reference, INCANG: "INCANG(3,2,4) … the angle between the line
-    /// segments that markers 2 and 3, and markers 2 and 4, define"). With
-    /// a = DX/DY/DZ(i, j) and b = DX/DY/DZ(k, j) in ground, the angle is
-    /// atan2(|a × b|, a · b) in [0, π], written with measures this crate
-    /// already differentiates exactly. Adams keeps counting past π about
-    /// the first axis a × b; this value folds back instead, so the two
-    /// agree while the angle stays inside (0, π).
+    /// INCANG(i, j, k): the included angle at marker j between the lines
+    /// from j to i and from j to k, continued past 0 and π (`incang`), on
+    /// the measures DX/DY/DZ(i, j) and DX/DY/DZ(k, j), which force
+    /// functions and requests supply with exact derivatives alike.
     fn incang(&mut self, name_span: Span) -> Res {
         let (args, span) = self.args(false)?;
         let full = Span {
@@ -771,36 +768,15 @@ impl Parser<'_> {
             component(MeasureKind::Dy, k),
             component(MeasureKind::Dz, k),
         ];
-        let bin = |op: BinOp, x: Node, y: Node| Node::Bin {
-            op,
-            a: Box::new(x),
-            b: Box::new(y),
-            span: full,
-        };
-        let mul = |x: &Node, y: &Node| bin(BinOp::Mul, x.clone(), y.clone());
-        let dot = bin(
-            BinOp::Add,
-            bin(BinOp::Add, mul(&a[0], &b[0]), mul(&a[1], &b[1])),
-            mul(&a[2], &b[2]),
-        );
-        let cross = |p: usize, q: usize| bin(BinOp::Sub, mul(&a[p], &b[q]), mul(&a[q], &b[p]));
-        let square = |x: Node| bin(BinOp::Mul, x.clone(), x);
-        let cross_norm = Node::Call {
-            f: Builtin::Sqrt,
-            args: vec![bin(
-                BinOp::Add,
-                bin(BinOp::Add, square(cross(1, 2)), square(cross(2, 0))),
-                square(cross(0, 1)),
-            )],
-            span: full,
-        };
         Ok((
-            Node::Call {
-                f: Builtin::Atan2,
-                args: vec![cross_norm, dot],
+            Node::Incang(Box::new(crate::incang::IncangCall {
+                a,
+                b,
+                ids,
+                history: Default::default(),
                 span: full,
-            },
-            6,
+            })),
+            2,
         ))
     }
 }

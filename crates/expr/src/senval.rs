@@ -41,6 +41,8 @@ impl Expr {
             Node::Mode(c) => c.cell = Some(values.mode_cell()),
             // a run's own DELAY history
             Node::Delay(c) => c.history = Default::default(),
+            // and INCANG's
+            Node::Incang(c) => c.history = Default::default(),
             _ => {}
         };
         crate::spline::walk_mut(&mut e.root, &mut bind);

@@ -210,6 +210,11 @@ pub(crate) fn walk_mut(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
         Node::Curve(c) => walk_mut(&mut c.alpha, f),
         Node::Interp(c) => walk_mut(&mut c.x, f),
         Node::Invpsd(c) => walk_mut(&mut c.x, f),
+        Node::Incang(c) => {
+            c.a.iter_mut()
+                .chain(c.b.iter_mut())
+                .for_each(|n| walk_mut(n, f))
+        }
         Node::Delay(c) => {
             walk_mut(&mut c.e, f);
             walk_mut(&mut c.delay, f);

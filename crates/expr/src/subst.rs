@@ -229,5 +229,6 @@ fn rebuild(node: &Node, leaves: &[Node], at: Option<Span>) -> Node {
         Node::Interp(c) => c.map(go, sp(&c.span)),
         Node::Invpsd(c) => c.map(go, sp(&c.span)),
         Node::Delay(c) => c.map(go, sp(&c.span)),
+        Node::Incang(c) => c.map(go, sp(&c.span)),
     }
 }

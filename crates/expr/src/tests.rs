@@ -732,3 +732,108 @@ fn incang_is_the_included_angle_with_exact_gradient() {
     let few = Expr::parse("INCANG(3, 2)").unwrap_err();
     assert_eq!(few.message, "INCANG takes 3 arguments, found 2");
 }
+
+/// The measures of INCANG(3, 2, 4) for the line j→i at angle `phi` in the
+/// xy plane (length 1.5) and j→k along +x (length 2).
+fn planar_lines(phi: f64) -> [f64; 6] {
+    [1.5 * phi.cos(), 1.5 * phi.sin(), 0.0, 2.0, 0.0, 0.0]
+}
+
+/// INCANG follows the angle past 180° and 360° (Adams: a pendulum turning
+/// from 5° to 355° reads 355°): the line j→i turning in a plane from 5°
+/// to 725° in 5° steps (through 180° and 360° exactly) and back to −40°
+/// reads φ itself to 1e-12, and its gradient is the planar angle's,
+/// ∂φ/∂a = (−a_y, a_x, 0)/|a|², ∂φ/∂b = (b_y, −b_x, 0)/|b|², to 1e-12
+/// (out of the plane 0: the angle is even in a_z and b_z there). The
+/// first value is positive and the angle then passes through 0 into
+/// negative values: from −20° towards +10°, the readings are 20° … 0 …
+/// −10°.
+#[test]
+fn incang_is_continuous_past_180_and_360_degrees() {
+    let e = Expr::parse("INCANG(3, 2, 4)").unwrap();
+    let deg = PI / 180.0;
+    let up = (0..=144).map(|k| 5.0 + 5.0 * k as f64);
+    let down = (1..=153).map(|k| 725.0 - 5.0 * k as f64);
+    for (step, phi) in up.chain(down).map(|d| d * deg).enumerate() {
+        let t = 0.01 * step as f64;
+        let m = planar_lines(phi);
+        let mut g = [0.0; 6];
+        let (v, _) = e.eval_with_gradient(t, &m, &mut g).unwrap();
+        assert!(
+            (v - phi).abs() < 1e-12,
+            "at φ = {}°: INCANG = {}°",
+            phi / deg,
+            v / deg
+        );
+        let want = [-m[1] / 2.25, m[0] / 2.25, 0.0, m[4] / 4.0, -m[3] / 4.0, 0.0];
+        for k in 0..6 {
+            assert!(
+                (g[k] - want[k]).abs() < 1e-12,
+                "at φ = {}°: ∂/∂m{k} = {} (want {})",
+                phi / deg,
+                g[k],
+                want[k]
+            );
+        }
+    }
+    let e = Expr::parse("INCANG(3, 2, 4)").unwrap();
+    for (step, d) in (-20..=10).enumerate() {
+        let v = e.value(step as f64, &planar_lines(d as f64 * deg)).unwrap();
+        let want = if step == 0 { 20.0 } else { -d as f64 };
+        assert!((v / deg - want).abs() < 1e-10, "at {d}°: {}°", v / deg);
+    }
+}
+
+/// Off a plane: j→k along a fixed u = (2, 0.1, 0.4)/|·| and j→i at
+/// 1.3·(cos s·u + sin s·e(s)), e(s) ⊥ u turning about u by 0.3·sin 2s, so
+/// the lines' plane wobbles while the angle between them is s. Carried
+/// from s = 0.3 past π (where the lines are opposite) to 6.2, INCANG reads
+/// s to 1e-12, and its gradient equals central differences taken at the
+/// same TIME (the same history) to 1e-7.
+#[test]
+fn incang_off_a_plane_is_continuous_with_exact_derivatives() {
+    let e = Expr::parse("INCANG(3, 2, 4)").unwrap();
+    let b = [2.0f64, 0.1, 0.4];
+    let nb = (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]).sqrt();
+    let u = b.map(|x| x / nb);
+    // e1 ⊥ u, e2 = u × e1.
+    let e1 = {
+        let v = [u[1], -u[0], 0.0];
+        let n = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        v.map(|x| x / n)
+    };
+    let e2 = [
+        u[1] * e1[2] - u[2] * e1[1],
+        u[2] * e1[0] - u[0] * e1[2],
+        u[0] * e1[1] - u[1] * e1[0],
+    ];
+    let path = |s: f64| {
+        let w = 0.3 * (2.0 * s).sin();
+        let mut m = [0.0; 6];
+        for k in 0..3 {
+            m[k] = 1.3 * (s.cos() * u[k] + s.sin() * (w.cos() * e1[k] + w.sin() * e2[k]));
+            m[3 + k] = b[k];
+        }
+        m
+    };
+    for step in 0..60 {
+        let s = 0.3 + 0.1 * step as f64;
+        let t = step as f64;
+        let m = path(s);
+        let mut g = [0.0; 6];
+        let (v, _) = e.eval_with_gradient(t, &m, &mut g).unwrap();
+        assert!((v - s).abs() < 1e-12, "at s = {s}: INCANG = {v}");
+        for k in 0..6 {
+            let h = 1e-6;
+            let (mut p, mut q) = (m, m);
+            p[k] += h;
+            q[k] -= h;
+            let fd = (e.value(t, &p).unwrap() - e.value(t, &q).unwrap()) / (2.0 * h);
+            assert!(
+                (g[k] - fd).abs() < 1e-7,
+                "s = {s}, ∂/∂m{k}: {} vs {fd}",
+                g[k]
+            );
+        }
+    }
+}

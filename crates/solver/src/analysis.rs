@@ -6,9 +6,7 @@ use crate::formulation::equation_name;
 use crate::functions::FrameContext;
 use crate::linear::Kkt;
 use crate::output::{output_count, FrameOutput};
-use crate::redundancy::{
-    find_redundant, find_redundant_with, singular_only, NEAR_SINGULAR_TOL, RANK_TOL,
-};
+use crate::redundancy::{find_redundant_with, singular_only, NEAR_SINGULAR_TOL, RANK_TOL};
 use crate::rti_report::{rti_report, time_unit};
 use crate::sensors::{AfterStep, SegmentWatch};
 use crate::settings::{validate, Family, ParamTransient, Plan};
@@ -106,7 +104,10 @@ pub struct Simulation {
     pub(crate) sensor_state: crate::sensors::SensorState,
 }
 
-const POS_TOL: f64 = 1e-10;
+/// Largest active-constraint violation an assembly leaves (model units;
+/// Adams' IC ERROR default, "the maximum displacement error … for the
+/// assembly process", 1.0E-10).
+pub(crate) const POS_TOL: f64 = 1e-10;
 
 impl Simulation {
     pub fn new(model: &Model) -> Result<Self, SolverError> {
@@ -176,41 +177,25 @@ impl Simulation {
             }
         }
         let t = self.state.t;
-        let redundant = find_redundant(&self.sys, &self.model, &self.data.off, &self.state.q, t);
-        let singular = singular_only(
-            &self.sys,
-            &self.data,
-            &self.model,
-            &self.state.q,
-            t,
-            &redundant,
-        );
-        for &k in &redundant {
-            self.data.active[k] = false;
-            let near = singular.binary_search(&k).is_ok();
-            self.data.singular[k] = near;
-            let e = &self.sys.equations[k];
-            self.log.push(format!(
-                "deactivating constraint equation {} in {} ({})",
-                e.name,
-                self.sys.describe(e.element),
-                if near {
-                    "dependent only at this singular configuration; reactivated as soon as it is independent again"
-                } else {
-                    "redundant"
-                }
-            ));
+        let q0 = self.state.q.clone();
+        let u0 = self.state.u.clone();
+        if let Some(cause) = self.sys.diagnose_non_finite(&q0, &u0, t) {
+            return Err(SolverError::Assembly(cause));
         }
-        if !redundant.is_empty() {
+        // The redundant equations are decided on the assembled
+        // configuration, not on the input (`ic_rank`).
+        let q = self.assemble_deciding_rank(t, &q0)?;
+        let removed = self.removed_equations();
+        let any = !removed.is_empty();
+        self.log.extend(removed);
+        if any {
             self.log.push(format!(
                 "degrees of freedom after redundancy removal: {}",
                 self.sys.dof(&self.data)
             ));
         }
-        let q0 = self.state.q.clone();
-        let u0 = self.state.u.clone();
-        crate::massless::check_massless(&self.sys, &self.model, &self.data, &q0, t)?;
-        self.solve_configuration(t, &q0, &u0)?;
+        crate::massless::check_massless(&self.sys, &self.model, &self.data, &q, t)?;
+        self.solve_configuration(t, &q, &u0)?;
         self.ic_done = true;
         self.log
             .push(format!("initial conditions satisfied at t = {t}"));
@@ -306,41 +291,65 @@ pub(crate) fn assemble_positions(
     t: f64,
     q0: &[f64],
 ) -> Result<Vec<f64>, SolverError> {
-    {
-        let (n, m) = (sys.nq(), sys.neq());
-        let mut kkt = Kkt::new(sys);
-        let mut q = q0.to_vec();
-        let mut phi = vec![0.0; m];
-        for _ in 0..50 {
-            sys.constraints(data, &q, t, &mut phi);
-            // the least change from the input, translations weighed in
-            // metres (`System::projection_weight`), so a deck in mm
-            // assembles as its SI twin does
-            let r1: Vec<f64> = (0..n).map(|i| -(q[i] - q0[i])).collect();
-            let r2: Vec<f64> = phi.iter().map(|v| -v).collect();
-            let (dq, _) = kkt
-                .project(sys, data, &q, t, &r1, &r2)
-                .map_err(|row| singular(sys, row, "position"))?;
-            let step = dq.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            for i in 0..n {
-                q[i] += dq[i];
-            }
-            let pmax = phi.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            if pmax < POS_TOL && step < 1e-8 {
-                return Ok(q);
-            }
-        }
+    assemble_positions_tracked(sys, data, t, q0).map_err(|(e, _)| e)
+}
+
+/// `assemble_positions`, and on failure also the iterate with the smallest
+/// largest active-constraint violation (`q0` itself when no iterate did
+/// better): where a Newton iteration on nearly dependent rows stalls, that
+/// iterate is nearer the constraint manifold than the input, so the rank
+/// decided there is nearer the one at the assembled configuration
+/// (`ic_rank`).
+pub(crate) fn assemble_positions_tracked(
+    sys: &System,
+    data: &mut MechData,
+    t: f64,
+    q0: &[f64],
+) -> Result<Vec<f64>, (SolverError, Vec<f64>)> {
+    let (n, m) = (sys.nq(), sys.neq());
+    let mut kkt = Kkt::new(sys);
+    let mut q = q0.to_vec();
+    let mut phi = vec![0.0; m];
+    let mut best = (f64::INFINITY, q0.to_vec());
+    for _ in 0..ASSEMBLY_MAXIT {
         sys.constraints(data, &q, t, &mut phi);
-        let k = (0..m)
-            .max_by(|a, b| phi[*a].abs().total_cmp(&phi[*b].abs()))
-            .unwrap_or(0);
-        Err(SolverError::Assembly(format!(
+        let pmax = phi.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        if pmax < best.0 {
+            best = (pmax, q.clone());
+        }
+        // the least change from the input, translations weighed in metres
+        // (`System::projection_weight`), so a deck in mm assembles as its
+        // SI twin does
+        let r1: Vec<f64> = (0..n).map(|i| -(q[i] - q0[i])).collect();
+        let r2: Vec<f64> = phi.iter().map(|v| -v).collect();
+        let (dq, _) = match kkt.project(sys, data, &q, t, &r1, &r2) {
+            Ok(x) => x,
+            Err(row) => return Err((singular(sys, row, "position"), best.1)),
+        };
+        let step = dq.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        for i in 0..n {
+            q[i] += dq[i];
+        }
+        if pmax < POS_TOL && step < 1e-8 {
+            return Ok(q);
+        }
+    }
+    sys.constraints(data, &q, t, &mut phi);
+    let k = (0..m)
+        .max_by(|a, b| phi[*a].abs().total_cmp(&phi[*b].abs()))
+        .unwrap_or(0);
+    Err((
+        SolverError::Assembly(format!(
             "positions could not be assembled at t = {t}: largest constraint violation {:.3e} in {}",
             phi[k].abs(),
             equation_name(sys, k)
-        )))
-    }
+        )),
+        best.1,
+    ))
 }
+
+/// Newton iterations of one position assembly.
+const ASSEMBLY_MAXIT: usize = 50;
 
 fn singular(sys: &System, row: usize, phase: &str) -> SolverError {
     let n = sys.nq();

@@ -625,13 +625,15 @@ fn redefine(
     Ok(())
 }
 
-/// After a topology change, as Adams does: re-check the redundant
-/// constraints among the active elements and solve consistent positions,
+/// After a topology change, as Adams does: re-decide the redundant
+/// constraints among the active elements (on the re-assembled
+/// configuration, `ic_rank`) and solve consistent positions,
 /// velocities, accelerations and reactions at the current state (a
 /// reactivated joint pulls the positions back onto its constraint).
 fn reinitialize(sim: &mut Simulation) -> Result<(), SolverError> {
     let (t, q, u) = (sim.state.t, sim.state.q.clone(), sim.state.u.clone());
-    sim.recheck_redundancy(t, &q);
+    // The redundant set decided on the re-assembled configuration.
+    let q = sim.reassemble_deciding_rank(t, &q)?;
     sim.solve_configuration(t, &q, &u)?;
     sim.log.push(format!(
         "initial conditions re-run at t = {t} after the element set changed: {} degrees of freedom",

@@ -16,6 +16,7 @@ pub mod formulation;
 mod friction_ic;
 mod friction_result;
 pub mod functions;
+mod ic_rank;
 mod implicit_vars;
 mod joint_ic;
 pub mod linear;

@@ -204,6 +204,45 @@ pub fn four_bar() -> Model {
     linkage("four-bar", d, pa, pb)
 }
 
+/// One 1 kg part held to ground by a SPHERICAL joint (JOINT/1, at ground
+/// marker 10, (0.3, 0.2, 0.1)) and a PLANAR joint (JOINT/2: part marker 22
+/// in the ground plane z = 0.1 of marker 11): one rotational degree of
+/// freedom about ground z through the sphere's centre, and one redundant
+/// equation wherever the joints hold (the planar's translation follows
+/// from the sphere and its two rotation rows). `tilt` turns the part's
+/// input placement out of the plane about the ground axis
+/// (cos a, sin a, 0) through the sphere's centre, a = `tilt_axis`: the
+/// input then violates the planar's rotation rows by about `tilt`.
+pub fn planar_spherical(tilt: f64, tilt_axis: f64) -> Model {
+    let mut m = Model::new("planar and spherical");
+    m.gravity = Vector3::new(0.0, -9.81, 0.0);
+    m.parts.push(Part::ground(1));
+    marker(&mut m, 10, 1, [0.3, 0.2, 0.1]);
+    marker(&mut m, 11, 1, [0.5, -0.4, 0.1]);
+    // Euler 3-1-3 (a, tilt, −a) = Rz(a) Rx(tilt) Rz(−a): a turn by
+    // `tilt` about Rz(a) x.
+    let placement = Placement::at(0.3, 0.2, 0.1).with_euler313(tilt_axis, tilt, -tilt_axis);
+    let mut part = Part::body(2, 1.0, Inertia::diagonal(0.1, 0.1, 0.1), placement);
+    part.cm = Some(20);
+    m.parts.push(part);
+    marker(&mut m, 20, 2, [1.0, 0.0, 0.0]);
+    marker(&mut m, 21, 2, [0.0, 0.0, 0.0]);
+    marker(&mut m, 22, 2, [1.0, 0.5, 0.0]);
+    m.joints.push(Joint {
+        id: 1,
+        kind: JointKind::Spherical,
+        i: 21,
+        j: 10,
+    });
+    m.joints.push(Joint {
+        id: 2,
+        kind: JointKind::Planar,
+        i: 22,
+        j: 11,
+    });
+    m
+}
+
 /// Parallelogram four-bar (cranks r, coupler and ground link l) starting
 /// flat: both cranks along +x, every link on the x axis. That is a singular
 /// configuration — the in-plane constraint rank drops by one, so assembly

@@ -10,7 +10,15 @@ use mbsolve_model::Model;
 use nalgebra::DVector;
 
 /// Relative size below which an equation's gradient, orthogonal to the
-/// ones before it, counts as dependent (structural redundancy).
+/// ones before it, counts as dependent (structural redundancy). Decided
+/// on an assembled configuration (`ic_rank`), where every equation holds
+/// to the assembly tolerance (`analysis::POS_TOL`, Adams' IC ERROR
+/// default 1e-10), rows dependent on the constraint manifold are
+/// dependent there to about that tolerance: RANK_TOL sits a hundred times
+/// above it. At an unassembled input the same rows are only as dependent
+/// as the input is consistent (a 1e-3 rad tilt leaves them 1e-3
+/// independent), which is why the initial conditions decide again after
+/// assembling.
 pub const RANK_TOL: f64 = 1e-8;
 
 /// The looser threshold of a re-check after an integration failure: near a

@@ -457,8 +457,9 @@ pub struct Outputs {
     /// Column headers after `time`: `request_<id>.<component>`.
     pub header: Vec<String>,
     items: Vec<Item>,
-    /// The function-request components reading DELAY, (item, component):
-    /// evaluated at every accepted step too ([`Outputs::record_step`]).
+    /// The function-request components reading DELAY or INCANG, (item,
+    /// component): evaluated at every accepted step too
+    /// ([`Outputs::record_step`]).
     delayed: Vec<(usize, usize)>,
 }
 
@@ -528,7 +529,7 @@ impl Outputs {
                 let reads = f.components.iter().enumerate();
                 delayed.extend(
                     reads
-                        .filter(|(_, (_, e))| e.reads_delay())
+                        .filter(|(_, (_, e))| e.keeps_history())
                         .map(|(c, _)| (i, c)),
                 );
             }
@@ -540,14 +541,15 @@ impl Outputs {
         })
     }
 
-    /// Whether a request reads DELAY, whose history wants every accepted
-    /// integration step ([`Outputs::record_step`]).
+    /// Whether a request reads DELAY or INCANG, whose histories want every
+    /// accepted integration step ([`Outputs::record_step`]).
     pub fn records_steps(&self) -> bool {
         !self.delayed.is_empty()
     }
 
-    /// The requests reading DELAY evaluated at an accepted step's `frame`
-    /// (not an output): each DELAY records (TIME, value) in its history,
+    /// The requests reading DELAY or INCANG evaluated at an accepted
+    /// step's `frame` (not an output): each records its sample in its
+    /// history (INCANG: the turn it has reached, `expr/src/incang.rs`),
     /// as a DELAY in a state's equation records every evaluation, so the
     /// delayed value at an output interpolates the solution's steps rather
     /// than the outputs (Adams: "the value of an expression at a delayed

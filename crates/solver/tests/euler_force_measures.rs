@@ -155,3 +155,125 @@ fn frame_velocity_jacobians_match_finite_differences() {
     let nonzero = jacobian_matches_finite_differences(&sys, &q, &u, 0.37);
     assert!(nonzero > 40, "{nonzero} nonzero entries");
 }
+
+/// A pendulum (CM 0.5 from the pivot) turned by a MOTION from 5° at 400°/s
+/// about ground z: at t, the line pivot → tip is at θ(t) = 5° + 400°·t
+/// from the ground x axis. `torque` is the FUNCTION of a rotational
+/// action-only SFORCE on it (about ground z).
+fn driven_pendulum(torque: &str) -> Model {
+    let deck = format!(
+        "INCANG pendulum
+UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND
+ACCGRAV/JGRAV = -9.81
+PART/1, GROUND
+MARKER/10, PART = 1, QP = 0, 0, 0
+MARKER/11, PART = 1, QP = 1, 0, 0
+PART/2, MASS = 1, CM = 22, IP = 0.1, 0.1, 0.1, REULER = 5D, 0, 0
+MARKER/20, PART = 2, QP = 0, 0, 0
+MARKER/21, PART = 2, QP = 1, 0, 0
+MARKER/22, PART = 2, QP = 0.5, 0, 0
+JOINT/1, REVOLUTE, I = 20, J = 10
+MOTION/1, ROTATIONAL, JOINT = 1, FUNCTION = 5D + 400D*TIME
+SFORCE/1, ROTATIONAL, ACTIONONLY, I = 20, J = 10, FUNCTION = {torque}
+REQUEST/1, F2 = INCANG(21, 10, 11)\\F3 = SFORCE(1, 0, 8, 10)
+END
+"
+    );
+    mbsolve_adm::read_adm_str(&deck, "incang_pendulum.adm").unwrap()
+}
+
+/// INCANG follows the turn past 180° and 360° (Adams: a pendulum turning
+/// from 5° to 355° reads 355°, not 5°), in a request and in a force
+/// function alike: kinematics of the driven pendulum to 405° (1 s, 100
+/// outputs, 4° apart); the request's INCANG(tip, pivot, ground +x) and the
+/// SFORCE whose FUNCTION is that INCANG (read back as SFORCE(1, 0, 8, 10),
+/// its torque about ground z) both equal the closed form θ(t) = 5° +
+/// 400°·t to 1e-9 rad at every output.
+#[test]
+fn incang_reads_the_continuous_angle_past_180_degrees() {
+    let model = driven_pendulum("INCANG(21, 10, 11)");
+    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
+    sim.kinematic(1.0, Some(100), None).unwrap();
+    let outputs = mbsolve_solver::requests::Outputs::new(&model)
+        .unwrap()
+        .bind_run(&sim.model);
+    let col = |name: &str| outputs.header.iter().position(|h| h == name).unwrap() + 1;
+    let (incang, torque) = (col("request_1.f2"), col("request_1.f3"));
+    let (rows, failed) = outputs.table(&sim.sys, &sim.model, &sim.frames);
+    assert!(failed.is_none(), "{failed:?}");
+    assert_eq!(rows.len(), 101);
+    let deg = std::f64::consts::PI / 180.0;
+    let (mut worst, mut past_180) = (0.0f64, 0);
+    for r in &rows {
+        let theta = 5.0 * deg + 400.0 * deg * r[0];
+        for c in [incang, torque] {
+            assert!(
+                (r[c] - theta).abs() < 1e-9,
+                "t = {}: column {c} reads {}°, closed form {}°",
+                r[0],
+                r[c] / deg,
+                theta / deg
+            );
+            worst = worst.max((r[c] - theta).abs());
+        }
+        past_180 += usize::from(theta > 180.0 * deg);
+    }
+    println!("INCANG past 180°: largest error {worst:.1e} rad over {past_180} outputs beyond 180°");
+    assert!(past_180 > 50);
+}
+
+/// The force path through its derivatives: a rotor (Izz = 0.1, no
+/// gravity, no motion) on a torsion spring T = −k·(INCANG − π) released
+/// at 5° swings to 355° and back, θ(t) = π − (π − 5°)·cos(√(k/Izz)·t);
+/// the folded angle (never above π) would hold it below 180°. Over one
+/// period at ERROR = 1e-10 the rotor angle follows the closed form to
+/// 1e-6 rad, and the request's INCANG reads the rotor angle to 1e-9.
+#[test]
+fn torsion_spring_on_incang_swings_past_180_degrees() {
+    let (k, izz) = (2.0f64, 0.1f64);
+    let mut model = driven_pendulum(&format!("-{k}*(INCANG(21, 10, 11) - PI)"));
+    model.motions.clear();
+    model.gravity = Vector3::zeros();
+    // The CM at the pivot: a rotor of Izz about the joint axis.
+    let cm = model.markers.iter_mut().find(|m| m.id == 22).unwrap();
+    cm.placement = Placement::at(0.0, 0.0, 0.0);
+    let omega = (k / izz).sqrt();
+    let period = std::f64::consts::TAU / omega;
+    let mut sim = mbsolve_solver::Simulation::new(&model).unwrap();
+    let settings = IntegratorSettings {
+        error: Some(1e-10),
+        ..Default::default()
+    };
+    sim.dynamic(period, Some(100), None, &settings).unwrap();
+    let outputs = mbsolve_solver::requests::Outputs::new(&model)
+        .unwrap()
+        .bind_run(&sim.model);
+    let incang = outputs
+        .header
+        .iter()
+        .position(|h| h == "request_1.f2")
+        .unwrap()
+        + 1;
+    let (rows, failed) = outputs.table(&sim.sys, &sim.model, &sim.frames);
+    assert!(failed.is_none(), "{failed:?}");
+    let theta0 = 5f64.to_radians();
+    let (mut worst, mut worst_request, mut highest) = (0.0f64, 0.0f64, 0.0f64);
+    for (f, r) in sim.frames.iter().zip(&rows) {
+        // Rotation about z: e0 = cos(θ/2), e3 = sin(θ/2), θ in [0, 2π).
+        let theta = (2.0f64 * f.q[6].atan2(f.q[3])).rem_euclid(std::f64::consts::TAU);
+        let exact = std::f64::consts::PI - (std::f64::consts::PI - theta0) * (omega * f.t).cos();
+        worst = worst.max((theta - exact).abs());
+        worst_request = worst_request.max((r[incang] - theta).abs());
+        highest = highest.max(theta);
+    }
+    println!(
+        "torsion spring on INCANG: largest angle error {worst:.1e} rad, request − rotor {worst_request:.1e}, highest {:.3}°",
+        highest.to_degrees()
+    );
+    assert!(
+        highest > 354.9f64.to_radians(),
+        "it swings to 355°: {highest}"
+    );
+    assert!(worst < 1e-6, "{worst}");
+    assert!(worst_request < 1e-9, "{worst_request}");
+}
