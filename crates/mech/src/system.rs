@@ -918,11 +918,24 @@ impl System {
         self.equations.len()
     }
 
-    /// Degrees of freedom: 6 per body minus active joint/motion equations.
+    /// Degrees of freedom of the positions: 6 per body minus the active
+    /// position-level equations (joints, motions, GCONs of positions, …);
+    /// a velocity GCON does not take one (see [`System::velocity_dof`]).
     pub fn dof(&self, data: &MechData) -> i64 {
         let nb = self.nb();
-        let active = data.active.iter().filter(|a| **a).count();
+        let active = (0..self.neq())
+            .filter(|&k| data.active[k] && !self.equations[k].is_velocity())
+            .count();
         7 * nb as i64 - active as i64
+    }
+
+    /// Degrees of freedom of the velocities: [`System::dof`] minus the
+    /// active velocity-level rows (non-holonomic GCONs).
+    pub fn velocity_dof(&self, data: &MechData) -> i64 {
+        let rows = (0..self.neq())
+            .filter(|&k| data.active[k] && self.equations[k].is_velocity())
+            .count();
+        self.dof(data) - rows as i64
     }
 
     /// Initial (q, u) from the model's part placements and velocities.
