@@ -310,7 +310,10 @@ pub fn pfaffian_violation(
         for a in (0..k).filter(|&a| velocity[a]) {
             let scale_a = g0[a].abs().max(1.0);
             if !g[a].is_finite() || (g[a] - g0[a]).abs() > 1e-9 * scale_a {
-                return Some(format!("its derivative in velocity measure {} changes with the velocities", a + 1));
+                return Some(format!(
+                    "its derivative in velocity measure {} changes with the velocities",
+                    a + 1
+                ));
             }
             for b in (0..k).filter(|&b| velocity[b]) {
                 if h[a * n + b].abs() > 1e-9 * scale_a {

@@ -788,7 +788,10 @@ impl System {
             .iter()
             .map(|m| crate::gcon_velocity::is_velocity_measure(&m.kind))
             .collect();
-        let poses = [bodies[0].map(|b| pose(q0, b)), bodies[1].map(|b| pose(q0, b))];
+        let poses = [
+            bodies[0].map(|b| pose(q0, b)),
+            bodies[1].map(|b| pose(q0, b)),
+        ];
         let m_p: Vec<f64> = measures
             .iter()
             .map(|m| {
@@ -1367,7 +1370,11 @@ impl System {
                 let u = match vc {
                     VelocityColumns::Split { u, .. } | VelocityColumns::Combined { u, .. } => u,
                 };
-                let row = if on { self.velocity_row(k, q, u, t) } else { None };
+                let row = if on {
+                    self.velocity_row(k, q, u, t)
+                } else {
+                    None
+                };
                 let zero = Grad::zeros();
                 let (dq, du) = row.as_ref().map_or((&zero, &zero), |r| (&r.dq, &r.du));
                 for l in 0..NL {
@@ -1489,7 +1496,17 @@ impl System {
         diag_col0: Option<usize>,
         velocity: VelocityColumns,
     ) {
-        self.jacobian_rows(data, q, t, sink, row0, col0, transpose, diag_col0, Some(velocity));
+        self.jacobian_rows(
+            data,
+            q,
+            t,
+            sink,
+            row0,
+            col0,
+            transpose,
+            diag_col0,
+            Some(velocity),
+        );
     }
 
     /// out += Φ_qᵀ λ over active equations.
@@ -1595,10 +1612,9 @@ impl System {
 
 /// Whether a GCON's function reads velocities (a velocity GCON).
 fn reads_velocities(g: &Gcon) -> bool {
-    g.function
-        .measures()
-        .iter()
-        .any(|m| crate::gcon_velocity::is_velocity_measure(m) || matches!(m, Measure::FrameVel { .. }))
+    g.function.measures().iter().any(|m| {
+        crate::gcon_velocity::is_velocity_measure(m) || matches!(m, Measure::FrameVel { .. })
+    })
 }
 
 /// An empty cache slot.

@@ -300,7 +300,11 @@ impl Simulation {
 
     /// Err naming the first velocity GCON when `analysis` cannot take a
     /// velocity-level (non-holonomic) constraint, for the reason `why`.
-    pub(crate) fn refuse_velocity_rows(&self, analysis: &str, why: &str) -> Result<(), SolverError> {
+    pub(crate) fn refuse_velocity_rows(
+        &self,
+        analysis: &str,
+        why: &str,
+    ) -> Result<(), SolverError> {
         match self.sys.equations.iter().find(|e| e.is_velocity()) {
             Some(e) => Err(SolverError::Settings(format!(
                 "{}: its FUNCTION reads velocities (a non-holonomic constraint), which {analysis} does not take: {why}",

@@ -13,7 +13,11 @@
 //! - a nonlinear product constraint (x_A·x_C + y_B = c) keeps its energy;
 //! - kinematics over four parts driven by three motions, against the
 //!   closed form of the fourth's position, velocity and acceleration;
-//! - a function on five moving parts is refused by name.
+//! - a function on five moving parts is refused by name;
+//! - velocity GCONs (`mech/src/gcon_velocity.rs`): a skate on an incline
+//!   against its closed form on GSTIFF I3/SI2, WSTIFF, HHT and NEWMARK;
+//!   the row's derivatives and the I3/SI2 matrices against differences;
+//!   the velocity IC; what is still refused, by name.
 
 mod common;
 
@@ -717,7 +721,10 @@ fn a_skate_held_by_a_velocity_gcon_follows_the_closed_form() {
         assert!(pos < pos_tol, "{label}: position error {pos}");
         assert!(head < head_tol, "{label}: heading error {head}");
         assert!(react < react_tol, "{label}: reaction error {react}");
-        assert!(across < react_tol, "{label}: reaction along the blade {across}");
+        assert!(
+            across < react_tol,
+            "{label}: reaction along the blade {across}"
+        );
         assert!(held < 1e-9, "{label}: |VY| {held}");
         assert!(drift < energy_tol, "{label}: energy drift {drift}");
     }
@@ -814,11 +821,19 @@ fn velocity_gcon_rows_match_finite_differences() {
         nq_big = nq_big.max(row.dq[l].abs());
         nu_big = nu_big.max(row.du[l].abs());
     }
-    assert!(nq_big > 0.1 && nu_big > 0.1, "∂g/∂q {nq_big}, ∂g/∂u {nu_big}");
+    assert!(
+        nq_big > 0.1 && nu_big > 0.1,
+        "∂g/∂q {nq_big}, ∂g/∂u {nu_big}"
+    );
     // The Pfaffian view reproduces g: ∇Φ·u + Φ_t.
     let v = sys.eval_equation(k, &q, t, false);
     let ul = mbsolve_mech::system::gather(&bodies, &u);
-    close("g = A·u + b".into(), v.s.grad.dot(&ul) + v.phi_t, row.g, 1e-12);
+    close(
+        "g = A·u + b".into(),
+        v.s.grad.dot(&ul) + v.phi_t,
+        row.g,
+        1e-12,
+    );
     // ∂(R + Aᵀλ)/∂q: the λ-weighted ∂A/∂q (and the bodies' own terms).
     let m = sys.neq();
     let lam: Vec<f64> = (0..m).map(|k| 0.6 + (0.37 * k as f64).cos()).collect();
@@ -830,7 +845,20 @@ fn velocity_gcon_rows_match_finite_differences() {
     let r_q = common::derivatives::differences(&q, n, resid);
     let mut jq = common::derivatives::Dense(nalgebra::DMatrix::zeros(n, 2 * n));
     let mut data = sys.new_data();
-    sys.body_jacobian(&mut data, &q, &u, &a, Some(&lam), t, &mut jq, 0, Some(0), n, 0.0, 0.0);
+    sys.body_jacobian(
+        &mut data,
+        &q,
+        &u,
+        &a,
+        Some(&lam),
+        t,
+        &mut jq,
+        0,
+        Some(0),
+        n,
+        0.0,
+        0.0,
+    );
     for r in 0..n {
         for c in 0..n {
             close(format!("R_q ({r},{c})"), jq.0[(r, c)], r_q[(r, c)], 1e-6);
@@ -840,7 +868,9 @@ fn velocity_gcon_rows_match_finite_differences() {
     let mut gamma = vec![0.0; m];
     sys.acceleration_rhs(&data, &q, &u, t, &mut gamma);
     let along = |s: f64| {
-        let qs: Vec<f64> = (0..n).map(|i| q[i] + s * u[i] + 0.5 * s * s * a[i]).collect();
+        let qs: Vec<f64> = (0..n)
+            .map(|i| q[i] + s * u[i] + 0.5 * s * s * a[i])
+            .collect();
         let us: Vec<f64> = (0..n).map(|i| u[i] + s * a[i]).collect();
         g(&qs, &us, t + s)
     };
@@ -885,7 +915,9 @@ fn what_velocity_gcons_still_refuse_is_named() {
     );
     let statics = {
         let mut sim = Simulation::new(&model).unwrap();
-        sim.static_equilibrium(&common::fim_s(1e-8)).unwrap_err().to_string()
+        sim.static_equilibrium(&common::fim_s(1e-8))
+            .unwrap_err()
+            .to_string()
     };
     assert_eq!(
         statics,
@@ -893,9 +925,15 @@ fn what_velocity_gcons_still_refuse_is_named() {
     );
     let quasi = {
         let mut sim = Simulation::new(&model).unwrap();
-        sim.quasi_static(1.0, Some(2), None, &common::fim_s(1e-8), &Default::default())
-            .unwrap_err()
-            .to_string()
+        sim.quasi_static(
+            1.0,
+            Some(2),
+            None,
+            &common::fim_s(1e-8),
+            &Default::default(),
+        )
+        .unwrap_err()
+        .to_string()
     };
     assert!(
         quasi.starts_with("GCON/1 (skate.adm:10): its FUNCTION reads velocities (a non-holonomic constraint), which a quasi-static analysis does not take: at rest"),
@@ -918,7 +956,10 @@ fn what_velocity_gcons_still_refuse_is_named() {
         );
         match mbsolve_adm::read_adm_str(&text, "v.adm") {
             Err(e) => e.to_string(),
-            Ok(m) => Simulation::new(&m).err().map(|e| e.to_string()).unwrap_or_default(),
+            Ok(m) => Simulation::new(&m)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
         }
     };
     assert_eq!(
