@@ -160,7 +160,7 @@ fn error_messages() {
         ("FOO/1, BAR = 2\n", "m.adm:9:1: unknown statement FOO"),
         ("NFORCE/1, I = 202, J = 101\n", "m.adm:9:1: NFORCE/1: statement NFORCE is not supported yet"),
         ("GCON/1, I = 0102, FUNCTION = DM(0202, 0102)-2\n", "m.adm:9:13: GCON/1: I marker 102 does not exist"),
-        ("GCON/1, I = 0201, FUNCTION = VR(0202, 0101)-2\n", "m.adm:9:30: GCON/1: VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)"),
+        ("GCON/1, I = 0201, FUNCTION = VR(0202, 0101)-2\n", "m.adm:9:30: GCON/1: VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ VX VY VZ WX WY WZ and TIME)"),
         ("PART/3, MASS = 1, COLOUR = 2\n", "m.adm:9:19: PART/3: unknown keyword COLOUR"),
         ("PART/3, M = 1\n", "m.adm:9:9: PART/3: ambiguous keyword abbreviation M (MASS, MATERIAL)"),
         ("MARKER/5, QP = 1, 2, 3\n", "m.adm:9:1: MARKER/5: missing PART ="),

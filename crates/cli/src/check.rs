@@ -99,5 +99,10 @@ pub fn check(path: &Path) -> Result<(), String> {
         println!("degrees of freedom before redundancy removal: {before}");
     }
     println!("degrees of freedom: {}", sim.sys.dof(&sim.data));
+    let velocity_dof = sim.sys.velocity_dof(&sim.data);
+    if velocity_dof != sim.sys.dof(&sim.data) {
+        // Non-holonomic GCONs restrict the velocities, not the positions.
+        println!("velocity degrees of freedom (after the velocity GCONs): {velocity_dof}");
+    }
     Ok(())
 }

@@ -581,7 +581,8 @@ fn hht_iteration_matrix_matches_differences() {
         let (body, rest) = out.split_at_mut(n);
         let (cons, rows) = rest.split_at_mut(m);
         p.body_residual(t, &q, &u, &at, lam, body).unwrap();
-        p.constraint_residual(t, &q, lam, 1.0 / cq, cons).unwrap();
+        p.constraint_residual(t, &q, &u, lam, 1.0 / cq, cons)
+            .unwrap();
         p.state_residual(t, &q, &u, rows).unwrap();
     };
     let mut r0 = vec![0.0; size];

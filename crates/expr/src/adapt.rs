@@ -292,19 +292,27 @@ impl ExprConstraintFunction {
     pub fn new(expr: Expr) -> Result<Self, ExprError> {
         for (slot, call) in expr.measures().iter().enumerate() {
             use MeasureKind as K;
-            let positional = matches!(
+            let accepted = matches!(
                 call.kind,
                 K::Dm | K::Dx | K::Dy | K::Dz | K::Ax | K::Ay | K::Az
-            );
-            if !positional {
-                return Err(ExprError {
-                    message: format!(
-                        "{} is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)",
-                        call.kind.name()
-                    ),
-                    span: expr.measure_span(slot),
-                });
-            }
+            ) || matches!(call.kind, K::Vx | K::Vy | K::Vz | K::Wx | K::Wy | K::Wz);
+            let message = match call.kind {
+                _ if accepted => continue,
+                // Adams: a GCON is handled correctly when its FUNCTION is
+                // in Pfaffian form (affine in the velocities).
+                K::Vm | K::Wm => format!(
+                    "{} is not linear in the velocities, and a GCON that reads velocities must be in Pfaffian form (affine in VX VY VZ WX WY WZ)",
+                    call.kind.name()
+                ),
+                _ => format!(
+                    "{} is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ VX VY VZ WX WY WZ and TIME)",
+                    call.kind.name()
+                ),
+            };
+            return Err(ExprError {
+                message,
+                span: expr.measure_span(slot),
+            });
         }
         Ok(ExprConstraintFunction {
             inner: ExprStateFunction::new(expr)?,

@@ -522,7 +522,7 @@ fn hessian_by_polarization_matches_finite_differences() {
     let err = ExprConstraintFunction::new(Expr::parse("VR(1,2) - 1").unwrap()).unwrap_err();
     assert_eq!(
         err.message,
-        "VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ and TIME)"
+        "VR is not supported yet in a constraint function (only DX DY DZ DM AX AY AZ VX VY VZ WX WY WZ and TIME)"
     );
 }
 

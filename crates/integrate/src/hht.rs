@@ -407,7 +407,7 @@ impl<P: SecondOrderProblem> NewtonSystem for HhtSystem<'_, '_, P> {
             .body_residual(self.tn, &m.qt, &m.ut, &m.a_arg, &m.lamt, body)?;
         let scale = 1.0 / (m.params.beta * self.h * self.h);
         m.problem
-            .constraint_residual(self.tn, &m.qt, &m.lamt, scale, cons)?;
+            .constraint_residual(self.tn, &m.qt, &m.ut, &m.lamt, scale, cons)?;
         m.problem.state_residual(self.tn, &m.qt, &m.ut, rows_w)?;
         if let Some(i) = out.iter().position(|v| !v.is_finite()) {
             return Err(ProblemError(format!(

@@ -163,10 +163,13 @@ pub trait SecondOrderProblem {
     ) -> Result<(), ProblemError>;
     /// `scale`·Φ(q, t) into `out` (length m). A row that only pins its
     /// multiplier (e.g. a deactivated redundant equation) gives λ_k, unscaled.
+    /// A velocity-level row g(q, u, t) = 0 gives `scale`·g (its Jacobian
+    /// row: ∂g/∂q + (cu/cq)·∂g/∂u).
     fn constraint_residual(
         &mut self,
         t: f64,
         q: &[f64],
+        u: &[f64],
         lam: &[f64],
         scale: f64,
         out: &mut [f64],

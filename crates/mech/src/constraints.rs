@@ -93,7 +93,15 @@ fn nan_scalar<H: Order>() -> Scalar<H> {
 pub(crate) fn general_values(measures: &[GeneralMeasure], poses: &[Option<Pose>; 2]) -> Vec<f64> {
     measures
         .iter()
-        .map(|m| general_measure::<NoHess>(m, poses).val)
+        .map(|m| {
+            // A velocity GCON's FUNCTION is read at the velocities' zero
+            // (`gcon_velocity`).
+            if crate::gcon_velocity::is_velocity_measure(&m.kind) {
+                0.0
+            } else {
+                general_measure::<NoHess>(m, poses).val
+            }
+        })
         .collect()
 }
 
@@ -292,6 +300,9 @@ pub fn evaluate<H: Order>(prim: &Primitive, poses: &[Option<Pose>; 2], t: f64) -
             }
         }
         Primitive::General { measures, f, .. } => general(measures, f.as_ref(), poses, t),
+        Primitive::VelocityGeneral { measures, f, .. } => {
+            crate::gcon_velocity::evaluate(measures, f.as_ref(), poses, t)
+        }
         Primitive::Normalize { .. } => {
             let p = poses[0].expect("normalization has a body").p;
             let mut grad = Grad::zeros();

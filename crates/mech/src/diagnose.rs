@@ -46,7 +46,8 @@ impl System {
                 continue;
             }
             let gcon = match &eq.prim {
-                Primitive::General { measures, f, .. } => {
+                Primitive::General { measures, f, .. }
+                | Primitive::VelocityGeneral { measures, f, .. } => {
                     Some((general_values(measures, &poses), f.as_ref()))
                 }
                 Primitive::GeneralMulti(g) => Some((g.measure_values(q), g.function())),

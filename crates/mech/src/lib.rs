@@ -22,6 +22,7 @@ pub mod forces;
 mod frame_measures;
 pub mod friction;
 pub mod gcon_multi;
+pub mod gcon_velocity;
 pub mod local;
 mod multi_law;
 mod orient_measure;

@@ -73,6 +73,14 @@ pub enum Primitive {
         measures: Vec<GeneralMeasure>,
         f: Arc<dyn ConstraintFunction>,
     },
+    /// A GCON whose function reads velocities: g(q, u, t) = A u + b = 0
+    /// over at most two bodies, carried in its Pfaffian view (see
+    /// `gcon_velocity`). `velocity[a]`: measure a is a velocity measure.
+    VelocityGeneral {
+        bodies: [Option<usize>; 2],
+        measures: Vec<GeneralMeasure>,
+        f: Arc<dyn ConstraintFunction>,
+    },
     /// pᵀp − 1 = 0 (halved) for a body.
     Normalize { body: usize },
     /// (x_I − x_J)·e_axis = 0, ground axis.
@@ -200,15 +208,26 @@ impl Equation {
             | Primitive::Ptcv(_)
             | Primitive::Cvcv(_)
             | Primitive::General { .. }
+            | Primitive::VelocityGeneral { .. }
             | Primitive::GeneralMulti(_) => PositionDependence::Full,
         }
+    }
+
+    /// A velocity-level (non-holonomic) row: a GCON whose function reads
+    /// velocities (`gcon_velocity`). It constrains u, not q: position
+    /// assembly leaves it out, and the formulations impose g(q, u, t) = 0
+    /// in place of Φ(q, t) = 0.
+    pub fn is_velocity(&self) -> bool {
+        matches!(self.prim, Primitive::VelocityGeneral { .. })
     }
 
     /// Bodies of slot 0 and slot 1.
     pub fn bodies(&self) -> [Option<usize>; 2] {
         match &self.prim {
             Primitive::Normalize { body } => [Some(*body), None],
-            Primitive::General { bodies, .. } => *bodies,
+            Primitive::General { bodies, .. } | Primitive::VelocityGeneral { bodies, .. } => {
+                *bodies
+            }
             Primitive::Coupler(c) => c.bodies,
             Primitive::GeneralMulti(g) => [g.bodies[0], g.bodies[1]],
             Primitive::Ptcv(c) => c.bodies,
@@ -347,6 +366,17 @@ struct EvalCache {
     t: f64,
     q: Vec<f64>,
     values: Vec<EqValue<NoHess>>,
+}
+
+/// Where [`System::constraint_jacobian_with_velocity_rows`] puts a
+/// velocity-level row's ∂g/∂u.
+#[derive(Clone, Copy, Debug)]
+pub enum VelocityColumns<'a> {
+    /// In u's own columns at `col_u` (y = (q, u, …): I3 with BDF).
+    Split { u: &'a [f64], col_u: usize },
+    /// Added to the q columns times `cu` (one unknown moving q and u as
+    /// cq and cu: HHT's a, `cu` = γh/βh²).
+    Combined { u: &'a [f64], cu: f64 },
 }
 
 /// One body's Jacobian entries: ∂/∂r̈ (3), ∂/∂(u, a) of the p rows (16)
@@ -640,7 +670,10 @@ impl System {
                 prim,
             });
         }
-        for g in &model.gcons {
+        // Velocity GCONs are built last (below): a rank decision that
+        // finds a velocity row dependent on position rows deactivates the
+        // later row, the velocity one, and never a position row for it.
+        for g in model.gcons.iter().filter(|g| !reads_velocities(g)) {
             eqs.push(Equation {
                 element: ElementRef::Gcon(g.id),
                 name: "f(q,t)".into(),
@@ -685,6 +718,13 @@ impl System {
                 });
             }
         }
+        for g in model.gcons.iter().filter(|g| reads_velocities(g)) {
+            eqs.push(Equation {
+                element: ElementRef::Gcon(g.id),
+                name: "f(q,u,t)".into(),
+                prim: self.velocity_primitive(model, g, &q0)?,
+            });
+        }
         self.equations = eqs;
         Ok(())
     }
@@ -721,13 +761,96 @@ impl System {
         })
     }
 
+    /// A velocity GCON (`gcon_velocity`): its measures on at most two
+    /// moving parts, its FUNCTION affine in the velocity measures (Adams'
+    /// Pfaffian form), probed at the input configuration.
+    fn velocity_primitive(
+        &self,
+        model: &Model,
+        g: &Gcon,
+        q0: &[f64],
+    ) -> Result<Primitive, ModelError> {
+        let e = ElementRef::Gcon(g.id);
+        let refuse = |message: String| ModelError {
+            element: Some(e),
+            location: model.describe(e),
+            message,
+        };
+        for kind in g.function.measures() {
+            if let Measure::FrameVel { .. } = kind {
+                return Err(refuse(
+                    "a GCON may not read VX, VY or VZ with a reference frame (the fourth argument) yet: only the velocity in ground".into(),
+                ));
+            }
+        }
+        let (bodies, measures) = self.place_measures(model, g, true)?;
+        let velocity: Vec<bool> = measures
+            .iter()
+            .map(|m| crate::gcon_velocity::is_velocity_measure(&m.kind))
+            .collect();
+        let poses = [
+            bodies[0].map(|b| pose(q0, b)),
+            bodies[1].map(|b| pose(q0, b)),
+        ];
+        let m_p: Vec<f64> = measures
+            .iter()
+            .map(|m| {
+                if crate::gcon_velocity::is_velocity_measure(&m.kind) {
+                    0.0
+                } else {
+                    crate::constraints::general_measure::<NoHess>(m, &poses).val
+                }
+            })
+            .collect();
+        if let Some(why) =
+            crate::gcon_velocity::pfaffian_violation(g.function.as_ref(), &velocity, &m_p, 0.0)
+        {
+            return Err(refuse(format!(
+                "its FUNCTION is not in Pfaffian form (affine in the velocity measures VX VY VZ WX WY WZ), which a velocity GCON must be: {why}"
+            )));
+        }
+        Ok(Primitive::VelocityGeneral {
+            bodies,
+            measures,
+            f: g.function.clone(),
+        })
+    }
+
     /// The GCON's measures with their markers assigned to the (at most two)
     /// bodies they touch.
     fn general_primitive(&self, model: &Model, g: &Gcon) -> Result<Primitive, ModelError> {
         if let Some(p) = crate::gcon_multi::primitive(self, model, g)? {
             return Ok(p);
         }
+        let (bodies, measures) = self.place_measures(model, g, false)?;
+        Ok(Primitive::General {
+            bodies,
+            measures,
+            f: g.function.clone(),
+        })
+    }
+
+    /// The GCON's measures with each marker in the slot of its body (at
+    /// most two moving bodies); `velocity`: VX VY VZ WX WY WZ may be read
+    /// too (a velocity GCON).
+    #[allow(clippy::type_complexity)]
+    fn place_measures(
+        &self,
+        model: &Model,
+        g: &Gcon,
+        velocity: bool,
+    ) -> Result<([Option<usize>; 2], Vec<GeneralMeasure>), ModelError> {
         let e = ElementRef::Gcon(g.id);
+        let only = if velocity {
+            "a GCON function may read only DX DY DZ DM AX AY AZ VX VY VZ WX WY WZ and TIME"
+        } else {
+            "a GCON function may read only DX DY DZ DM AX AY AZ and TIME"
+        };
+        let refuse = |message: String| ModelError {
+            element: Some(e),
+            location: model.describe(e),
+            message,
+        };
         let mut bodies: [Option<usize>; 2] = [None, None];
         let mut place = |id: Id| -> Result<(MarkerFrame, usize), ModelError> {
             let m = *self.marker(id);
@@ -740,13 +863,14 @@ impl System {
                     bodies[s] = Some(b);
                     Ok((m, s))
                 }
-                // Over more than two parts with only the measures below,
-                // `gcon_multi` builds the row: one of the others is read.
-                None => Err(ModelError {
-                    element: Some(e),
-                    location: model.describe(e),
-                    message: "a GCON function may read only DX DY DZ DM AX AY AZ and TIME".into(),
-                }),
+                // Over more than two parts with only the position
+                // measures, `gcon_multi` builds the row: one of the others
+                // is read.
+                None if velocity => Err(refuse(format!(
+                    "a GCON whose function reads velocities may read markers on at most two moving parts (MARKER/{id} on PART/{} is the third)",
+                    self.bodies[b].part
+                ))),
+                None => Err(refuse(only.into())),
             }
         };
         let mut measures = Vec::new();
@@ -754,14 +878,10 @@ impl System {
             let (i, j, k) = match *kind {
                 Measure::Dm { i, j } | Measure::Angle { i, j, .. } => (i, j, None),
                 Measure::Disp { i, j, k, .. } => (i, j, k),
-                _ => {
-                    return Err(ModelError {
-                        element: Some(e),
-                        location: model.describe(e),
-                        message: "a GCON function may read only DX DY DZ DM AX AY AZ and TIME"
-                            .into(),
-                    })
+                Measure::Vel { i, j, k, .. } | Measure::AngVel { i, j, k, .. } if velocity => {
+                    (i, j, k)
                 }
+                _ => return Err(refuse(only.into())),
             };
             let i = place(i)?;
             let j = j.map(&mut place).transpose()?;
@@ -773,11 +893,7 @@ impl System {
                 k,
             });
         }
-        Ok(Primitive::General {
-            bodies,
-            measures,
-            f: g.function.clone(),
-        })
+        Ok((bodies, measures))
     }
 
     pub fn nb(&self) -> usize {
@@ -805,11 +921,24 @@ impl System {
         self.equations.len()
     }
 
-    /// Degrees of freedom: 6 per body minus active joint/motion equations.
+    /// Degrees of freedom of the positions: 6 per body minus the active
+    /// position-level equations (joints, motions, GCONs of positions, …);
+    /// a velocity GCON does not take one (see [`System::velocity_dof`]).
     pub fn dof(&self, data: &MechData) -> i64 {
         let nb = self.nb();
-        let active = data.active.iter().filter(|a| **a).count();
+        let active = (0..self.neq())
+            .filter(|&k| data.active[k] && !self.equations[k].is_velocity())
+            .count();
         7 * nb as i64 - active as i64
+    }
+
+    /// Degrees of freedom of the velocities: [`System::dof`] minus the
+    /// active velocity-level rows (non-holonomic GCONs).
+    pub fn velocity_dof(&self, data: &MechData) -> i64 {
+        let rows = (0..self.neq())
+            .filter(|&k| data.active[k] && self.equations[k].is_velocity())
+            .count();
+        self.dof(data) - rows as i64
     }
 
     /// Initial (q, u) from the model's part placements and velocities.
@@ -1217,10 +1346,58 @@ impl System {
         transpose: Option<(usize, usize)>,
         diag_col0: Option<usize>,
     ) {
+        self.jacobian_rows(data, q, t, sink, row0, col0, transpose, diag_col0, None);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn jacobian_rows(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col0: usize,
+        transpose: Option<(usize, usize)>,
+        diag_col0: Option<usize>,
+        velocity: Option<VelocityColumns>,
+    ) {
         self.values(data, q, t);
         for k in 0..self.neq() {
             let bodies = self.equations[k].bodies();
             let on = data.active[k];
+            if let (Some(vc), true) = (velocity, self.equations[k].is_velocity()) {
+                let u = match vc {
+                    VelocityColumns::Split { u, .. } | VelocityColumns::Combined { u, .. } => u,
+                };
+                let row = if on {
+                    self.velocity_row(k, q, u, t)
+                } else {
+                    None
+                };
+                let zero = Grad::zeros();
+                let (dq, du) = row.as_ref().map_or((&zero, &zero), |r| (&r.dq, &r.du));
+                for l in 0..NL {
+                    if let Some(gi) = global_index(&bodies, l) {
+                        match vc {
+                            VelocityColumns::Split { col_u, .. } => {
+                                sink.add(row0 + k, col0 + gi, dq[l]);
+                                sink.add(row0 + k, col_u + gi, du[l]);
+                            }
+                            VelocityColumns::Combined { cu, .. } => {
+                                sink.add(row0 + k, col0 + gi, dq[l] + cu * du[l]);
+                            }
+                        }
+                        if let Some((tr, tc)) = transpose {
+                            sink.add(tr + gi, tc + k, du[l]);
+                        }
+                    }
+                }
+                if let Some(dc) = diag_col0 {
+                    sink.add(row0 + k, dc + k, if on { 0.0 } else { 1.0 });
+                }
+                continue;
+            }
             let grad = &data.cache.values[k].s.grad;
             for l in 0..NL {
                 if let Some(gi) = global_index(&bodies, l) {
@@ -1241,6 +1418,95 @@ impl System {
                 sink.add(row0 + k, dc + k, if on { 0.0 } else { 1.0 });
             }
         }
+    }
+
+    /// Whether any equation is a velocity-level row ([`Equation::is_velocity`]).
+    pub fn has_velocity_rows(&self) -> bool {
+        self.equations.iter().any(Equation::is_velocity)
+    }
+
+    /// The velocity-level row k itself at (q, u, t): g, ∂g/∂q, ∂g/∂u on its
+    /// local coordinates; None for a position-level row.
+    pub fn velocity_row(
+        &self,
+        k: usize,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+    ) -> Option<crate::gcon_velocity::VelocityRow> {
+        let eq = &self.equations[k];
+        let Primitive::VelocityGeneral {
+            bodies,
+            measures,
+            f,
+        } = &eq.prim
+        else {
+            return None;
+        };
+        let poses = self.slot_poses(q, bodies);
+        Some(crate::gcon_velocity::row(
+            measures,
+            f.as_ref(),
+            &poses,
+            t,
+            &gather(bodies, u),
+        ))
+    }
+
+    /// Puts `scale`·g(q, u, t) in the rows of the active velocity-level
+    /// equations of `out` (one entry per equation; the other rows are left
+    /// as they are): the formulations that impose g = 0 where a position
+    /// row imposes Φ = 0 (I3, HHT/NEWMARK). Reads the evaluation cache at
+    /// (q, t): g = ∇Φ·u + Φ_t in the Pfaffian view.
+    pub fn velocity_row_values(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        u: &[f64],
+        t: f64,
+        scale: f64,
+        out: &mut [f64],
+    ) {
+        if !self.has_velocity_rows() {
+            return;
+        }
+        self.values(data, q, t);
+        for (k, eq) in self.equations.iter().enumerate() {
+            if eq.is_velocity() && data.active[k] {
+                let v = &data.cache.values[k];
+                out[k] = scale * (v.s.grad.dot(&gather(&eq.bodies(), u)) + v.phi_t);
+            }
+        }
+    }
+
+    /// [`System::constraint_jacobian`] for a formulation that imposes the
+    /// velocity-level rows themselves (g = 0): their rows take ∂g/∂q in
+    /// the q columns and ∂g/∂u as `velocity` says (the transposed block,
+    /// the constraint forces' ∂g/∂u, is unchanged).
+    #[allow(clippy::too_many_arguments)]
+    pub fn constraint_jacobian_with_velocity_rows(
+        &self,
+        data: &mut MechData,
+        q: &[f64],
+        t: f64,
+        sink: &mut dyn Sink,
+        row0: usize,
+        col0: usize,
+        transpose: Option<(usize, usize)>,
+        diag_col0: Option<usize>,
+        velocity: VelocityColumns,
+    ) {
+        self.jacobian_rows(
+            data,
+            q,
+            t,
+            sink,
+            row0,
+            col0,
+            transpose,
+            diag_col0,
+            Some(velocity),
+        );
     }
 
     /// out += Φ_qᵀ λ over active equations.
@@ -1342,6 +1608,13 @@ impl System {
             }
         }
     }
+}
+
+/// Whether a GCON's function reads velocities (a velocity GCON).
+fn reads_velocities(g: &Gcon) -> bool {
+    g.function.measures().iter().any(|m| {
+        crate::gcon_velocity::is_velocity_measure(m) || matches!(m, Measure::FrameVel { .. })
+    })
 }
 
 /// An empty cache slot.

@@ -282,6 +282,22 @@ impl Simulation {
     fn singular(&self, row: usize, phase: &str) -> SolverError {
         singular(&self.sys, row, phase)
     }
+
+    /// Err naming the first velocity GCON when `analysis` cannot take a
+    /// velocity-level (non-holonomic) constraint, for the reason `why`.
+    pub(crate) fn refuse_velocity_rows(
+        &self,
+        analysis: &str,
+        why: &str,
+    ) -> Result<(), SolverError> {
+        match self.sys.equations.iter().find(|e| e.is_velocity()) {
+            Some(e) => Err(SolverError::Settings(format!(
+                "{}: its FUNCTION reads velocities (a non-holonomic constraint), which {analysis} does not take: {why}",
+                self.sys.describe(e.element)
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Newton on the active constraints for the positions nearest `q0`.
@@ -306,6 +322,21 @@ pub(crate) fn assemble_positions_tracked(
     t: f64,
     q0: &[f64],
 ) -> Result<Vec<f64>, (SolverError, Vec<f64>)> {
+    // A velocity-level row (velocity GCON) constrains velocities, not
+    // positions: the assembly leaves it out (its row pins its multiplier).
+    let mut positional;
+    let data = if sys.has_velocity_rows() {
+        positional = data.clone();
+        for (k, eq) in sys.equations.iter().enumerate() {
+            if eq.is_velocity() {
+                positional.active[k] = false;
+            }
+        }
+        positional.invalidate_cache();
+        &mut positional
+    } else {
+        data
+    };
     let (n, m) = (sys.nq(), sys.neq());
     let mut kkt = Kkt::new(sys);
     let mut q = q0.to_vec();
@@ -455,6 +486,10 @@ impl Simulation {
         dtout: Option<f64>,
     ) -> Result<(), SolverError> {
         self.ensure_ic()?;
+        self.refuse_velocity_rows(
+            "a kinematic analysis",
+            "kinematics finds the positions from the position constraints, and a velocity constraint leaves them undetermined; run a dynamic analysis",
+        )?;
         if self.sys.nw() > 0 {
             return Err(SolverError::Settings(format!(
                 "{}: kinematic analysis does not integrate user states (DIFF, LSE, TFSISO) yet; run a dynamic analysis",
@@ -565,6 +600,17 @@ impl Simulation {
         let dt = times[0] - self.state.t;
         let plan = plan_of(dt).map_err(SolverError::Settings)?;
         let form = plan.formulation();
+        match plan.pair.formulation {
+            mbsolve_model::Formulation::Si1 => self.refuse_velocity_rows(
+                "the SI1 formulation",
+                "SI1 differentiates every constraint once more (g = 0 and ġ = 0), and its Jacobian of ġ needs the second derivatives of velocity measures, which mbsolve does not have yet; use I3 or SI2",
+            )?,
+            mbsolve_model::Formulation::Ode => self.refuse_velocity_rows(
+                "the ODE formulation (coordinate partitioning)",
+                "its partition takes the independent velocities from the position constraints' Jacobian, and a velocity constraint would need a velocity partition of its own, which mbsolve does not have yet; use the DAE form (DSTIFF) or an Adams integrator with I3 or SI2",
+            )?,
+            _ => {}
+        }
         self.log.push(plan.describe());
         self.log.extend(plan.notes.iter().cloned());
         crate::user_states::log_index3_uncontrolled(&self.sys, form.name(), &mut self.log);

@@ -22,6 +22,7 @@ use mbsolve_integrate::{
     SlotAssembler, VarClass, Wstiff,
 };
 use mbsolve_mech::local::NoHess;
+use mbsolve_mech::system::VelocityColumns;
 use mbsolve_mech::{MechData, Sink, System};
 use mbsolve_model::{CorrectorKind, Formulation, Model};
 
@@ -794,6 +795,9 @@ impl DaeProblem for I3Problem<'_> {
         self.sys
             .constraint_terms(data, q, t, &mut self.phi, &mut [(lam, forces)], None);
         rows_from_values(&data.active, &self.phi, lam, 1.0, &mut rows[..m]);
+        // Velocity-level rows (velocity GCONs): g(q, u, t) = 0 in Φ's place.
+        self.sys
+            .velocity_row_values(data, q, u, t, 1.0, &mut rows[..m]);
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -823,8 +827,17 @@ impl DaeProblem for I3Problem<'_> {
         let data = &mut self.data;
         self.sys
             .body_jacobian(data, q, u, up, Some(lam), t, &mut s, n, Some(0), n, 1.0, c);
-        self.sys
-            .constraint_jacobian(data, q, t, &mut s, 2 * n, 0, Some((n, 2 * n)), Some(2 * n));
+        self.sys.constraint_jacobian_with_velocity_rows(
+            data,
+            q,
+            t,
+            &mut s,
+            2 * n,
+            0,
+            Some((n, 2 * n)),
+            Some(2 * n),
+            VelocityColumns::Split { u, col_u: n },
+        );
         Ok(())
     }
     fn structure_holds(&mut self, t: f64, y: &[f64]) -> bool {

@@ -70,12 +70,16 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
         &mut self,
         t: f64,
         q: &[f64],
+        u: &[f64],
         lam: &[f64],
         scale: f64,
         out: &mut [f64],
     ) -> Result<(), ProblemError> {
         let data = &mut self.data;
         constraint_rows(self.sys, data, q, lam, t, scale, &mut self.phi, out);
+        // Velocity-level rows (velocity GCONs): scale·g(q, u, t), so the
+        // unscaled |g| meets the constraint tolerance as |Φ| does.
+        self.sys.velocity_row_values(data, q, u, t, scale, out);
         check_finite(out, |k| equation_name(self.sys, k))
     }
     fn jacobian(
@@ -115,8 +119,18 @@ impl SecondOrderProblem for I3SecondOrder<'_> {
             ca / cq,
         );
         let mut s = AsmSink(asm);
-        self.sys
-            .constraint_jacobian(data, q, t, &mut s, n, 0, Some((0, n)), Some(n));
+        // ∂(g/βh²)/∂a = ∂g/∂q + (γh/βh²)·∂g/∂u for a velocity-level row.
+        self.sys.constraint_jacobian_with_velocity_rows(
+            data,
+            q,
+            t,
+            &mut s,
+            n,
+            0,
+            Some((0, n)),
+            Some(n),
+            mbsolve_mech::system::VelocityColumns::Combined { u, cu: cu / cq },
+        );
         Ok(())
     }
     fn constraint_tolerance(&self) -> f64 {

@@ -182,6 +182,14 @@ impl DaeProblem for Si2Problem<'_> {
         for b in &self.watch.branches {
             r3[b.k] = b.value(q);
         }
+        // A velocity-level row (velocity GCON) has no position row: its
+        // velocity row g = A u + b (r4, from the Pfaffian view) holds with
+        // λ_k, and its position row pins η_k (so μ_k = 0).
+        for (k, eq) in self.sys.equations.iter().enumerate() {
+            if eq.is_velocity() && data.active[k] {
+                r3[k] = eta[k];
+            }
+        }
         check_finite(out, |i| self.describe_equation(i))
     }
     fn jacobian(
@@ -247,13 +255,17 @@ impl DaeProblem for Si2Problem<'_> {
             // The row's pieces: its two bodies and, over more than two
             // bodies (COUPLER), the extra pair, each with (∇Φ, ∇²Φ,
             // (Φ_q u + Φ_t)_q = ∇²Φ u + Φ_qt), None when inactive.
+            // A velocity-level row: its velocity row's q derivative is
+            // ∂g/∂q = (∂A/∂q)ᵀu + b_q (∂A/∂q is not symmetric).
+            let velocity_row = on.then(|| self.sys.velocity_row(k, q, u, t)).flatten();
             let primary = v.as_ref().map(|v| {
-                (
-                    v.s.grad,
-                    v.s.hess,
-                    v.s.hess * gather(&eq.bodies(), u) + v.phi_qt + missing[0],
-                )
+                let dvel = match &velocity_row {
+                    Some(r) => r.dq,
+                    None => v.s.hess * gather(&eq.bodies(), u) + v.phi_qt + missing[0],
+                };
+                (v.s.grad, v.s.hess, dvel)
             });
+            let velocity = eq.is_velocity();
             let second = extra
                 .as_ref()
                 .map(|(b, x)| (x.grad, x.hess, x.hess * gather(b, u) + missing[1]));
@@ -270,7 +282,7 @@ impl DaeProblem for Si2Problem<'_> {
                         a.add(row_vel + k, gi, piece.as_ref().map_or(0.0, |p| p.2[l]));
                     }
                     let g = piece.as_ref().map_or(0.0, |p| p.0[l]);
-                    a.add(2 * n + k, gi, g);
+                    a.add(2 * n + k, gi, if velocity { 0.0 } else { g });
                     a.add(n + gi, col_nu + k, sc * g);
                     a.add(row_vel + k, n + gi, g);
                     a.add(gi, col_eta + k, sc * g);
@@ -280,6 +292,9 @@ impl DaeProblem for Si2Problem<'_> {
                     let pin = if on || branch.is_some() { 0.0 } else { 1.0 };
                     a.add(2 * n + k, col_nu + k, pin);
                     a.add(row_vel + k, col_eta + k, pin);
+                    if velocity {
+                        a.add(2 * n + k, col_eta + k, if on { 1.0 } else { 0.0 });
+                    }
                     // A branch row is linear: g in its rows and multiplier
                     // columns.
                     for (&c, &g) in branch.iter().flat_map(|b| b.cols.iter().zip(&b.grad)) {

@@ -64,6 +64,9 @@ pub enum StaticAnalysis {
 /// (ERROR, IMBALANCE, MAXIT, STABILITY, TLIMIT, ALIMIT) when `s.origin`
 /// is in an .adm/.acf file, the Param_Static attributes otherwise; they
 /// start with the origin when there is one.
+/// Why statics refuses a velocity GCON.
+pub(crate) const STATICS_REFUSAL: &str = "at rest (u = 0) g(q, 0, t) = 0 is no condition on the positions when g is homogeneous in the velocities (and an impossible one otherwise), while the constraint still restricts the motions that equilibrium balances; mbsolve defines no static equilibrium for it (run a dynamic analysis)";
+
 pub fn static_params(s: &StaticSettings, analysis: StaticAnalysis) -> Result<StaticParams, String> {
     let front = FrontEnd::of_origin(s.origin.as_deref(), FrontEnd::MotionSolve);
     let prefix = match (&s.origin, front) {
@@ -582,6 +585,7 @@ impl Simulation {
         settings: &StaticSettings,
     ) -> Result<StaticReport, SolverError> {
         let p = static_params(settings, StaticAnalysis::Static).map_err(SolverError::Settings)?;
+        self.refuse_velocity_rows("a static analysis", STATICS_REFUSAL)?;
         self.set_mode(crate::analysis_mode::AnalysisMode::Statics);
         if !self.ic_done {
             self.initial_conditions()?;

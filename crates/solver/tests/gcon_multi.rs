@@ -13,7 +13,11 @@
 //! - a nonlinear product constraint (x_A·x_C + y_B = c) keeps its energy;
 //! - kinematics over four parts driven by three motions, against the
 //!   closed form of the fourth's position, velocity and acceleration;
-//! - a function on five moving parts is refused by name.
+//! - a function on five moving parts is refused by name;
+//! - velocity GCONs (`mech/src/gcon_velocity.rs`): a skate on an incline
+//!   against its closed form on GSTIFF I3/SI2, WSTIFF, HHT and NEWMARK;
+//!   the row's derivatives and the I3/SI2 matrices against differences;
+//!   the velocity IC; what is still refused, by name.
 
 mod common;
 
@@ -597,5 +601,381 @@ fn statics_with_a_product_across_the_pieces_reach_the_closed_form() {
     assert!(
         ea.abs() < 1e-9 && ec.abs() < 1e-9 && eb.abs() < 1e-9,
         "{ea} {ec} {eb}"
+    );
+}
+
+// ------------------------------------------------------- velocity GCONs
+//
+// A GCON whose FUNCTION reads velocities is a non-holonomic row
+// g(q, u, t) = A(q, t)u + b(q, t) = 0 (`mech/src/gcon_velocity.rs`).
+
+/// A skate (knife edge) on the plane z = 0: PART/2 (2 kg, I_zz = 0.05)
+/// held in the plane by a PLANAR joint, its blade along its x axis, and
+/// GCON/1 VY(20, 10, 20) = 0 (no velocity of the contact point across the
+/// blade). Gravity has 1.2 m/s² along global x in the plane (the plane is
+/// an incline) and −9.81 across it. Starts at (0.1, −0.2), heading
+/// θ₀ = 30°, 0.8 m/s along the blade, turning at ω = 1.5 rad/s.
+const SKATE: &str = "PART/2, MASS = 2, CM = 20, IP = 0.1, 0.1, 0.05, QG = 0.1, -0.2, 0, \
+     REULER = 30D, 0D, 0D, VX = 0.6928203230275509, VY = 0.4, WZ = 1.5
+MARKER/20, PART = 2
+MARKER/21, PART = 2
+JOINT/1, PLANAR, I = 21, J = 10
+GCON/1, I = 20, FUNCTION = VY(20, 10, 20)
+";
+
+fn skate(extra: &str) -> Model {
+    let text = format!(
+        "skate\nUNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND\n\
+         PART/1, GROUND\nMARKER/10, PART = 1\nACCGRAV/IGRAV = 1.2, KGRAV = -9.81\n{SKATE}{extra}END\n"
+    );
+    mbsolve_adm::read_adm_str(&text, "skate.adm").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The skate's closed form (contact at the CM, Neimark–Fufaev's knife
+/// edge on an incline): no torque about z, so φ = θ₀ + ωt; along the
+/// blade m v̇ = m g_s cos φ, so v = c + k sin φ with k = g_s/ω and
+/// c = v₀ − k sin θ₀; and ẋ = v cos φ, ẏ = v sin φ integrate to
+/// x = x₀ + [c sin φ + (k/2) sin²φ]/ω, y = y₀ + [−c cos φ + (k/2)(φ −
+/// sin φ cos φ)]/ω (from θ₀ to φ). The lateral reaction supplies the
+/// centripetal force against gravity's lateral part:
+/// F_n = m v ω + m g_s sin φ along the body y axis (−sin φ, cos φ).
+/// Returns (x, y, v, φ, F_n).
+fn skate_exact(t: f64) -> (f64, f64, f64, f64, f64) {
+    let (m, gs, w, v0) = (2.0, 1.2, 1.5, 0.8);
+    let th0 = 30f64.to_radians();
+    let k = gs / w;
+    let c = v0 - k * th0.sin();
+    let phi = th0 + w * t;
+    let fx = |p: f64| c * p.sin() + 0.5 * k * p.sin() * p.sin();
+    let fy = |p: f64| -c * p.cos() + 0.5 * k * (p - p.sin() * p.cos());
+    let x = 0.1 + (fx(phi) - fx(th0)) / w;
+    let y = -0.2 + (fy(phi) - fy(th0)) / w;
+    let v = c + k * phi.sin();
+    (x, y, v, phi, m * v * w + m * gs * phi.sin())
+}
+
+/// The skate on GSTIFF/I3, GSTIFF/SI2, WSTIFF/I3 at ERROR = 1e-7 and
+/// HHT, NEWMARK/I3 at 1e-9, over 4 s (most of a turn), against the closed
+/// form: CM position within 1e-5 m, heading within 1e-5 rad, the GCON's
+/// reaction (FORCE request between its markers) within 5e-5 N of F_n
+/// (about 2.4 N) and along the body y axis, |VY(20, 10, 20)| (read
+/// as a request reads it, not through the GCON's row) ≤ 1e-9 m/s at every
+/// output, and the energy ½m|v|² + ½I_zz ω² − m g_s x (the constraint does
+/// no work; about 0.7 J) kept within 5e-6 J; NEWMARK, first order and
+/// numerically damped, within 20 times each.
+#[test]
+fn a_skate_held_by_a_velocity_gcon_follows_the_closed_form() {
+    let model = skate("");
+    let request = Request {
+        id: 1,
+        kind: RequestKind::Force,
+        i: 20,
+        j: Some(10),
+        rm: None,
+        comment: String::new(),
+    };
+    // HHT and NEWMARK at ERROR 1e-9: the seeds scale the GSTIFF error by
+    // 1e-2 for them.
+    let runs = [
+        (IntegratorKind::Gstiff, Formulation::I3, 1e-7, 1.0),
+        (IntegratorKind::Gstiff, Formulation::Si2, 1e-7, 1.0),
+        (IntegratorKind::Wstiff, Formulation::I3, 1e-7, 1.0),
+        (IntegratorKind::Hht, Formulation::I3, 1e-9, 1.0),
+        (IntegratorKind::Newmark, Formulation::I3, 1e-9, 20.0),
+    ];
+    // Tolerances (`loose` times these for NEWMARK, first order).
+    for (kind, form, error, loose) in runs {
+        let (pos_tol, head_tol, react_tol, energy_tol) =
+            (1e-5 * loose, 1e-5 * loose, 5e-5 * loose, 5e-6 * loose);
+        let settings = common::settings(kind, form, error);
+        let label = name(&settings);
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.dynamic(4.0, Some(200), None, &settings).unwrap();
+        assert!(sim.frames.last().unwrap().t > 3.999, "{label}");
+        let energy = |f: &Frame| {
+            let w = sim.sys.body_angular_velocity(&f.q, &f.u, 0)[2];
+            let v2 = f.u[0] * f.u[0] + f.u[1] * f.u[1] + f.u[2] * f.u[2];
+            0.5 * 2.0 * v2 + 0.5 * 0.05 * w * w - 2.0 * 1.2 * f.q[0]
+        };
+        let e0 = energy(&sim.frames[0]);
+        let (mut pos, mut head, mut react, mut across, mut held, mut drift) =
+            (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        for f in &sim.frames {
+            let (x, y, _, phi, fnorm) = skate_exact(f.t);
+            pos = pos.max((f.q[0] - x).hypot(f.q[1] - y));
+            // Rotation about z: p = (cos φ/2, 0, 0, sin φ/2).
+            let heading = 2.0 * f.q[6].atan2(f.q[3]);
+            let dh = (heading - phi).rem_euclid(std::f64::consts::TAU);
+            head = head.max(dh.min(std::f64::consts::TAU - dh));
+            let fr = requests::evaluate(&sim.sys, &sim.model, f, &request);
+            let n = (-phi.sin(), phi.cos());
+            react = react.max((fr[0] * n.0 + fr[1] * n.1 - fnorm).abs());
+            across = across.max((fr[0] * phi.cos() + fr[1] * phi.sin()).abs());
+            held = held.max(common::eval_expr(&sim, f, "VY(20, 10, 20)").abs());
+            drift = drift.max((energy(f) - e0).abs());
+        }
+        println!(
+            "{label}: position {pos:.1e} m, heading {head:.1e} rad, lateral reaction {react:.1e} N \
+             (along the blade {across:.1e} N), |VY| {held:.1e} m/s, energy {drift:.1e} J"
+        );
+        assert!(pos < pos_tol, "{label}: position error {pos}");
+        assert!(head < head_tol, "{label}: heading error {head}");
+        assert!(react < react_tol, "{label}: reaction error {react}");
+        assert!(
+            across < react_tol,
+            "{label}: reaction along the blade {across}"
+        );
+        assert!(held < 1e-9, "{label}: |VY| {held}");
+        assert!(drift < energy_tol, "{label}: energy drift {drift}");
+    }
+}
+
+/// The skate's initial conditions: a part given 0.5 m/s across its blade
+/// (VX, VY of the CM at 30° + 90°) and 0.8 along it starts with the
+/// velocity nearest the input that satisfies the GCON (the lateral part
+/// removed: 0.8 m/s along the blade), its position untouched (the GCON
+/// constrains no position), and `mbsolve check`'s two counts: 3 position
+/// DOF (x, y, θ in the plane), 2 velocity DOF.
+#[test]
+fn velocity_ic_satisfies_a_velocity_gcon_and_leaves_positions_alone() {
+    let th = 30f64.to_radians();
+    let (vx, vy) = (
+        0.8 * th.cos() - 0.5 * th.sin(),
+        0.8 * th.sin() + 0.5 * th.cos(),
+    );
+    let text = SKATE.replace(
+        "VX = 0.6928203230275509, VY = 0.4",
+        &format!("VX = {vx}, VY = {vy}"),
+    );
+    let model = mbsolve_adm::read_adm_str(
+        &format!(
+            "skate\nPART/1, GROUND\nMARKER/10, PART = 1\nACCGRAV/IGRAV = 1.2, KGRAV = -9.81\n{text}END\n"
+        ),
+        "skate.adm",
+    )
+    .unwrap();
+    let mut sim = Simulation::new(&model).unwrap();
+    let q_in = sim.sys.initial_state().0;
+    sim.initial_conditions().unwrap();
+    let s = &sim.state;
+    let dq = (0..q_in.len()).fold(0.0f64, |a, i| a.max((s.q[i] - q_in[i]).abs()));
+    assert!(dq < 1e-12, "positions moved by {dq}");
+    assert!((s.u[0] - 0.8 * th.cos()).abs() < 1e-12, "vx {}", s.u[0]);
+    assert!((s.u[1] - 0.8 * th.sin()).abs() < 1e-12, "vy {}", s.u[1]);
+    assert_eq!(sim.sys.dof(&sim.data), 3);
+    assert_eq!(sim.sys.velocity_dof(&sim.data), 2);
+}
+
+/// Two free parts, rotated, and a velocity GCON mixing VX VY VZ WX WY WZ
+/// between them (resolved in a marker of the second), products with DX
+/// DY DZ, TIME, and a term in positions alone: every block of the row is
+/// non-zero. Checked against central differences at an off-manifold
+/// state: g's ∂/∂q and ∂/∂u (`System::velocity_row`), the constraint
+/// force's ∂(R + Aᵀλ)/∂q (its λ ∂A/∂q, not symmetric), and γ (g along
+/// (q + su + s²a/2, u + sa, t + s) changes at the rate A·a − γ); then the
+/// whole I3 and SI2 iteration matrices (`assert_jacobian_matches_differences`).
+#[test]
+fn velocity_gcon_rows_match_finite_differences() {
+    let function = "VY(20, 30, 31) + 0.4*WZ(20, 30, 31)*DX(20, 30) - 0.3*WX(20)*TIME \
+                    + 0.2*DY(20)*DZ(30) + 0.1*VZ(20) + 0.5*WY(30, 0, 31)*DZ(20, 30, 31) \
+                    + 0.3*VX(30)*DY(20, 30) - 0.05";
+    let function = function.replace("WY(30, 0, 31)", "WY(30, 10, 31)");
+    let model = deck(&format!(
+        "PART/2, MASS = 1, CM = 20, IP = 0.1, 0.2, 0.3, QG = 0.9, 0.2, -0.3, REULER = 20D, 35D, -15D\n\
+         MARKER/20, PART = 2\n\
+         PART/3, MASS = 1.5, CM = 30, IP = 0.2, 0.1, 0.15, QG = -0.4, 1.1, 0.5, REULER = -40D, 25D, 60D\n\
+         MARKER/30, PART = 3\n\
+         MARKER/31, PART = 3, QP = 0.1, 0.2, -0.1, REULER = 10D, 50D, 30D\n\
+         GCON/1, I = 20, FUNCTION = {function}\n"
+    ));
+    let sys = mbsolve_mech::System::new(&model).unwrap();
+    let k = (0..sys.neq())
+        .find(|&k| sys.equations[k].is_velocity())
+        .expect("a velocity row");
+    let n = sys.nq();
+    let (mut q, _) = sys.initial_state();
+    for (i, x) in q.iter_mut().enumerate() {
+        *x += 0.05 * (1.3 * i as f64).sin();
+    }
+    let u: Vec<f64> = (0..n).map(|i| 0.5 * (0.7 * i as f64).cos()).collect();
+    let a: Vec<f64> = (0..n).map(|i| 0.3 * (1.9 * i as f64).sin()).collect();
+    let t = 0.4;
+    let bodies = sys.equations[k].bodies();
+    let g = |q: &[f64], u: &[f64], t: f64| sys.velocity_row(k, q, u, t).unwrap().g;
+    let row = sys.velocity_row(k, &q, &u, t).unwrap();
+    let close = |what: String, x: f64, y: f64, tol: f64| {
+        assert!(
+            (x - y).abs() <= tol * (1.0 + y.abs()),
+            "{what}: analytic {x} vs finite difference {y}"
+        )
+    };
+    let dq = common::derivatives::differences(&q, 1, |q| vec![g(q, &u, t)]);
+    let du = common::derivatives::differences(&u, 1, |u| vec![g(&q, u, t)]);
+    let (mut nq_big, mut nu_big) = (0.0f64, 0.0f64);
+    for l in 0..14 {
+        let Some(gi) = mbsolve_mech::system::global_index(&bodies, l) else {
+            continue;
+        };
+        close(format!("∂g/∂q {gi}"), row.dq[l], dq[(0, gi)], 1e-6);
+        close(format!("∂g/∂u {gi}"), row.du[l], du[(0, gi)], 1e-6);
+        nq_big = nq_big.max(row.dq[l].abs());
+        nu_big = nu_big.max(row.du[l].abs());
+    }
+    assert!(
+        nq_big > 0.1 && nu_big > 0.1,
+        "∂g/∂q {nq_big}, ∂g/∂u {nu_big}"
+    );
+    // The Pfaffian view reproduces g: ∇Φ·u + Φ_t.
+    let v = sys.eval_equation(k, &q, t, false);
+    let ul = mbsolve_mech::system::gather(&bodies, &u);
+    close(
+        "g = A·u + b".into(),
+        v.s.grad.dot(&ul) + v.phi_t,
+        row.g,
+        1e-12,
+    );
+    // ∂(R + Aᵀλ)/∂q: the λ-weighted ∂A/∂q (and the bodies' own terms).
+    let m = sys.neq();
+    let lam: Vec<f64> = (0..m).map(|k| 0.6 + (0.37 * k as f64).cos()).collect();
+    let resid = |q: &[f64]| {
+        let mut r = vec![0.0; n];
+        sys.body_residual(&mut sys.new_data(), q, &u, &a, &lam, t, &mut r);
+        r
+    };
+    let r_q = common::derivatives::differences(&q, n, resid);
+    let mut jq = common::derivatives::Dense(nalgebra::DMatrix::zeros(n, 2 * n));
+    let mut data = sys.new_data();
+    sys.body_jacobian(
+        &mut data,
+        &q,
+        &u,
+        &a,
+        Some(&lam),
+        t,
+        &mut jq,
+        0,
+        Some(0),
+        n,
+        0.0,
+        0.0,
+    );
+    for r in 0..n {
+        for c in 0..n {
+            close(format!("R_q ({r},{c})"), jq.0[(r, c)], r_q[(r, c)], 1e-6);
+        }
+    }
+    // γ: d/ds g(q(s), u(s), t + s) = A·a − γ.
+    let mut gamma = vec![0.0; m];
+    sys.acceleration_rhs(&data, &q, &u, t, &mut gamma);
+    let along = |s: f64| {
+        let qs: Vec<f64> = (0..n)
+            .map(|i| q[i] + s * u[i] + 0.5 * s * s * a[i])
+            .collect();
+        let us: Vec<f64> = (0..n).map(|i| u[i] + s * a[i]).collect();
+        g(&qs, &us, t + s)
+    };
+    let hs = 1e-5;
+    let rate = (along(hs) - along(-hs)) / (2.0 * hs);
+    let al = mbsolve_mech::system::gather(&bodies, &a);
+    close("γ".into(), row.du.dot(&al) - gamma[k], rate, 1e-7);
+    // The iteration matrices.
+    let mut sim = Simulation::new(&model).unwrap();
+    sim.initial_conditions().unwrap();
+    use mbsolve_integrate::DaeProblem;
+    let (nq, neq) = (sim.sys.nq(), sim.sys.neq());
+    let tc = (0.3, 40.0);
+    let mut i3 = mbsolve_solver::formulation::I3Problem::new(&sim.sys, sim.data.clone());
+    let (y, yp) = common::perturbed(&sim, 2 * nq + neq, 3);
+    common::assert_jacobian_matches_differences("I3 + velocity GCON", &mut i3, tc, &y, &yp, 1e-6);
+    let mut si2 = mbsolve_solver::si2::Si2Problem::new(&sim.sys, sim.data.clone());
+    let (y, yp) = common::perturbed(&sim, si2.size(), 5);
+    common::assert_jacobian_matches_differences("SI2 + velocity GCON", &mut si2, tc, &y, &yp, 1e-6);
+}
+
+/// What velocity GCONs are still refused, with the exact messages: SI1,
+/// the ODE form, statics, quasi-statics, kinematics; VM (not linear in
+/// the velocities) and a FUNCTION not affine in them; a velocity GCON over
+/// three moving parts; VX with a reference frame.
+#[test]
+fn what_velocity_gcons_still_refuse_is_named() {
+    let model = skate("");
+    let dynamic = |kind, form| {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.dynamic(0.1, Some(2), None, &common::settings(kind, form, 1e-6))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        dynamic(IntegratorKind::Hastiff, Formulation::Si1),
+        "GCON/1 (skate.adm:10): its FUNCTION reads velocities (a non-holonomic constraint), which the SI1 formulation does not take: SI1 differentiates every constraint once more (g = 0 and ġ = 0), and its Jacobian of ġ needs the second derivatives of velocity measures, which mbsolve does not have yet; use I3 or SI2"
+    );
+    assert_eq!(
+        dynamic(IntegratorKind::Abam, Formulation::Ode),
+        "GCON/1 (skate.adm:10): its FUNCTION reads velocities (a non-holonomic constraint), which the ODE formulation (coordinate partitioning) does not take: its partition takes the independent velocities from the position constraints' Jacobian, and a velocity constraint would need a velocity partition of its own, which mbsolve does not have yet; use the DAE form (DSTIFF) or an Adams integrator with I3 or SI2"
+    );
+    let statics = {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.static_equilibrium(&common::fim_s(1e-8))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        statics,
+        "GCON/1 (skate.adm:10): its FUNCTION reads velocities (a non-holonomic constraint), which a static analysis does not take: at rest (u = 0) g(q, 0, t) = 0 is no condition on the positions when g is homogeneous in the velocities (and an impossible one otherwise), while the constraint still restricts the motions that equilibrium balances; mbsolve defines no static equilibrium for it (run a dynamic analysis)"
+    );
+    let quasi = {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.quasi_static(
+            1.0,
+            Some(2),
+            None,
+            &common::fim_s(1e-8),
+            &Default::default(),
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    assert!(
+        quasi.starts_with("GCON/1 (skate.adm:10): its FUNCTION reads velocities (a non-holonomic constraint), which a quasi-static analysis does not take: at rest"),
+        "{quasi}"
+    );
+    let kinematic = {
+        let mut sim = Simulation::new(&model).unwrap();
+        sim.kinematic(1.0, Some(2), None).unwrap_err().to_string()
+    };
+    assert_eq!(
+        kinematic,
+        "GCON/1 (skate.adm:10): its FUNCTION reads velocities (a non-holonomic constraint), which a kinematic analysis does not take: kinematics finds the positions from the position constraints, and a velocity constraint leaves them undetermined; run a dynamic analysis"
+    );
+    let build = |gcon: &str| {
+        let text = format!(
+            "skate\nPART/1, GROUND\nMARKER/10, PART = 1\n{}{gcon}END\n",
+            SKATE.replace("GCON/1, I = 20, FUNCTION = VY(20, 10, 20)\n", "")
+                + "PART/3, MASS = 1, CM = 30, IP = 1, 1, 1\nMARKER/30, PART = 3\n\
+                   PART/4, MASS = 1, CM = 40, IP = 1, 1, 1\nMARKER/40, PART = 4\n"
+        );
+        match mbsolve_adm::read_adm_str(&text, "v.adm") {
+            Err(e) => e.to_string(),
+            Ok(m) => Simulation::new(&m)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
+        }
+    };
+    assert_eq!(
+        build("GCON/2, I = 20, FUNCTION = VM(20)\n"),
+        "v.adm:12:28: GCON/2: VM is not linear in the velocities, and a GCON that reads velocities must be in Pfaffian form (affine in VX VY VZ WX WY WZ)"
+    );
+    assert_eq!(
+        build("GCON/2, I = 20, FUNCTION = VX(20)*VX(20) - 1\n"),
+        "GCON/2 (v.adm:12): its FUNCTION is not in Pfaffian form (affine in the velocity measures VX VY VZ WX WY WZ), which a velocity GCON must be: it has a second derivative in velocity measures 1 and 1"
+    );
+    assert_eq!(
+        build("GCON/2, I = 20, FUNCTION = VX(20, 30) + VY(40)\n"),
+        "GCON/2 (v.adm:12): a GCON whose function reads velocities may read markers on at most two moving parts (MARKER/40 on PART/4 is the third)"
+    );
+    assert_eq!(
+        build("GCON/2, I = 20, FUNCTION = VX(20, 10, 10, 30)\n"),
+        "GCON/2 (v.adm:12): a GCON may not read VX, VY or VZ with a reference frame (the fourth argument) yet: only the velocity in ground"
     );
 }

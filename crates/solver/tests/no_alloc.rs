@@ -304,6 +304,20 @@ fn gcon_step_loop_does_not_allocate() {
     assert_no_allocation("GCON pendulum", &gcon_pendulum());
 }
 
+/// A skate on an incline held by a velocity GCON (VY of its contact point
+/// across its blade = 0, plus a WZ·DX term so that the row's ∂A/∂q is not
+/// zero): the velocity-level row's values, gradients and λ ∂A/∂q in every
+/// residual and Jacobian of the step loop.
+#[test]
+fn velocity_gcon_step_loop_does_not_allocate() {
+    let text = "skate\nPART/1, GROUND\nMARKER/10, PART = 1\nACCGRAV/IGRAV = 1.2, KGRAV = -9.81\n\
+        PART/2, MASS = 2, CM = 20, IP = 0.1, 0.1, 0.05, REULER = 30D, 0D, 0D, VX = 0.69, VY = 0.4, WZ = 1.5\n\
+        MARKER/20, PART = 2\nMARKER/21, PART = 2\nJOINT/1, PLANAR, I = 21, J = 10\n\
+        GCON/1, I = 20, FUNCTION = VY(20, 10, 20) + 0.1*WZ(20)*DX(20)\nEND\n";
+    let model = mbsolve_adm::read_adm_str(text, "skate.adm").unwrap();
+    assert_no_allocation("velocity GCON skate", &model);
+}
+
 /// The parallel element path (forced on a small chain: the path is the
 /// same above `PARALLEL_MIN_BODIES`) on a dedicated 2-thread pool: neither
 /// the driving worker nor the other worker allocates in the window.

@@ -158,6 +158,7 @@ impl SecondOrderProblem for Modes {
         &mut self,
         _t: f64,
         q: &[f64],
+        _u: &[f64],
         _lam: &[f64],
         scale: f64,
         out: &mut [f64],

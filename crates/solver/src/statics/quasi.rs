@@ -181,6 +181,7 @@ impl Simulation {
     ) -> Result<StaticReport, SolverError> {
         let p =
             static_params(settings, StaticAnalysis::QuasiStatic).map_err(SolverError::Settings)?;
+        self.refuse_velocity_rows("a quasi-static analysis", super::STATICS_REFUSAL)?;
         self.set_mode(crate::analysis_mode::AnalysisMode::QuasiStatics);
         if !self.ic_done {
             self.initial_conditions()?;
