@@ -193,7 +193,7 @@ fn writer_round_trip() {
 fn field_reference_keywords_and_generated_layout() {
     let mut rows = String::new();
     for c in 0..6 {
-        rows.push_str(",");
+        rows.push(',');
         for r in 0..6 {
             let v = if r == c { 10.0 * (c + 1) as f64 } else { 0.0 };
             rows.push_str(&format!(" {v:.4E},"));
