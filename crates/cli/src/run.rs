@@ -10,7 +10,7 @@ use crate::Failure;
 use mbsolve_mech::System;
 use mbsolve_model::Model;
 use mbsolve_solver::commands::{default_commands, CommandRunner};
-use mbsolve_solver::{requests, Frame, FrameSink, Simulation, SolverError};
+use mbsolve_solver::{requests, Frame, FrameSink, Simulation};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -160,17 +160,27 @@ fn signal_name(sig: i32) -> &'static str {
     match sig {
         signal_hook::consts::SIGINT => "SIGINT",
         signal_hook::consts::SIGTERM => "SIGTERM",
+        signal_hook::consts::SIGHUP => "SIGHUP",
         _ => "a signal",
     }
 }
 
-/// SIGINT and SIGTERM set `stop` (checked by the analyses between outputs)
-/// and record which signal came; a second one while the first is being
-/// handled ends the process at once (status 128 + signal).
-fn catch_signals() -> (Arc<AtomicBool>, Arc<AtomicUsize>) {
+/// The signals that end a run cleanly: Ctrl-C, `kill`, and the terminal
+/// closing.
+pub const STOP_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+/// SIGINT, SIGTERM and SIGHUP set `stop` (checked by the analyses after
+/// every integration step, statics iteration and output) and record which
+/// signal came; a second one while the first is being handled ends the
+/// process at once (status 128 + signal).
+pub fn catch_signals() -> (Arc<AtomicBool>, Arc<AtomicUsize>) {
     let stop = Arc::new(AtomicBool::new(false));
     let which = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    for sig in STOP_SIGNALS {
         let _ = signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, stop.clone());
         let _ = signal_hook::flag::register_usize(sig, which.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
@@ -471,9 +481,10 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         }));
         match done {
             Ok(Ok(())) => {}
-            Ok(Err(SolverError::Stopped { reason, .. }))
-                if reason.starts_with(mbsolve_solver::output::INTERRUPTED) =>
-            {
+            // Whatever way the analysis ended after a stop request (an
+            // interrupted statics iteration reads as a failed one), the
+            // signal is why.
+            Ok(Err(_)) if stop_flag.load(Ordering::SeqCst) => {
                 stopped = Some(Stop::Signal(signal.load(Ordering::SeqCst) as i32));
                 break;
             }

@@ -1,0 +1,231 @@
+//! Issue 38 (reliability, third round): a run stops when asked inside a
+//! long output interval, stalls end with a diagnosis and a bounded `.msg`,
+//! sweeps are bounded before they start, deep XML is refused with its
+//! position, and a closed or full stdout is handled as Unix programs do.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mbsolve"));
+    c.env_remove("MBSOLVE_PROGRESS")
+        .env_remove("MBSOLVE_PANIC_AFTER_FRAMES");
+    c
+}
+
+fn pendulum() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/pendulum.adm")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mbsolve-rel-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `mbsolve run` of the pendulum with the command file `acf`, into `dir`.
+fn run_cmd(dir: &Path, acf: &str) -> Command {
+    let f = dir.join("cmd.acf");
+    std::fs::write(&f, acf).unwrap();
+    let mut c = bin();
+    c.arg("run")
+        .arg(pendulum())
+        .arg("--acf")
+        .arg(&f)
+        .arg("--out")
+        .arg(dir)
+        .arg("--quiet");
+    c
+}
+
+/// Rows in the CSV so far (0 while it does not exist).
+fn rows_now(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+/// Kill a child that outlives `bound` (the assertions that follow then
+/// fail on its status); else wait for it. Returns its output.
+fn wait_bounded(child: Child, bound: Duration) -> Output {
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(bound);
+        if !flag.load(std::sync::atomic::Ordering::SeqCst) {
+            let _ = Command::new("kill")
+                .arg("-KILL")
+                .arg(pid.to_string())
+                .status();
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    out
+}
+
+/// A run inside its one long output interval (STEPS = 1 over END = 1000
+/// with HMAX = 1e-5: 1e8 steps before the first output) gets `signal`:
+/// it ends within a generous 10 s of the signal with status 128 + signal,
+/// the initial-conditions frame kept, and the `.msg` and stderr say it
+/// was stopped by that signal.
+fn stopped_inside_an_interval(signal: &str, code: i32) {
+    let d = scratch(&format!("stop-{signal}"));
+    let csv = d.join("stuck.csv");
+    let mut child = run_cmd(
+        &d,
+        "pendulum.adm\nstuck\nINTEGRATOR/GSTIFF, HMAX = 1E-5\nSIMULATE/DYNAMIC, END = 1000, STEPS = 1\nSTOP\n",
+    )
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // The IC frame is written before the integration starts.
+    while rows_now(&csv) < 1 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+    let sent_at = Instant::now();
+    let sent = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let o = wait_bounded(child, Duration::from_secs(60));
+    let after = sent_at.elapsed();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(code), "{e}");
+    assert!(
+        after < Duration::from_secs(10),
+        "ended {after:?} after SIG{signal}"
+    );
+    let kept = "1 output frames up to t = 0e0 written";
+    let m = std::fs::read_to_string(d.join("stuck.msg")).unwrap();
+    assert!(
+        m.ends_with(&format!("stopped by SIG{signal}; {kept}\n")),
+        "{m}"
+    );
+    assert!(
+        m.contains(&format!("stopped by SIG{signal}: {kept}\n")),
+        "{m}"
+    );
+    assert!(
+        e.starts_with(&format!("mbsolve: stopped by SIG{signal} ({kept}; see ")),
+        "{e}"
+    );
+    assert_eq!(rows_now(&csv), 1);
+}
+
+#[test]
+fn sigterm_stops_a_run_inside_one_long_output_interval() {
+    stopped_inside_an_interval("TERM", 143);
+}
+
+#[test]
+fn sighup_stops_a_run_with_a_stopped_line() {
+    stopped_inside_an_interval("HUP", 129);
+}
+
+#[test]
+fn sigint_stops_a_run_inside_one_long_output_interval() {
+    stopped_inside_an_interval("INT", 130);
+}
+
+/// A MotionSolve deck with 20,000 nested elements is refused before it is
+/// parsed, naming the file, line and column of the first element beyond
+/// 256 levels, by `check`, `run` and `sweep` alike: status 1, no abort.
+#[test]
+fn deeply_nested_xml_is_refused_with_its_position() {
+    let d = scratch("deep");
+    let deck = d.join("deep.xml");
+    let text = format!(
+        "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n{}{}\n</Model></MultiBodySystem>\n",
+        "<Group>".repeat(20_000),
+        "</Group>".repeat(20_000)
+    );
+    std::fs::write(&deck, text).unwrap();
+    // MultiBodySystem and Model are levels 1 and 2: the 255th <Group> is
+    // level 257, at column 254·7 + 1.
+    let want = format!(
+        "{}:3:1779: elements are nested more than 256 levels deep here; a MotionSolve deck nests a few levels",
+        deck.display()
+    );
+    let runs: [&[&str]; 3] = [
+        &["check"],
+        &["run", "--quiet"],
+        &["sweep", "--set", "Body_Rigid/2.mass=1,2"],
+    ];
+    for args in runs {
+        let mut c = bin();
+        c.arg(args[0])
+            .arg(&deck)
+            .args(&args[1..])
+            .arg("--out")
+            .arg(&d);
+        if args[0] == "check" {
+            c = bin();
+            c.arg("check").arg(&deck);
+        }
+        let o = wait_bounded(
+            c.stderr(Stdio::piped()).spawn().unwrap(),
+            Duration::from_secs(120),
+        );
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
+        // A sweep's study error names the line without the column.
+        let want = if args[0] == "sweep" {
+            want.replacen(":3:1779:", ":3:", 1)
+        } else {
+            want.clone()
+        };
+        assert!(e.contains(&want), "{args:?}: {e}");
+    }
+}
+
+/// HHT with ALPHA = 0 and ERROR = 1e-4 on the bundled pendulum stalls near
+/// t = 5.68 (the step collapses to ~1e-9 with a corrector failure every
+/// third step). The run ends by itself with the stall diagnosis (status 1),
+/// keeps its frames, and the `.msg` stays under 64 KB: 20 corrector
+/// failures in full, then one count with its time range.
+#[test]
+fn an_hht_stall_ends_with_a_diagnosis_and_a_bounded_log() {
+    let d = scratch("stall");
+    let child = run_cmd(
+        &d,
+        "pendulum.adm\nstall\nINTEGRATOR/HHT, ALPHA = 0, ERROR = 1E-4\nSIMULATE/DYNAMIC, END = 10, STEPS = 1000\nSTOP\n",
+    )
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let o = wait_bounded(child, Duration::from_secs(300));
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains(": the integration stalled: its last 10000 steps advanced t by only "),
+        "{e}"
+    );
+    let m = std::fs::read_to_string(d.join("stall.msg")).unwrap();
+    assert!(m.len() < 64 * 1024, "{} bytes", m.len());
+    let full = m
+        .lines()
+        .filter(|l| l.starts_with("corrector failure at t = "))
+        .count();
+    assert_eq!(full, 20, "{m}");
+    let counted = m
+        .lines()
+        .find(|l| l.contains(" more corrector failures from t = "))
+        .unwrap_or_else(|| panic!("{m}"));
+    let more: u64 = counted.split(' ').next().unwrap().parse().unwrap();
+    assert!(more >= 1000, "{counted}");
+    let rows = rows_now(&d.join("stall.csv"));
+    assert!((500..1000).contains(&rows), "{rows} rows");
+}
