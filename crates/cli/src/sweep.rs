@@ -114,6 +114,18 @@ fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<R
     })
 }
 
+/// Threads for `variants` variants: never more than variants; the number
+/// of CPUs unless `--workers` asks for more (its N is honoured up to the
+/// variant count).
+fn worker_count(asked: Option<u16>, variants: usize) -> usize {
+    let n = asked.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    n.min(variants).max(1)
+}
+
 pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     regular_file(&opts.model, "model")?;
     if let Some(p) = &opts.acf {
@@ -125,7 +137,9 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
         .map(|s| parse_set(s))
         .collect::<Result<Vec<_>, _>>()?;
     let mode = if opts.zip { Mode::Zip } else { Mode::Product };
-    let variants = mbsolve_study::variants(&params, mode)?;
+    // Counted and checked (keys unique, at most MAX_VARIANTS) before
+    // anything is read or started; each variant is built when it runs.
+    let variants = mbsolve_study::Variants::new(&params, mode)?;
     let src = Source {
         adm: read(&opts.model)?,
         adm_name: opts.model.display().to_string(),
@@ -155,24 +169,17 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     });
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
-    let workers = opts.workers.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let workers = worker_count(opts.workers, variants.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .build()
         .map_err(|e| format!("cannot start {workers} worker threads: {e}"))?;
     let width = variants.len().saturating_sub(1).to_string().len().max(3);
-    let names: Vec<String> = (0..variants.len())
-        .map(|i| format!("{prefix}_{i:0width$}"))
-        .collect();
+    let name = |i: usize| format!("{prefix}_{i:0width$}");
     let rows: Vec<Result<Row, String>> = pool.install(|| {
-        variants
-            .par_iter()
-            .zip(names.par_iter())
-            .map(|(v, name)| run_one(&src, v, &dir, name))
+        (0..variants.len())
+            .into_par_iter()
+            .map(|i| run_one(&src, &variants.get(i), &dir, &name(i)))
             .collect()
     });
     let mut summary = String::from("variant,file");
@@ -182,10 +189,10 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     }
     summary.push_str(",status,frames,t_end,steps,rejected_steps,jacobian_evaluations,error\n");
     let mut failed = 0;
-    for (i, (row, v)) in rows.into_iter().zip(&variants).enumerate() {
+    for (i, row) in rows.into_iter().enumerate() {
         let row = row?;
-        let _ = write!(summary, "{i},{}.csv", names[i]);
-        for c in v {
+        let _ = write!(summary, "{i},{}.csv", name(i));
+        for c in variants.get(i) {
             let _ = write!(summary, ",{}", field(&c.value));
         }
         let _ = writeln!(
@@ -234,5 +241,14 @@ mod tests {
         assert!(parse_set("PART/2.MASS=1,,2").is_err());
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("x\"y"), "\"x\"\"y\"");
+    }
+
+    #[test]
+    fn workers_never_outnumber_variants() {
+        assert_eq!(worker_count(Some(65535), 2), 2);
+        assert_eq!(worker_count(Some(3), 10), 3);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(worker_count(None, 100_000), cores);
+        assert_eq!(worker_count(None, 1), 1);
     }
 }
