@@ -229,3 +229,40 @@ fn an_hht_stall_ends_with_a_diagnosis_and_a_bounded_log() {
     let rows = rows_now(&d.join("stall.csv"));
     assert!((500..1000).contains(&rows), "{rows} rows");
 }
+
+/// Six `--set` lists of 20 values (64 million combinations) are refused
+/// before any variant is built or any file written, with the count and the
+/// limit; the same key twice is refused by name.
+#[test]
+fn sweeps_are_bounded_before_they_start() {
+    let d = scratch("sweep-cap");
+    let out = d.join("out");
+    let twenty: Vec<String> = (1..=20).map(|i| format!("{i}")).collect();
+    let mut c = bin();
+    c.arg("sweep").arg(pendulum()).arg("--out").arg(&out);
+    for k in 0..6 {
+        // Six distinct keys of the pendulum's integrator and part.
+        let key = ["PART/2.MASS", "INTEGRATOR.ERROR", "INTEGRATOR.HMAX", "INTEGRATOR.MAXIT", "INTEGRATOR.KMAX", "INTEGRATOR.HINIT"][k];
+        c.arg("--set").arg(format!("{key}={}", twenty.join(",")));
+    }
+    let o = wait_bounded(c.stderr(Stdio::piped()).spawn().unwrap(), Duration::from_secs(120));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "mbsolve: error: the sweep has 64000000 variants (20 × 20 × 20 × 20 × 20 × 20 values); the limit is 100000 variants per sweep\n"
+    );
+    assert!(!out.exists());
+    let o = bin()
+        .arg("sweep")
+        .arg(pendulum())
+        .args(["--set", "PART/2.MASS=1,2", "--set", "part/2.mass=3"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "mbsolve: error: PART/2.MASS is set twice ('PART/2.MASS' and 'part/2.mass'): give all its values in one list\n"
+    );
+}
