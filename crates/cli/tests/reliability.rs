@@ -242,10 +242,20 @@ fn sweeps_are_bounded_before_they_start() {
     c.arg("sweep").arg(pendulum()).arg("--out").arg(&out);
     for k in 0..6 {
         // Six distinct keys of the pendulum's integrator and part.
-        let key = ["PART/2.MASS", "INTEGRATOR.ERROR", "INTEGRATOR.HMAX", "INTEGRATOR.MAXIT", "INTEGRATOR.KMAX", "INTEGRATOR.HINIT"][k];
+        let key = [
+            "PART/2.MASS",
+            "INTEGRATOR.ERROR",
+            "INTEGRATOR.HMAX",
+            "INTEGRATOR.MAXIT",
+            "INTEGRATOR.KMAX",
+            "INTEGRATOR.HINIT",
+        ][k];
         c.arg("--set").arg(format!("{key}={}", twenty.join(",")));
     }
-    let o = wait_bounded(c.stderr(Stdio::piped()).spawn().unwrap(), Duration::from_secs(120));
+    let o = wait_bounded(
+        c.stderr(Stdio::piped()).spawn().unwrap(),
+        Duration::from_secs(120),
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(
         stderr(&o),
@@ -265,4 +275,55 @@ fn sweeps_are_bounded_before_they_start() {
         stderr(&o),
         "mbsolve: error: PART/2.MASS is set twice ('PART/2.MASS' and 'part/2.mass'): give all its values in one list\n"
     );
+}
+
+/// The commands that print to stdout.
+fn printing_commands(d: &Path) -> Vec<Command> {
+    let mut check = bin();
+    check.arg("check").arg(pendulum());
+    let mut completions = bin();
+    completions.args(["completions", "bash"]);
+    let mut run = bin();
+    run.arg("run").arg(pendulum()).arg("--out").arg(d);
+    vec![check, completions, run]
+}
+
+/// A closed stdout pipe (`mbsolve check … | head -1` once head has gone)
+/// ends the program quietly with the broken-pipe status 141 (128 +
+/// SIGPIPE), not an internal error.
+#[test]
+fn a_closed_stdout_pipe_ends_quietly() {
+    let d = scratch("epipe");
+    for mut c in printing_commands(&d) {
+        let mut child = c
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The read end closes before the program has read its model.
+        drop(child.stdout.take());
+        let o = wait_bounded(child, Duration::from_secs(120));
+        assert_eq!(o.status.code(), Some(141), "{c:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{c:?}");
+    }
+}
+
+/// A full disk at stdout (`> /dev/full`) is an error naming the output,
+/// status 1, not an internal error.
+#[test]
+fn a_full_stdout_is_an_error_naming_it() {
+    let d = scratch("enospc");
+    for mut c in printing_commands(&d) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = c.stdout(full).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{c:?}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            "mbsolve: error: cannot write to standard output: No space left on device (os error 28)\n",
+            "{c:?}"
+        );
+    }
 }
