@@ -82,7 +82,7 @@ fn write_variant(dir: &Path, name: &str, out: &RunOutcome) -> Result<(), String>
         (dir.join(format!("{name}.csv")), csv),
         (dir.join(format!("{name}.msg")), msg),
     ] {
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::run::write_output(&path, text.as_bytes())?;
     }
     Ok(())
 }
@@ -209,7 +209,7 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
         failed += usize::from(row.status != "ok");
     }
     let path = dir.join("summary.csv");
-    std::fs::write(&path, summary).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::run::write_output(&path, summary.as_bytes())?;
     if failed > 0 {
         return Err(format!(
             "{failed} of {} variants did not finish; see {}",

@@ -327,3 +327,85 @@ fn a_full_stdout_is_an_error_naming_it() {
         );
     }
 }
+
+/// `refusing to write PATH: it is KIND; outputs are written only to
+/// regular files`, status 1, with the command ended (not blocked on a
+/// FIFO: the watchdog would kill it and the status would not be 1).
+fn assert_refused_output(mut c: Command, path: &Path, kind: &str) {
+    let o = wait_bounded(
+        c.stderr(Stdio::piped()).spawn().unwrap(),
+        Duration::from_secs(120),
+    );
+    assert_eq!(o.status.code(), Some(1), "{c:?}: {}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "mbsolve: error: refusing to write {}: it is {kind}; outputs are written only to regular files\n",
+            path.display()
+        ),
+        "{c:?}"
+    );
+}
+
+/// A FIFO or a symbolic link at an output path of `run`, `convert -o` and
+/// `plot -o` is refused by name without being opened; the link's target
+/// is left as it was.
+#[test]
+fn fifos_and_links_at_output_paths_are_refused() {
+    let d = scratch("special-out");
+    let fifo = |p: &Path| assert!(Command::new("mkfifo").arg(p).status().unwrap().success());
+    let target = d.join("target.txt");
+    std::fs::write(&target, "keep me\n").unwrap();
+    // run: the .msg is a FIFO; then the .csv is a link.
+    let run_dir = d.join("run");
+    std::fs::create_dir_all(&run_dir).unwrap();
+    let msg = run_dir.join("pendulum.msg");
+    fifo(&msg);
+    let mut run = bin();
+    run.arg("run")
+        .arg(pendulum())
+        .arg("--out")
+        .arg(&run_dir)
+        .arg("--quiet");
+    assert_refused_output(run, &msg, "a FIFO (named pipe)");
+    std::fs::remove_file(&msg).unwrap();
+    let csv = run_dir.join("pendulum.csv");
+    std::os::unix::fs::symlink(&target, &csv).unwrap();
+    let mut run = bin();
+    run.arg("run")
+        .arg(pendulum())
+        .arg("--out")
+        .arg(&run_dir)
+        .arg("--quiet");
+    assert_refused_output(run, &csv, "a symbolic link");
+    // convert -o: a link, then a FIFO.
+    let link = d.join("out.adm");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let mut convert = bin();
+    convert.arg("convert").arg(pendulum()).arg("-o").arg(&link);
+    assert_refused_output(convert, &link, "a symbolic link");
+    let pipe = d.join("out.xml");
+    fifo(&pipe);
+    let mut convert = bin();
+    convert.arg("convert").arg(pendulum()).arg("-o").arg(&pipe);
+    assert_refused_output(convert, &pipe, "a FIFO (named pipe)");
+    // plot -o: a FIFO, on the results of a run.
+    let ok = bin()
+        .arg("run")
+        .arg(pendulum())
+        .arg("--out")
+        .arg(&d)
+        .arg("--quiet")
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let svg = d.join("plot.svg");
+    fifo(&svg);
+    let mut plot = bin();
+    plot.arg("plot")
+        .arg(d.join("pendulum.csv"))
+        .arg("-o")
+        .arg(&svg);
+    assert_refused_output(plot, &svg, "a FIFO (named pipe)");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+}
