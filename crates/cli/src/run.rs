@@ -203,7 +203,7 @@ enum Stop {
     Signal(i32),
 }
 
-fn signal_name(sig: i32) -> &'static str {
+pub fn signal_name(sig: i32) -> &'static str {
     match sig {
         signal_hook::consts::SIGINT => "SIGINT",
         signal_hook::consts::SIGTERM => "SIGTERM",

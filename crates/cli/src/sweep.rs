@@ -13,6 +13,8 @@ use mbsolve_study::{Change, Mode, RunOutcome, Source};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// `KEY=V1,V2,…` → (KEY, values); values split at commas outside
 /// parentheses, so a FUNCTION such as `-k*DM(2,1)` stays whole.
@@ -87,8 +89,38 @@ fn write_variant(dir: &Path, name: &str, out: &RunOutcome) -> Result<(), String>
     Ok(())
 }
 
-fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<Row, String> {
-    Ok(match mbsolve_study::run(src, changes, None) {
+impl Row {
+    fn not_run(status: &'static str, error: String) -> Row {
+        Row {
+            status,
+            frames: 0,
+            t_end: None,
+            steps: 0,
+            rejected: 0,
+            jacobians: 0,
+            error,
+        }
+    }
+}
+
+/// One variant: its files written and its summary row. A signal before it
+/// starts skips it; one while it runs stops it at the next step with its
+/// frames kept ("stopped"); files that cannot be written fail the variant
+/// (the summary is still written).
+fn run_one(
+    src: &Source,
+    changes: &[Change],
+    dir: &Path,
+    name: &str,
+    stop: &Arc<AtomicBool>,
+) -> Row {
+    if stop.load(Ordering::SeqCst) {
+        return Row::not_run(
+            "skipped",
+            "not run: the sweep was stopped by a signal".into(),
+        );
+    }
+    match mbsolve_study::run(src, changes, Some(stop.clone())) {
         Err(e) => Row {
             status: "invalid",
             frames: 0,
@@ -99,10 +131,17 @@ fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<R
             error: e.to_string(),
         },
         Ok(out) => {
-            write_variant(dir, name, &out)?;
+            if let Err(e) = write_variant(dir, name, &out) {
+                return Row::not_run("failed", e);
+            }
             let rows = out.rows();
+            let stopped = out.error.is_some() && stop.load(Ordering::SeqCst);
             Row {
-                status: if out.error.is_some() { "failed" } else { "ok" },
+                status: match &out.error {
+                    _ if stopped => "stopped",
+                    Some(_) => "failed",
+                    None => "ok",
+                },
                 frames: rows,
                 t_end: (rows > 0).then(|| out.data[(rows - 1) * out.header.len()]),
                 steps: out.stats.iter().map(|s| s.steps).sum(),
@@ -111,7 +150,7 @@ fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<R
                 error: out.error.unwrap_or_default(),
             }
         }
-    })
+    }
 }
 
 /// Threads for `variants` variants: never more than variants; the number
@@ -176,10 +215,11 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
         .map_err(|e| format!("cannot start {workers} worker threads: {e}"))?;
     let width = variants.len().saturating_sub(1).to_string().len().max(3);
     let name = |i: usize| format!("{prefix}_{i:0width$}");
-    let rows: Vec<Result<Row, String>> = pool.install(|| {
+    let (stop, signal) = crate::run::catch_signals();
+    let rows: Vec<Row> = pool.install(|| {
         (0..variants.len())
             .into_par_iter()
-            .map(|i| run_one(&src, &variants.get(i), &dir, &name(i)))
+            .map(|i| run_one(&src, &variants.get(i), &dir, &name(i), &stop))
             .collect()
     });
     let mut summary = String::from("variant,file");
@@ -190,7 +230,6 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     summary.push_str(",status,frames,t_end,steps,rejected_steps,jacobian_evaluations,error\n");
     let mut failed = 0;
     for (i, row) in rows.into_iter().enumerate() {
-        let row = row?;
         let _ = write!(summary, "{i},{}.csv", name(i));
         for c in variants.get(i) {
             let _ = write!(summary, ",{}", field(&c.value));
@@ -210,6 +249,18 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     }
     let path = dir.join("summary.csv");
     crate::run::write_output(&path, summary.as_bytes())?;
+    if stop.load(Ordering::SeqCst) {
+        let sig = signal.load(Ordering::SeqCst) as i32;
+        return Err(Failure {
+            message: format!(
+                "stopped by {}: {failed} of {} variants did not finish; see {}",
+                crate::run::signal_name(sig),
+                variants.len(),
+                path.display()
+            ),
+            code: 128 + sig as u8,
+        });
+    }
     if failed > 0 {
         return Err(format!(
             "{failed} of {} variants did not finish; see {}",

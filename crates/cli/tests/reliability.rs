@@ -409,3 +409,67 @@ fn fifos_and_links_at_output_paths_are_refused() {
     assert_refused_output(plot, &svg, "a FIFO (named pipe)");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
 }
+
+/// SIGTERM during a sweep of two long variants on one worker: the running
+/// variant stops at its next step with its frames written ("stopped"),
+/// the other is not started ("skipped"), summary.csv is written, and the
+/// sweep exits 143 within a generous 10 s of the signal.
+#[test]
+fn sigterm_stops_a_sweep_and_keeps_its_summary() {
+    let d = scratch("sweep-stop");
+    let acf = d.join("long.acf");
+    std::fs::write(
+        &acf,
+        "pendulum.adm\nlong\nINTEGRATOR/GSTIFF, HMAX = 1E-5\nSIMULATE/DYNAMIC, END = 1000, STEPS = 1\nSTOP\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    let mut child = bin()
+        .arg("sweep")
+        .arg(pendulum())
+        .arg("--acf")
+        .arg(&acf)
+        .args(["--set", "PART/2.MASS=1,2", "--workers", "1", "--out"])
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(child.try_wait().unwrap().is_none(), "the sweep ended early");
+    let sent_at = Instant::now();
+    assert!(Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success());
+    let o = wait_bounded(child, Duration::from_secs(60));
+    let after = sent_at.elapsed();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(143), "{e}");
+    assert!(
+        after < Duration::from_secs(10),
+        "ended {after:?} after SIGTERM"
+    );
+    let summary = out.join("summary.csv");
+    assert_eq!(
+        e,
+        format!(
+            "mbsolve: stopped by SIGTERM: 2 of 2 variants did not finish; see {}\n",
+            summary.display()
+        )
+    );
+    let s = std::fs::read_to_string(&summary).unwrap();
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 3, "{s}");
+    assert!(
+        lines[1].starts_with("0,long_000.csv,1,stopped,1,0e0,"),
+        "{s}"
+    );
+    assert!(lines[1].contains(",interrupted at t = "), "{s}");
+    assert_eq!(
+        lines[2],
+        "1,long_001.csv,2,skipped,0,,0,0,0,not run: the sweep was stopped by a signal"
+    );
+    assert_eq!(rows_now(&out.join("long_000.csv")), 1);
+}
