@@ -57,7 +57,7 @@ impl Variants {
             if let Some(k) = table.iter().position(|col| same(&col[0])) {
                 return Err(format!(
                     "{}.{} is set twice ('{}' and '{key}'): give all its values in one list",
-                    changes[0].element, changes[0].argument, params[k].0
+                    table[k][0].element, table[k][0].argument, params[k].0
                 ));
             }
             table.push(changes);
