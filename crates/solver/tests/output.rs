@@ -207,10 +207,11 @@ fn a_stop_request_between_outputs_ends_the_step_loop() {
     }
 }
 
-/// With a stop flag (unset) the driver steps one step at a time so it can
-/// see the flag: the steps, and so every frame, are the same bit for bit
-/// as the driver's whole-interval advance without one — for a BDF, HHT,
-/// the fixed-step option, INTERPOLATE = ON and an ODE-form integrator.
+/// A stop flag (unset) changes nothing: the steps, and so every frame and
+/// counter, are the same bit for bit as without one — for a BDF, HHT, the
+/// fixed-step option, INTERPOLATE = ON and an ODE-form integrator. (The
+/// driver steps one step at a time either way; this guards against the
+/// flag choosing a different stepping path again.)
 #[test]
 fn a_stop_flag_does_not_change_the_solution() {
     let cases = [
