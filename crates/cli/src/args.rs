@@ -16,8 +16,8 @@ A SIMULATE may ask for at most 1e7 output steps.
 
 Exit status: 0 on success; 1 on any error (results computed before the
 error are still written); 2 on a usage error or an internal error;
-130 after SIGINT (Ctrl-C) and 143 after SIGTERM (results computed before
-the signal are written).";
+130 after SIGINT (Ctrl-C), 143 after SIGTERM and 129 after SIGHUP (results
+computed before the signal are written; the run stops within a step).";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -108,7 +108,8 @@ pub struct SweepOptions {
     /// Pair the value lists (all of one length) instead of every combination
     #[arg(long)]
     pub zip: bool,
-    /// Variants run at once (default: the number of CPUs)
+    /// Variants run at once (default: the number of CPUs; never more than
+    /// the variants)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub workers: Option<u16>,
     /// Output directory

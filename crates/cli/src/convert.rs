@@ -33,6 +33,6 @@ pub fn convert(model: &Path, output: &Path) -> Result<PathBuf, String> {
     }
     let input = crate::input::read_model(model)?;
     let text = write(&input.model).map_err(|e| format!("{}: {e}", model.display()))?;
-    std::fs::write(output, text).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    crate::run::write_output(output, text.as_bytes())?;
     Ok(output.to_path_buf())
 }

@@ -31,6 +31,42 @@ impl From<String> for Failure {
 /// the "internal error" report can say what and where.
 static PANIC: Mutex<Option<String>> = Mutex::new(None);
 
+/// The error of a failed write to stdout (`println!` panics with it),
+/// recorded by the panic hook: not an internal error but the output's.
+static STDOUT_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+/// How `println!` reports a failed write (std's message).
+const STDOUT_PANIC: &str = "failed printing to stdout: ";
+
+/// Exit status of a program whose output pipe was closed, as if SIGPIPE
+/// had ended it (128 + 13), the way `yes | head -1` ends.
+const BROKEN_PIPE_STATUS: u8 = 141;
+
+/// A failed write to stdout: a closed pipe ends the program quietly with
+/// the broken-pipe status; any other error (a full disk) names the output.
+fn stdout_failure(error: &str, broken_pipe: bool) -> Failure {
+    if broken_pipe {
+        Failure {
+            message: String::new(),
+            code: BROKEN_PIPE_STATUS,
+        }
+    } else {
+        Failure {
+            message: format!("cannot write to standard output: {error}"),
+            code: 1,
+        }
+    }
+}
+
+/// Write `bytes` to stdout and flush, a failure as [`stdout_failure`].
+fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|_| out.flush())
+        .map_err(|e| stdout_failure(&e.to_string(), e.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
 pub fn panic_context() -> String {
     PANIC
         .lock()
@@ -47,6 +83,10 @@ fn record_panics() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic without a message".into());
+        if let Some(e) = what.strip_prefix(STDOUT_PANIC) {
+            *STDOUT_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
+            return;
+        }
         let at = info
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
@@ -76,23 +116,30 @@ fn main() -> ExitCode {
             .map(|out| println!("wrote {}", out.display()))
             .map_err(Failure::from),
         args::Cmd::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut args::Cli::command(),
-                "mbsolve",
-                &mut std::io::stdout(),
-            );
-            Ok(())
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut args::Cli::command(), "mbsolve", &mut script);
+            write_stdout(&script)
         }
     });
     let result = outcome.unwrap_or_else(|_| {
-        Err(Failure {
-            message: format!("internal error: {}", panic_context()),
-            code: 2,
+        let stdout_error = STDOUT_ERROR
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        Err(match stdout_error {
+            // std names a closed pipe "Broken pipe (os error 32)".
+            Some(e) => stdout_failure(&e, e.contains("os error 32")),
+            None => Failure {
+                message: format!("internal error: {}", panic_context()),
+                code: 2,
+            },
         })
     });
+    // What was printed goes out now, so a full disk is seen here.
+    let result = result.and_then(|()| write_stdout(b""));
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(f) if f.message.is_empty() => ExitCode::from(f.code),
         Err(f) => {
             if f.message.starts_with("internal error") || f.code > 2 {
                 eprintln!("mbsolve: {}", f.message);

@@ -364,7 +364,7 @@ pub fn plot(opts: &PlotOptions) -> Result<PathBuf, String> {
             encode_png(&rgb, WIDTH, HEIGHT)?
         }
     };
-    std::fs::write(&out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    crate::run::write_output(&out, &bytes)?;
     Ok(out)
 }
 

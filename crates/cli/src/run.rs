@@ -10,7 +10,7 @@ use crate::Failure;
 use mbsolve_mech::System;
 use mbsolve_model::Model;
 use mbsolve_solver::commands::{default_commands, CommandRunner};
-use mbsolve_solver::{requests, Frame, FrameSink, Simulation, SolverError};
+use mbsolve_solver::{requests, Frame, FrameSink, Simulation};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -22,7 +22,6 @@ use std::time::Instant;
 /// Refuse anything that is not a regular file, saying what it is, without
 /// opening it (a FIFO would block the reader).
 pub fn regular_file(path: &Path, what: &str) -> Result<(), String> {
-    use std::os::unix::fs::FileTypeExt;
     let name = path.display();
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
@@ -31,9 +30,21 @@ pub fn regular_file(path: &Path, what: &str) -> Result<(), String> {
         }
         Err(e) => return Err(format!("cannot read the {what} file {name}: {e}")),
     };
-    let ft = meta.file_type();
-    let kind = if ft.is_file() {
-        return Ok(());
+    match special_kind(meta.file_type()) {
+        None => Ok(()),
+        Some(kind) => Err(format!(
+            "cannot read the {what} file {name}: it is {kind}, not a regular file"
+        )),
+    }
+}
+
+/// What a file that is not a regular file is; None for a regular file.
+fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    Some(if ft.is_file() {
+        return None;
+    } else if ft.is_symlink() {
+        "a symbolic link"
     } else if ft.is_dir() {
         "a directory"
     } else if ft.is_fifo() {
@@ -46,10 +57,30 @@ pub fn regular_file(path: &Path, what: &str) -> Result<(), String> {
         "a socket"
     } else {
         "not a regular file"
-    };
-    Err(format!(
-        "cannot read the {what} file {name}: it is {kind}, not a regular file"
-    ))
+    })
+}
+
+/// Create (or truncate) the output file `path`, which must be a regular
+/// file if it exists: a link, FIFO, device or directory there is refused
+/// by name without being opened (a FIFO would block the writer; a link
+/// would send the output elsewhere).
+pub fn create_output(path: &Path) -> Result<File, String> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if let Some(kind) = special_kind(meta.file_type()) {
+            return Err(format!(
+                "refusing to write {}: it is {kind}; outputs are written only to regular files",
+                path.display()
+            ));
+        }
+    }
+    File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Write `bytes` to the output file `path` ([`create_output`]).
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    create_output(path)?
+        .write_all(bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// The output files and what has gone into them; shared between the
@@ -66,6 +97,8 @@ struct Files {
     /// A write to the CSV or `.msg` failed (disk full, ...): the rest of
     /// the run cannot be kept, so it stops.
     io_error: Option<String>,
+    /// The paths of csv, msg and plt, for messages.
+    names: [String; 3],
 }
 
 impl Files {
@@ -77,12 +110,18 @@ impl Files {
     }
 
     fn flush(&mut self) -> Result<(), String> {
-        self.csv
-            .flush()
-            .and_then(|_| self.msg.flush())
-            .and_then(|_| self.plt.as_mut().map_or(Ok(()), |p| p.flush()))
-            .map_err(|e| format!("cannot write the results: {e}"))
+        let [csv, msg, plt] = &self.names;
+        self.csv.flush().map_err(|e| cannot_write(csv, e))?;
+        self.msg.flush().map_err(|e| cannot_write(msg, e))?;
+        self.plt
+            .as_mut()
+            .map_or(Ok(()), |p| p.flush())
+            .map_err(|e| cannot_write(plt, e))
     }
+}
+
+fn cannot_write(name: &str, e: std::io::Error) -> String {
+    format!("cannot write {name}: {e}")
 }
 
 /// Streams each frame as one CSV row (request components evaluated on it)
@@ -132,12 +171,20 @@ impl FrameSink for CsvSink {
             let _ = write!(line, "{v:e}");
         }
         line.push('\n');
-        let mut written = f.csv.write_all(line.as_bytes());
-        if let (Some(plt), Some(file)) = (&self.plt, f.plt.as_mut()) {
+        let files = &mut *f;
+        let names = &files.names;
+        let mut written = files
+            .csv
+            .write_all(line.as_bytes())
+            .map_err(|e| cannot_write(&names[0], e));
+        if let (Some(plt), Some(file)) = (&self.plt, files.plt.as_mut()) {
             let text = plt.frame(sys, model, frame, &row);
-            written = written.and_then(|_| file.write_all(text.as_bytes()));
+            if written.is_ok() {
+                written = file
+                    .write_all(text.as_bytes())
+                    .map_err(|e| cannot_write(&names[2], e));
+            }
         }
-        let written = written.map_err(|e| format!("cannot write the results: {e}"));
         if let Err(e) = written {
             f.io_error = Some(e.clone());
             return Err(e);
@@ -156,21 +203,31 @@ enum Stop {
     Signal(i32),
 }
 
-fn signal_name(sig: i32) -> &'static str {
+pub fn signal_name(sig: i32) -> &'static str {
     match sig {
         signal_hook::consts::SIGINT => "SIGINT",
         signal_hook::consts::SIGTERM => "SIGTERM",
+        signal_hook::consts::SIGHUP => "SIGHUP",
         _ => "a signal",
     }
 }
 
-/// SIGINT and SIGTERM set `stop` (checked by the analyses between outputs)
-/// and record which signal came; a second one while the first is being
-/// handled ends the process at once (status 128 + signal).
-fn catch_signals() -> (Arc<AtomicBool>, Arc<AtomicUsize>) {
+/// The signals that end a run cleanly: Ctrl-C, `kill`, and the terminal
+/// closing.
+pub const STOP_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+/// SIGINT, SIGTERM and SIGHUP set `stop` (checked by the analyses after
+/// every integration step, statics iteration and output) and record which
+/// signal came; a second one while the first is being handled ends the
+/// process at once (status 128 + signal).
+pub fn catch_signals() -> (Arc<AtomicBool>, Arc<AtomicUsize>) {
     let stop = Arc::new(AtomicBool::new(false));
     let which = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    for sig in STOP_SIGNALS {
         let _ = signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, stop.clone());
         let _ = signal_hook::flag::register_usize(sig, which.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
@@ -278,9 +335,7 @@ fn summary(model: &Model, path: &Path) -> String {
 }
 
 fn create(path: &Path) -> Result<BufWriter<File>, String> {
-    File::create(path)
-        .map(BufWriter::new)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    create_output(path).map(BufWriter::new)
 }
 
 pub fn run(opts: &RunOptions) -> Result<(), Failure> {
@@ -442,6 +497,7 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         rows: 0,
         last_t: None,
         io_error: None,
+        names: [&csv_path, &msg_path, &plt_path].map(|p| p.display().to_string()),
     }));
     let header_len = outputs.header.len();
     sim.output.retain = false;
@@ -475,9 +531,10 @@ pub fn run(opts: &RunOptions) -> Result<(), Failure> {
         }));
         match done {
             Ok(Ok(())) => {}
-            Ok(Err(SolverError::Stopped { reason, .. }))
-                if reason.starts_with(mbsolve_solver::output::INTERRUPTED) =>
-            {
+            // Whatever way the analysis ended after a stop request (an
+            // interrupted statics iteration reads as a failed one), the
+            // signal is why.
+            Ok(Err(_)) if stop_flag.load(Ordering::SeqCst) => {
                 stopped = Some(Stop::Signal(signal.load(Ordering::SeqCst) as i32));
                 break;
             }

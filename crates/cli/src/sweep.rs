@@ -13,6 +13,8 @@ use mbsolve_study::{Change, Mode, RunOutcome, Source};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// `KEY=V1,V2,…` → (KEY, values); values split at commas outside
 /// parentheses, so a FUNCTION such as `-k*DM(2,1)` stays whole.
@@ -82,13 +84,43 @@ fn write_variant(dir: &Path, name: &str, out: &RunOutcome) -> Result<(), String>
         (dir.join(format!("{name}.csv")), csv),
         (dir.join(format!("{name}.msg")), msg),
     ] {
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::run::write_output(&path, text.as_bytes())?;
     }
     Ok(())
 }
 
-fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<Row, String> {
-    Ok(match mbsolve_study::run(src, changes, None) {
+impl Row {
+    fn not_run(status: &'static str, error: String) -> Row {
+        Row {
+            status,
+            frames: 0,
+            t_end: None,
+            steps: 0,
+            rejected: 0,
+            jacobians: 0,
+            error,
+        }
+    }
+}
+
+/// One variant: its files written and its summary row. A signal before it
+/// starts skips it; one while it runs stops it at the next step with its
+/// frames kept ("stopped"); files that cannot be written fail the variant
+/// (the summary is still written).
+fn run_one(
+    src: &Source,
+    changes: &[Change],
+    dir: &Path,
+    name: &str,
+    stop: &Arc<AtomicBool>,
+) -> Row {
+    if stop.load(Ordering::SeqCst) {
+        return Row::not_run(
+            "skipped",
+            "not run: the sweep was stopped by a signal".into(),
+        );
+    }
+    match mbsolve_study::run(src, changes, Some(stop.clone())) {
         Err(e) => Row {
             status: "invalid",
             frames: 0,
@@ -99,10 +131,17 @@ fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<R
             error: e.to_string(),
         },
         Ok(out) => {
-            write_variant(dir, name, &out)?;
+            if let Err(e) = write_variant(dir, name, &out) {
+                return Row::not_run("failed", e);
+            }
             let rows = out.rows();
+            let stopped = out.error.is_some() && stop.load(Ordering::SeqCst);
             Row {
-                status: if out.error.is_some() { "failed" } else { "ok" },
+                status: match &out.error {
+                    _ if stopped => "stopped",
+                    Some(_) => "failed",
+                    None => "ok",
+                },
                 frames: rows,
                 t_end: (rows > 0).then(|| out.data[(rows - 1) * out.header.len()]),
                 steps: out.stats.iter().map(|s| s.steps).sum(),
@@ -111,7 +150,19 @@ fn run_one(src: &Source, changes: &[Change], dir: &Path, name: &str) -> Result<R
                 error: out.error.unwrap_or_default(),
             }
         }
-    })
+    }
+}
+
+/// Threads for `variants` variants: never more than variants; the number
+/// of CPUs unless `--workers` asks for more (its N is honoured up to the
+/// variant count).
+fn worker_count(asked: Option<u16>, variants: usize) -> usize {
+    let n = asked.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    n.min(variants).max(1)
 }
 
 pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
@@ -125,7 +176,9 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
         .map(|s| parse_set(s))
         .collect::<Result<Vec<_>, _>>()?;
     let mode = if opts.zip { Mode::Zip } else { Mode::Product };
-    let variants = mbsolve_study::variants(&params, mode)?;
+    // Counted and checked (keys unique, at most MAX_VARIANTS) before
+    // anything is read or started; each variant is built when it runs.
+    let variants = mbsolve_study::Variants::new(&params, mode)?;
     let src = Source {
         adm: read(&opts.model)?,
         adm_name: opts.model.display().to_string(),
@@ -155,24 +208,18 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     });
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
-    let workers = opts.workers.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let workers = worker_count(opts.workers, variants.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .build()
         .map_err(|e| format!("cannot start {workers} worker threads: {e}"))?;
     let width = variants.len().saturating_sub(1).to_string().len().max(3);
-    let names: Vec<String> = (0..variants.len())
-        .map(|i| format!("{prefix}_{i:0width$}"))
-        .collect();
-    let rows: Vec<Result<Row, String>> = pool.install(|| {
-        variants
-            .par_iter()
-            .zip(names.par_iter())
-            .map(|(v, name)| run_one(&src, v, &dir, name))
+    let name = |i: usize| format!("{prefix}_{i:0width$}");
+    let (stop, signal) = crate::run::catch_signals();
+    let rows: Vec<Row> = pool.install(|| {
+        (0..variants.len())
+            .into_par_iter()
+            .map(|i| run_one(&src, &variants.get(i), &dir, &name(i), &stop))
             .collect()
     });
     let mut summary = String::from("variant,file");
@@ -182,10 +229,9 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
     }
     summary.push_str(",status,frames,t_end,steps,rejected_steps,jacobian_evaluations,error\n");
     let mut failed = 0;
-    for (i, (row, v)) in rows.into_iter().zip(&variants).enumerate() {
-        let row = row?;
-        let _ = write!(summary, "{i},{}.csv", names[i]);
-        for c in v {
+    for (i, row) in rows.into_iter().enumerate() {
+        let _ = write!(summary, "{i},{}.csv", name(i));
+        for c in variants.get(i) {
             let _ = write!(summary, ",{}", field(&c.value));
         }
         let _ = writeln!(
@@ -202,7 +248,19 @@ pub fn sweep(opts: &SweepOptions) -> Result<PathBuf, Failure> {
         failed += usize::from(row.status != "ok");
     }
     let path = dir.join("summary.csv");
-    std::fs::write(&path, summary).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::run::write_output(&path, summary.as_bytes())?;
+    if stop.load(Ordering::SeqCst) {
+        let sig = signal.load(Ordering::SeqCst) as i32;
+        return Err(Failure {
+            message: format!(
+                "stopped by {}: {failed} of {} variants did not finish; see {}",
+                crate::run::signal_name(sig),
+                variants.len(),
+                path.display()
+            ),
+            code: 128 + sig as u8,
+        });
+    }
     if failed > 0 {
         return Err(format!(
             "{failed} of {} variants did not finish; see {}",
@@ -234,5 +292,14 @@ mod tests {
         assert!(parse_set("PART/2.MASS=1,,2").is_err());
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("x\"y"), "\"x\"\"y\"");
+    }
+
+    #[test]
+    fn workers_never_outnumber_variants() {
+        assert_eq!(worker_count(Some(65535), 2), 2);
+        assert_eq!(worker_count(Some(3), 10), 3);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(worker_count(None, 100_000), cores);
+        assert_eq!(worker_count(None, 1), 1);
     }
 }

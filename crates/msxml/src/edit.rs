@@ -38,6 +38,7 @@ pub fn set_attribute(
         col,
         message,
     };
+    crate::check_depth(text, file)?;
     let doc = Document::parse(text).map_err(|e| {
         let p = e.pos();
         fail((p.row, p.col), format!("malformed XML: {e}"))

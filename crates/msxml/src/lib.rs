@@ -20,6 +20,7 @@ mod commands;
 mod contact;
 mod control;
 mod data;
+mod depth;
 mod edit;
 mod elastic;
 mod elements;
@@ -126,5 +127,24 @@ pub fn read_xml(path: &Path) -> Result<XmlRead, XmlErrors> {
 /// Read MotionSolve XML text; `file_name` is used in messages and in
 /// `Model::sources`.
 pub fn read_xml_str(text: &str, file_name: &str) -> Result<XmlRead, XmlErrors> {
+    check_depth(text, file_name)?;
     reader::read(text, file_name)
+}
+
+pub use depth::MAX_DEPTH;
+
+/// Refuse a deck nested deeper than [`MAX_DEPTH`] before it is parsed
+/// (the parse would recurse that deep), at the first element beyond it.
+pub(crate) fn check_depth(text: &str, file: &str) -> Result<(), XmlError> {
+    match depth::too_deep(text, MAX_DEPTH) {
+        None => Ok(()),
+        Some((line, col)) => Err(XmlError {
+            file: file.to_string(),
+            line,
+            col,
+            message: format!(
+                "elements are nested more than {MAX_DEPTH} levels deep here; a MotionSolve deck nests a few levels"
+            ),
+        }),
+    }
 }

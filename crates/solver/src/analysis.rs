@@ -647,6 +647,8 @@ impl Simulation {
         // A SENSOR trip that continues: a STEPSIZE (sensor id, h) for the
         // first step of the next segment.
         let mut first_step: Option<(u32, f64)> = None;
+        let mut event_log = crate::event_log::EventLog::default();
+        let mut stall = crate::event_log::StallWatch::new(self.state.t, end);
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
@@ -708,6 +710,11 @@ impl Simulation {
             };
             let mut trip_resume = None;
             let record_steps = self.output.wants_steps();
+            // The integrator takes one step at a time (the same steps as
+            // one advance to the output time): after each, the stop flag
+            // (the CLI's signals) is seen, the events go to the bounded
+            // log and the stall watch counts the step.
+            let watch_stop = self.output.stop.is_some();
             while next < times.len() {
                 // A discrete LSE's sample instant before the output time
                 // ends the segment there (`discrete.rs`).
@@ -718,12 +725,8 @@ impl Simulation {
                 let advanced = match &watch {
                     Some(w) if !w.wants_step(&*integ, t) => Ok(()),
                     Some(_) => integ.step_toward(t, land),
-                    // Requests reading DELAY: one step at a time, each
-                    // recorded below.
-                    None if record_steps && integ.time() < t => integ.step_toward(t, land),
-                    None if record_steps => Ok(()),
-                    None if land => integ.advance_to(t),
-                    None => integ.advance_past(t),
+                    None if integ.time() < t => integ.step_toward(t, land),
+                    None => Ok(()),
                 };
                 if let Err(e) = advanced {
                     let y = integ.accepted();
@@ -736,10 +739,21 @@ impl Simulation {
                     stop = Some((e, integ.time(), y[..n].to_vec(), y[n..2 * n].to_vec()));
                     break;
                 }
+                let step_events = integ.take_events();
+                for e in &step_events {
+                    stall.failure(e);
+                    event_log.record(e, &mut self.log);
+                }
+                let tb = integ.time();
+                if tb > t_before {
+                    if let Some(message) = stall.step(tb, tb - t_before) {
+                        failure = Some(SolverError::Integration { t: tb, message });
+                        break;
+                    }
+                }
                 // The accepted step to the output's DELAY histories
                 // (`requests::Outputs::record_step`), on a kept frame.
-                if record_steps && integ.time() > t_before {
-                    let tb = integ.time();
+                if record_steps && tb > t_before {
                     let (yi, ypi) = (&mut yi, &mut ypi);
                     crate::sensors::frame_at(
                         &self.sys,
@@ -751,9 +765,13 @@ impl Simulation {
                         &mut step_frame,
                     );
                     self.output.step(&self.sys, &self.model, &step_frame);
-                    if watch.is_none() && tb < t {
-                        continue;
-                    }
+                }
+                if watch_stop && self.output.stop_requested() {
+                    failure = Some(crate::output::interrupted_at(integ.time()));
+                    break;
+                }
+                if watch.is_none() && integ.time() < t {
+                    continue;
                 }
                 if let Some(w) = &mut watch {
                     let hooks = crate::sensors::Hooks {
@@ -853,7 +871,7 @@ impl Simulation {
             let drift = segment.drift();
             drop(segment);
             for e in &events {
-                self.log.push(e.to_string());
+                event_log.record(e, &mut self.log);
             }
             match &mut total {
                 None => total = Some(stats),
@@ -879,6 +897,7 @@ impl Simulation {
                 }
             }
         }
+        event_log.finish(&mut self.log);
         let stats = total.unwrap_or_default();
         if let Some(SolverError::Integration { t, message }) = &mut failure {
             if let Some(why) = form.failure_hint(&self.sys, &self.model, *t) {

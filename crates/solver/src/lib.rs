@@ -12,6 +12,7 @@ pub mod contact_result;
 pub mod contact_settings;
 mod discrete;
 mod element_results;
+pub mod event_log;
 pub mod formulation;
 mod friction_ic;
 mod friction_result;

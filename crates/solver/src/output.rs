@@ -52,8 +52,10 @@ pub struct FrameOutput {
     pub sink: Option<Box<dyn FrameSink>>,
     /// Called with the time of each output frame (e.g. a progress bar).
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
-    /// Set from outside (a signal handler) to stop the analysis cleanly at
-    /// the next output; the frames before it stay written.
+    /// Set from outside (a signal handler) to stop the analysis cleanly:
+    /// checked at every output, after every integration step of a dynamic
+    /// analysis and in every iteration of the statics' loops; the frames
+    /// before it stay written.
     pub stop: Option<Arc<AtomicBool>>,
     /// Frames emitted so far, over all analyses.
     pub written: usize,
@@ -114,14 +116,19 @@ impl FrameOutput {
         if let Some(report) = self.progress.as_mut() {
             report(t);
         }
-        if self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
-            self.stopped = Some(SolverError::Stopped {
-                t,
-                reason: format!("{INTERRUPTED} at t = {t:e}"),
-            });
+        if self.stop_requested() {
+            self.stopped = Some(interrupted_at(t));
             return false;
         }
         true
+    }
+
+    /// Whether a stop was requested from outside (one atomic load: cheap
+    /// enough for every step and iteration).
+    pub fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Whether the sink wants every accepted step ([`FrameSink::step`]).
@@ -139,6 +146,15 @@ impl FrameOutput {
     /// Why the last `emit` returned false (taken once).
     pub fn take_stop(&mut self) -> Option<SolverError> {
         self.stopped.take()
+    }
+}
+
+/// The stop of an analysis interrupted at `t` (a stop request between
+/// outputs or at one): its reason begins with [`INTERRUPTED`].
+pub fn interrupted_at(t: f64) -> SolverError {
+    SolverError::Stopped {
+        t,
+        reason: format!("{INTERRUPTED} at t = {t:e}"),
     }
 }
 

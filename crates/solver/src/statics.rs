@@ -196,6 +196,8 @@ pub(crate) struct NewtonOptions<'a> {
     pub verbose: bool,
     /// Largest translation and rotation (radians) of a part per iteration.
     pub limits: [f64; 2],
+    /// The stop flag (`FrameOutput::stop`), checked at every iteration.
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// A (possibly approximate) static solution.
@@ -436,6 +438,16 @@ impl ForceBalance {
         let mut best_merit = f64::INFINITY;
         let mut iterations = 0usize;
         loop {
+            if o.stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                let message = format!(
+                    "{} {} at iteration {iterations} (t = {t})",
+                    o.label,
+                    crate::output::INTERRUPTED
+                );
+                return Err(NewtonFailure { best, message });
+            }
             let r = match self.residual(sys, &q, &lam, t, o.load) {
                 Ok(r) => r,
                 Err(e) => {
@@ -655,6 +667,7 @@ impl Simulation {
             label: "FIM_S",
             verbose: true,
             limits: [p.tlimit, p.alimit],
+            stop: self.output.stop.as_deref(),
         };
         let mut fb = ForceBalance::new(&self.sys, &self.data);
         crate::user_states::log_held_states(&self.sys, &mut self.log);
@@ -663,6 +676,7 @@ impl Simulation {
         self.data.states.set(&fb.data.states.w, &fb.data.states.wp);
         match solved {
             Ok(eq) => Ok(eq),
+            Err(_) if self.output.stop_requested() => Err(crate::output::interrupted_at(t)),
             Err(f) => {
                 let message = format!(
                     "static equilibrium failed: {}; the best configuration reached is kept. The force imbalance and kinetic energy methods are complementary: try method = MKEAM (it finds stable equilibria far from the model configuration)",

@@ -15,4 +15,4 @@ mod xml;
 
 pub use changes::{apply, Change, Source};
 pub use run::{load, run, Loaded, RunOutcome, StudyError};
-pub use sweep::{variants, Mode};
+pub use sweep::{variants, Mode, Variants, MAX_VARIANTS};

@@ -57,6 +57,7 @@ impl Simulation {
             label: "compliance",
             verbose: false,
             limits: [f64::INFINITY; 2],
+            stop: self.output.stop.as_deref(),
         };
         let mut fb = ForceBalance::new(sys, &self.data);
         let mut scratch = Vec::new();

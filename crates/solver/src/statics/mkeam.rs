@@ -25,6 +25,7 @@ use mbsolve_mech::rotation::g_mat;
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::{ForceKind, Measure, Model, StateFunction};
 use nalgebra::{Vector3, Vector4};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// A state function evaluated with its velocity measures at zero: the
@@ -206,6 +207,7 @@ fn search(
     hmax: f64,
     tau_end: f64,
     steps: &mut usize,
+    stop: Option<&AtomicBool>,
 ) -> Result<Search, String> {
     let n = sys.nq();
     let params = BdfParams {
@@ -233,6 +235,9 @@ fn search(
     let mut best = start.clone();
     let mut taken = 0usize;
     while taken < MAX_STEPS && integ.t < tau_end {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(crate::output::INTERRUPTED.into());
+        }
         let target = (integ.t + integ.h.min(hmax)).min(tau_end);
         integ.advance_to(target).map_err(|e| e.to_string())?;
         taken += 1;
@@ -276,6 +281,7 @@ fn locate_peak(
     t: f64,
     start: &Sample,
     steps: &mut usize,
+    stop: Option<&AtomicBool>,
 ) -> Result<(Sample, usize), String> {
     let mut backtracks = 0;
     let (mut before, mut peak, mut after) = match search(
@@ -287,6 +293,7 @@ fn locate_peak(
         PSEUDO_HMAX,
         PSEUDO_HORIZON,
         steps,
+        stop,
     )? {
         Search::NoPeak(s) => return Ok((s, 0)),
         Search::Peak {
@@ -299,7 +306,7 @@ fn locate_peak(
         backtracks += 1;
         let width = after.tau - before.tau;
         let h = width / 16.0;
-        match search(sys, data, t, &before, h, h, after.tau, steps)? {
+        match search(sys, data, t, &before, h, h, after.tau, steps, stop)? {
             Search::Peak {
                 before: b,
                 peak: p,
@@ -343,6 +350,7 @@ pub(crate) fn run(
     let zeros_m = vec![0.0; m];
     let mut last_ke = f64::INFINITY;
     let mut steps = 0usize;
+    let stop = sim.output.stop.clone();
     for it in 1..=p.max_num_iter {
         // Rest: u = 0; accelerations and multipliers from
         // [M Φ_qᵀ; Φ_q 0][a; λ] = [−R(q,0,0,0); 0] (time frozen: γ = 0).
@@ -374,8 +382,16 @@ pub(crate) fn run(
             yp: zeros_n.iter().chain(&a).chain(&zeros_m).copied().collect(),
             ke: 0.0,
         };
-        let (peak, backtracks) = match locate_peak(&usys, &data, t, &start, &mut steps) {
+        let (peak, backtracks) = match locate_peak(
+            &usys,
+            &data,
+            t,
+            &start,
+            &mut steps,
+            stop.as_deref(),
+        ) {
             Ok(x) => x,
+            Err(_) if sim.output.stop_requested() => return Err(crate::output::interrupted_at(t)),
             Err(e) => {
                 let msg = format!(
                     "static equilibrium failed: MKEAM iteration {it}: {e}; the best configuration reached is kept. The kinetic energy and force imbalance methods are complementary: try method = FIM_S"

@@ -20,7 +20,7 @@ use crate::formulation::{
     check_finite, constraint_rows, qul_equation_name, qul_variable_name, AsmSink, CONSTRAINT_TOL,
 };
 use crate::settings::bdf_params;
-use mbsolve_integrate::{DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
+use mbsolve_integrate::{DaeIntegrator, DaeProblem, Gstiff, ProblemError, SlotAssembler, VarClass};
 use mbsolve_mech::states::StateValues;
 use mbsolve_mech::{MechData, System};
 use mbsolve_model::IntegratorSettings;
@@ -314,7 +314,23 @@ impl Simulation {
             let mut failure = None;
             let mut stopped = None;
             while idx < times.len() {
-                match integ.advance_to(times[idx]) {
+                // With a stop flag: one step at a time, the flag seen after
+                // each (the same steps as one advance).
+                let advanced = if self.output.stop.is_some() {
+                    let tk = times[idx];
+                    let mut r = Ok(());
+                    while r.is_ok() && integ.time() < tk && !self.output.stop_requested() {
+                        r = integ.step_toward(tk, true);
+                    }
+                    r
+                } else {
+                    integ.advance_to(times[idx])
+                };
+                if advanced.is_ok() && self.output.stop_requested() {
+                    stopped = Some(crate::output::interrupted_at(integ.time()));
+                    break;
+                }
+                match advanced {
                     Ok(()) => {
                         let y = integ.y();
                         t = times[idx];
