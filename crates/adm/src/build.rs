@@ -260,6 +260,53 @@ pub(crate) struct Builder<'a> {
     fe: fe_part::FeTables,
 }
 
+/// The PREFERENCES values mbsolve reads, statement and command alike:
+/// CONTACT_FACETING_TOLERANCE and NTHREADS range-checked, the
+/// CONTACT_GEOMETRY_LIBRARY named checked and returned.
+pub(crate) fn preference_values(a: &mut Args) -> Result<Option<String>, AdmError> {
+    if let Some(t) = a.number("CONTACT_FACETING_TOLERANCE")? {
+        if t <= 0.0 {
+            return Err(a.err(
+                a.pos_of("CONTACT_FACETING_TOLERANCE"),
+                format!(
+                    "CONTACT_FACETING_TOLERANCE must be positive, found {}",
+                    mbsolve_model::readable(t)
+                ),
+            ));
+        }
+    }
+    // The contact geometry engine Adams should use (its default,
+    // RAPID, or Parasolid): mbsolve has one engine, analytic for the
+    // GRAPHICS primitives and parry3d for meshes, whichever is named.
+    let mut library = None;
+    if let Some((w, pos)) = a.word("CONTACT_GEOMETRY_LIBRARY")? {
+        let w = w.to_ascii_uppercase();
+        let names = ["DEFAULT_LIBRARY", "PARASOLID", "RAPID"];
+        if !names
+            .iter()
+            .any(|n| n.starts_with(w.as_str()) && !w.is_empty())
+        {
+            return Err(a.err(
+                pos,
+                format!(
+                    "CONTACT_GEOMETRY_LIBRARY = {w} is not one of {}",
+                    names.join(", ")
+                ),
+            ));
+        }
+        library = Some(w);
+    }
+    if let Some(n) = a.integer("NTHREADS")? {
+        if n < 1 {
+            return Err(a.err(
+                a.pos_of("NTHREADS"),
+                format!("NTHREADS must be at least 1, found {n}"),
+            ));
+        }
+    }
+    Ok(library)
+}
+
 /// "file:line:col: LABEL: message".
 fn err_in(file: &str, pos: Pos, label: &str, msg: impl AsRef<str>) -> AdmError {
     AdmError::new(
@@ -673,46 +720,7 @@ impl<'a> Builder<'a> {
     /// (solver bias, library paths, …) is rejected by name.
     fn preferences(&mut self, st: &Statement, label: String) -> Result<(), AdmError> {
         let mut a = Args::new(self.file, st, label.clone(), PREFERENCES_KEYS, &[])?;
-        if let Some(t) = a.number("CONTACT_FACETING_TOLERANCE")? {
-            if t <= 0.0 {
-                return Err(a.err(
-                    a.pos_of("CONTACT_FACETING_TOLERANCE"),
-                    format!(
-                        "CONTACT_FACETING_TOLERANCE must be positive, found {}",
-                        mbsolve_model::readable(t)
-                    ),
-                ));
-            }
-        }
-        // The contact geometry engine Adams should use (its default,
-        // RAPID, or Parasolid): mbsolve has one engine, analytic for the
-        // GRAPHICS primitives and parry3d for meshes, whichever is named.
-        let mut library = None;
-        if let Some((w, pos)) = a.word("CONTACT_GEOMETRY_LIBRARY")? {
-            let w = w.to_ascii_uppercase();
-            let names = ["DEFAULT_LIBRARY", "PARASOLID", "RAPID"];
-            if !names
-                .iter()
-                .any(|n| n.starts_with(w.as_str()) && !w.is_empty())
-            {
-                return Err(a.err(
-                    pos,
-                    format!(
-                        "CONTACT_GEOMETRY_LIBRARY = {w} is not one of {}",
-                        names.join(", ")
-                    ),
-                ));
-            }
-            library = Some(w);
-        }
-        if let Some(n) = a.integer("NTHREADS")? {
-            if n < 1 {
-                return Err(a.err(
-                    a.pos_of("NTHREADS"),
-                    format!("NTHREADS must be at least 1, found {n}"),
-                ));
-            }
-        }
+        let library = preference_values(&mut a)?;
         a.finish()?;
         self.skipped.push(Skipped {
             statement: label,

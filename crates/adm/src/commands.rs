@@ -324,26 +324,8 @@ fn command(st: &Statement, file: &str, acf: &mut AcfFile, now: &mut f64) -> Resu
         }
         "PREFERENCES" => {
             let mut a = Args::new(file, st, label, PREFERENCES_COMMAND_KEYS, &[])?;
-            if let Some(t) = a.number("CONTACT_FACETING_TOLERANCE")? {
-                if t <= 0.0 {
-                    return Err(a.err(
-                        a.pos_of("CONTACT_FACETING_TOLERANCE"),
-                        format!(
-                            "CONTACT_FACETING_TOLERANCE must be positive, found {}",
-                            mbsolve_model::readable(t)
-                        ),
-                    ));
-                }
-            }
-            if let Some(n) = a.integer("NTHREADS")? {
-                if n < 1 {
-                    return Err(a.err(
-                        a.pos_of("NTHREADS"),
-                        format!("NTHREADS must be at least 1, found {n}"),
-                    ));
-                }
-            }
-            a.ignore(&["CONTACT_GEOMETRY_LIBRARY", "STATUS_MESSAGE", "LIST"]);
+            crate::build::preference_values(&mut a)?;
+            a.ignore(&["STATUS_MESSAGE", "LIST"]);
             for (k, why) in [
                 ("SOLVERBIAS", "it chooses between Adams' own solvers"),
                 (

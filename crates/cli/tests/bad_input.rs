@@ -7,42 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mbsolve"));
-    c.env_remove("MBSOLVE_PROGRESS")
-        .env_remove("MBSOLVE_PANIC_AFTER_FRAMES");
-    c
-}
-
-fn pendulum() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/pendulum.adm")
-}
+mod common;
+use common::{bin, pendulum, run_cmd, stderr};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mbsolve-bad-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// `mbsolve run` of the pendulum with a command file holding `acf`, into
-/// `dir`, quiet.
-fn run_cmd(dir: &Path, acf: &str) -> Command {
-    let f = dir.join("cmd.acf");
-    std::fs::write(&f, acf).unwrap();
-    let mut c = bin();
-    c.arg("run")
-        .arg(pendulum())
-        .arg("--acf")
-        .arg(&f)
-        .arg("--out")
-        .arg(dir)
-        .arg("--quiet");
-    c
+    common::scratch("bad", name)
 }
 
 fn run_acf(dir: &Path, acf: &str) -> Output {

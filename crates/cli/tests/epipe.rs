@@ -6,16 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mbsolve"));
-    c.env_remove("MBSOLVE_PROGRESS")
-        .env_remove("MBSOLVE_PANIC_AFTER_FRAMES");
-    c
-}
-
-fn pendulum() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/pendulum.adm")
-}
+mod common;
+use common::{bin, pendulum};
 
 /// A closed stdout pipe (`mbsolve check … | head -1` once head has gone)
 /// ends the program quietly with the broken-pipe status 141 (128 +

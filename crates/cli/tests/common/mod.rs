@@ -87,3 +87,37 @@ pub fn at(frames: &[mbsolve_solver::analysis::Frame], t: f64) -> &mbsolve_solver
         .find(|f| (f.t - t).abs() < 1e-9)
         .unwrap_or_else(|| panic!("no frame at t = {t}"))
 }
+
+/// The binary with the environment variables that change its behaviour
+/// (progress display, the test-only panic switch) removed.
+pub fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mbsolve"));
+    c.env_remove("MBSOLVE_PROGRESS")
+        .env_remove("MBSOLVE_PANIC_AFTER_FRAMES");
+    c
+}
+
+/// The bundled pendulum dataset.
+pub fn pendulum() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/pendulum.adm")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `mbsolve run` of the pendulum with a command file holding `acf`, into
+/// `dir`, quiet.
+pub fn run_cmd(dir: &Path, acf: &str) -> Command {
+    let f = dir.join("cmd.acf");
+    std::fs::write(&f, acf).unwrap();
+    let mut c = bin();
+    c.arg("run")
+        .arg(pendulum())
+        .arg("--acf")
+        .arg(&f)
+        .arg("--out")
+        .arg(dir)
+        .arg("--quiet");
+    c
+}
