@@ -592,6 +592,8 @@ impl Simulation {
         // A SENSOR trip that continues: a STEPSIZE (sensor id, h) for the
         // first step of the next segment.
         let mut first_step: Option<(u32, f64)> = None;
+        // A STEPSIZE under the fixed-step option was logged as ignored.
+        let mut stepsize_ignored = false;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
@@ -628,7 +630,12 @@ impl Simulation {
                 }
             }
             if let Some((id, h)) = first_step.take() {
-                if !integ.set_first_step(h) {
+                if let Some(step) = fixed_step {
+                    if !std::mem::replace(&mut stepsize_ignored, true) {
+                        let line = crate::sensors::stepsize_ignored(id, h, step);
+                        self.log.push(line);
+                    }
+                } else if !integ.set_first_step(h) {
                     failure = Some(SolverError::Settings(crate::sensors::stepsize_refused(
                         id, h,
                     )));
@@ -732,7 +739,13 @@ impl Simulation {
                             break;
                         }
                         AfterStep::NextStep(id, h) => {
-                            if !integ.set_next_step(h) {
+                            if let Some(step) = fixed_step {
+                                // Seeds: fixed steps ignore STEPSIZE.
+                                if !std::mem::replace(&mut stepsize_ignored, true) {
+                                    let line = crate::sensors::stepsize_ignored(id, h, step);
+                                    self.log.push(line);
+                                }
+                            } else if !integ.set_next_step(h) {
                                 let message = crate::sensors::stepsize_refused(id, h);
                                 failure = Some(SolverError::Settings(message));
                                 break;

@@ -11,9 +11,11 @@ pub(super) struct Checker<'a> {
 /// The validated fixed-step option.
 struct FixedOption {
     fixed: FixedStep,
-    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
+    /// The constant step: DTOUT/HRATIO.
     step: f64,
     pattern: Vec<bool>,
+    /// A HINIT other than the step, ignored.
+    note: Option<String>,
 }
 
 impl Checker<'_> {
@@ -43,11 +45,37 @@ impl Checker<'_> {
         }
     }
 
-    /// Reject every given argument the pair does not honour.
+    /// HRATIO and MAXERR without FIXIT: "only valid in the context of the
+    /// fixed step option; so, it's ignored if FIXIT is unspecified"
+    /// (seeds), whatever the integrator. One log line names them.
+    fn ignored_without_fixit(&self) -> Option<String> {
+        if self.s.fixit.is_some() {
+            return None;
+        }
+        let given: Vec<&str> = [Hratio, Maxerr]
+            .into_iter()
+            .filter(|a| a.given(self.s))
+            .map(|a| self.n(a))
+            .collect();
+        (!given.is_empty()).then(|| {
+            format!(
+                "{} ignored: {} only to the fixed-step option and {} is not given (seeds: \"it's ignored if FIXIT is unspecified\")",
+                given.join(" and "),
+                if given.len() == 1 { "it applies" } else { "they apply" },
+                self.n(Fixit)
+            )
+        })
+    }
+
+    /// Reject every given argument the pair does not honour (HRATIO and
+    /// MAXERR without FIXIT are ignored instead: `ignored_without_fixit`).
     fn applicable(&self, pair: &Pair) -> Result<(), String> {
         let s = self.s;
         for a in Arg::ALL {
             if !a.given(s) || pair.args.contains(a) {
+                continue;
+            }
+            if matches!(a, Hratio | Maxerr) && s.fixit.is_none() {
                 continue;
             }
             if pair.constant_step && matches!(a, Hinit | Hmin) {
@@ -82,9 +110,11 @@ impl Checker<'_> {
         if !(dtout > 0.0 && dtout.is_finite()) {
             return Err(format!("the output step {} must be > 0", fmt_num(dtout)));
         }
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self.ignored_without_fixit().into_iter().collect();
         if pair.family == Family::Ode {
-            return self.ode_plan(pair, dtout);
+            let mut plan = self.ode_plan(pair, dtout)?;
+            plan.notes.splice(0..0, notes);
+            return Ok(plan);
         }
         // MotionSolve's ODE-form tolerance attributes (SPEC §3).
         for (name, given) in [
@@ -127,6 +157,7 @@ impl Checker<'_> {
         }
         let corrector = s.corrector.unwrap_or(CorrectorKind::Original);
         let fixed = self.fixed_option(dtout)?;
+        notes.extend(fixed.as_ref().and_then(|f| f.note.clone()));
         let steps = match &fixed {
             Some(f) => (f.step, f.step, f.step),
             None => self.steps(pair, dtout)?,
@@ -160,9 +191,11 @@ impl Checker<'_> {
             pair_of(self.s)?;
         }
         self.applicable(first)?;
-        param_transient::from_adams(self.s)?
+        let mut plan = param_transient::from_adams(self.s)?
             .plan(dtout, self.front)
-            .map_err(|(_, e)| e)
+            .map_err(|(_, e)| e)?;
+        plan.notes.extend(self.ignored_without_fixit());
+        Ok(plan)
     }
 
     /// (HMAX, HMIN, HINIT) of a variable-step run.
@@ -212,19 +245,10 @@ impl Checker<'_> {
     /// FIXIT given: FIXIT (1..10), HRATIO (positive integer), MAXERR (> 0),
     /// PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
     /// CORRECTOR are then ignored (seeds). Without FIXIT, HRATIO and MAXERR
-    /// are errors.
+    /// are ignored (`ignored_without_fixit`).
     fn fixed_option(&self, dtout: f64) -> Result<Option<FixedOption>, String> {
         let s = self.s;
         let Some(fixit) = s.fixit else {
-            for a in [Hratio, Maxerr] {
-                if a.given(s) {
-                    return Err(format!(
-                        "{} applies only to the fixed-step option (give {})",
-                        self.n(a),
-                        self.n(Fixit)
-                    ));
-                }
-            }
             return Ok(None);
         };
         let iterations = self.int(Fixit, fixit, 1, Some(10))?;
@@ -243,17 +267,33 @@ impl Checker<'_> {
                 self.n(Fixit)
             ));
         }
+        // "The integration step size remains 'constant' or 'fixed'
+        // throughout the simulation … The combination of DTOUT and HRATIO
+        // settings specifies the integration step size"; a larger HINIT
+        // "will reset it = DTOUT/HRATIO" (seeds). A smaller one cannot be
+        // the step either (it would not be DTOUT/HRATIO nor constant up to
+        // the outputs): it is ignored with a log line.
         let step = dtout / hratio as f64;
-        let step = match s.hinit {
-            Some(hi) => self
-                .real(Hinit, hi, hi > 0.0 && hi.is_finite(), "> 0")?
-                .min(step),
-            None => step,
+        let note = match s.hinit {
+            Some(hi) => {
+                self.real(Hinit, hi, hi > 0.0 && hi.is_finite(), "> 0")?;
+                (hi != step).then(|| {
+                    format!(
+                        "{} = {} ignored: the fixed step is DTOUT/{} = {} throughout (seeds: fixed-step option)",
+                        self.n(Hinit),
+                        fmt_num(hi),
+                        self.n(Hratio),
+                        fmt_num(step)
+                    )
+                })
+            }
+            None => None,
         };
         Ok(Some(FixedOption {
             fixed: FixedStep { iterations, maxerr },
             step,
             pattern,
+            note,
         }))
     }
 
