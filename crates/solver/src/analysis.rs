@@ -774,8 +774,10 @@ impl Simulation {
                     // to the constraints (velocities, accelerations and
                     // reactions follow below).
                     let mut frame = frames.frame(&self.sys, t, &yi, &ypi, integ.multipliers());
-                    if let Ok(q) = assemble_positions(&self.sys, &mut self.data, t, &yi[..n]) {
-                        frame.q = q;
+                    if plan.reconcile {
+                        if let Ok(q) = assemble_positions(&self.sys, &mut self.data, t, &yi[..n]) {
+                            frame.q = q;
+                        }
                     }
                     frame
                 } else {

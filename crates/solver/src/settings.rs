@@ -361,6 +361,13 @@ pub struct Plan {
     /// INTERPOLATE = ON (forced off by the fixed-step option, seeds): step
     /// past output times and interpolate.
     pub interpolate: bool,
+    /// With `interpolate`: the interpolated outputs are reconciled to the
+    /// constraints (Adams INTERPOLATE = ON: "it refines (or reconciles) the
+    /// solution"; MotionSolve dae_interpolation = TRUE: MotionSolve
+    /// interpolates). False: the integrator's own interpolant as it is
+    /// (dae_interpolation = FALSE: "uses the DASPK integrator to
+    /// interpolate").
+    pub reconcile: bool,
     /// Notes for the message log (arguments the seeds say are ignored).
     pub notes: Vec<String>,
 }

@@ -174,6 +174,7 @@ impl Checker<'_> {
             method,
             corrector,
             interpolate: s.interpolate == Some(true) && s.fixit.is_none(),
+            reconcile: true,
             notes,
         })
     }
@@ -461,15 +462,36 @@ impl Checker<'_> {
             None if self.front == FrontEnd::MotionSolve => ODE_H0_MAX_DEFAULT.min(hmax),
             _ => hinit,
         };
-        let positive = |name: &str, v: Option<f64>| match v {
-            Some(x) if !(x > 0.0 && x.is_finite()) => {
-                Err(format!("{name} = {} must be > 0", fmt_num(x)))
-            }
+        let factor = |name: &str, v: Option<f64>, zero: bool| match v {
+            Some(x) if !(x.is_finite() && (x > 0.0 || (zero && x == 0.0))) => Err(format!(
+                "{name} = {} must be {}",
+                fmt_num(x),
+                if zero { ">= 0" } else { "> 0" }
+            )),
             Some(x) => Ok(x),
             None => Ok(ODE_TOLERANCE_FACTOR_DEFAULT),
         };
-        let vel_tol_factor = positive("vel_tol_factor", s.vel_tol_factor)?;
-        let rel_abs_tol_ratio = positive("rel_abs_tol_ratio", s.rel_abs_tol_ratio)?;
+        let vel_tol_factor = factor("vel_tol_factor", s.vel_tol_factor, false)?;
+        // 0: absolute tolerance only (the MotionSolve reader's range, and
+        // what the ODE methods' weight ERROR·(1 + ratio·|y|) takes).
+        let rel_abs_tol_ratio = factor("rel_abs_tol_ratio", s.rel_abs_tol_ratio, true)?;
+        // Which velocity scale the run uses, and why (issue 32): each
+        // product's own rule.
+        let velocity_scale = match self.front {
+            FrontEnd::MotionSolve => format!(
+                "velocity error scale: vel_tol_factor = {} x integr_tol (MotionSolve Param_Transient; its default is 1000, the seed's Table 1 scale for velocities)",
+                fmt_num(vel_tol_factor)
+            ),
+            FrontEnd::Adams if s.vel_tol_factor.is_some() => format!(
+                "velocity error scale: vel_tol_factor = {} x ERROR (as given)",
+                fmt_num(vel_tol_factor)
+            ),
+            FrontEnd::Adams => format!(
+                "velocity error scale: {} x ERROR (Adams INTEGRATOR/{} has no vel_tol_factor: ERROR bounds velocities as it bounds displacements; MotionSolve decks use vel_tol_factor, default 1000)",
+                fmt_num(vel_tol_factor),
+                pair.kind.name()
+            ),
+        };
         Ok(Plan {
             pair,
             method: MethodParams::Ode(OdeParams {
@@ -486,7 +508,8 @@ impl Checker<'_> {
             // INTERPOLATE = ON: the ODE methods step past the outputs and
             // interpolate the reduced state (partition.rs).
             interpolate: s.interpolate == Some(true),
-            notes: Vec::new(),
+            reconcile: true,
+            notes: vec![velocity_scale],
         })
     }
 }
@@ -495,9 +518,11 @@ impl Checker<'_> {
 const ODE_ABAM_MAX_ORDER: usize = mbsolve_integrate::ode::abam::ABAM_MAX_ORDER;
 /// RKF45's order (the propagated 5th-order solution).
 const ODE_RKF45_ORDER: usize = 5;
-/// `vel_tol_factor` and `rel_abs_tol_ratio` when not given: 1, every
-/// state weighed by ERROR·(1 + |y|) as Adams' ERROR does (the seeds give
-/// no ODE-form default).
+/// `vel_tol_factor` and `rel_abs_tol_ratio` when not given (Adams
+/// INTEGRATOR/ABAM, RKF45, VSTIFF, MSTIFF): 1, every state weighed by
+/// ERROR·(1 + |y|) as Adams' ERROR does. MotionSolve decks always give
+/// them: vel_tol_factor defaults to 1000 there (param_transient.rs, seed
+/// Table 1).
 const ODE_TOLERANCE_FACTOR_DEFAULT: f64 = 1.0;
 /// MotionSolve's default h0_max (seeds: "The default value for h0_max is
 /// 1.0E-8").

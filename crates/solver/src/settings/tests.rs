@@ -355,10 +355,11 @@ fn hratio_and_maxerr_without_fixit_are_ignored_with_a_note() {
         let p = validate(&s, 0.01).unwrap();
         assert_eq!(p.fixed_step(), None, "{k:?}");
         assert_eq!(
-            p.notes,
-            vec!["HRATIO and MAXERR ignored: they apply only to the fixed-step option and FIXIT is not given (seeds: \"it's ignored if FIXIT is unspecified\")".to_string()],
+            p.notes[0],
+            "HRATIO and MAXERR ignored: they apply only to the fixed-step option and FIXIT is not given (seeds: \"it's ignored if FIXIT is unspecified\")",
             "{k:?}"
         );
+        assert_eq!(p.notes.iter().filter(|n| n.contains("HRATIO")).count(), 1);
     }
     let s = IntegratorSettings {
         maxerr: Some(0.5),
