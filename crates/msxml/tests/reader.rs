@@ -412,3 +412,45 @@ fn mutated_decks_never_panic() {
         }
     }
 }
+
+/// A Static Simulate over a time span is a quasi-static simulation (seeds:
+/// Param_Static covers "Static and Quasi-static analysis"): end_time after
+/// the current time or a duration gives the output range, never dropped;
+/// end_time at the current time stays one static solution.
+#[test]
+fn static_simulate_with_a_time_span_is_quasi_static() {
+    let text = deck(
+        "",
+        r#"<Simulate analysis_type="Static" end_time="0"/>
+           <Simulate analysis_type="Static" end_time="1." num_steps="4"/>
+           <Simulate analysis_type="Static" duration="0.5" print_interval="0.1"/>"#,
+    );
+    let read = read_xml_str(&text, "deck.xml").unwrap();
+    assert_eq!(
+        read.commands,
+        vec![
+            Command::Simulate {
+                mode: SimulateMode::Static,
+                output: None
+            },
+            Command::Simulate {
+                mode: SimulateMode::Static,
+                output: Some(OutputSpec {
+                    end: 1.0,
+                    steps: Some(4),
+                    dtout: None,
+                    duration: None
+                })
+            },
+            Command::Simulate {
+                mode: SimulateMode::Static,
+                output: Some(OutputSpec {
+                    end: 1.5,
+                    steps: None,
+                    dtout: Some(0.1),
+                    duration: Some(0.5)
+                })
+            },
+        ]
+    );
+}
