@@ -3,8 +3,7 @@
 //! the pipe's read end between its fork and exec, keeping the pipe open
 //! and the write successful.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 mod common;
 use common::{bin, pendulum};

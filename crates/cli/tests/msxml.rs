@@ -320,8 +320,11 @@ fn four_bar_xml_matches_its_adams_twin() {
 /// Force_Vector_TwoBody force reading a Control_SISO lag, a linear
 /// Control_StateEqn) runs as its Adams twin added.adm + .acf. The XML
 /// integrates with DSTIFF (Param_Transient offers no GSTIFF), the twin
-/// with GSTIFF, both at 1e-8: same columns, values within 1e-4 relative
-/// to max(1, |x|) (measured 1.6e-5, the ball's height after its bounce).
+/// with GSTIFF, both at 1e-8: same columns, values within 2e-4 relative
+/// to max(1, |x|) (measured 1.05e-4, the ball's height after its bounce:
+/// the XML outputs come from DSTIFF's own interpolant, dae_interpolation =
+/// FALSE as the seed defines it; 1.6e-5 when DSTIFF landed on every
+/// output, which issue 32 says was wrong).
 /// Each element is then checked against what it computes.
 #[test]
 fn added_elements_xml_matches_its_adams_twin() {
@@ -329,7 +332,7 @@ fn added_elements_xml_matches_its_adams_twin() {
     let (ha, rx, ra) = twins(&data, "added", "added.xml");
     assert_eq!(rx.len(), 51);
     let worst = largest_difference(&rx, &ra);
-    assert!(worst < 1e-4, "largest difference {worst:e}");
+    assert!(worst < 2e-4, "largest difference {worst:e}");
     let names: Vec<&str> = ha.split(',').collect();
     let column = |rows: &[Vec<f64>], n: &str| -> Vec<f64> {
         let k = names

@@ -727,3 +727,40 @@ fn duration_continues_from_the_time_a_return_sensor_reached() {
         last.q[2]
     );
 }
+
+/// A Static Simulate with end_time and num_steps runs quasi-statics (it
+/// was one static solution with the time span dropped): the slider held by
+/// a spring whose free length grows with time, F = −10 (z − 1 − t), is in
+/// equilibrium at z = 1 + t at each of the four outputs.
+#[test]
+fn static_simulate_over_a_time_span_runs_quasi_statics() {
+    let sim = run(&slider_with(
+        r#"    <Force_Scalar_TwoBody id="1" type="Force" i_marker_id="20" j_marker_id="10" val_expression="-10*(DZ(20,10) - 1 - TIME)"/>
+    <Param_Static method="FIM_S"/>"#,
+        r#"    <Simulate analysis_type="Static" end_time="1." num_steps="4"/>"#,
+    ))
+    .unwrap();
+    let timed: Vec<&Frame> = sim.frames.iter().filter(|f| f.t > 0.0).collect();
+    assert_eq!(
+        timed.len(),
+        4,
+        "{:?}",
+        sim.frames.iter().map(|f| f.t).collect::<Vec<_>>()
+    );
+    for (k, f) in timed.iter().enumerate() {
+        let t = 0.25 * (k + 1) as f64;
+        assert!((f.t - t).abs() < 1e-12);
+        assert!(
+            (f.q[2] - (1.0 + t)).abs() < 1e-6,
+            "z = {} at t = {t}",
+            f.q[2]
+        );
+    }
+    assert!(
+        sim.log
+            .iter()
+            .any(|l| l.starts_with("SIMULATE/STATIC: FIM_S finished")),
+        "{:?}",
+        sim.log
+    );
+}

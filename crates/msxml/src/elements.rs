@@ -711,8 +711,27 @@ fn statics(e: &mut Elem, out: &mut Output) -> Result<(), XmlError> {
     s.max_dq_tol = num(e, "max_dq_tol")?;
     s.max_imbalance = num(e, "max_imbalance")?;
     s.max_error = num(e, "max_error")?;
+    // max_residual (the seed's FIM_S example, not its attribute list) is
+    // the residual limit the list calls max_error.
+    if let Some((r, p)) = e.number("max_residual")? {
+        if s.max_error.is_some() {
+            return Err(e.err(
+                p,
+                "give max_residual or max_error, not both (max_residual, in the seed's FIM_S example, is max_error)",
+            ));
+        }
+        s.max_error = Some(r);
+    }
     s.stability = num(e, "stability")?;
-    s.compliance_delta = num(e, "compliance_delta")?;
+    // compliance_delta: mbsolve computes no compliance matrix from a deck
+    // (no MotionSolve output asks for one): refused rather than read
+    // without effect.
+    if let Some((_, p)) = e.get("compliance_delta") {
+        return Err(e.err(
+            p,
+            "compliance_delta is not supported: no deck output uses the compliance matrix (the Rust API Simulation::compliance_matrix reads it from StaticSettings)",
+        ));
+    }
     if let Some((n, p)) = e.number("max_num_iter")? {
         if n.fract() != 0.0 {
             return Err(e.err(p, format!("max_num_iter = {n} must be an integer")));

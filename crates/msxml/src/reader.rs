@@ -718,6 +718,14 @@ fn command_of(
             }
             let end = e.number("end_time")?;
             let duration = e.number("duration")?;
+            // A Static Simulate over a time span (end_time after the
+            // current time, or a duration) is a quasi-static simulation
+            // (seeds: Param_Static, "Static and Quasi-static analysis"), as
+            // Adams SIMULATE/STATIC with END; end_time at the current time
+            // is one static solution.
+            let timed = mode == SimulateMode::Transient
+                || (mode == SimulateMode::Static
+                    && (duration.is_some() || end.is_some_and(|(t, _)| t > *time)));
             let end = match (end, duration) {
                 (Some((t, _)), None) => t,
                 (None, Some((d, _))) => *time + d,
@@ -756,8 +764,8 @@ fn command_of(
                 // Seeds/grammar: print_interval defaults to 0.01.
                 (None, None) => (None, Some(0.01)),
             };
-            let output = match mode {
-                SimulateMode::Transient => Some(OutputSpec {
+            let output = match timed {
+                true => Some(OutputSpec {
                     end,
                     steps,
                     dtout,
@@ -766,7 +774,7 @@ fn command_of(
                     // it early); `end` is only the reader's expectation.
                     duration: duration.map(|(d, _)| d),
                 }),
-                _ => None,
+                false => None,
             };
             *time = end.max(*time);
             Ok(Some(Command::Simulate { mode, output }))

@@ -412,3 +412,78 @@ fn mutated_decks_never_panic() {
         }
     }
 }
+
+/// A Static Simulate over a time span is a quasi-static simulation (seeds:
+/// Param_Static covers "Static and Quasi-static analysis"): end_time after
+/// the current time or a duration gives the output range, never dropped;
+/// end_time at the current time stays one static solution.
+#[test]
+fn static_simulate_with_a_time_span_is_quasi_static() {
+    let text = deck(
+        "",
+        r#"<Simulate analysis_type="Static" end_time="0"/>
+           <Simulate analysis_type="Static" end_time="1." num_steps="4"/>
+           <Simulate analysis_type="Static" duration="0.5" print_interval="0.1"/>"#,
+    );
+    let read = read_xml_str(&text, "deck.xml").unwrap();
+    assert_eq!(
+        read.commands,
+        vec![
+            Command::Simulate {
+                mode: SimulateMode::Static,
+                output: None
+            },
+            Command::Simulate {
+                mode: SimulateMode::Static,
+                output: Some(OutputSpec {
+                    end: 1.0,
+                    steps: Some(4),
+                    dtout: None,
+                    duration: None
+                })
+            },
+            Command::Simulate {
+                mode: SimulateMode::Static,
+                output: Some(OutputSpec {
+                    end: 1.5,
+                    steps: None,
+                    dtout: Some(0.1),
+                    duration: Some(0.5)
+                })
+            },
+        ]
+    );
+}
+
+/// Param_Static (seed 002): max_residual, in the seed's FIM_S example, is
+/// read as max_error (the attribute list's residual limit), never beside
+/// it; compliance_delta is refused by name (no deck output uses the
+/// compliance matrix, so it would be read without effect).
+#[test]
+fn param_static_max_residual_and_compliance_delta() {
+    let read = read_xml_str(
+        &deck(
+            r#"<Param_Static method="FIM_S" max_residual="1.000E-04" max_imbalance="1.000E-04" max_num_iter="50"/>"#,
+            "",
+        ),
+        "deck.xml",
+    )
+    .unwrap();
+    assert_eq!(read.model.equilibrium.max_error, Some(1e-4));
+    assert_eq!(read.model.equilibrium.max_num_iter, Some(50));
+    let err = |attrs: &str| {
+        read_xml_str(&deck(&format!("<Param_Static {attrs}/>"), ""), "deck.xml")
+            .unwrap_err()
+            .to_string()
+    };
+    let both = err(r#"max_residual="1e-4" max_error="1e-3""#);
+    assert!(
+        both.contains("give max_residual or max_error, not both (max_residual, in the seed's FIM_S example, is max_error)"),
+        "{both}"
+    );
+    let cd = err(r#"compliance_delta="1e-3""#);
+    assert!(
+        cd.contains("compliance_delta is not supported: no deck output uses the compliance matrix"),
+        "{cd}"
+    );
+}

@@ -649,6 +649,8 @@ impl Simulation {
         let mut first_step: Option<(u32, f64)> = None;
         let mut event_log = crate::event_log::EventLog::default();
         let mut stall = crate::event_log::StallWatch::new(self.state.t, end);
+        // A STEPSIZE under the fixed-step option was logged as ignored.
+        let mut stepsize_ignored = false;
         // One integrator per segment; a segment ends at the last output time
         // or when the integration restarts (constraint rank change, or a
         // failure retried from consistent conditions at order 1).
@@ -685,7 +687,12 @@ impl Simulation {
                 }
             }
             if let Some((id, h)) = first_step.take() {
-                if !integ.set_first_step(h) {
+                if let Some(step) = fixed_step {
+                    if !std::mem::replace(&mut stepsize_ignored, true) {
+                        let line = crate::sensors::stepsize_ignored(id, h, step);
+                        self.log.push(line);
+                    }
+                } else if !integ.set_first_step(h) {
                     failure = Some(SolverError::Settings(crate::sensors::stepsize_refused(
                         id, h,
                     )));
@@ -805,7 +812,13 @@ impl Simulation {
                             break;
                         }
                         AfterStep::NextStep(id, h) => {
-                            if !integ.set_next_step(h) {
+                            if let Some(step) = fixed_step {
+                                // Seeds: fixed steps ignore STEPSIZE.
+                                if !std::mem::replace(&mut stepsize_ignored, true) {
+                                    let line = crate::sensors::stepsize_ignored(id, h, step);
+                                    self.log.push(line);
+                                }
+                            } else if !integ.set_next_step(h) {
                                 let message = crate::sensors::stepsize_refused(id, h);
                                 failure = Some(SolverError::Settings(message));
                                 break;
@@ -834,8 +847,10 @@ impl Simulation {
                     // to the constraints (velocities, accelerations and
                     // reactions follow below).
                     let mut frame = frames.frame(&self.sys, t, &yi, &ypi, integ.multipliers());
-                    if let Ok(q) = assemble_positions(&self.sys, &mut self.data, t, &yi[..n]) {
-                        frame.q = q;
+                    if plan.reconcile {
+                        if let Ok(q) = assemble_positions(&self.sys, &mut self.data, t, &yi[..n]) {
+                            frame.q = q;
+                        }
                     }
                     frame
                 } else {

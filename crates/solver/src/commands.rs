@@ -99,6 +99,63 @@ pub fn apply_integrator(
     note
 }
 
+/// An INTEGRATOR command that switches to another integrator (without
+/// DEFAULT): every current argument the new integrator does not take and
+/// the command does not give is kept aside in `kept`, not used, and comes
+/// back when a later command switches to an integrator that takes it
+/// (Adams keeps an argument stored for one integrator, e.g. ALPHA from an
+/// `.adm` INTEGRATOR/HHT, when the `.acf` switches to GSTIFF, and does not
+/// use it). Call before `apply_integrator`; the returned line for the
+/// message log names what is kept.
+pub fn set_aside_arguments(
+    current: &mut IntegratorSettings,
+    kept: &mut IntegratorSettings,
+    new: &IntegratorSettings,
+    default: bool,
+) -> Option<String> {
+    use crate::settings::Arg;
+    if default {
+        *kept = IntegratorSettings::default();
+        return None;
+    }
+    let kind = if new.kind_given {
+        new.kind
+    } else {
+        current.kind
+    };
+    if kind == current.kind {
+        return None;
+    }
+    let mut moved = IntegratorSettings {
+        kind: current.kind,
+        ..Default::default()
+    };
+    for a in Arg::ALL {
+        if a.is_given(current) && !a.is_given(new) && !a.taken_by(kind) {
+            a.move_value(current, &mut moved);
+        } else if a.is_given(kept) && a.taken_by(kind) && !a.is_given(current) {
+            a.move_value(kept, current);
+        }
+    }
+    let given: Vec<Arg> = Arg::ALL
+        .into_iter()
+        .filter(|a| a.is_given(&moved))
+        .collect();
+    if given.is_empty() {
+        return None;
+    }
+    let line = describe_settings(&moved);
+    for a in given {
+        a.move_value(&mut moved, kept);
+    }
+    let args = line.split_once(", ").map_or("", |(_, rest)| rest);
+    Some(format!(
+        "{args} kept from {} but not used by {} (Adams keeps an argument of another integrator and does not use it)",
+        current.kind.name(),
+        kind.name()
+    ))
+}
+
 /// Apply an EQUILIBRIUM command to the static settings: DEFAULT resets
 /// first; every argument given overrides (TLIMIT and ALIMIT included, as in
 /// the `.adm` statement; their ranges are checked when the analysis runs).
@@ -214,6 +271,9 @@ pub struct CommandRunner {
     /// A MotionSolve deck's Param_Transient: dynamic analyses run with it
     /// (DSTIFF, or the ODE form) instead of `integrator`.
     pub transient: Option<crate::settings::ParamTransient>,
+    /// Arguments of another integrator, kept aside and not used
+    /// (`set_aside_arguments`).
+    kept: IntegratorSettings,
     ic_done: bool,
     /// An element was activated or deactivated since the last analysis:
     /// the next SIMULATE first re-runs the initial conditions.
@@ -226,6 +286,7 @@ impl CommandRunner {
         CommandRunner {
             integrator: sim.model.integrator.clone(),
             transient: None,
+            kept: IntegratorSettings::default(),
             ic_done: false,
             topology_changed: false,
         }
@@ -240,11 +301,14 @@ impl CommandRunner {
     ) -> Result<(), SolverError> {
         match cmd {
             Command::Integrator { settings, default } => {
+                let kept =
+                    set_aside_arguments(&mut self.integrator, &mut self.kept, settings, *default);
                 let note = apply_integrator(&mut self.integrator, settings, *default);
                 sim.log.push(format!(
                     "INTEGRATOR command: {}",
                     describe_settings(&self.integrator)
                 ));
+                sim.log.extend(kept);
                 if let Some(note) = note {
                     sim.log.push(note);
                 }
@@ -779,6 +843,65 @@ mod tests {
             None
         );
         assert_eq!((cur.kind, cur.error), (IntegratorKind::Hht, None));
+    }
+
+    /// An argument given for one integrator (ALPHA of an `.adm`
+    /// INTEGRATOR/HHT) is kept aside, not used, when a command switches to
+    /// GSTIFF, and comes back with a switch to HHT (Adams keeps it); the
+    /// validator then accepts the GSTIFF settings.
+    #[test]
+    fn arguments_of_another_integrator_are_kept_aside() {
+        let mut cur = IntegratorSettings {
+            kind: IntegratorKind::Hht,
+            kind_given: true,
+            alpha: Some(-0.2),
+            hmax: Some(0.01),
+            ..Default::default()
+        };
+        let mut kept = IntegratorSettings::default();
+        let gstiff = IntegratorSettings {
+            kind: IntegratorKind::Gstiff,
+            kind_given: true,
+            ..Default::default()
+        };
+        let note = set_aside_arguments(&mut cur, &mut kept, &gstiff, false);
+        assert_eq!(
+            note.as_deref(),
+            Some("ALPHA = -2e-1 kept from HHT but not used by GSTIFF (Adams keeps an argument of another integrator and does not use it)")
+        );
+        let _ = apply_integrator(&mut cur, &gstiff, false);
+        assert_eq!(
+            (cur.kind, cur.alpha, cur.hmax),
+            (IntegratorKind::Gstiff, None, Some(0.01))
+        );
+        assert!(crate::settings::validate(&cur, 0.01).is_ok());
+        // Back to HHT: ALPHA is in effect again.
+        let hht = IntegratorSettings {
+            kind: IntegratorKind::Hht,
+            kind_given: true,
+            ..Default::default()
+        };
+        assert_eq!(set_aside_arguments(&mut cur, &mut kept, &hht, false), None);
+        let _ = apply_integrator(&mut cur, &hht, false);
+        assert_eq!(cur.alpha, Some(-0.2));
+        // Given in the same command it is still refused by name.
+        let wrong = IntegratorSettings {
+            alpha: Some(-0.1),
+            ..gstiff.clone()
+        };
+        let mut cur = IntegratorSettings::default();
+        assert_eq!(
+            set_aside_arguments(&mut cur, &mut kept, &wrong, false),
+            None
+        );
+        let _ = apply_integrator(&mut cur, &wrong, false);
+        assert_eq!(
+            crate::settings::validate(&cur, 0.01).unwrap_err(),
+            "INTEGRATOR: ALPHA applies only to HHT, not to GSTIFF"
+        );
+        // DEFAULT forgets what was kept.
+        set_aside_arguments(&mut cur, &mut kept, &hht, true);
+        assert_eq!(kept, IntegratorSettings::default());
     }
 
     #[test]

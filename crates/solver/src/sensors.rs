@@ -173,6 +173,15 @@ pub(crate) fn stepsize_refused(id: u32, h: f64) -> String {
     )
 }
 
+/// The log line of a STEPSIZE under the fixed-step option, which the
+/// seeds say is not honoured ("it does not honor any step size change
+/// requests coming from these elements"): the run goes on at its step.
+pub(crate) fn stepsize_ignored(id: u32, h: f64, step: f64) -> String {
+    format!(
+        "SENSOR/{id}: STEPSIZE = {h} ignored: the fixed-step integrator does not honour step size requests (the step stays {step:e})"
+    )
+}
+
 /// ≥ 0 exactly where `compare` holds for f against value ± error; its sign
 /// change is the crossing the search locates.
 fn margin(compare: SensorCompare, f: f64, value: f64, error: f64) -> f64 {

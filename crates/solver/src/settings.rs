@@ -143,6 +143,48 @@ impl Arg {
     }
 }
 
+impl Arg {
+    /// Whether `s` gives this argument (see `given`).
+    pub fn is_given(self, s: &IntegratorSettings) -> bool {
+        self.given(s)
+    }
+
+    /// Whether some row of `kind` honours this argument.
+    pub fn taken_by(self, kind: IntegratorKind) -> bool {
+        PAIRS
+            .iter()
+            .any(|p| p.kind == kind && p.args.contains(self))
+    }
+
+    /// Move this argument's value, when `from` has one, to `to`.
+    pub fn move_value(self, from: &mut IntegratorSettings, to: &mut IntegratorSettings) {
+        fn mv<T>(a: &mut Option<T>, b: &mut Option<T>) {
+            if a.is_some() {
+                *b = a.take();
+            }
+        }
+        let (f, t) = (from, to);
+        match self {
+            Arg::Error => mv(&mut f.error, &mut t.error),
+            Arg::Hmax => mv(&mut f.hmax, &mut t.hmax),
+            Arg::Hmin => mv(&mut f.hmin, &mut t.hmin),
+            Arg::Hinit => mv(&mut f.hinit, &mut t.hinit),
+            Arg::Kmax => mv(&mut f.kmax, &mut t.kmax),
+            Arg::Maxit => mv(&mut f.maxit, &mut t.maxit),
+            Arg::Pattern => mv(&mut f.pattern, &mut t.pattern),
+            Arg::Corrector => mv(&mut f.corrector, &mut t.corrector),
+            Arg::Adaptivity => mv(&mut f.adaptivity, &mut t.adaptivity),
+            Arg::Interpolate => mv(&mut f.interpolate, &mut t.interpolate),
+            Arg::Fixit => mv(&mut f.fixit, &mut t.fixit),
+            Arg::Hratio => mv(&mut f.hratio, &mut t.hratio),
+            Arg::Maxerr => mv(&mut f.maxerr, &mut t.maxerr),
+            Arg::Alpha => mv(&mut f.alpha, &mut t.alpha),
+            Arg::Beta => mv(&mut f.beta, &mut t.beta),
+            Arg::Gamma => mv(&mut f.gamma, &mut t.gamma),
+        }
+    }
+}
+
 /// How the integrator of a pair advances.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
@@ -223,7 +265,10 @@ const CONSTANT_BDF: Args = BDF.without(&[Hinit, Hmin]);
 const HHT: Args = COMMON
     .with(FIXED_STEP)
     .with(&[Adaptivity, Interpolate, Alpha]);
-const NEWMARK: Args = COMMON.with(&[Adaptivity, Interpolate, Beta, Gamma]);
+/// NEWMARK: no ADAPTIVITY ("ADAPTIVITY affects only the GSTIFF and HHT
+/// integrators in C++ Solver", seeds), refused by name as for WSTIFF, and
+/// not on by default.
+const NEWMARK: Args = COMMON.with(&[Interpolate, Beta, Gamma]);
 /// The Adams arguments `INTEGRATOR/DSTIFF` maps onto Param_Transient
 /// (param_transient.rs; README table); PATTERN, CORRECTOR and the rest
 /// have no DSTIFF meaning and are rejected by name.
@@ -316,6 +361,13 @@ pub struct Plan {
     /// INTERPOLATE = ON (forced off by the fixed-step option, seeds): step
     /// past output times and interpolate.
     pub interpolate: bool,
+    /// With `interpolate`: the interpolated outputs are reconciled to the
+    /// constraints (Adams INTERPOLATE = ON: "it refines (or reconciles) the
+    /// solution"; MotionSolve dae_interpolation = TRUE: MotionSolve
+    /// interpolates). False: the integrator's own interpolant as it is
+    /// (dae_interpolation = FALSE: "uses the DASPK integrator to
+    /// interpolate").
+    pub reconcile: bool,
     /// Notes for the message log (arguments the seeds say are ignored).
     pub notes: Vec<String>,
 }

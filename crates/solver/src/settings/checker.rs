@@ -11,9 +11,11 @@ pub(super) struct Checker<'a> {
 /// The validated fixed-step option.
 struct FixedOption {
     fixed: FixedStep,
-    /// The constant step: DTOUT/HRATIO, or a smaller HINIT.
+    /// The constant step: DTOUT/HRATIO.
     step: f64,
     pattern: Vec<bool>,
+    /// A HINIT other than the step, ignored.
+    note: Option<String>,
 }
 
 impl Checker<'_> {
@@ -43,11 +45,37 @@ impl Checker<'_> {
         }
     }
 
-    /// Reject every given argument the pair does not honour.
+    /// HRATIO and MAXERR without FIXIT: "only valid in the context of the
+    /// fixed step option; so, it's ignored if FIXIT is unspecified"
+    /// (seeds), whatever the integrator. One log line names them.
+    fn ignored_without_fixit(&self) -> Option<String> {
+        if self.s.fixit.is_some() {
+            return None;
+        }
+        let given: Vec<&str> = [Hratio, Maxerr]
+            .into_iter()
+            .filter(|a| a.given(self.s))
+            .map(|a| self.n(a))
+            .collect();
+        (!given.is_empty()).then(|| {
+            format!(
+                "{} ignored: {} only to the fixed-step option and {} is not given (seeds: \"it's ignored if FIXIT is unspecified\")",
+                given.join(" and "),
+                if given.len() == 1 { "it applies" } else { "they apply" },
+                self.n(Fixit)
+            )
+        })
+    }
+
+    /// Reject every given argument the pair does not honour (HRATIO and
+    /// MAXERR without FIXIT are ignored instead: `ignored_without_fixit`).
     fn applicable(&self, pair: &Pair) -> Result<(), String> {
         let s = self.s;
         for a in Arg::ALL {
             if !a.given(s) || pair.args.contains(a) {
+                continue;
+            }
+            if matches!(a, Hratio | Maxerr) && s.fixit.is_none() {
                 continue;
             }
             if pair.constant_step && matches!(a, Hinit | Hmin) {
@@ -82,9 +110,11 @@ impl Checker<'_> {
         if !(dtout > 0.0 && dtout.is_finite()) {
             return Err(format!("the output step {} must be > 0", fmt_num(dtout)));
         }
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self.ignored_without_fixit().into_iter().collect();
         if pair.family == Family::Ode {
-            return self.ode_plan(pair, dtout);
+            let mut plan = self.ode_plan(pair, dtout)?;
+            plan.notes.splice(0..0, notes);
+            return Ok(plan);
         }
         // MotionSolve's ODE-form tolerance attributes (SPEC §3).
         for (name, given) in [
@@ -127,6 +157,7 @@ impl Checker<'_> {
         }
         let corrector = s.corrector.unwrap_or(CorrectorKind::Original);
         let fixed = self.fixed_option(dtout)?;
+        notes.extend(fixed.as_ref().and_then(|f| f.note.clone()));
         let steps = match &fixed {
             Some(f) => (f.step, f.step, f.step),
             None => self.steps(pair, dtout)?,
@@ -143,6 +174,7 @@ impl Checker<'_> {
             method,
             corrector,
             interpolate: s.interpolate == Some(true) && s.fixit.is_none(),
+            reconcile: true,
             notes,
         })
     }
@@ -160,9 +192,11 @@ impl Checker<'_> {
             pair_of(self.s)?;
         }
         self.applicable(first)?;
-        param_transient::from_adams(self.s)?
+        let mut plan = param_transient::from_adams(self.s)?
             .plan(dtout, self.front)
-            .map_err(|(_, e)| e)
+            .map_err(|(_, e)| e)?;
+        plan.notes.extend(self.ignored_without_fixit());
+        Ok(plan)
     }
 
     /// (HMAX, HMIN, HINIT) of a variable-step run.
@@ -212,19 +246,10 @@ impl Checker<'_> {
     /// FIXIT given: FIXIT (1..10), HRATIO (positive integer), MAXERR (> 0),
     /// PATTERN (not all F) and HINIT; HMAX, HMIN, ERROR, MAXIT, KMAX and
     /// CORRECTOR are then ignored (seeds). Without FIXIT, HRATIO and MAXERR
-    /// are errors.
+    /// are ignored (`ignored_without_fixit`).
     fn fixed_option(&self, dtout: f64) -> Result<Option<FixedOption>, String> {
         let s = self.s;
         let Some(fixit) = s.fixit else {
-            for a in [Hratio, Maxerr] {
-                if a.given(s) {
-                    return Err(format!(
-                        "{} applies only to the fixed-step option (give {})",
-                        self.n(a),
-                        self.n(Fixit)
-                    ));
-                }
-            }
             return Ok(None);
         };
         let iterations = self.int(Fixit, fixit, 1, Some(10))?;
@@ -243,17 +268,33 @@ impl Checker<'_> {
                 self.n(Fixit)
             ));
         }
+        // "The integration step size remains 'constant' or 'fixed'
+        // throughout the simulation … The combination of DTOUT and HRATIO
+        // settings specifies the integration step size"; a larger HINIT
+        // "will reset it = DTOUT/HRATIO" (seeds). A smaller one cannot be
+        // the step either (it would not be DTOUT/HRATIO nor constant up to
+        // the outputs): it is ignored with a log line.
         let step = dtout / hratio as f64;
-        let step = match s.hinit {
-            Some(hi) => self
-                .real(Hinit, hi, hi > 0.0 && hi.is_finite(), "> 0")?
-                .min(step),
-            None => step,
+        let note = match s.hinit {
+            Some(hi) => {
+                self.real(Hinit, hi, hi > 0.0 && hi.is_finite(), "> 0")?;
+                (hi != step).then(|| {
+                    format!(
+                        "{} = {} ignored: the fixed step is DTOUT/{} = {} throughout (seeds: fixed-step option)",
+                        self.n(Hinit),
+                        fmt_num(hi),
+                        self.n(Hratio),
+                        fmt_num(step)
+                    )
+                })
+            }
+            None => None,
         };
         Ok(Some(FixedOption {
             fixed: FixedStep { iterations, maxerr },
             step,
             pattern,
+            note,
         }))
     }
 
@@ -421,15 +462,36 @@ impl Checker<'_> {
             None if self.front == FrontEnd::MotionSolve => ODE_H0_MAX_DEFAULT.min(hmax),
             _ => hinit,
         };
-        let positive = |name: &str, v: Option<f64>| match v {
-            Some(x) if !(x > 0.0 && x.is_finite()) => {
-                Err(format!("{name} = {} must be > 0", fmt_num(x)))
-            }
+        let factor = |name: &str, v: Option<f64>, zero: bool| match v {
+            Some(x) if !(x.is_finite() && (x > 0.0 || (zero && x == 0.0))) => Err(format!(
+                "{name} = {} must be {}",
+                fmt_num(x),
+                if zero { ">= 0" } else { "> 0" }
+            )),
             Some(x) => Ok(x),
             None => Ok(ODE_TOLERANCE_FACTOR_DEFAULT),
         };
-        let vel_tol_factor = positive("vel_tol_factor", s.vel_tol_factor)?;
-        let rel_abs_tol_ratio = positive("rel_abs_tol_ratio", s.rel_abs_tol_ratio)?;
+        let vel_tol_factor = factor("vel_tol_factor", s.vel_tol_factor, false)?;
+        // 0: absolute tolerance only (the MotionSolve reader's range, and
+        // what the ODE methods' weight ERROR·(1 + ratio·|y|) takes).
+        let rel_abs_tol_ratio = factor("rel_abs_tol_ratio", s.rel_abs_tol_ratio, true)?;
+        // Which velocity scale the run uses, and why (issue 32): each
+        // product's own rule.
+        let velocity_scale = match self.front {
+            FrontEnd::MotionSolve => format!(
+                "velocity error scale: vel_tol_factor = {} x integr_tol (MotionSolve Param_Transient; its default is 1000, the seed's Table 1 scale for velocities)",
+                fmt_num(vel_tol_factor)
+            ),
+            FrontEnd::Adams if s.vel_tol_factor.is_some() => format!(
+                "velocity error scale: vel_tol_factor = {} x ERROR (as given)",
+                fmt_num(vel_tol_factor)
+            ),
+            FrontEnd::Adams => format!(
+                "velocity error scale: {} x ERROR (Adams INTEGRATOR/{} has no vel_tol_factor: ERROR bounds velocities as it bounds displacements; MotionSolve decks use vel_tol_factor, default 1000)",
+                fmt_num(vel_tol_factor),
+                pair.kind.name()
+            ),
+        };
         Ok(Plan {
             pair,
             method: MethodParams::Ode(OdeParams {
@@ -446,7 +508,8 @@ impl Checker<'_> {
             // INTERPOLATE = ON: the ODE methods step past the outputs and
             // interpolate the reduced state (partition.rs).
             interpolate: s.interpolate == Some(true),
-            notes: Vec::new(),
+            reconcile: true,
+            notes: vec![velocity_scale],
         })
     }
 }
@@ -455,9 +518,11 @@ impl Checker<'_> {
 const ODE_ABAM_MAX_ORDER: usize = mbsolve_integrate::ode::abam::ABAM_MAX_ORDER;
 /// RKF45's order (the propagated 5th-order solution).
 const ODE_RKF45_ORDER: usize = 5;
-/// `vel_tol_factor` and `rel_abs_tol_ratio` when not given: 1, every
-/// state weighed by ERROR·(1 + |y|) as Adams' ERROR does (the seeds give
-/// no ODE-form default).
+/// `vel_tol_factor` and `rel_abs_tol_ratio` when not given (Adams
+/// INTEGRATOR/ABAM, RKF45, VSTIFF, MSTIFF): 1, every state weighed by
+/// ERROR·(1 + |y|) as Adams' ERROR does. MotionSolve decks always give
+/// them: vel_tol_factor defaults to 1000 there (param_transient.rs, seed
+/// Table 1).
 const ODE_TOLERANCE_FACTOR_DEFAULT: f64 = 1.0;
 /// MotionSolve's default h0_max (seeds: "The default value for h0_max is
 /// 1.0E-8").

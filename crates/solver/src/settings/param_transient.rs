@@ -5,9 +5,8 @@
 //!
 //! * the DAE form (`integrator_type = DSTIFF`) yields a runnable DSTIFF
 //!   `Plan` on the formulation `dae_index` names;
-//! * the ODE form (`VSTIFF | MSTIFF | ABAM`) yields `OdeParams` and the
-//!   integrator; running it is refused, naming `integrator_type`, until the
-//!   ODE-form integrators and coordinate partitioning land.
+//! * the ODE form (`VSTIFF | MSTIFF | ABAM`) yields the settings of the
+//!   coordinate-partitioned ODE form (`partition.rs`), which runs.
 //!
 //! Built from the reader's attributes (`from_attributes`: names
 //! case-insensitive, each with its origin "file:line:column"), from a typed
@@ -23,14 +22,18 @@
 //! ("The default DE formulation is Index-3"), dae_vel_ctrl TRUE (SI1
 //! "monitors the integration local error in both the displacement and
 //! velocity states"). Ours where the seeds are silent: integr_tol 1e-3
-//! (Adams ERROR), h_max the output step (unlimited with
-//! dae_interpolation), h_min machine precision (the first step is 1e-8),
+//! (Adams ERROR), h_max the output step (also with dae_interpolation;
+//! Adams INTEGRATOR/DSTIFF with INTERPOLATE = ON: unlimited, seed 000),
+//! h_min machine precision (the first step is 1e-8),
 //! dae_constr_tol as the other integrators' constraint tolerance
 //! (`formulation::constraint_tolerance`), dae_corrector_maxit 10 (Adams
 //! MAXIT), dae_corrector_minit 2 (the shared corrector's third
 //! iteration), dae_jacob_eval = dae_jacob_init = 0 (adaptive, DASPK's own
-//! behaviour), dae_eval_expiry never, dae_interpolation FALSE (land on
-//! outputs), rel_abs_tol_ratio 1 (RTOL = ATOL, as the DAE form).
+//! behaviour), dae_eval_expiry never, dae_interpolation FALSE (the seed's
+//! two meanings, who interpolates the outputs: FALSE DSTIFF's own
+//! interpolant, TRUE the solver's, reconciled to the constraints; both
+//! step past the outputs), rel_abs_tol_ratio 1 (RTOL = ATOL, as the DAE
+//! form; 0 = absolute tolerance only).
 
 use super::{fmt_num, pair_of, FrontEnd, MethodParams, Plan};
 use crate::formulation::{constraint_tolerance, formulation_of};
@@ -339,7 +342,7 @@ impl OdeTransient {
             kmax: Some(self.max_order as i64),
             vel_tol_factor: Some(self.vel_tol_factor),
             rel_abs_tol_ratio: Some(self.rel_abs_tol_ratio),
-            origin: Some("Param_Transient".into()),
+            origin: None,
             ..Default::default()
         }
     }
@@ -394,9 +397,9 @@ impl ParamTransient {
                     }
                 })
             }
+            // validate_as prefixes "Param_Transient: " once.
             ParamTransient::Ode(o) => {
                 super::validate_as(&o.settings(), dtout, FrontEnd::MotionSolve)
-                    .map_err(|e| format!("Param_Transient: {e}"))
             }
         }
     }
@@ -585,9 +588,20 @@ impl DaeTransient {
                 format!("the output step {} must be > 0", fmt_num(dtout)),
             ));
         }
+        // Who interpolates (seeds, dae_interpolation): MotionSolve decks
+        // always step past outputs; FALSE leaves the outputs to DSTIFF's
+        // own interpolant (DASPK's), TRUE has the solver interpolate and
+        // reconcile them to the constraints. h_max defaults to the output
+        // step either way. Adams INTEGRATOR/DSTIFF keeps INTERPOLATE's
+        // meaning: OFF lands on every output, ON steps past them with no
+        // HMAX limit and reconciles (seed 000).
+        let (interpolate, reconcile) = match front {
+            FrontEnd::MotionSolve => (true, self.dae_interpolation),
+            FrontEnd::Adams => (self.dae_interpolation, true),
+        };
         let hmax = match self.h_max {
             Some(h) => h,
-            None if self.dae_interpolation => f64::INFINITY,
+            None if front == FrontEnd::Adams && interpolate => f64::INFINITY,
             None => dtout,
         };
         let hmin = self.h_min.unwrap_or(f64::EPSILON);
@@ -657,12 +671,22 @@ impl DaeTransient {
                 .dae_constr_tol
                 .unwrap_or_else(|| constraint_tolerance(self.integr_tol)),
         };
+        let notes = match front {
+            FrontEnd::MotionSolve if reconcile => vec![
+                "dae_interpolation = TRUE: DSTIFF steps past the outputs; MotionSolve interpolates them and reconciles them to the constraints".to_string(),
+            ],
+            FrontEnd::MotionSolve => vec![
+                "dae_interpolation = FALSE: DSTIFF steps past the outputs and its own (DASPK) interpolant gives them, not reconciled to the constraints".to_string(),
+            ],
+            FrontEnd::Adams => Vec::new(),
+        };
         Ok(Plan {
             pair,
             method: MethodParams::Dstiff(params),
             corrector: CorrectorKind::Original,
-            interpolate: self.dae_interpolation,
-            notes: Vec::new(),
+            interpolate,
+            reconcile,
+            notes,
         })
     }
 }

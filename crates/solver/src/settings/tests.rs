@@ -156,7 +156,7 @@ fn misplaced_arguments_are_rejected_by_name() {
             adaptivity: Some(1e-8),
             ..w.clone()
         }),
-        "INTEGRATOR: ADAPTIVITY applies only to GSTIFF and HHT and NEWMARK, not to WSTIFF"
+        "INTEGRATOR: ADAPTIVITY applies only to GSTIFF and HHT, not to WSTIFF"
     );
     assert_eq!(
         refused(IntegratorSettings {
@@ -171,13 +171,6 @@ fn misplaced_arguments_are_rejected_by_name() {
             ..kind(IntegratorKind::ConstantBdf)
         }),
         "INTEGRATOR: HINIT has no effect with CONSTANT_BDF (its step is HMAX, default the output step)"
-    );
-    assert_eq!(
-        refused(IntegratorSettings {
-            hratio: Some(2),
-            ..Default::default()
-        }),
-        "INTEGRATOR: HRATIO applies only to the fixed-step option (give FIXIT)"
     );
     // INTERPOLATE = ON runs with HHT too (no HMAX limit by default).
     let p = hht(&IntegratorSettings {
@@ -341,4 +334,103 @@ fn the_log_line_shows_only_honoured_arguments() {
         );
     }
     assert!(line(IntegratorKind::Hht).contains(", ADAPTIVITY = "));
+}
+
+/// HRATIO and MAXERR without FIXIT are ignored, as the seeds say ("it's
+/// ignored if FIXIT is unspecified"), with one log line, for any
+/// integrator; the plan is the variable-step one without them.
+#[test]
+fn hratio_and_maxerr_without_fixit_are_ignored_with_a_note() {
+    let plain = validate(&IntegratorSettings::default(), 0.01).unwrap();
+    for k in [
+        IntegratorKind::Gstiff,
+        IntegratorKind::Wstiff,
+        IntegratorKind::Abam,
+    ] {
+        let s = IntegratorSettings {
+            hratio: Some(4),
+            maxerr: Some(0.5),
+            ..kind(k)
+        };
+        let p = validate(&s, 0.01).unwrap();
+        assert_eq!(p.fixed_step(), None, "{k:?}");
+        assert_eq!(
+            p.notes[0],
+            "HRATIO and MAXERR ignored: they apply only to the fixed-step option and FIXIT is not given (seeds: \"it's ignored if FIXIT is unspecified\")",
+            "{k:?}"
+        );
+        assert_eq!(p.notes.iter().filter(|n| n.contains("HRATIO")).count(), 1);
+    }
+    let s = IntegratorSettings {
+        maxerr: Some(0.5),
+        ..Default::default()
+    };
+    let p = validate(&s, 0.01).unwrap();
+    assert!(
+        p.notes[0].starts_with("MAXERR ignored: it applies only"),
+        "{:?}",
+        p.notes
+    );
+    assert_eq!(p.describe(), plain.describe());
+    // With FIXIT they act: HRATIO sets the step.
+    let s = IntegratorSettings {
+        fixit: Some(2),
+        hratio: Some(4),
+        ..Default::default()
+    };
+    assert_eq!(validate(&s, 0.01).unwrap().fixed_step(), Some(0.0025));
+}
+
+/// FIXIT: the step is DTOUT/HRATIO whatever HINIT (seeds: "the
+/// integration step size remains 'constant' … The combination of DTOUT
+/// and HRATIO settings specifies the integration step size"); a HINIT
+/// that differs is named in the log as ignored.
+#[test]
+fn fixed_step_is_dtout_over_hratio_whatever_hinit() {
+    for hinit in [1e-4, 0.0025, 0.5] {
+        let s = IntegratorSettings {
+            fixit: Some(3),
+            hratio: Some(4),
+            hinit: Some(hinit),
+            ..kind(IntegratorKind::Hht)
+        };
+        let p = validate(&s, 0.01).unwrap();
+        assert_eq!(p.fixed_step(), Some(0.0025), "HINIT {hinit}");
+        assert_eq!(hht(&s).hinit, 0.0025);
+        if hinit == 0.0025 {
+            assert!(p.notes.is_empty(), "{:?}", p.notes);
+        } else {
+            assert_eq!(
+                p.notes,
+                vec![format!("HINIT = {} ignored: the fixed step is DTOUT/HRATIO = 0.0025 throughout (seeds: fixed-step option)", fmt_num(hinit))]
+            );
+        }
+    }
+    let s = IntegratorSettings {
+        fixit: Some(3),
+        hinit: Some(-1.0),
+        ..Default::default()
+    };
+    assert_eq!(refused(s), "INTEGRATOR: HINIT = -1 must be > 0");
+}
+
+/// ADAPTIVITY affects only GSTIFF and HHT (seeds): NEWMARK refuses it by
+/// name and runs without it by default.
+#[test]
+fn newmark_has_no_adaptivity() {
+    let s = IntegratorSettings {
+        adaptivity: Some(1e-8),
+        ..kind(IntegratorKind::Newmark)
+    };
+    assert_eq!(
+        refused(s),
+        "INTEGRATOR: ADAPTIVITY applies only to GSTIFF and HHT, not to NEWMARK"
+    );
+    let p = hht(&kind(IntegratorKind::Newmark));
+    assert_eq!(p.adaptivity, 0.0);
+    assert!(hht(&kind(IntegratorKind::Hht)).adaptivity > 0.0);
+    let line = validate(&kind(IntegratorKind::Newmark), 0.01)
+        .unwrap()
+        .describe();
+    assert!(!line.contains("ADAPTIVITY"), "{line}");
 }

@@ -1,8 +1,10 @@
 //! MKEAM, the Maximum Kinetic Energy Attrition Method (seed: "The Maximum
 //! Kinetic Energy Attrition Method", steps 1–4):
 //!
-//! 1. the model with all damping removed (spring-damper coefficients zeroed,
-//!    velocity measures of function forces read as zero) is a conservative
+//! 1. the model with all damping removed (spring-damper, bushing, field
+//!    and beam damping zeroed, velocity measures of function forces read as
+//!    zero, CONTACT damping, restitution losses and friction and joint
+//!    FRICTION removed) is a conservative
 //!    system; time is frozen at the static time (motions and time functions
 //!    keep their values) and the integration runs in pseudo-time;
 //! 2. GSTIFF/I3 integrates from rest while the kinetic energy is monitored
@@ -99,6 +101,27 @@ pub(crate) fn undamped(model: &Model) -> Model {
                 }
             }
         }
+    }
+    // CONTACT damping and friction, and joint FRICTION, dissipate too
+    // ("all damping is removed", seed): IMPACT damping zeroed, POISSON
+    // made elastic (restitution 1: α = 0), friction coefficients and
+    // preloads zeroed. The elements stay, with the same equations and
+    // data layout as the simulation's system.
+    for c in &mut m.contacts {
+        match &mut c.normal {
+            mbsolve_model::NormalForce::Impact { damping, .. } => *damping = 0.0,
+            mbsolve_model::NormalForce::Poisson { restitution, .. } => *restitution = 1.0,
+        }
+        if let Some(f) = &mut c.friction {
+            f.mu_static = 0.0;
+            f.mu_dynamic = 0.0;
+        }
+    }
+    for f in &mut m.frictions {
+        f.mu_static = 0.0;
+        f.mu_dynamic = 0.0;
+        f.force_preload = 0.0;
+        f.torque_preload = 0.0;
     }
     m
 }
@@ -436,4 +459,69 @@ pub(crate) fn run(
         p.max_num_iter, p.max_ke_tol
     );
     Err(sim.keep_best(t, &q, &zeros_m, msg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mbsolve_model::NormalForce;
+
+    /// "All damping is removed" (seed): CONTACT damping (IMPACT), the
+    /// restitution loss (POISSON) and contact friction, and joint FRICTION
+    /// with its preload, besides the spring-dampers; the stiffness stays
+    /// and the undamped model still builds.
+    #[test]
+    fn undamped_removes_contact_and_friction_damping() {
+        let deck = "t
+PART/1, GROUND
+MARKER/10, PART = 1
+MARKER/12, PART = 1, QP = -1, -0.5, -1
+GRAPHICS/1, BOX, CORNER = 12, X = 15, Y = 0.5, Z = 2
+PART/5, MASS = 1, CM = 50, IP = 1E-3, 1E-3, 1E-3, QG = 0, 0.2, 0
+MARKER/50, PART = 5
+GRAPHICS/5, ELLIPSOID, CM = 50, XSCALE = 0.1, YSCALE = 0.1, ZSCALE = 0.1
+CONTACT/1, IGEOM = 5, JGEOM = 1, IMPACT, STIFFNESS = 1E6, DAMPING = 2E3, DMAX = 1E-4, EXPONENT = 1.5
+, COULOMB_FRICTION = ON, MU_STATIC = 0.3, MU_DYNAMIC = 0.2
+, STICTION_TRANSITION_VELOCITY = 0.1, FRICTION_TRANSITION_VELOCITY = 0.2
+CONTACT/2, IGEOM = 5, JGEOM = 1, POISSON, PENALTY = 1E5, RESTITUTION_COEFFICIENT = 0.5
+PART/2, MASS = 1, CM = 20, IP = 0.02, 0.02, 0.02
+MARKER/20, PART = 2, QP = 0, -1, 0
+MARKER/21, PART = 2
+JOINT/1, REVOLUTE, I = 21, J = 10
+FRICTION/1, JOINT = 1, MU_STATIC = 0.1, MU_DYNAMIC = 0.08, PIN_RADIUS = 0.01
+, STICTION_TRANSITION_VELOCITY = 0.01, FRICTION_TORQUE_PRELOAD = 0.5
+END
+";
+        let model = mbsolve_adm::read_adm_str(deck, "t.adm").unwrap_or_else(|e| panic!("{e}"));
+        assert!(model.contacts[0].friction.is_some());
+        assert_eq!(model.frictions[0].torque_preload, 0.5);
+        let u = undamped(&model);
+        match u.contacts[0].normal {
+            NormalForce::Impact {
+                damping, stiffness, ..
+            } => assert_eq!((damping, stiffness), (0.0, 1e6)),
+            n => panic!("{n:?}"),
+        }
+        let f = u.contacts[0].friction.unwrap();
+        assert_eq!((f.mu_static, f.mu_dynamic), (0.0, 0.0));
+        match u.contacts[1].normal {
+            NormalForce::Poisson {
+                restitution,
+                penalty,
+                ..
+            } => assert_eq!((restitution, penalty), (1.0, 1e5)),
+            n => panic!("{n:?}"),
+        }
+        let j = &u.frictions[0];
+        assert_eq!(
+            (j.mu_static, j.mu_dynamic, j.torque_preload, j.force_preload),
+            (0.0, 0.0, 0.0, 0.0)
+        );
+        // A POISSON contact at restitution 1 returns what it took: the
+        // force on approach equals the force on separation.
+        let (approach, _, _) = u.contacts[1].normal.law(1e-3, 1.0);
+        let (separate, _, _) = u.contacts[1].normal.law(1e-3, -1.0);
+        assert_eq!(approach, separate);
+        System::new(&u).unwrap();
+    }
 }
