@@ -130,17 +130,7 @@ pub fn read_adm_str_redefined(
     acf: &AcfFile,
     acf_file: &str,
 ) -> Result<Model, AdmError> {
-    let syntax = syntax::parse_adm(text, file_name)?;
-    let mut b = build::Builder::new(file_name, &syntax.title);
-    b.predefine_splines(&syntax.statements);
-    b.predefine_plant_io(&syntax.statements);
-    for st in &syntax.statements {
-        b.statement(st)?;
-    }
-    for st in &acf.redefinitions {
-        b.redefine(st, acf_file)?;
-    }
-    Ok(b.finish()?.0)
+    read_adm_str_redefined_late(text, file_name, acf, &[], acf_file)
 }
 
 /// The dataset with the command file's redefinitions before the first

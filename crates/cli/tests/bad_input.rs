@@ -25,21 +25,7 @@ fn run_acf(dir: &Path, acf: &str) -> Output {
 /// (its status has no code), whatever the machine's speed.
 fn run_guarded(mut cmd: Command) -> Output {
     let child = cmd.stderr(Stdio::piped()).spawn().unwrap();
-    let pid = child.id();
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = done.clone();
-    std::thread::spawn(move || {
-        std::thread::sleep(HANG_WATCHDOG);
-        if !flag.load(std::sync::atomic::Ordering::SeqCst) {
-            let _ = Command::new("kill")
-                .arg("-KILL")
-                .arg(pid.to_string())
-                .status();
-        }
-    });
-    let out = child.wait_with_output().unwrap();
-    done.store(true, std::sync::atomic::Ordering::SeqCst);
-    out
+    common::wait_bounded(child, HANG_WATCHDOG)
 }
 
 /// Far beyond any run of these inputs (they finish in milliseconds).

@@ -4,11 +4,11 @@
 //! position, and a closed or full stdout is handled as Unix programs do.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bin, pendulum, run_cmd, stderr};
+use common::{bin, pendulum, run_cmd, stderr, wait_bounded};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("rel", name)
@@ -19,26 +19,6 @@ fn rows_now(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .map(|t| t.lines().count().saturating_sub(1))
         .unwrap_or(0)
-}
-
-/// Kill a child that outlives `bound` (the assertions that follow then
-/// fail on its status); else wait for it. Returns its output.
-fn wait_bounded(child: Child, bound: Duration) -> Output {
-    let pid = child.id();
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = done.clone();
-    std::thread::spawn(move || {
-        std::thread::sleep(bound);
-        if !flag.load(std::sync::atomic::Ordering::SeqCst) {
-            let _ = Command::new("kill")
-                .arg("-KILL")
-                .arg(pid.to_string())
-                .status();
-        }
-    });
-    let out = child.wait_with_output().unwrap();
-    done.store(true, std::sync::atomic::Ordering::SeqCst);
-    out
 }
 
 /// A run inside its one long output interval (STEPS = 1 over END = 1000

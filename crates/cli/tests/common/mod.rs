@@ -121,3 +121,24 @@ pub fn run_cmd(dir: &Path, acf: &str) -> Command {
         .arg("--quiet");
     c
 }
+
+/// Wait for `child`, killing it if it outlives `bound` (the caller's
+/// assertions on its status then fail: a killed child has no exit code);
+/// nothing is asserted about time. Returns its output.
+pub fn wait_bounded(child: std::process::Child, bound: std::time::Duration) -> Output {
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(bound);
+        if !flag.load(std::sync::atomic::Ordering::SeqCst) {
+            let _ = Command::new("kill")
+                .arg("-KILL")
+                .arg(pid.to_string())
+                .status();
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    out
+}
