@@ -324,6 +324,18 @@ mod tests {
         assert_eq!(given.ucf(), 2.5);
     }
 
+    /// A factor the API sets to 0 is refused by `validate` before the
+    /// kernel divides the masses by it.
+    #[test]
+    fn a_zero_ucf_is_refused_by_validation() {
+        let mut m = crate::Model::default();
+        m.units.ucf = Some(0.0);
+        assert_eq!(
+            crate::validate(&m).unwrap_err().message,
+            "the units consistency factor must be positive and finite, found 0"
+        );
+    }
+
     #[test]
     fn unit_names_resolve_by_the_adams_rule() {
         assert_eq!(

@@ -124,6 +124,19 @@ pub(crate) fn check_cm_and_orientation(model: &Model, p: &crate::Part) -> Result
 /// and inertias physical, joints between two different parts, motions on
 /// joints that have the driven degree of freedom.
 pub fn validate(model: &Model) -> Result<(), ModelError> {
+    // The readers refuse a non-positive UCF; a model built through the API
+    // is checked here, before the kernel divides the masses by it.
+    let ucf = model.units.ucf();
+    if !(ucf.is_finite() && ucf > 0.0) {
+        return Err(ModelError {
+            element: None,
+            location: String::new(),
+            message: format!(
+                "the units consistency factor must be positive and finite, found {}",
+                crate::readable(ucf)
+            ),
+        });
+    }
     let grounds: Vec<_> = model.parts.iter().filter(|p| p.ground).collect();
     if grounds.len() != 1 {
         return Err(ModelError {
