@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 use common::{bin, pendulum, run_cmd, stderr, wait_bounded};
@@ -43,21 +43,18 @@ fn stopped_inside_an_interval(signal: &str, code: i32) {
     }
     std::thread::sleep(Duration::from_millis(300));
     assert!(child.try_wait().unwrap().is_none(), "the run ended early");
-    let sent_at = Instant::now();
     let sent = Command::new("kill")
         .arg(format!("-{signal}"))
         .arg(child.id().to_string())
         .status()
         .unwrap();
     assert!(sent.success());
+    // The run left alone would take 1e8 steps; it ends through its own
+    // signal handling (the status and the stopped lines below), or the
+    // watchdog kills it and the status has no code: no clock is read.
     let o = wait_bounded(child, Duration::from_secs(60));
-    let after = sent_at.elapsed();
     let e = stderr(&o);
     assert_eq!(o.status.code(), Some(code), "{e}");
-    assert!(
-        after < Duration::from_secs(10),
-        "ended {after:?} after SIG{signal}"
-    );
     let kept = "1 output frames up to t = 0e0 written";
     let m = std::fs::read_to_string(d.join("stuck.msg")).unwrap();
     assert!(
@@ -366,7 +363,6 @@ fn sigterm_stops_a_sweep_and_keeps_its_summary() {
         .unwrap();
     std::thread::sleep(Duration::from_millis(1000));
     assert!(child.try_wait().unwrap().is_none(), "the sweep ended early");
-    let sent_at = Instant::now();
     assert!(Command::new("kill")
         .arg("-TERM")
         .arg(child.id().to_string())
@@ -374,13 +370,8 @@ fn sigterm_stops_a_sweep_and_keeps_its_summary() {
         .unwrap()
         .success());
     let o = wait_bounded(child, Duration::from_secs(60));
-    let after = sent_at.elapsed();
     let e = stderr(&o);
     assert_eq!(o.status.code(), Some(143), "{e}");
-    assert!(
-        after < Duration::from_secs(10),
-        "ended {after:?} after SIGTERM"
-    );
     let summary = out.join("summary.csv");
     assert_eq!(
         e,
